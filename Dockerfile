@@ -1,0 +1,43 @@
+# Hyperterse for the JVM: a two-stage image.
+#   docker build -t hyperterse .
+#   docker run --rm -p 8080:8080 hyperterse                       # serves the SQLite quickstart
+#   docker run --rm -p 8080:8080 -v "$PWD/my-project:/project" hyperterse start /project --host 0.0.0.0
+#
+# Stage 1 builds the fat jar with Maven and fetches the Graal compiler jars; stage 2 is a JRE 25
+# image running as a non-root user, with GraalJS's optimizing compiler switched on (scripts run
+# interpreted without it; nothing depends on it).
+
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+# dependencies first, so editing the sources does not download them again
+COPY pom.xml .
+RUN mvn -B -q -DskipTests dependency:resolve dependency:resolve-plugins
+COPY conf conf
+COPY src src
+RUN mvn -B -q -DskipTests package
+# the optimizing compiler for GraalJS: the same 25.0.x as the GraalJS in the jar
+RUN for artifact in org.graalvm.compiler:compiler org.graalvm.sdk:collections org.graalvm.sdk:word \
+                    org.graalvm.truffle:truffle-compiler; do \
+      mvn -B -q dependency:copy -Dartifact="$artifact:25.0.3" -DoutputDirectory=/graal-compiler; \
+    done
+
+FROM eclipse-temurin:25-jre
+RUN groupadd --system hyperterse \
+ && useradd --system --gid hyperterse --home-dir /app --shell /usr/sbin/nologin hyperterse
+WORKDIR /app
+COPY --from=build /src/target/hyperterse.jar /app/hyperterse.jar
+COPY --from=build /graal-compiler /app/graal-compiler
+COPY tools-examples /app/tools-examples
+# SQLite example databases are created next to their projects on first start
+RUN chown -R hyperterse:hyperterse /app/tools-examples
+USER hyperterse
+# 8080: MCP and /heartbeat; 5701: cluster membership (start --cluster)
+EXPOSE 8080 5701
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+HEALTHCHECK --interval=10s --timeout=3s --start-period=40s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /heartbeat HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && grep -q '\"success\":true' <&3"]
+ENTRYPOINT ["java", "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI", \
+            "--upgrade-module-path=/app/graal-compiler", \
+            "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", \
+            "-jar", "/app/hyperterse.jar"]
+CMD ["start", "/app/tools-examples/quickstart", "--host", "0.0.0.0", "--port", "8080"]

@@ -1,0 +1,1 @@
+export default ({ inputs }: { inputs: { customer_id: number } }) => ({ customer_id: inputs.customer_id });

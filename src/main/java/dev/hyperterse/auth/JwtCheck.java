@@ -1,0 +1,251 @@
+package dev.hyperterse.auth;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.NoSuchKeyIdException;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.User;
+import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Verifies bearer tokens for one jwt policy. With a JWKS URL, keys are fetched at start-up and
+ * again when a token names a key id we do not have (key rotation), at most once per
+ * {@code jwks_refresh}; concurrent refreshes share one request.
+ */
+final class JwtCheck implements AuthCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(JwtCheck.class);
+    private static final long FETCH_TIMEOUT_MS = 5_000;
+
+    private final JwtPlugin.Policy policy;
+    private volatile JWTAuth provider;
+    private Vertx vertx;
+    private volatile java.net.http.HttpClient http;
+    private volatile long lastFetchNanos;
+    private final AtomicReference<Promise<Void>> inFlight = new AtomicReference<>();
+
+    JwtCheck(JwtPlugin.Policy policy) {
+        this.policy = policy;
+    }
+
+    @Override
+    public java.util.Optional<ProtectedResource> protectedResource() {
+        List<String> servers = !policy.authorizationServers().isEmpty() ? policy.authorizationServers()
+                : policy.issuer() != null ? List.of(policy.issuer()) : List.of();
+        return java.util.Optional.of(new ProtectedResource(policy.resource(), servers, policy.scopes()));
+    }
+
+    @Override
+    public Future<Void> start(Vertx vertx) {
+        this.vertx = vertx;
+        if (policy.secret() != null) {
+            provider = JWTAuth.create(vertx, new JWTAuthOptions()
+                    .addPubSecKey(new PubSecKeyOptions().setAlgorithm(policy.algorithm()).setBuffer(policy.secret()))
+                    .setJWTOptions(jwtOptions()));
+            return Future.succeededFuture();
+        }
+        // Key fetches are rare and must never hang: the JDK client bounds the whole exchange, and
+        // runs on its own threads, so no event loop waits for it.
+        http = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(java.time.Duration.ofMillis(FETCH_TIMEOUT_MS))
+                .followRedirects(java.net.http.HttpClient.Redirect.NORMAL)
+                .build();
+        return fetchKeys().recover(e -> {
+            // the identity provider may come up after us: keys are fetched again on first use
+            LOG.warn("cannot fetch signing keys from {} yet: {}", policy.jwksUrl(), e.getMessage());
+            return Future.succeededFuture();
+        });
+    }
+
+    @Override
+    public Future<Void> close() {
+        http = null;
+        return Future.succeededFuture();
+    }
+
+    @Override
+    public Future<Caller> authenticate(RequestHeaders headers) {
+        String token = bearer(headers.get("Authorization"));
+        if (token == null) {
+            return Future.failedFuture(new AuthDeniedException("missing bearer token (send 'Authorization: Bearer <token>')"));
+        }
+        if (provider == null) {
+            if (vertx == null) {
+                return Future.failedFuture(new IllegalStateException("jwt check used before start"));
+            }
+            return refresh().transform(x -> provider == null
+                    ? Future.failedFuture(new AuthDeniedException("cannot verify tokens: signing keys are unavailable"))
+                    : verify(token, false));
+        }
+        return verify(token, policy.jwksUrl() != null);
+    }
+
+    private Future<Caller> verify(String token, boolean mayRefresh) {
+        return provider.authenticate(new TokenCredentials(token)).transform(ar -> {
+            if (ar.succeeded()) {
+                return claimsOf(ar.result());
+            }
+            Throwable e = ar.cause();
+            if (mayRefresh && e instanceof NoSuchKeyIdException) {
+                return refresh().transform(x -> verify(token, false));
+            }
+            return Future.failedFuture(new AuthDeniedException(describe(e)));
+        });
+    }
+
+    private Future<Caller> claimsOf(User user) {
+        JsonObject claims = user.attributes().getJsonObject("accessToken", new JsonObject());
+        if (claims.getValue("exp") == null) {
+            return Future.failedFuture(new AuthDeniedException("token has no expiry (exp)"));
+        }
+        for (String claim : policy.requiredClaims()) {
+            if (claims.getValue(claim) == null) {
+                return Future.failedFuture(new AuthDeniedException("token lacks the required claim '" + claim + "'"));
+            }
+        }
+        if (!policy.scopes().isEmpty()) {
+            Set<String> granted = grantedScopes(claims);
+            for (String scope : policy.scopes()) {
+                if (!granted.contains(scope)) {
+                    return Future.failedFuture(new AuthDeniedException("token lacks the required scope '" + scope + "'",
+                            AuthDeniedException.Reason.INSUFFICIENT_SCOPE, policy.scopes()));
+                }
+            }
+        }
+        Object sub = claims.getValue("sub");
+        return Future.succeededFuture(new Caller(sub == null ? null : sub.toString(), claims.getMap()));
+    }
+
+    /** OAuth puts scopes in a space-separated {@code scope}; some issuers use an {@code scp} array. */
+    private static Set<String> grantedScopes(JsonObject claims) {
+        Set<String> out = new HashSet<>();
+        Object scope = claims.getValue("scope");
+        if (scope instanceof String) {
+            out.addAll(Arrays.asList(((String) scope).trim().split("\\s+")));
+        }
+        Object scp = claims.getValue("scp");
+        if (scp instanceof JsonArray) {
+            ((JsonArray) scp).forEach(s -> out.add(String.valueOf(s)));
+        } else if (scp instanceof String) {
+            out.addAll(Arrays.asList(((String) scp).trim().split("\\s+")));
+        }
+        return out;
+    }
+
+    /** Fetches keys unless that happened within {@code jwks_refresh}; concurrent callers share one fetch. */
+    private Future<Void> refresh() {
+        Promise<Void> running = inFlight.get();
+        if (running != null) {
+            return running.future();
+        }
+        if (provider != null && System.nanoTime() - lastFetchNanos < policy.jwksRefresh().toNanos()) {
+            return Future.succeededFuture();
+        }
+        return fetchKeys();
+    }
+
+    /**
+     * One fetch at a time, without holding a lock while Vert.x works: a callback on an event loop
+     * must never wait for a thread that is itself waiting for Vert.x.
+     */
+    private Future<Void> fetchKeys() {
+        Promise<Void> mine = Promise.promise();
+        if (!inFlight.compareAndSet(null, mine)) {
+            Promise<Void> other = inFlight.get();
+            return other != null ? other.future() : refresh();
+        }
+        java.net.http.HttpClient client = http;
+        if (client == null) {
+            // closed by a reload while a request still held this check: the new version answers next time
+            inFlight.set(null);
+            mine.fail(new AuthDeniedException("cannot verify tokens right now (the server is reloading); try again"));
+            return mine.future();
+        }
+        lastFetchNanos = System.nanoTime();
+        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(policy.jwksUrl())
+                .timeout(java.time.Duration.ofMillis(FETCH_TIMEOUT_MS))
+                .header("Accept", "application/json")
+                .GET().build();
+        Future.fromCompletionStage(client.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString()),
+                        vertx.getOrCreateContext())
+                .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body())
+                        : Future.<String>failedFuture("HTTP " + resp.statusCode()))
+                .map(body -> {
+                    JsonArray keys = new JsonObject(body).getJsonArray("keys");
+                    if (keys == null) {
+                        throw new IllegalArgumentException("the document has no 'keys'");
+                    }
+                    List<JsonObject> usable = new ArrayList<>();
+                    for (Object k : keys) {
+                        JsonObject key = (JsonObject) k;
+                        if (!"enc".equals(key.getString("use"))) {
+                            usable.add(key);
+                        }
+                    }
+                    provider = JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(jwtOptions()));
+                    LOG.debug("loaded {} signing keys from {}", usable.size(), policy.jwksUrl());
+                    return (Void) null;
+                })
+                .onComplete(ar -> {
+                    // cleared first, so whoever continues after this fetch may start the next one
+                    inFlight.set(null);
+                    mine.handle(ar);
+                });
+        return mine.future();
+    }
+
+    private JWTOptions jwtOptions() {
+        JWTOptions options = new JWTOptions().setAudience(policy.audience()).setLeeway(policy.leewaySeconds());
+        if (policy.issuer() != null) {
+            options.setIssuer(policy.issuer());
+        }
+        return options;
+    }
+
+    static String bearer(String authorization) {
+        if (authorization == null) {
+            return null;
+        }
+        String a = authorization.trim();
+        if (a.length() < 7 || !a.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+            return null;
+        }
+        String token = a.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+
+    /** A reason a caller may read: never the token, the key or the expected values. */
+    private static String describe(Throwable e) {
+        if (e instanceof NoSuchKeyIdException) {
+            return "token is signed by an unknown key";
+        }
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (m.contains("expired")) {
+            return "token expired";
+        }
+        if (m.contains("audience")) {
+            return "token was not issued for this server (audience)";
+        }
+        if (m.contains("issuer")) {
+            return "token issuer is not trusted";
+        }
+        return "invalid token";
+    }
+
+}

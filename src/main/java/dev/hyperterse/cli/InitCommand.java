@@ -1,0 +1,135 @@
+package dev.hyperterse.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = {"Create a runnable project: a SQLite database created on first start, two read tools",
+                "and a write tool. Serve it with: start FOLDER"})
+final class InitCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FOLDER",
+            description = "Folder to create the project in (created if missing; must be empty). Default: the current folder.")
+    Path folder;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path target = (folder == null ? Path.of(".") : folder).toAbsolutePath().normalize();
+        try {
+            if (Files.exists(target.resolve(".hyperterse"))) {
+                err.println(target + " already holds a project (.hyperterse exists)");
+                return 1;
+            }
+            if (Files.isDirectory(target)) {
+                try (Stream<Path> entries = Files.list(target)) {
+                    if (entries.anyMatch(p -> !p.getFileName().toString().startsWith("."))) {
+                        err.println(target + " is not empty; choose a new or empty folder");
+                        return 1;
+                    }
+                }
+            }
+            String name = projectName(target);
+            for (Map.Entry<String, String> file : files(name).entrySet()) {
+                Path path = target.resolve(file.getKey());
+                Files.createDirectories(path.getParent());
+                Files.writeString(path, file.getValue(), StandardCharsets.UTF_8);
+            }
+            out.println("created project '" + name + "' in " + target);
+            out.println("serve it with: java -jar hyperterse.jar start " + (folder == null ? "." : folder));
+            return 0;
+        } catch (IOException e) {
+            err.println("cannot create the project in " + target + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    static String projectName(Path target) {
+        Path fileName = target.getFileName();
+        String raw = fileName == null ? "my-service" : fileName.toString();
+        String name = raw.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]+", "-").replaceAll("^[-_]+|[-_]+$", "");
+        return name.isEmpty() ? "my-service" : name;
+    }
+
+    static Map<String, String> files(String name) {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put(".hyperterse", ""
+                + "name: " + name + "\n"
+                + "version: 0.1.0\n"
+                + "server:\n"
+                + "  port: 8080\n");
+        files.put(".gitignore", "data/\n");
+        files.put("app/adapters/notes-db.terse", ""
+                + "# An embedded SQLite database; the file is created from db/schema.sql on first start.\n"
+                + "connector: sqlite\n"
+                + "connection_string: 'sqlite:data/notes.db'\n"
+                + "options:\n"
+                + "  init_sql: db/schema.sql\n");
+        files.put("db/schema.sql", ""
+                + "CREATE TABLE notes (\n"
+                + "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+                + "  title TEXT NOT NULL,\n"
+                + "  body TEXT NOT NULL DEFAULT '',\n"
+                + "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+                + ");\n"
+                + "INSERT INTO notes (title, body) VALUES\n"
+                + "  ('Welcome', 'This note came from db/schema.sql.'),\n"
+                + "  ('Next steps', 'Add a folder under app/tools with a config.terse to add a tool.');\n");
+        files.put("app/tools/get-note/config.terse", ""
+                + "description: 'Get one note by its id'\n"
+                + "use: notes-db\n"
+                + "statement: |\n"
+                + "  SELECT id, title, body, created_at FROM notes WHERE id = {{ inputs.id }}\n"
+                + "inputs:\n"
+                + "  id:\n"
+                + "    type: int\n"
+                + "    description: 'The note id'\n");
+        files.put("app/tools/find-notes/config.terse", ""
+                + "description: 'Find notes whose title or body contains a text, newest first'\n"
+                + "use: notes-db\n"
+                + "statement: |\n"
+                + "  SELECT id, title, created_at FROM notes\n"
+                + "  WHERE title LIKE '%{{ inputs.text }}%' OR body LIKE '%{{ inputs.text }}%'\n"
+                + "  ORDER BY id DESC\n"
+                + "  LIMIT {{ inputs.limit }}\n"
+                + "inputs:\n"
+                + "  text:\n"
+                + "    type: string\n"
+                + "    description: 'Text to look for (case-insensitive)'\n"
+                + "  limit:\n"
+                + "    type: int\n"
+                + "    description: 'Most notes to return'\n"
+                + "    optional: true\n"
+                + "    default: 20\n");
+        files.put("app/tools/add-note/config.terse", ""
+                + "description: 'Add a note'\n"
+                + "use: notes-db\n"
+                + "statement: |\n"
+                + "  INSERT INTO notes (title, body) VALUES ({{ inputs.title }}, COALESCE({{ inputs.body }}, ''))\n"
+                + "inputs:\n"
+                + "  title:\n"
+                + "    type: string\n"
+                + "    description: 'A short title'\n"
+                + "  body:\n"
+                + "    type: string\n"
+                + "    description: 'The note text'\n"
+                + "    optional: true\n");
+        return files;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.hyperterse.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import dev.hyperterse.telemetry.JsonLineLayout;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+import java.util.Locale;
+
+/**
+ * The log level scheme of the project format (1 error, 2 warn, 3 info, 4 debug) and the two
+ * formats: text for terminals (logback.xml) and JSON lines for log collectors.
+ */
+final class Logging {
+    static final String TEXT = "text";
+    static final String JSON = "json";
+
+    private Logging() {
+    }
+
+    static void install() {
+        // libraries that log through java.util.logging end up in the same place
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+    }
+
+    static void setLevel(int level) {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(toLogback(level));
+    }
+
+    /** {@code text} or {@code json} (case-insensitive); null for anything else. */
+    static String format(String written) {
+        if (written == null) {
+            return null;
+        }
+        String f = written.strip().toLowerCase(Locale.ROOT);
+        return f.equals(TEXT) || f.equals(JSON) ? f : null;
+    }
+
+    /**
+     * Switches the console appender to JSON lines. Text is what logback.xml sets up, so switching
+     * to it is a no-op; the switch happens once, before the server starts.
+     */
+    static void setFormat(String format) {
+        if (!JSON.equals(format)) {
+            return;
+        }
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Appender<ILoggingEvent> appender = root.getAppender("STDERR");
+        if (!(appender instanceof ConsoleAppender)) {
+            return;
+        }
+        ConsoleAppender<ILoggingEvent> console = (ConsoleAppender<ILoggingEvent>) appender;
+        LoggerContext context = root.getLoggerContext();
+        JsonLineLayout layout = new JsonLineLayout();
+        layout.setContext(context);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+        encoder.setContext(context);
+        encoder.setLayout(layout);
+        encoder.start();
+        console.stop();
+        console.setEncoder(encoder);
+        console.start();
+    }
+
+    static Level toLogback(int level) {
+        switch (level) {
+            case 1:
+                return Level.ERROR;
+            case 2:
+                return Level.WARN;
+            case 4:
+                return Level.DEBUG;
+            default:
+                return Level.INFO;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.hyperterse.cli;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectCompiler;
+import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.server.ToolAssembly;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/**
+ * Compiles a project with this server's connectors and auth plugins, loads its scripts once,
+ * and prints problems. Owns the script engine it started, if any (see {@link #scriptEngine()}).
+ */
+final class ProjectLoader implements AutoCloseable {
+    final Connectors connectors = Connectors.builtIn();
+    final AuthPlugins authPlugins = AuthPlugins.builtIn();
+    private ScriptEngine scriptEngine;
+
+    /** Compiles and assembles offline; prints every problem and returns null when there are any. */
+    Project load(Path path, PrintWriter err) {
+        try {
+            Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+            if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
+                scriptEngine = ScriptEngine.create();
+            }
+            ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
+            return project;
+        } catch (ProjectException e) {
+            print(e, err);
+            return null;
+        }
+    }
+
+    /**
+     * Compiles and assembles offline like {@link #load}, throwing instead of printing: for a
+     * reload, which logs the problems and keeps the running version.
+     */
+    Project compile(Path path) throws ProjectException {
+        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+        if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
+            scriptEngine = ScriptEngine.create();
+        }
+        ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
+        return project;
+    }
+
+    /** The engine scripts were checked with, to serve them with; null when the project has none. */
+    ScriptEngine scriptEngine() {
+        return scriptEngine;
+    }
+
+    @Override
+    public void close() {
+        if (scriptEngine != null) {
+            scriptEngine.close();
+        }
+    }
+
+    static void print(ProjectException e, PrintWriter err) {
+        int n = e.problems().size();
+        err.println(n + (n == 1 ? " configuration error:" : " configuration errors:"));
+        for (ConfigProblem p : e.problems()) {
+            err.println("  " + p);
+        }
+        err.flush();
+    }
+}

@@ -1,0 +1,210 @@
+package dev.hyperterse.cli;
+
+import dev.hyperterse.model.Durations;
+import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.server.HyperterseServer;
+import dev.hyperterse.server.ServeOptions;
+import dev.hyperterse.server.StartupException;
+import dev.hyperterse.telemetry.TelemetrySetup;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+@Command(name = "start", mixinStandardHelpOptions = true,
+        description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
+final class StartCommand implements java.util.concurrent.Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
+    static final Duration DEFAULT_WATCH_INTERVAL = Duration.ofSeconds(1);
+
+    @Mixin
+    ProjectLocation location;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT",
+            description = "Port to listen on. Default: server.port, else $PORT, else 8080.")
+    Integer port;
+
+    @Option(names = "--host", paramLabel = "HOST",
+            description = "Address to bind. Default: server.host, else 127.0.0.1 (use 0.0.0.0 in containers).")
+    String host;
+
+    @Option(names = "--log-level", paramLabel = "1-4",
+            description = "1 error, 2 warn, 3 info, 4 debug. Default: server.log_level, else 3.")
+    Integer logLevel;
+
+    @Option(names = "--verbose", description = "Debug logging (same as --log-level 4).")
+    boolean verbose;
+
+    @Option(names = "--log-format", paramLabel = "text|json",
+            description = "text for terminals, json for one JSON object per line. Default: observability.logs.format, else text.")
+    String logFormat;
+
+    @Option(names = "--watch",
+            description = "Reload the project when its files change (polls the folder; works on NFS and mounted ConfigMaps).")
+    boolean watch;
+
+    @Option(names = "--watch-interval", paramLabel = "DURATION",
+            description = "How often --watch scans the project folder, e.g. 500ms, 2s. Default: 1s.")
+    String watchInterval;
+
+    // Test scaffolding for the official MCP conformance suite, off unless given: the fixture
+    // tools are never listed otherwise.
+    @picocli.CommandLine.ArgGroup(exclusive = false, heading = "Clustering:%n")
+    ClusterFlags cluster = new ClusterFlags();
+
+    @Option(names = "--conformance-fixtures",
+            description = "Also serve the fixture tools the official MCP conformance suite calls (testing only).")
+    boolean conformanceFixtures;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        if (logLevel != null && (logLevel < 1 || logLevel > 4)) {
+            err.println("--log-level must be 1 (error), 2 (warn), 3 (info) or 4 (debug)");
+            return 2;
+        }
+        if (logFormat != null && Logging.format(logFormat) == null) {
+            err.println("--log-format must be text or json");
+            return 2;
+        }
+        Duration interval = watchInterval();
+        if (watchInterval != null && interval == null) {
+            err.println("--watch-interval must be a duration of at least 10ms, such as 500ms or 2s");
+            return 2;
+        }
+        Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
+        Logging.setFormat(Logging.format(logFormat));
+        ProjectLoader loader = new ProjectLoader();
+        Path path = location.resolve();
+        Project project = loader.load(path, err);
+        if (project == null) {
+            loader.close();
+            return 1;
+        }
+        ServerSettings configured = project.config().server();
+        Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : configured.logLevel());
+        if (logFormat == null) {
+            Logging.setFormat(project.config().observability().logFormat());
+        }
+        ServerSettings settings = Listen.override(configured, host);
+        int listenPort;
+        try {
+            listenPort = Listen.port(port, configured.port(), System.getenv("PORT"));
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            loader.close();
+            return 1;
+        }
+
+        TelemetrySetup telemetry;
+        try {
+            telemetry = TelemetrySetup.create(project.config().observability(), System.getenv(),
+                    project.config().name(), project.config().version());
+        } catch (RuntimeException e) {
+            // the SDK rejects OTEL_* values it cannot use (an unknown exporter, a malformed header)
+            err.println("cannot start '" + project.config().name() + "': tracing: " + e.getMessage());
+            loader.close();
+            return 1;
+        }
+        Vertx vertx;
+        try {
+            vertx = newVertx(telemetry, settings.host());
+        } catch (RuntimeException | ExecutionException e) {
+            err.println("cannot join the cluster: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            telemetry.close();
+            loader.close();
+            return 1;
+        }
+        ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
+                .withScriptEngine(loader.scriptEngine());
+        if (watch) {
+            options = options.withReloads(() -> loader.compile(path), interval);
+        }
+        HyperterseServer server;
+        try {
+            server = HyperterseServer.start(vertx, project, settings, listenPort, loader.connectors, loader.authPlugins,
+                            options)
+                    .toCompletionStage().toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof StartupException) {
+                err.println("cannot start '" + project.config().name() + "':");
+                ((StartupException) cause).reasons().forEach(r -> err.println("  " + r));
+            } else {
+                err.println("cannot start '" + project.config().name() + "': " + cause.getMessage());
+                LOG.debug("start-up failure", cause);
+            }
+            err.flush();
+            vertx.close();
+            telemetry.close();
+            loader.close();
+            return 1;
+        }
+
+        Duration drain = settings.shutdownTimeout();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            // sequentially from this thread: vertx.close() chained inside a Vert.x callback would
+            // wait for the context it is closing
+            await(server.shutdown(drain), drain.plusSeconds(15));
+            await(vertx.close(), Duration.ofSeconds(10));
+            // last, so the spans of the shutdown itself are exported too
+            telemetry.close();
+            loader.close();
+            stopped.countDown();
+        }, "hyperterse-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** {@code --watch-interval}, or the default; null when written but not a duration of at least 10ms. */
+    Duration watchInterval() {
+        if (watchInterval == null) {
+            return DEFAULT_WATCH_INTERVAL;
+        }
+        Duration d = Durations.parse(watchInterval);
+        return d == null || d.toMillis() < 10 ? null : d;
+    }
+
+    private static void await(io.vertx.core.Future<Void> future, Duration limit) {
+        try {
+            future.toCompletionStage().toCompletableFuture().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("shutdown did not finish cleanly: {}", e.toString());
+        }
+    }
+
+    /** A plain Vert.x, or a clustered one when {@code --cluster} (or HYPERTERSE_CLUSTER) asks for it. */
+    private Vertx newVertx(TelemetrySetup telemetry, String bindHost) throws ExecutionException, InterruptedException {
+        ClusterFlags flags = cluster != null ? cluster : new ClusterFlags(); // picocli leaves an unused group null
+        dev.hyperterse.server.ClusterOptions options = flags.resolve(bindHost, System.getenv());
+        if (options == null) {
+            return telemetry.newVertx(new VertxOptions());
+        }
+        LOG.info("joining cluster '{}' as {}:{} (members: {}{})", options.name(), options.host(), options.port(),
+                options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
+                options.multicast() ? ", multicast on" : "");
+        return telemetry.newClusteredVertx(
+                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), options.host()),
+                        dev.hyperterse.server.Clustering.clusterManager(options))
+                .toCompletionStage().toCompletableFuture().get();
+    }
+}

@@ -1,0 +1,106 @@
+package dev.hyperterse.cli;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.server.StatementChecks;
+import dev.hyperterse.server.ToolAssembly;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Check a project without serving it: prints every problem as file:line: message.",
+                "Exit status 0 when the project is valid, 1 otherwise."})
+final class ValidateCommand implements Callable<Integer> {
+
+    @Mixin
+    ProjectLocation location;
+
+    @Option(names = "--check-db", description = {"Also connect to each adapter's database and prepare every statement,",
+            "reporting syntax errors and unknown tables or columns. An adapter that cannot connect is",
+            "reported as a warning and its statements are skipped."})
+    boolean checkDb;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Logging.setLevel(2);
+        PrintWriter err = spec.commandLine().getErr();
+        try (ProjectLoader loader = new ProjectLoader()) {
+            Project project = loader.load(location.resolve(), err);
+            if (project == null) {
+                return 1;
+            }
+            if (checkDb && !checkDatabases(loader, project, err)) {
+                return 1;
+            }
+            spec.commandLine().getOut().printf("project '%s' is valid: %d tools, %d adapters%s%n",
+                    project.config().name(), project.tools().size(), project.adapters().size(),
+                    checkDb ? " (statements checked against the reachable databases)" : "");
+        }
+        return 0;
+    }
+
+    /** Prints warnings for adapters that cannot connect and errors for statements that do not prepare. */
+    private static boolean checkDatabases(ProjectLoader loader, Project project, PrintWriter err) {
+        ToolAssembly assembly;
+        try {
+            assembly = ToolAssembly.of(project, loader.connectors, loader.authPlugins, loader.scriptEngine());
+        } catch (ProjectException e) {
+            ProjectLoader.print(e, err);
+            return false;
+        }
+        Vertx vertx = Vertx.vertx();
+        Map<String, Connector> live = new LinkedHashMap<>();
+        try {
+            Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, loader.connectors);
+            Future.join(new ArrayList<>(pending.values())).toCompletionStage().toCompletableFuture()
+                    .handle((x, e) -> null).get(2, TimeUnit.MINUTES);
+            pending.forEach((name, f) -> {
+                if (f.succeeded()) {
+                    live.put(name, f.result());
+                } else {
+                    AdapterDef a = project.adapters().get(name);
+                    err.println("warning: " + a.location() + ": adapter '" + name + "' (" + a.connector()
+                            + ") not checked: " + (f.cause() == null ? "no answer" : f.cause().getMessage()));
+                }
+            });
+            List<ConfigProblem> problems = StatementChecks.check(project, assembly.statements(), live)
+                    .toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+            if (!problems.isEmpty()) {
+                ProjectLoader.print(new ProjectException(problems), err);
+                return false;
+            }
+            return true;
+        } catch (Exception e) {
+            err.println("checking the databases failed: " + e);
+            return false;
+        } finally {
+            List<Future<Void>> closing = new ArrayList<>();
+            live.values().forEach(c -> closing.add(c.close()));
+            try {
+                Future.join(closing).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                err.println("closing the connections failed: " + e);
+            }
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.hyperterse.connector;
+
+import dev.hyperterse.connector.mysql.MySqlConnectorFactory;
+import dev.hyperterse.connector.postgres.PostgresConnectorFactory;
+import dev.hyperterse.connector.redis.RedisConnectorFactory;
+import dev.hyperterse.connector.sqlite.SqliteConnectorFactory;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The connector types this server knows, by keyword. */
+public final class Connectors {
+    private final Map<String, ConnectorFactory> byType = new LinkedHashMap<>();
+
+    public Connectors(List<ConnectorFactory> factories) {
+        for (ConnectorFactory f : factories) {
+            byType.put(f.type(), f);
+        }
+    }
+
+    public static Connectors builtIn() {
+        return new Connectors(List.of(new PostgresConnectorFactory(), new MySqlConnectorFactory(),
+                new RedisConnectorFactory(), new SqliteConnectorFactory()));
+    }
+
+    public Set<String> types() {
+        return Collections.unmodifiableSet(byType.keySet());
+    }
+
+    /** @return the factory, or null when the type is unknown */
+    public ConnectorFactory get(String type) {
+        return byType.get(type);
+    }
+}

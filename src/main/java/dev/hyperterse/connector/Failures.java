@@ -1,0 +1,84 @@
+package dev.hyperterse.connector;
+
+import dev.hyperterse.model.Redaction;
+import io.vertx.sqlclient.ClosedConnectionException;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Turns a client failure into a message a caller can read: the database's own reason for a
+ * statement that failed, or "unavailable" (with host and port, never credentials) for a database
+ * that cannot be reached or went away, so a caller can tell a bad query from an outage.
+ */
+public final class Failures {
+
+    private Failures() {
+    }
+
+    /**
+     * @param where  the server, for messages: {@code host:port/database}
+     * @param reason the driver's words for any other failure
+     */
+    public static ConnectorException of(Throwable failure, String where, Function<Throwable, String> reason) {
+        if (failure instanceof ConnectorException) {
+            return (ConnectorException) failure;
+        }
+        Throwable unreachable = find(failure, true);
+        if (unreachable != null) {
+            return new ConnectorException("database unavailable: cannot connect to " + where + ": "
+                    + oneLine(unreachable), failure);
+        }
+        if (find(failure, false) != null) {
+            return new ConnectorException("database unavailable: the connection to " + where + " was lost", failure);
+        }
+        return new ConnectorException(reason.apply(failure), failure);
+    }
+
+    /** {@code statement timed out after 30s} (or {@code 250ms}), the same words from every connector. */
+    public static ConnectorException timedOut(java.time.Duration timeout) {
+        long millis = timeout.toMillis();
+        String text = millis % 1000 == 0 ? (millis / 1000) + "s" : millis + "ms";
+        return new ConnectorException("statement timed out after " + text);
+    }
+
+    /** The failure or a cause of it that says the server cannot be reached (or, if not, that the connection dropped). */
+    private static Throwable find(Throwable failure, boolean unreachable) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (unreachable ? isUnreachable(t) : isConnectionLost(t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isUnreachable(Throwable failure) {
+        return failure instanceof ConnectException || failure instanceof UnknownHostException;
+    }
+
+    private static boolean isConnectionLost(Throwable failure) {
+        if (failure instanceof ClosedConnectionException || failure instanceof ClosedChannelException) {
+            return true;
+        }
+        String message = String.valueOf(failure.getMessage()).toLowerCase(Locale.ROOT);
+        // the clients' words for a socket that closed under a command
+        return message.contains("connection is not active") || message.contains("connection reset")
+                || message.contains("connection closed") || message.contains("pending requests failed")
+                || message.contains("connection was closed") || message.equals("connection_closed");
+    }
+
+    /**
+     * The failure's message without line breaks (or its class name when it has none), with any
+     * password a driver might echo from a connection string masked.
+     */
+    public static String oneLine(Throwable failure) {
+        String message = failure.getMessage();
+        if (message == null || message.isBlank()) {
+            return failure.getClass().getSimpleName();
+        }
+        return Redaction.connectionString(message.replaceAll("\\s*\\R\\s*", " ").trim());
+    }
+}

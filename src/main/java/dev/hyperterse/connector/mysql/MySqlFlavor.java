@@ -1,0 +1,144 @@
+package dev.hyperterse.connector.mysql;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.BindText;
+import dev.hyperterse.connector.Failures;
+import dev.hyperterse.connector.sql.SqlFlavor;
+import dev.hyperterse.connector.sql.SqlRows;
+import dev.hyperterse.connector.sql.SqlText;
+import dev.hyperterse.connector.sql.StatementRun;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mysqlclient.MySQLConnectOptions;
+import io.vertx.mysqlclient.MySQLConnection;
+import io.vertx.mysqlclient.MySQLException;
+import io.vertx.sqlclient.Cursor;
+import io.vertx.sqlclient.PreparedStatement;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * MySQL's and MariaDB's part of a {@link dev.hyperterse.connector.sql.ReactiveSqlConnector}.
+ *
+ * <p>MySQL converts bound values itself, so they go as they are (datetimes as their ISO-8601
+ * text, which MySQL reads). A running statement is stopped with {@code KILL QUERY} from a
+ * separate connection, for which each call first asks its connection's id.
+ *
+ * <p>Plain {@code SELECT}s are read through a server-side cursor fetching one row more than the
+ * limit, so no more rows cross the network. Other statements are read without one and only the
+ * first rows are kept: the client hangs when a cursor is opened on a statement that returns no
+ * rows (an UPDATE, or {@code SELECT ... INTO}), and it cannot tell beforehand.
+ */
+final class MySqlFlavor implements SqlFlavor {
+    private static final Logger LOG = LoggerFactory.getLogger(MySqlFlavor.class);
+    private static final Pattern INTO = Pattern.compile("(?i)\\binto\\b");
+    private static final Function<Object, Object> NO_SPECIAL = value -> null;
+
+    private final Vertx vertx;
+    /** For the short connection that sends KILL QUERY (the pool may have none free). */
+    private final MySQLConnectOptions killerOptions;
+
+    MySqlFlavor(Vertx vertx, MySQLConnectOptions killerOptions) {
+        this.vertx = vertx;
+        this.killerOptions = killerOptions;
+    }
+
+    @Override
+    public StatementDialect dialect() {
+        return StatementDialect.MYSQL;
+    }
+
+    @Override
+    public Future<Void> check(SqlConnection conn, CompiledStatement statement) {
+        return conn.prepare(statement.text()).compose(PreparedStatement::close);
+    }
+
+    @Override
+    public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
+                                       int rowLimit, StatementRun run) {
+        Tuple tuple = bind(values);
+        return conn.query("SELECT CONNECTION_ID()").execute().compose(ids -> {
+            long id = ids.iterator().next().getLong(0);
+            if (!run.start(() -> kill(id))) {
+                return Future.failedFuture(StatementRun.notStarted());
+            }
+            String sql = statement.text();
+            if (cursorable(sql)) {
+                return conn.prepare(sql).compose(ps -> read(ps, tuple, rowLimit));
+            }
+            return conn.preparedQuery(sql).collecting(SqlRows.collector(rowLimit, NO_SPECIAL)).execute(tuple)
+                    .map(SqlRows::of);
+        });
+    }
+
+    static boolean cursorable(String sql) {
+        return SqlText.leadingKeyword(sql).equals("SELECT") && !INTO.matcher(sql).find();
+    }
+
+    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, int rowLimit) {
+        Cursor cursor = ps.cursor(tuple);
+        return cursor.read(rowLimit + 1)
+                .map(rows -> SqlRows.of(rows, rowLimit, cursor.hasMore(), true, NO_SPECIAL))
+                .andThen(done -> {
+                    // queued on the connection ahead of whatever it runs next, so not waited for
+                    if (cursor.hasMore()) {
+                        cursor.close().onFailure(e -> LOG.debug("closing a cursor failed", e));
+                    }
+                    ps.close().onFailure(e -> LOG.debug("closing a prepared statement failed", e));
+                });
+    }
+
+    private Future<Void> kill(long connectionId) {
+        return MySQLConnection.connect(vertx, killerOptions)
+                .compose(killer -> killer.query("KILL QUERY " + connectionId).execute().eventually(killer::close))
+                .onFailure(e -> LOG.debug("KILL QUERY {} failed", connectionId, e))
+                .mapEmpty();
+    }
+
+    /** Tool inputs bind as they are; other numbers and JSON as text, which MySQL converts exactly. */
+    private static Tuple bind(List<Object> values) {
+        Tuple tuple = Tuple.tuple();
+        for (Object value : values) {
+            if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                tuple.addValue(((Number) value).longValue());
+            } else if (value instanceof Float) {
+                tuple.addValue(((Float) value).doubleValue());
+            } else if (value instanceof BigDecimal || value instanceof BigInteger || value instanceof JsonObject
+                    || value instanceof JsonArray) {
+                tuple.addValue(BindText.of(value));
+            } else {
+                tuple.addValue(value);
+            }
+        }
+        return tuple;
+    }
+
+    /** {@code Unknown column 'nope' in 'SELECT' (error 1054, SQLSTATE 42S22)}. */
+    @Override
+    public String reason(Throwable failure) {
+        if (failure instanceof MySQLException) {
+            MySQLException e = (MySQLException) failure;
+            String message = e.getMessage();
+            // the client wraps the server's words as {errorMessage=..., errorCode=..., sqlState=...}
+            String suffix = ", errorCode=" + e.getErrorCode() + ", sqlState=" + e.getSqlState() + "}";
+            if (message != null && message.startsWith("{errorMessage=") && message.endsWith(suffix)) {
+                message = message.substring("{errorMessage=".length(), message.length() - suffix.length());
+            }
+            return Failures.oneLine(new RuntimeException(message + " (error " + e.getErrorCode()
+                    + (e.getSqlState() == null ? "" : ", SQLSTATE " + e.getSqlState()) + ")"));
+        }
+        return Failures.oneLine(failure);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.hyperterse.connector.postgres;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.sql.ReactiveSqlConnector;
+import dev.hyperterse.model.AdapterDef;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnection;
+import io.vertx.sqlclient.Pool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/**
+ * {@code connector: postgres}: PostgreSQL over the Vert.x reactive client.
+ *
+ * <p>{@code connection_string}: {@code postgres://user:password@host:5432/database?sslmode=disable}
+ * ({@code postgresql://} too) or libpq's key=value form. Options: {@code max_connections},
+ * {@code connect_timeout}, {@code idle_timeout}, {@code max_lifetime} (pool), {@code sslmode},
+ * {@code sslrootcert}, {@code application_name}, {@code search_path}; the last four may also be
+ * given in the connection string. {@code row_limit} and {@code statement_timeout} are the
+ * server's.
+ */
+public final class PostgresConnectorFactory implements ConnectorFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresConnectorFactory.class);
+
+    @Override
+    public String type() {
+        return "postgres";
+    }
+
+    @Override
+    public StatementDialect dialect() {
+        return StatementDialect.POSTGRES;
+    }
+
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        PostgresSettings settings;
+        try {
+            settings = PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
+        } catch (ConnectorException e) {
+            return Future.failedFuture(e);
+        }
+        Pool pool = PgBuilder.pool()
+                .with(settings.pool().poolOptions(adapter.name()))
+                .with(settings.pool().netClientOptions())
+                .connectingTo(settings.connectOptions(projectDir))
+                .using(vertx)
+                // the client logs each server notice ("table does not exist, skipping") as a warning
+                .withConnectHandler(conn -> {
+                    PgConnection.cast(conn).noticeHandler(notice ->
+                            LOG.debug("adapter '{}': PostgreSQL notice: {}", adapter.name(), notice.getMessage()));
+                    conn.close();
+                })
+                .build();
+        return pool.withConnection(conn -> conn.query("SELECT current_setting('TimeZone')").execute())
+                .<Connector>map(rows -> new ReactiveSqlConnector(vertx, adapter.name(), pool,
+                        new PostgresFlavor(zone(rows.iterator().next().getString(0)), settings.pool().maxConnections(),
+                                new CancelRequests(vertx, settings.endpoint().host(), settings.endpoint().port(),
+                                        settings.pool().netClientOptions())),
+                        settings.endpoint()))
+                .recover(e -> pool.close().transform(closed -> Future.failedFuture(new ConnectorException(
+                        "cannot connect to PostgreSQL at " + settings.endpoint().describe() + " as user '"
+                                + settings.endpoint().user() + "': " + new PostgresFlavor(ZoneOffset.UTC, 1, null).reason(e),
+                        e))));
+    }
+
+    /** The session's TimeZone setting; an offset-less date-time bound to timestamptz is read in it. */
+    private static ZoneId zone(String setting) {
+        try {
+            return ZoneId.of(setting);
+        } catch (DateTimeException e) {
+            LOG.warn("PostgreSQL time zone '{}' is not one Java knows; date-times without an offset are read as UTC",
+                    setting);
+            return ZoneOffset.UTC;
+        }
+    }
+}

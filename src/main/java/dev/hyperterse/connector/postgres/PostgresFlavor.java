@@ -1,0 +1,230 @@
+package dev.hyperterse.connector.postgres;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.Failures;
+import dev.hyperterse.connector.sql.SqlFlavor;
+import dev.hyperterse.connector.sql.SqlRows;
+import dev.hyperterse.connector.sql.SqlText;
+import dev.hyperterse.connector.sql.StatementRun;
+import io.vertx.core.Future;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Cursor;
+import io.vertx.sqlclient.PreparedStatement;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * PostgreSQL's part of a {@link dev.hyperterse.connector.sql.ReactiveSqlConnector}.
+ *
+ * <p>Each statement is described once per connector: {@code PREPARE} with every parameter of
+ * type {@code unknown} makes the server infer the types from context, and
+ * {@code pg_prepared_statements} reports them, so each value can be converted to exactly what the
+ * parameter needs ({@link PgParameters}). A parameter the server cannot infer
+ * ({@code {{ inputs.x }} IS NULL}) gets a {@code ::text} cast, found by the marker offsets the
+ * template compiler recorded. The client's own retry for such parameters does not work through a
+ * pool, and only for un-prepared queries.
+ *
+ * <p>Rows are read through a cursor that asks for one row more than the limit, so the server
+ * stops after that many rows (an endless query included) instead of sending everything. The
+ * statement under the cursor is prepared once per connection ({@link ConnectionStatements}). A
+ * running statement is stopped with PostgreSQL's cancel request.
+ */
+final class PostgresFlavor implements SqlFlavor {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresFlavor.class);
+    /** The statements {@code PREPARE} accepts; the others (DDL, CALL, DO) are checked by a plain prepare. */
+    private static final Set<String> DESCRIBABLE = Set.of("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE",
+            "VALUES", "TABLE");
+    /** Statements whose command tag carries a row count; others (DDL) affect no rows. */
+    private static final Set<String> COUNTING = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COPY", "SELECT");
+    private static final Pattern UNDETERMINED = Pattern.compile("parameter \\$(\\d+)");
+    /** Failures after which a statement's cached shape may be out of date (a column changed type). */
+    private static final Set<String> STALE_SHAPE_STATES = Set.of("42804", "42P18", "42883", "0A000", "22P02");
+
+    private final ZoneId sessionZone;
+    /** Statement text → what the server made of it; a failed description is not kept. */
+    private final Map<String, Future<PgStatementShape>> shapes = new ConcurrentHashMap<>();
+    private final AtomicLong describeNames = new AtomicLong();
+    private final ConnectionStatements prepared;
+    private final CancelRequests cancels;
+
+    /**
+     * @param sessionZone the connections' {@code TimeZone} setting
+     * @param poolSize    the pool's most connections (bounds the statements kept per connection)
+     * @param cancels     how a running statement is stopped (null: not at all, for messages only)
+     */
+    PostgresFlavor(ZoneId sessionZone, int poolSize, CancelRequests cancels) {
+        this.sessionZone = sessionZone;
+        this.prepared = new ConnectionStatements(poolSize);
+        this.cancels = cancels;
+    }
+
+    @Override
+    public StatementDialect dialect() {
+        return StatementDialect.POSTGRES;
+    }
+
+    @Override
+    public Future<Void> check(SqlConnection conn, CompiledStatement statement) {
+        return shape(conn, statement).mapEmpty();
+    }
+
+    @Override
+    public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
+                                       int rowLimit, StatementRun run) {
+        return shape(conn, statement).compose(shape -> {
+            Tuple tuple = PgParameters.bind(statement, shape, values, sessionZone);
+            if (!run.start(() -> cancels.cancel(conn))) {
+                return Future.failedFuture(StatementRun.notStarted());
+            }
+            boolean counts = COUNTING.contains(SqlText.leadingKeyword(shape.text()));
+            return prepared.on(conn, shape.text())
+                    .compose(ps -> read(ps, tuple, rowLimit, counts))
+                    // a kept statement that failed (a changed table, a broken connection) is prepared afresh
+                    .onFailure(e -> prepared.forget(conn, shape.text()));
+        }).onFailure(e -> forgetIfStale(statement, e));
+    }
+
+    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, int rowLimit, boolean counts) {
+        Cursor cursor = ps.cursor(tuple);
+        return cursor.read(rowLimit + 1)
+                .map(rows -> SqlRows.of(rows, rowLimit, cursor.hasMore(), counts, PgResultValues::special))
+                .andThen(done -> {
+                    // queued on the connection ahead of whatever it runs next, so not waited for
+                    if (cursor.hasMore()) {
+                        cursor.close().onFailure(e -> LOG.debug("closing a cursor failed", e));
+                    }
+                });
+    }
+
+    private void forgetIfStale(CompiledStatement statement, Throwable failure) {
+        if (failure instanceof PgException && STALE_SHAPE_STATES.contains(((PgException) failure).getSqlState())) {
+            shapes.remove(statement.text());
+        }
+    }
+
+    /** The statement's shape, described on this connection the first time it is needed. */
+    private Future<PgStatementShape> shape(SqlConnection conn, CompiledStatement statement) {
+        Future<PgStatementShape> known = shapes.get(statement.text());
+        if (known != null && !known.failed()) {
+            return known;
+        }
+        Future<PgStatementShape> fresh = describe(conn, statement);
+        shapes.put(statement.text(), fresh);
+        fresh.onFailure(e -> shapes.remove(statement.text(), fresh));
+        return fresh;
+    }
+
+    private Future<PgStatementShape> describe(SqlConnection conn, CompiledStatement statement) {
+        if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
+            return conn.prepare(statement.text())
+                    .compose(ps -> ps.close().map(PgStatementShape.untyped(statement.text())));
+        }
+        String[] types = new String[statement.parameters().size()];
+        Arrays.fill(types, "unknown");
+        return describe(conn, statement, types);
+    }
+
+    /** PREPARE with the given types; each undeterminable parameter found becomes text, and it is tried again. */
+    private Future<PgStatementShape> describe(SqlConnection conn, CompiledStatement statement, String[] types) {
+        String name = "hyperterse_describe_" + describeNames.incrementAndGet();
+        String prepare = "PREPARE " + name + (types.length == 0 ? "" : " (" + String.join(", ", types) + ")")
+                + " AS " + statement.text() + "\n";
+        return conn.query(prepare).execute()
+                .compose(prepared -> conn.preparedQuery("SELECT parameter_types::oid[]::int8[],"
+                                + " parameter_types::text[] FROM pg_prepared_statements WHERE name = $1")
+                        .execute(Tuple.of(name))
+                        .eventually(() -> conn.query("DEALLOCATE " + name).execute()))
+                .map(rows -> shapeOf(statement, types, rows))
+                .recover(e -> {
+                    int undetermined = undetermined(e);
+                    if (undetermined >= 1 && undetermined <= types.length && types[undetermined - 1].equals("unknown")) {
+                        types[undetermined - 1] = "text";
+                        return describe(conn, statement, types);
+                    }
+                    return Future.failedFuture(e);
+                });
+    }
+
+    /** The parameter number in "could not determine data type of parameter $n", or -1. */
+    private static int undetermined(Throwable e) {
+        if (e instanceof PgException && "42P18".equals(((PgException) e).getSqlState())) {
+            Matcher m = UNDETERMINED.matcher(String.valueOf(((PgException) e).getErrorMessage()));
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        return -1;
+    }
+
+    private static PgStatementShape shapeOf(CompiledStatement statement, String[] types, RowSet<Row> rows) {
+        Row row = rows.iterator().next();
+        Long[] oids = row.getArrayOfLongs(0);
+        String[] names = row.getArrayOfStrings(1);
+        List<Integer> typeOids = new ArrayList<>(oids.length);
+        for (Long oid : oids) {
+            typeOids.add(oid.intValue());
+        }
+        return new PgStatementShape(withTextCasts(statement, types), typeOids, Arrays.asList(names));
+    }
+
+    /** The statement with {@code ($n::text)} for each parameter that had to be given a type. */
+    private static String withTextCasts(CompiledStatement statement, String[] types) {
+        String text = statement.text();
+        List<Integer> offsets = statement.markerOffsets();
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        int copied = 0;
+        for (int i = 0; i < types.length; i++) {
+            if (!types[i].equals("text")) {
+                continue;
+            }
+            if (offsets.isEmpty()) {
+                throw new ConnectorException("PostgreSQL cannot infer the type of parameter $" + (i + 1)
+                        + "; give it one in the statement, e.g. {{ inputs.x }}::text");
+            }
+            String marker = "$" + (i + 1);
+            int at = offsets.get(i);
+            if (!text.startsWith(marker, at)) {
+                throw new IllegalStateException("marker " + marker + " is not at offset " + at + " of the statement");
+            }
+            out.append(text, copied, at).append('(').append(marker).append("::text)");
+            copied = at + marker.length();
+        }
+        return out.append(text, copied, text.length()).toString();
+    }
+
+    /** {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail and hint. */
+    @Override
+    public String reason(Throwable failure) {
+        if (failure instanceof PgException) {
+            PgException e = (PgException) failure;
+            StringBuilder out = new StringBuilder(String.valueOf(e.getErrorMessage()));
+            out.append(" (SQLSTATE ").append(e.getSqlState()).append(')');
+            if (e.getDetail() != null && !e.getDetail().isBlank()) {
+                out.append(": ").append(e.getDetail());
+            }
+            if (e.getHint() != null && !e.getHint().isBlank()) {
+                out.append(" Hint: ").append(e.getHint());
+            }
+            return Failures.oneLine(new RuntimeException(out.toString()));
+        }
+        return Failures.oneLine(failure);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.hyperterse.connector.redis;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.BindText;
+import dev.hyperterse.model.Placeholders;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+
+/**
+ * A compiled Redis command read back into its words: each word is literal text with the values
+ * of its placeholders pasted in, in parameter order.
+ *
+ * @param name  the command name in upper case
+ * @param words every word, the name first; a word is a list of literal strings and
+ *              {@link Integer} parameter indexes
+ */
+record RedisCommand(String name, List<List<Object>> words) {
+    RedisCommand {
+        words = List.copyOf(words);
+    }
+
+    static RedisCommand of(CompiledStatement statement) {
+        List<List<Object>> words = new ArrayList<>();
+        int parameter = 0;
+        for (String word : statement.text().split(" ")) {
+            List<Object> parts = new ArrayList<>();
+            Matcher m = Placeholders.PATTERN.matcher(word);
+            int copied = 0;
+            while (m.find()) {
+                if (m.start() > copied) {
+                    parts.add(word.substring(copied, m.start()));
+                }
+                parts.add(parameter++);
+                copied = m.end();
+            }
+            if (copied < word.length()) {
+                parts.add(word.substring(copied));
+            }
+            words.add(parts);
+        }
+        if (parameter != statement.parameters().size()) {
+            throw new IllegalArgumentException("the command has " + parameter + " placeholders but the statement "
+                    + statement.parameters().size() + " parameters");
+        }
+        return new RedisCommand(((String) words.get(0).get(0)).toUpperCase(Locale.ROOT), words);
+    }
+
+    /** The arguments after the name, with values pasted in. */
+    List<String> arguments(CompiledStatement statement, List<Object> values) {
+        List<String> args = new ArrayList<>(words.size() - 1);
+        for (List<Object> word : words.subList(1, words.size())) {
+            StringBuilder arg = new StringBuilder();
+            for (Object part : word) {
+                if (part instanceof Integer) {
+                    Object value = values.get((Integer) part);
+                    if (value == null) {
+                        CompiledStatement.Parameter p = statement.parameters().get((Integer) part);
+                        throw new ConnectorException((p.source() == CompiledStatement.Source.INPUT ? "input '" : "claim '")
+                                + p.name() + "' has no value, and a Redis argument cannot be empty of one;"
+                                + " give the input a default");
+                    }
+                    arg.append(BindText.of(value));
+                } else {
+                    arg.append((String) part);
+                }
+            }
+            args.add(arg.toString());
+        }
+        return args;
+    }
+}

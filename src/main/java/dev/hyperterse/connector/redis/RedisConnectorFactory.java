@@ -1,0 +1,60 @@
+package dev.hyperterse.connector.redis;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.Failures;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.StatementException;
+import dev.hyperterse.model.AdapterDef;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code connector: redis}: a statement is one command ({@code HGETALL user:{{ inputs.id }}}),
+ * split into words before any value is pasted (see {@link RedisCommandTemplate}).
+ *
+ * <p>{@code connection_string}: {@code redis://[user:password@]host[:port][/db]}, {@code rediss://}
+ * for TLS. Options: {@code max_connections} (default 10), {@code connect_timeout} (default 5s),
+ * {@code idle_timeout} (default 10m), {@code ssl_ca} (a PEM CA to trust for {@code rediss://}).
+ */
+public final class RedisConnectorFactory implements ConnectorFactory {
+
+    @Override
+    public String type() {
+        return "redis";
+    }
+
+    @Override
+    public StatementDialect dialect() {
+        return StatementDialect.REDIS;
+    }
+
+    @Override
+    public CompiledStatement compile(String template, Map<String, String> env) throws StatementException {
+        return RedisCommandTemplate.compile(template, env);
+    }
+
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        RedisSettings settings;
+        try {
+            settings = RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
+        } catch (ConnectorException e) {
+            return Future.failedFuture(e);
+        }
+        Redis client = Redis.createClient(vertx, settings.redisOptions(projectDir));
+        String where = settings.endpoint().describe();
+        return client.send(Request.cmd(Command.PING))
+                .<Connector>map(pong -> new RedisConnector(vertx, adapter.name(), client, where))
+                .recover(e -> client.close().transform(closed -> Future.failedFuture(new ConnectorException(
+                        "cannot connect to Redis at " + where + ": " + Failures.oneLine(e), e))));
+    }
+}

@@ -1,0 +1,33 @@
+package dev.hyperterse.connector.sql;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.StatementDialect;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.SqlConnection;
+
+import java.util.List;
+
+/**
+ * What differs between the SQL databases behind {@link ReactiveSqlConnector}: how a statement is
+ * checked, how values are bound and rows read, how a running statement is stopped, and how the
+ * driver words a failure. Everything else (pooling, time limits, cancellation, release) is shared.
+ */
+public interface SqlFlavor {
+
+    StatementDialect dialect();
+
+    /** Prepares the statement on a connection the caller holds, without running it. */
+    Future<Void> check(SqlConnection conn, CompiledStatement statement);
+
+    /**
+     * Runs the statement on a connection the caller holds. Calls {@link StatementRun#start} just
+     * before sending the statement and fails with {@link StatementRun#notStarted()} when that
+     * refuses. Reads at most {@code rowLimit} rows plus one (to know whether more exist).
+     */
+    Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values, int rowLimit,
+                                StatementRun run);
+
+    /** The driver's reason for a failed statement, in one line: no stack trace, no secrets. */
+    String reason(Throwable failure);
+}

@@ -1,0 +1,69 @@
+package dev.hyperterse.connector.sqlite;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.model.AdapterDef;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.jdbcclient.JDBCPool;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+import java.nio.file.Path;
+
+/**
+ * {@code connector: sqlite}: an embedded database in a file or in memory, so a project runs with
+ * no database server.
+ *
+ * <p>{@code connection_string}: {@code sqlite:path}, {@code sqlite:///abs/path}, a {@code file:}
+ * SQLite URI, {@code jdbc:sqlite:...}, a plain path, or {@code :memory:}; relative paths are
+ * relative to the project folder. Options: {@code max_connections} (default 4),
+ * {@code busy_timeout} (default 5s), {@code journal_mode} (default WAL for files),
+ * {@code read_only}, {@code init_sql} (comma-separated SQL files run once, when the database is
+ * created). {@code row_limit} and {@code statement_timeout} are the server's and pass unchecked.
+ *
+ * <p>Results follow SQLite's storage classes, not declared column types (SQLite does not enforce
+ * them): integer and real → JSON numbers (an infinite real → the string {@code "Infinity"}),
+ * text → string, blob → standard base64 string, null → null. SQLite has no boolean: bound
+ * booleans are stored and returned as 1 and 0. A statement without result columns returns
+ * {@code [{"rows_affected": n}]}. A repeated column name keeps its first position and the last
+ * value. Declared foreign keys are enforced.
+ */
+public final class SqliteConnectorFactory implements ConnectorFactory {
+
+    @Override
+    public String type() {
+        return "sqlite";
+    }
+
+    @Override
+    public StatementDialect dialect() {
+        return StatementDialect.SQLITE;
+    }
+
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        SqliteOptions options;
+        SqliteLocation location;
+        try {
+            options = SqliteOptions.parse(adapter.name(), adapter.options());
+            location = SqliteLocation.resolve(adapter.name(), adapter.connectionString(), projectDir);
+        } catch (ConnectorException e) {
+            return Future.failedFuture(e);
+        }
+        SqliteSetup setup = new SqliteSetup(adapter.name(), location, options, projectDir);
+        return vertx.executeBlocking(setup::prepare, false).compose(anchor -> {
+            TrackedDataSource dataSource = new TrackedDataSource(setup.poolConfig(), location.jdbcUrl());
+            // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
+            Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(options.maxConnections())
+                    .setName(adapter.name()));
+            SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, anchor);
+            return pool.query("SELECT 1").execute()
+                    .<Connector>map(ignored -> connector)
+                    .recover(e -> connector.close().transform(closed ->
+                            Future.failedFuture(setup.cannotOpen(DriverMessages.of(e)))));
+        });
+    }
+}

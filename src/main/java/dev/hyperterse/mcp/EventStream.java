@@ -1,0 +1,139 @@
+package dev.hyperterse.mcp;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayDeque;
+
+/**
+ * One SSE stream of a session on this node: the standalone GET stream (number 0) or the stream
+ * answering one POST. It numbers its events ({@link EventId}), so an id is unique in the session
+ * and names its stream, and keeps the last ones so a client that lost the connection can resume
+ * with {@code Last-Event-ID}; at most one connection carries it at a time.
+ */
+final class EventStream {
+    private final String epoch;
+    private final int number;
+    private final boolean resumable;
+    private final int capacity;
+    private final ArrayDeque<SseEvent> recent = new ArrayDeque<>();
+    private long lastSeq;
+    private SseConnection connection;
+    private boolean finished;
+
+    /**
+     * @param epoch     the life of the session's live state the stream belongs to
+     * @param number    the stream's number in its session; 0 is the standalone GET stream
+     * @param resumable false for a POST without a session: nothing can resume it, so its events
+     *                  carry no id and are not kept
+     * @param capacity  how many recent events are kept for replay
+     */
+    EventStream(String epoch, int number, boolean resumable, int capacity) {
+        this.epoch = epoch;
+        this.number = number;
+        this.resumable = resumable;
+        this.capacity = capacity;
+    }
+
+    int number() {
+        return number;
+    }
+
+    /** Where the next event of this stream goes: the connection if one is attached, else the buffer. */
+    synchronized void attach(SseConnection newConnection, boolean priming) {
+        if (connection != null && connection != newConnection) {
+            connection.end();
+        }
+        connection = newConnection;
+        if (priming && resumable) {
+            newConnection.send(SseEvent.primingFrame(id(++lastSeq)));
+        }
+    }
+
+    /**
+     * Attaches a connection only when none is open (the standalone GET stream takes one reader at
+     * a time); false when one is.
+     */
+    synchronized boolean attachIfIdle(java.util.function.Supplier<SseConnection> open, boolean priming) {
+        if (connection != null && connection.isOpen()) {
+            return false;
+        }
+        attach(open.get(), priming);
+        return true;
+    }
+
+    /** Sends a message, or keeps it for a later resume when no connection is open. */
+    synchronized void send(JsonObject message) {
+        long seq = ++lastSeq;
+        SseEvent event = new SseEvent(seq, resumable ? id(seq) : null, message.encode());
+        if (resumable) {
+            recent.addLast(event);
+            if (recent.size() > capacity) {
+                recent.removeFirst();
+            }
+        }
+        if (connection != null && !connection.send(event.frame())) {
+            connection = null;
+        }
+    }
+
+    /**
+     * Resumes the stream on a new connection: replays what came after {@code afterSeq}, then
+     * either ends the connection (the stream is finished) or keeps it for what comes next.
+     */
+    synchronized void resume(SseConnection newConnection, long afterSeq) {
+        for (SseEvent event : recent) {
+            if (event.seq() > afterSeq) {
+                newConnection.send(event.frame());
+            }
+        }
+        if (finished) {
+            newConnection.end();
+            return;
+        }
+        attach(newConnection, false);
+    }
+
+    /** True when a resume after {@code afterSeq} would have nothing to send, now or later. */
+    synchronized boolean exhaustedAfter(long afterSeq) {
+        return finished && (recent.isEmpty() || recent.peekLast().seq() <= afterSeq);
+    }
+
+    /** The last message was sent: end the connection. The events stay for a late resume. */
+    synchronized void finish() {
+        finished = true;
+        if (connection != null) {
+            connection.end();
+            connection = null;
+        }
+    }
+
+    synchronized boolean finished() {
+        return finished;
+    }
+
+    /**
+     * Ends the connection but not the stream (SEP-1699 polling): the client resumes with GET and
+     * {@code Last-Event-ID}.
+     */
+    synchronized void dropConnection() {
+        if (connection != null) {
+            connection.end();
+            connection = null;
+        }
+    }
+
+    /** The connection went away on its own. */
+    synchronized void detach(SseConnection closed) {
+        if (connection == closed) {
+            connection = null;
+        }
+    }
+
+    synchronized boolean connected() {
+        return connection != null && connection.isOpen();
+    }
+
+    private String id(long seq) {
+        return EventId.format(epoch, number, seq);
+    }
+}

@@ -1,0 +1,535 @@
+package dev.hyperterse.mcp;
+
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.telemetry.Metrics;
+import dev.hyperterse.telemetry.Telemetry;
+import dev.hyperterse.telemetry.TraceSpan;
+import dev.hyperterse.telemetry.Tracing;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * MCP Streamable HTTP at one path. POST carries JSON-RPC messages and is answered with JSON, or
+ * with an SSE stream when a call sends notifications before its result; GET opens the session's
+ * server-to-client SSE stream, or resumes any stream of the session from {@code Last-Event-ID};
+ * DELETE ends a session. Sessions are optional for POST: one without a session id is handled
+ * statelessly (no logging level, no cancellation, no resumption).
+ */
+public final class McpEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(McpEndpoint.class);
+    public static final String SESSION_HEADER = "Mcp-Session-Id";
+    public static final String VERSION_HEADER = "MCP-Protocol-Version";
+    static final String LAST_EVENT_ID = "Last-Event-ID";
+    /**
+     * The most messages one batch may hold. Entries are dispatched one after the other on the
+     * event loop and answered together, so a body-limit's worth of them (some 30,000 calls in
+     * 4 MB) held the loop for seconds and the answer in memory; real clients batch a handful.
+     */
+    static final int MAX_BATCH = 100;
+
+    private final SessionStore sessions;
+    private final LiveSessions live;
+    private final OriginPolicy originPolicy;
+    private final ServerSettings settings;
+    private final McpMethods methods;
+    private final Tracing tracing;
+    private final Metrics metrics;
+
+    /**
+     * @param conformanceFixtures whether to serve the conformance suite's fixture tools besides
+     *                            {@code search} and {@code execute}
+     * @param clock               the clock sessions idle by (the store's)
+     */
+    public McpEndpoint(Vertx vertx, Supplier<McpBackend> backend, SessionStore sessions, ServerSettings settings,
+                       boolean conformanceFixtures, Clock clock) {
+        this(vertx, BackendSource.of(backend), sessions, settings, conformanceFixtures, false, clock, Telemetry.NONE);
+    }
+
+    /**
+     * @param backends    leases each request the snapshot it runs on
+     * @param listChanged declare {@code tools.listChanged}: the server tells sessions when a reload
+     *                    changed the project's tools ({@link #notifyAll})
+     * @param telemetry   a span and a count per JSON-RPC request
+     */
+    public McpEndpoint(Vertx vertx, BackendSource backends, SessionStore sessions, ServerSettings settings,
+                       boolean conformanceFixtures, boolean listChanged, Clock clock, Telemetry telemetry) {
+        this.sessions = sessions;
+        this.live = new LiveSessions(clock);
+        this.settings = settings;
+        this.tracing = telemetry.tracing();
+        this.metrics = telemetry.metrics();
+        this.originPolicy = new OriginPolicy(settings.allowedOrigins(), settings.allowedHosts(), settings.host());
+        MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
+                settings.progressInterval());
+        ToolCatalog tools = new ToolCatalog(metaTools, conformanceFixtures ? new ConformanceFixtures(vertx) : null,
+                settings.pageSize());
+        this.methods = new McpMethods(backends, sessions, tools, listChanged);
+    }
+
+    public OriginPolicy originPolicy() {
+        return originPolicy;
+    }
+
+    /** Mounts the endpoint on {@code path} with a body limit. */
+    public void mount(Router router, String path) {
+        router.post(path).handler(BodyHandler.create(false).setBodyLimit(settings.maxBodyBytes()));
+        router.post(path).handler(this::post);
+        router.delete(path).handler(this::delete);
+        router.get(path).handler(this::get);
+        router.route(path).handler(rc -> {
+            rc.response().putHeader(HttpHeaders.ALLOW, "GET, POST, DELETE, OPTIONS");
+            reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method not allowed: " + rc.request().method());
+        });
+        router.route(path).failureHandler(this::failed);
+    }
+
+    /** A handler failed (the body handler does for an oversized body): answer in JSON-RPC terms. */
+    private void failed(RoutingContext rc) {
+        if (rc.statusCode() == 413) {
+            reject(rc, 413, null, JsonRpc.SERVER_ERROR, "Payload Too Large: the body exceeds server.max_body_size ("
+                    + settings.maxBodyBytes() + " bytes)");
+            return;
+        }
+        LOG.warn("request to {} failed: {}", rc.request().path(), String.valueOf(rc.failure()));
+        LOG.debug("cause", rc.failure());
+        reject(rc, rc.statusCode() >= 400 ? rc.statusCode() : 500, null, JsonRpc.INTERNAL_ERROR, "Internal error");
+    }
+
+    /**
+     * Sends a notification that belongs to no request to a session's GET stream (kept for a
+     * resume while no GET stream is open).
+     *
+     * @return false when the session has no live state on this node
+     */
+    public boolean notify(String sessionId, JsonObject notification) {
+        LiveSession session = live.find(sessionId);
+        if (session == null) {
+            return false;
+        }
+        session.notify(notification);
+        return true;
+    }
+
+    /**
+     * Sends a notification that belongs to no request to every session with live state on this
+     * node (e.g. {@code notifications/tools/list_changed} after a reload); sessions without an
+     * open GET stream get it when they open one.
+     *
+     * @return how many sessions it went to
+     */
+    public int notifyAll(JsonObject notification) {
+        int sent = 0;
+        for (LiveSession session : live.all()) {
+            session.notify(notification);
+            sent++;
+        }
+        return sent;
+    }
+
+    /** Sessions with live state on this node (streams, running calls, recent use). */
+    public int liveSessions() {
+        return live.size();
+    }
+
+    /**
+     * Periodic housekeeping: sessions with open streams or running calls count as used; sessions
+     * that ended (idle, or deleted elsewhere) lose their live state here.
+     */
+    public Future<Void> sweep() {
+        List<Future<?>> touched = new ArrayList<>();
+        for (String id : live.active()) {
+            touched.add(sessions.find(id).onSuccess(found -> {
+                if (found.isEmpty()) {
+                    live.end(id);
+                }
+            }));
+        }
+        return Future.join(touched)
+                .transform(x -> sessions.evictExpired())
+                .onSuccess(ended -> {
+                    ended.forEach(live::end);
+                    live.endUnused(settings.sessionIdleTimeout());
+                })
+                .mapEmpty();
+    }
+
+    /** Ends every session's streams and running calls on this node (shutdown). */
+    public void closeAll() {
+        live.endAll();
+    }
+
+    // ---- POST ----
+
+    private void post(RoutingContext rc) {
+        if (!guard(rc)) {
+            return;
+        }
+        MultiMap headers = rc.request().headers();
+        String contentType = headers.get(HttpHeaders.CONTENT_TYPE);
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).trim().startsWith("application/json")) {
+            reject(rc, 415, null, JsonRpc.SERVER_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+            return;
+        }
+        if (!accepts(headers.getAll(HttpHeaders.ACCEPT), true)) {
+            reject(rc, 406, null, JsonRpc.SERVER_ERROR,
+                    "Not Acceptable: Accept must list application/json and text/event-stream");
+            return;
+        }
+        Object message;
+        try {
+            Buffer body = rc.body().buffer();
+            if (body == null || body.length() == 0) {
+                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
+                return;
+            }
+            message = Json.decodeValue(body);
+        } catch (DecodeException e) {
+            reject(rc, 400, null, JsonRpc.PARSE_ERROR, overReaderLimits(e)
+                    ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"
+                            + " a number of more than 1000 digits or a member name of more than 50000 characters)"
+                    : "Parse error: the body is not valid JSON");
+            return;
+        }
+        if (!versionHeaderSupported(rc)) {
+            return;
+        }
+        String headerVersion = headers.get(VERSION_HEADER);
+        withSessionOrNone(rc, session -> {
+            String version = session != null ? session.protocolVersion()
+                    : headerVersion != null ? headerVersion.trim() : ProtocolVersions.ASSUMED;
+            LiveSession liveSession = session == null ? null : live.of(session.id());
+            if (message instanceof JsonArray) {
+                postBatch(rc, (JsonArray) message, session, liveSession, version);
+            } else if (message instanceof JsonObject) {
+                postSingle(rc, (JsonObject) message, session, liveSession);
+            } else {
+                reject(rc, 400, null, JsonRpc.INVALID_REQUEST, "Invalid Request: expected a JSON-RPC object");
+            }
+        });
+    }
+
+    private void postSingle(RoutingContext rc, JsonObject message, Session session, LiveSession liveSession) {
+        Envelope env = Envelope.of(message);
+        if (env.error != null) {
+            reject(rc, 400, env.errorId, JsonRpc.INVALID_REQUEST, "Invalid Request: " + env.error);
+            return;
+        }
+        if (!env.isRequest()) {
+            methods.notification(env, liveSession);
+            rc.response().setStatusCode(202).end();
+            return;
+        }
+        if ("initialize".equals(env.method) && session != null) {
+            reject(rc, 400, env.id, JsonRpc.INVALID_REQUEST, "Invalid Request: Server already initialized");
+            return;
+        }
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), false);
+        run(exchange, env, session, liveSession, rc);
+        exchange.seal();
+    }
+
+    private void postBatch(RoutingContext rc, JsonArray batch, Session session, LiveSession liveSession, String version) {
+        if (!ProtocolVersions.V2025_03_26.equals(version)) {
+            reject(rc, 400, null, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: batches are not accepted in protocol version " + version);
+            return;
+        }
+        if (batch.isEmpty()) {
+            reject(rc, 400, null, JsonRpc.INVALID_REQUEST, "Invalid Request: empty batch");
+            return;
+        }
+        if (batch.size() > MAX_BATCH) {
+            reject(rc, 400, null, JsonRpc.INVALID_REQUEST, "Invalid Request: a batch may hold at most " + MAX_BATCH
+                    + " messages (this one has " + batch.size() + ")");
+            return;
+        }
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true);
+        for (Object item : batch) {
+            if (!(item instanceof JsonObject)) {
+                exchange.respondDirectly(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: batch entries must be objects"));
+                continue;
+            }
+            Envelope env = Envelope.of((JsonObject) item);
+            if (env.error != null) {
+                exchange.respondDirectly(JsonRpc.error(env.errorId, JsonRpc.INVALID_REQUEST, "Invalid Request: " + env.error));
+            } else if ("initialize".equals(env.method)) {
+                exchange.respondDirectly(JsonRpc.error(env.id, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: initialize must not be part of a batch"));
+            } else if (env.isRequest()) {
+                run(exchange, env, session, liveSession, rc);
+            } else {
+                methods.notification(env, liveSession);
+            }
+        }
+        exchange.seal();
+    }
+
+    /** Starts one request of a POST; its response reaches the client through the exchange. */
+    private void run(PostExchange exchange, Envelope env, Session session, LiveSession liveSession, RoutingContext rc) {
+        LogLevel threshold = session == null ? null : LogLevel.of(session.logLevel());
+        RunningRequest request = exchange.open(env.id, env.progressToken(), threshold);
+        if (liveSession != null && !liveSession.register(request)) {
+            request.respond(JsonRpc.error(env.id, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: id " + env.id + " belongs to a request of this session that is still running"));
+            return;
+        }
+        long started = System.nanoTime();
+        String method = McpMethods.METHODS.contains(env.method) ? env.method : "other";
+        TraceSpan span = tracing.enabled() ? tracing.start("mcp " + method) : TraceSpan.NONE;
+        if (span.recording()) {
+            span.set("rpc.system", "jsonrpc").set("rpc.method", method).set("mcp.method.name", method);
+            if (session != null) {
+                span.set("mcp.protocol.version", session.protocolVersion());
+            }
+        }
+        tracing.within(span, () -> methods.request(env, session, request, rc)).onComplete(ar -> {
+            if (liveSession != null) {
+                liveSession.unregister(request);
+            }
+            JsonObject response;
+            if (ar.succeeded()) {
+                response = ar.result();
+            } else {
+                LOG.warn("request {} failed unexpectedly: {}", env.method, ar.cause().toString());
+                response = JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error");
+            }
+            String status = request.cancellation().isComplete() ? "cancelled" : status(response);
+            if (!"ok".equals(status)) {
+                JsonObject error = response.getJsonObject("error");
+                span.set("rpc.jsonrpc.error_code", status)
+                        .fail(status, error == null ? status : error.getString("message"));
+            }
+            span.end();
+            metrics.request(method, status, System.nanoTime() - started);
+            request.respond(response);
+        });
+    }
+
+    /** {@code ok}, or the JSON-RPC error code of a response. */
+    private static String status(JsonObject response) {
+        Object error = response.getValue("error");
+        if (!(error instanceof JsonObject)) {
+            return "ok";
+        }
+        return String.valueOf(((JsonObject) error).getValue("code"));
+    }
+
+    // ---- GET ----
+
+    private void get(RoutingContext rc) {
+        if (!guard(rc)) {
+            return;
+        }
+        if (!accepts(rc.request().headers().getAll(HttpHeaders.ACCEPT), false)) {
+            reject(rc, 406, null, JsonRpc.SERVER_ERROR, "Not Acceptable: Accept must list text/event-stream");
+            return;
+        }
+        if (!versionHeaderSupported(rc)) {
+            return;
+        }
+        withSession(rc, session -> {
+            LiveSession liveSession = live.of(session.id());
+            String lastEventId = rc.request().getHeader(LAST_EVENT_ID);
+            if (lastEventId != null) {
+                resume(rc, liveSession, lastEventId);
+                return;
+            }
+            EventStream standalone = liveSession.standalone();
+            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach), primes(session))) {
+                reject(rc, 409, null, JsonRpc.SERVER_ERROR,
+                        "Conflict: this session already has an open GET stream (resume it with Last-Event-ID)");
+            }
+        });
+    }
+
+    /** GET with {@code Last-Event-ID}: replays that event's stream, and only that stream. */
+    private void resume(RoutingContext rc, LiveSession liveSession, String lastEventId) {
+        EventId eventId = EventId.parse(lastEventId);
+        if (eventId == null) {
+            reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: malformed " + LAST_EVENT_ID);
+            return;
+        }
+        switch (liveSession.classify(eventId)) {
+            case UNKNOWN:
+                reject(rc, 400, null, JsonRpc.SERVER_ERROR,
+                        "Bad Request: " + LAST_EVENT_ID + " names no stream of this session");
+                return;
+            case EXHAUSTED:
+                // 204 is how SSE tells a client to stop reconnecting: this stream has nothing more
+                rc.response().setStatusCode(204).end();
+                return;
+            default:
+                EventStream stream = liveSession.stream(eventId.stream());
+                if (stream == null) {
+                    rc.response().setStatusCode(204).end();
+                    return;
+                }
+                stream.resume(SseConnection.start(rc.response(), stream::detach), eventId.seq());
+        }
+    }
+
+    // ---- DELETE ----
+
+    private void delete(RoutingContext rc) {
+        if (!guard(rc) || !versionHeaderSupported(rc)) {
+            return;
+        }
+        String id = rc.request().getHeader(SESSION_HEADER);
+        if (id == null) {
+            reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: " + SESSION_HEADER + " header is required");
+            return;
+        }
+        sessions.remove(id).onComplete(ar -> {
+            live.end(id);
+            if (ar.failed()) {
+                storeFailed(rc, ar.cause());
+            } else if (!ar.result()) {
+                reject(rc, 404, null, JsonRpc.SESSION_NOT_FOUND, "Session not found");
+            } else {
+                rc.response().setStatusCode(200).end();
+            }
+        });
+    }
+
+    // ---- shared checks ----
+
+    /** Looks up the request's session; a request without a session id goes on with null. */
+    private void withSessionOrNone(RoutingContext rc, Consumer<Session> then) {
+        if (rc.request().getHeader(SESSION_HEADER) == null) {
+            then.accept(null);
+            return;
+        }
+        withSession(rc, then);
+    }
+
+    /** Looks up the request's session; answers 400 without a session id and 404 for an unknown or ended one. */
+    private void withSession(RoutingContext rc, Consumer<Session> then) {
+        String id = rc.request().getHeader(SESSION_HEADER);
+        if (id == null) {
+            reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: " + SESSION_HEADER + " header is required");
+            return;
+        }
+        sessions.find(id).onComplete(ar -> {
+            if (ar.failed()) {
+                storeFailed(rc, ar.cause());
+                return;
+            }
+            Optional<Session> found = ar.result();
+            if (found.isEmpty()) {
+                live.end(id);
+                reject(rc, 404, null, JsonRpc.SESSION_NOT_FOUND, "Session not found");
+                return;
+            }
+            then.accept(found.get());
+        });
+    }
+
+    private boolean versionHeaderSupported(RoutingContext rc) {
+        String version = rc.request().getHeader(VERSION_HEADER);
+        if (version != null && !ProtocolVersions.supported(version.trim())) {
+            reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: Unsupported protocol version: "
+                    + version + " (supported: " + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
+            return false;
+        }
+        return true;
+    }
+
+    /** Origin and Host checks shared by every method; answers 403 itself when they fail. */
+    private boolean guard(RoutingContext rc) {
+        String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
+        if (!originPolicy.originAllowed(origin)) {
+            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: origin not allowed");
+            return false;
+        }
+        // Vert.x 5 moves the Host header of HTTP/1.1 (and :authority of HTTP/2) into authority()
+        io.vertx.core.net.HostAndPort authority = rc.request().authority();
+        String host = authority != null ? authority.host() : rc.request().getHeader(HttpHeaders.HOST);
+        if (!originPolicy.hostAllowed(host)) {
+            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: host not allowed");
+            return false;
+        }
+        return true;
+    }
+
+    /** Streams start with a priming event from protocol 2025-11-25 on, and only within a session. */
+    private static boolean primes(Session session) {
+        return session != null && ProtocolVersions.primesStreams(session.protocolVersion());
+    }
+
+    private static void storeFailed(RoutingContext rc, Throwable e) {
+        LOG.warn("session store failed: {}", e.toString());
+        reject(rc, 503, null, JsonRpc.INTERNAL_ERROR, "Service Unavailable: sessions cannot be read right now");
+    }
+
+    /**
+     * Whether the Accept headers allow what this method answers with: POST needs both JSON and an
+     * event stream, GET an event stream. An absent Accept means anything (RFC 9110), so plain
+     * HTTP tools work without ceremony.
+     */
+    static boolean accepts(List<String> acceptHeaders, boolean needsJson) {
+        if (acceptHeaders.isEmpty()) {
+            return true;
+        }
+        boolean json = false;
+        boolean stream = false;
+        for (String header : acceptHeaders) {
+            for (String part : header.split(",")) {
+                String type = part.split(";")[0].trim().toLowerCase(Locale.ROOT);
+                if (type.equals("*/*")) {
+                    json = true;
+                    stream = true;
+                } else if (type.equals("application/json") || type.equals("application/*")) {
+                    json = true;
+                } else if (type.equals("text/event-stream") || type.equals("text/*")) {
+                    stream = true;
+                }
+            }
+        }
+        return stream && (json || !needsJson);
+    }
+
+    /**
+     * Whether Jackson refused the body for its size limits rather than its syntax. They are what
+     * keeps a deeply nested body from overflowing the stack of anything recursive that reads it.
+     */
+    private static boolean overReaderLimits(DecodeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StreamConstraintsException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void reject(RoutingContext rc, int status, Object id, int code, String message) {
+        HttpServerResponse response = rc.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(JsonRpc.error(id, code, message).toBuffer());
+    }
+}

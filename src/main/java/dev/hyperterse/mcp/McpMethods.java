@@ -1,0 +1,171 @@
+package dev.hyperterse.mcp;
+
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.pipeline.ToolException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The JSON-RPC methods of MCP this server answers ({@code initialize}, {@code ping},
+ * {@code tools/list}, {@code tools/call}, {@code logging/setLevel}) and the notifications it
+ * acts on ({@code notifications/cancelled}). Transport concerns stay in {@link McpEndpoint}.
+ */
+final class McpMethods {
+    private static final Logger LOG = LoggerFactory.getLogger(McpMethods.class);
+    static final String INSTRUCTIONS = "This server exposes its tools through two meta-tools. Call 'search' with a "
+            + "natural-language query to find the right tool and its inputs, then call 'execute' with "
+            + "{\"tool\": <name>, \"inputs\": {...}}.";
+
+    /** The methods this server answers; metrics and spans name any other one {@code other}. */
+    static final java.util.Set<String> METHODS =
+            java.util.Set.of("initialize", "ping", "tools/list", "tools/call", "logging/setLevel");
+
+    private final BackendSource backends;
+    private final SessionStore sessions;
+    private final ToolCatalog tools;
+    private final boolean listChanged;
+
+    /** @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload) */
+    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged) {
+        this.backends = backends;
+        this.sessions = sessions;
+        this.tools = tools;
+        this.listChanged = listChanged;
+    }
+
+    /**
+     * Answers one request: completes with the response object (a result or an error) and never
+     * fails for a caller's mistake.
+     *
+     * @param session the request's session, or null for a request without one
+     */
+    Future<JsonObject> request(Envelope env, Session session, RunningRequest scope, RoutingContext rc) {
+        Future<JsonObject> result;
+        try {
+            result = dispatch(env, session, scope, rc);
+        } catch (McpException e) {
+            return Future.succeededFuture(JsonRpc.error(env.id, e.code(), e.getMessage()));
+        } catch (RuntimeException e) {
+            result = Future.failedFuture(e);
+        }
+        return result.map(r -> JsonRpc.result(env.id, r)).recover(e -> {
+            if (e instanceof McpException) {
+                return Future.succeededFuture(JsonRpc.error(env.id, ((McpException) e).code(), e.getMessage()));
+            }
+            if (e instanceof ToolException) {
+                ToolException te = (ToolException) e;
+                JsonObject data = new JsonObject().put("stage", te.stage().key());
+                if (te.tool() != null) {
+                    data.put("tool", te.tool());
+                }
+                return Future.succeededFuture(JsonRpc.error(env.id, te.code(), te.getMessage(), data));
+            }
+            LOG.warn("unexpected failure in {}: {}", env.method, e.toString());
+            LOG.debug("cause", e);
+            return Future.succeededFuture(JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error"));
+        });
+    }
+
+    /** Acts on a notification; unknown ones are ignored, as JSON-RPC requires. */
+    void notification(Envelope env, LiveSession live) {
+        if ("notifications/cancelled".equals(env.method)) {
+            Object requestId = env.params.getValue("requestId");
+            // cancellations refer to requests of the same session; a request without a session
+            // cannot be named by anyone else, and unknown or finished ids are ignored
+            RunningRequest running = live == null || !JsonRpc.validId(requestId) ? null : live.running(requestId);
+            if (running != null) {
+                LOG.debug("request {} cancelled by the client", requestId);
+                running.cancel();
+                live.unregister(running);
+            }
+            return;
+        }
+        LOG.debug("notification {}", env.method);
+    }
+
+    private Future<JsonObject> dispatch(Envelope env, Session session, RunningRequest scope, RoutingContext rc) {
+        JsonObject params = env.params;
+        switch (env.method) {
+            case "initialize":
+                return initialize(params, rc);
+            case "ping":
+                return Future.succeededFuture(new JsonObject());
+            case "tools/list":
+                return Future.succeededFuture(tools.list(params));
+            case "tools/call":
+                return toolsCall(params, session, scope, rc);
+            case "logging/setLevel":
+                return setLevel(params, session);
+            default:
+                throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
+        }
+    }
+
+    private Future<JsonObject> initialize(JsonObject params, RoutingContext rc) {
+        Object requested = params.getValue("protocolVersion");
+        if (!(requested instanceof String)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "initialize: 'protocolVersion' must be a string");
+        }
+        String version = ProtocolVersions.negotiate((String) requested);
+        return sessions.create(version).map(created -> {
+            Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
+                    "too many live sessions; try again later or end unused sessions with DELETE"));
+            rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
+            BackendSource.Lease lease = backends.acquire();
+            McpBackend b = lease.backend();
+            lease.release();
+            return new JsonObject()
+                    .put("protocolVersion", version)
+                    .put("capabilities", new JsonObject()
+                            .put("tools", new JsonObject().put("listChanged", listChanged))
+                            .put("logging", new JsonObject()))
+                    .put("serverInfo", new JsonObject().put("name", b.serverName()).put("version", b.serverVersion()))
+                    .put("instructions", INSTRUCTIONS);
+        });
+    }
+
+    private Future<JsonObject> toolsCall(JsonObject params, Session session, RunningRequest scope, RoutingContext rc) {
+        Object name = params.getValue("name");
+        if (!(name instanceof String)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'name' must be a string");
+        }
+        Object arguments = params.getValue("arguments");
+        if (arguments != null && !(arguments instanceof JsonObject)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
+        }
+        Map<String, String> headers = new HashMap<>();
+        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+        CallContext context = new CallContext(headers, session == null ? null : session.id(), scope.cancellation());
+        // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
+        BackendSource.Lease lease = backends.acquire();
+        Future<JsonObject> call;
+        try {
+            call = tools.call(lease.backend(), (String) name,
+                    arguments == null ? new JsonObject() : (JsonObject) arguments, context, scope);
+        } catch (RuntimeException e) {
+            lease.release();
+            throw e;
+        }
+        return call.andThen(done -> lease.release());
+    }
+
+    private Future<JsonObject> setLevel(JsonObject params, Session session) {
+        LogLevel level = LogLevel.of(params.getValue("level"));
+        if (level == null) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "logging/setLevel: 'level' must be one of " + LogLevel.ALL);
+        }
+        if (session == null) {
+            // nothing to keep it in: without a session no later request could be logged to
+            return Future.succeededFuture(new JsonObject());
+        }
+        return sessions.update(session.withLogLevel(level.keyword())).map(x -> new JsonObject());
+    }
+}

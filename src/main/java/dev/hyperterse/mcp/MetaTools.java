@@ -1,0 +1,283 @@
+package dev.hyperterse.mcp;
+
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.ToolErrorMode;
+import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.pipeline.Stage;
+import dev.hyperterse.pipeline.ToolException;
+import dev.hyperterse.pipeline.ToolResult;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.search.SearchHit;
+import dev.hyperterse.search.SearchIndex;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * The two tools every project is served through: {@code search} (find a tool by intent) and
+ * {@code execute} (run a tool by name). Their definitions follow the seed documents, with
+ * {@code additionalProperties: false}. {@code execute} logs to the caller (at the level the
+ * session set) and, when the caller sent a progress token, reports progress while a call runs
+ * longer than the progress interval.
+ */
+final class MetaTools {
+    static final String SEARCH = "search";
+    static final String EXECUTE = "execute";
+    /** Longer queries cannot describe an intent better and would cost the index more. */
+    static final int MAX_QUERY_LENGTH = 1000;
+    /**
+     * Catalogs of at least this many tools are ranked on a worker thread. A search scores every
+     * tool (about a millisecond for 10,000), which on the event loop delayed every other request
+     * of every connection and kept searches to one core; below this size a search costs less than
+     * handing it to another thread.
+     */
+    static final int RANK_ON_WORKER_FROM = 500;
+
+    private final Vertx vertx;
+    private final ToolErrorMode errorMode;
+    private final boolean searchOutputSchema;
+    private final long progressMillis;
+
+    MetaTools(Vertx vertx, ToolErrorMode errorMode, boolean searchOutputSchema, Duration progressInterval) {
+        this.vertx = vertx;
+        this.errorMode = errorMode;
+        this.searchOutputSchema = searchOutputSchema;
+        this.progressMillis = Math.max(1, progressInterval.toMillis());
+    }
+
+    boolean has(String name) {
+        return SEARCH.equals(name) || EXECUTE.equals(name);
+    }
+
+    JsonArray definitions() {
+        JsonObject search = new JsonObject()
+                .put("name", SEARCH)
+                .put("title", "Search tools")
+                .put("description", "Search available tools by natural-language intent and tool metadata.")
+                .put("inputSchema", new JsonObject()
+                        .put("type", "object")
+                        .put("properties", new JsonObject().put("query", new JsonObject()
+                                .put("type", "string")
+                                .put("description", "Natural-language query used to find relevant tools.")))
+                        .put("required", new JsonArray().add("query"))
+                        .put("additionalProperties", false));
+        if (searchOutputSchema) {
+            search.put("outputSchema", searchOutputSchema());
+        }
+        search.put("annotations", new JsonObject()
+                .put("title", "Search tools")
+                .put("readOnlyHint", true)
+                .put("idempotentHint", true)
+                .put("openWorldHint", false));
+        JsonObject execute = new JsonObject()
+                .put("name", EXECUTE)
+                .put("title", "Execute a tool")
+                .put("description", "Execute a tool by name using a structured input object.")
+                .put("inputSchema", new JsonObject()
+                        .put("type", "object")
+                        .put("properties", new JsonObject()
+                                .put("tool", new JsonObject()
+                                        .put("type", "string")
+                                        .put("description", "Name of the target tool to execute."))
+                                .put("inputs", new JsonObject()
+                                        .put("type", "object")
+                                        .put("description", "Structured inputs for the target tool.")))
+                        .put("required", new JsonArray().add("tool").add("inputs"))
+                        .put("additionalProperties", false))
+                // a project's tools may write or reach other systems, so only the title is claimed
+                .put("annotations", new JsonObject().put("title", "Execute a tool"));
+        return new JsonArray().add(search).add(execute);
+    }
+
+    /**
+     * The shape of {@code search}'s structuredContent: {@code {"tools": [hit, ...]}}, each hit as
+     * {@link SearchHit#toJson()} writes it. Open to new fields, so adding one later breaks no client.
+     */
+    static JsonObject searchOutputSchema() {
+        JsonArray types = new JsonArray();
+        for (InputType t : InputType.values()) {
+            types.add(t.keyword());
+        }
+        JsonObject input = new JsonObject()
+                .put("type", "object")
+                .put("properties", new JsonObject()
+                        .put("name", new JsonObject().put("type", "string"))
+                        .put("type", new JsonObject().put("type", "string").put("enum", types))
+                        .put("optional", new JsonObject().put("type", "boolean"))
+                        .put("description", new JsonObject().put("type", "string"))
+                        .put("default_value", new JsonObject()))
+                .put("required", new JsonArray().add("name").add("type").add("optional"));
+        JsonObject hit = new JsonObject()
+                .put("type", "object")
+                .put("properties", new JsonObject()
+                        .put("name", new JsonObject().put("type", "string")
+                                .put("description", "Pass this as execute's 'tool'."))
+                        .put("relevance_score", new JsonObject().put("type", "integer")
+                                .put("minimum", 1).put("maximum", 100))
+                        .put("description", new JsonObject().put("type", "string"))
+                        .put("statement", new JsonObject().put("type", "string")
+                                .put("description", "The SQL template (database tools only)."))
+                        .put("inputs", new JsonObject().put("type", "array").put("items", input)))
+                .put("required", new JsonArray().add("name").add("relevance_score").add("description").add("inputs"));
+        return new JsonObject()
+                .put("type", "object")
+                .put("properties", new JsonObject().put("tools", new JsonObject()
+                        .put("type", "array")
+                        .put("description", "Matching tools, best first.")
+                        .put("items", hit)))
+                .put("required", new JsonArray().add("tools"));
+    }
+
+    /** Runs {@code tools/call}; completes with the CallToolResult or fails with an McpException or ToolException. */
+    Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context,
+                            CallScope scope) {
+        if (SEARCH.equals(name)) {
+            return search(backend, arguments, context);
+        }
+        return execute(backend, arguments, context, scope);
+    }
+
+    private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context) {
+        onlyKeys(arguments, SEARCH, List.of("query"));
+        Object query = arguments.getValue("query");
+        if (!(query instanceof String)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'query' must be a string");
+        }
+        if (((String) query).length() > MAX_QUERY_LENGTH) {
+            throw new McpException(JsonRpc.INVALID_PARAMS,
+                    "search: 'query' is too long (at most " + MAX_QUERY_LENGTH + " characters)");
+        }
+        // tool metadata (names, statements, inputs) is shown only to callers who may run the tool
+        Future<Predicate<ToolDef>> visible = backend.searchFiltersByAuth()
+                ? backend.pipeline().visibleTo(context) : Future.succeededFuture(null);
+        SearchIndex index = backend.searchIndex();
+        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM
+                ? Future.succeededFuture(searchResult(index, (String) query, filter))
+                : vertx.executeBlocking(() -> searchResult(index, (String) query, filter), false));
+    }
+
+    /** Ranks and renders; thread-safe (the index is immutable), so it may run on a worker. */
+    private JsonObject searchResult(SearchIndex index, String query, Predicate<ToolDef> filter) {
+        JsonArray hits = new JsonArray();
+        for (SearchHit hit : index.search(query, filter)) {
+            hits.add(hit.toJson());
+        }
+        if (!searchOutputSchema) {
+            return textResult(hits.encode());
+        }
+        // the text block carries the same JSON, for clients that ignore structuredContent
+        JsonObject structured = new JsonObject().put("tools", hits);
+        return textResult(structured.encode()).put("structuredContent", structured);
+    }
+
+    private Future<JsonObject> execute(McpBackend backend, JsonObject arguments, CallContext context, CallScope scope) {
+        onlyKeys(arguments, EXECUTE, List.of("tool", "inputs"));
+        Object tool = arguments.getValue("tool");
+        if (!(tool instanceof String) || ((String) tool).isBlank()) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "execute: 'tool' must be a non-empty string");
+        }
+        Object inputs = arguments.getValue("inputs");
+        if (!(inputs instanceof JsonObject)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, inputs == null
+                    ? "execute: 'inputs' is required (use {} when the tool takes none)"
+                    : "execute: 'inputs' must be an object");
+        }
+        String toolName = (String) tool;
+        String shown = shown(toolName);
+        scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
+        long started = System.nanoTime();
+        Future<ToolResult> running = backend.pipeline().execute(toolName, (JsonObject) inputs, context);
+        if (scope.wantsProgress() && !running.isComplete()) {
+            reportProgress(running, scope, shown, started);
+        }
+        return running
+                .map(result -> {
+                    scope.log(LogLevel.INFO, "execute " + shown + ": " + rowCount(result) + " in " + millisSince(started)
+                            + " ms" + (result.truncated() ? " (cut at the row limit of " + result.rowLimit() + ")" : ""));
+                    return rowsResult(result);
+                })
+                .recover(e -> {
+                    logFailure(scope, shown, e);
+                    return failure(e);
+                });
+    }
+
+    /** While the call runs: one progress report per interval, counting up, with the time so far. */
+    private void reportProgress(Future<ToolResult> running, CallScope scope, String shown, long started) {
+        int[] ticks = {0};
+        long timer = vertx.setPeriodic(progressMillis, id -> {
+            ticks[0]++;
+            scope.progress(ticks[0], null, "execute " + shown + ": running for "
+                    + String.format(Locale.ROOT, "%.1f", millisSince(started) / 1000.0) + " s");
+        });
+        running.onComplete(done -> vertx.cancelTimer(timer));
+    }
+
+    private static void logFailure(CallScope scope, String shown, Throwable e) {
+        if (e instanceof ToolException) {
+            ToolException te = (ToolException) e;
+            Stage stage = te.stage();
+            // the caller's mistakes are warnings; failures of the tool itself are errors
+            boolean callersMistake = stage == Stage.RESOLUTION || stage == Stage.AUTH || stage == Stage.INPUT_VALIDATION;
+            scope.log(callersMistake ? LogLevel.WARNING : LogLevel.ERROR, "execute " + shown + ": " + te.getMessage());
+        } else {
+            scope.log(LogLevel.ERROR, "execute " + shown + ": internal error");
+        }
+    }
+
+    private Future<JsonObject> failure(Throwable e) {
+        if (!(e instanceof ToolException)) {
+            return Future.failedFuture(e);
+        }
+        ToolException te = (ToolException) e;
+        if (errorMode == ToolErrorMode.RESULT) {
+            return Future.succeededFuture(textResult(te.getMessage()).put("isError", true));
+        }
+        return Future.failedFuture(te);
+    }
+
+    private static JsonObject rowsResult(ToolResult result) {
+        JsonObject out = textResult(result.rows().encode());
+        if (result.truncated()) {
+            out.getJsonArray("content").add(new JsonObject().put("type", "text").put("text",
+                    "Note: only the first " + result.rowLimit() + " rows are shown; the result had more. "
+                            + "Narrow the query to see the rest."));
+        }
+        return out;
+    }
+
+    static JsonObject textResult(String text) {
+        return new JsonObject().put("content",
+                new JsonArray().add(new JsonObject().put("type", "text").put("text", text)));
+    }
+
+    private static void onlyKeys(JsonObject arguments, String tool, List<String> allowed) {
+        for (String key : arguments.fieldNames()) {
+            if (!allowed.contains(key)) {
+                throw new McpException(JsonRpc.INVALID_PARAMS, tool + ": unknown argument '" + CallerText.cut(key)
+                        + "' (expected " + String.join(", ", allowed) + ")");
+            }
+        }
+    }
+
+    private static String rowCount(ToolResult result) {
+        int n = result.rows().size();
+        return n == 1 ? "1 row" : n + " rows";
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    /** The tool name as logs show it: quoted, and cut so a caller cannot flood the log. */
+    private static String shown(String name) {
+        return "'" + CallerText.cut(name) + "'";
+    }
+}

@@ -1,0 +1,158 @@
+package dev.hyperterse.mcp;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The answer to one POST that carried requests. It stays undecided while the requests run: if
+ * one of them sends a notification first, the answer becomes an SSE stream (notifications, then
+ * each response, then the end); otherwise it is plain JSON (one object, or an array for a
+ * 2025-03-26 batch). Notifications after a request's response, and responses of cancelled
+ * requests, are never sent.
+ */
+final class PostExchange {
+    private final RoutingContext rc;
+    private final LiveSession live;
+    private final boolean priming;
+    private final boolean batch;
+    private final List<JsonObject> collected = new ArrayList<>();
+    private int requests;
+    private int outstanding;
+    private boolean sealed;
+    private boolean completed;
+    private EventStream stream;
+
+    /**
+     * @param live    the session's live state, or null for a POST without a session
+     * @param priming whether SSE streams start with a priming event (sessions of 2025-11-25 and later)
+     * @param batch   whether the body was a JSON array (the JSON answer is then an array)
+     */
+    PostExchange(RoutingContext rc, LiveSession live, boolean priming, boolean batch) {
+        this.rc = rc;
+        this.live = live;
+        this.priming = priming && live != null;
+        this.batch = batch;
+    }
+
+    /** A request of this POST starts running. */
+    synchronized RunningRequest open(Object id, Object progressToken, LogLevel logThreshold) {
+        requests++;
+        outstanding++;
+        return new RunningRequest(this, id, progressToken, logThreshold);
+    }
+
+    /** A response known without running anything (e.g. an invalid batch entry). */
+    synchronized void respondDirectly(JsonObject response) {
+        requests++;
+        deliver(response);
+    }
+
+    /**
+     * Every message of the POST was read. With no request among them the answer is 202; otherwise
+     * it is complete once every request has answered or was cancelled.
+     */
+    synchronized void seal() {
+        sealed = true;
+        if (requests == 0) {
+            completed = true;
+            rc.response().setStatusCode(202).end();
+            return;
+        }
+        completeIfDone();
+    }
+
+    synchronized void send(RunningRequest request, JsonObject notification) {
+        if (completed || request.finished()) {
+            return;
+        }
+        streamOpen().send(notification);
+    }
+
+    synchronized void sendProgress(RunningRequest request, double progress, JsonObject notification) {
+        if (completed || request.finished() || !request.advance(progress)) {
+            return;
+        }
+        streamOpen().send(notification);
+    }
+
+    synchronized void respond(RunningRequest request, JsonObject response) {
+        if (request.finished()) {
+            return;
+        }
+        request.markFinished();
+        outstanding--;
+        deliver(response);
+        completeIfDone();
+    }
+
+    synchronized void cancelled(RunningRequest request) {
+        if (request.finished()) {
+            return;
+        }
+        request.markFinished();
+        outstanding--;
+        completeIfDone();
+    }
+
+    /** SEP-1699 polling: let go of the connection; the client resumes the stream with GET. */
+    synchronized void closeConnection() {
+        if (completed || !priming) {
+            return;
+        }
+        streamOpen().dropConnection();
+    }
+
+    private void deliver(JsonObject response) {
+        if (stream != null) {
+            stream.send(response);
+        } else {
+            collected.add(response);
+        }
+    }
+
+    private void completeIfDone() {
+        if (!sealed || outstanding > 0 || completed) {
+            return;
+        }
+        completed = true;
+        if (stream != null) {
+            stream.finish();
+            if (live != null) {
+                live.retire(stream);
+            }
+            return;
+        }
+        HttpServerResponse response = rc.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        if (collected.isEmpty()) {
+            // every request was cancelled: nothing may be sent, so the stream ends empty
+            SseConnection.start(response, c -> { }).end();
+            return;
+        }
+        response.setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(batch ? new JsonArray(new ArrayList<Object>(collected)).toBuffer() : collected.get(0).toBuffer());
+    }
+
+    /** The SSE stream of this POST, opened (with its priming event) on first use. */
+    private EventStream streamOpen() {
+        if (stream == null) {
+            EventStream s = live != null ? live.newStream()
+                    : new EventStream("", -1, false, 0);
+            SseConnection connection = SseConnection.start(rc.response(), s::detach);
+            s.attach(connection, priming);
+            stream = s;
+            // responses that were ready before the stream opened (batch entries) go first
+            collected.forEach(s::send);
+            collected.clear();
+        }
+        return stream;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.hyperterse.mcp;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One JSON-RPC request being answered within a POST: how its notifications and its response
+ * reach the client (through its {@link PostExchange}), and its cancellation.
+ */
+final class RunningRequest implements CallScope {
+    static final String LOGGER = "hyperterse";
+
+    private final PostExchange exchange;
+    private final Object id;
+    private final Object progressToken;
+    private final LogLevel logThreshold;
+    private final Promise<Void> cancel = Promise.promise();
+    // guarded by the exchange
+    private boolean finished;
+    private double lastProgress = Double.NEGATIVE_INFINITY;
+
+    /**
+     * @param progressToken the request's {@code _meta.progressToken}, or null
+     * @param logThreshold  the session's log level, or null when the client set none (no logs)
+     */
+    RunningRequest(PostExchange exchange, Object id, Object progressToken, LogLevel logThreshold) {
+        this.exchange = exchange;
+        this.id = id;
+        this.progressToken = progressToken;
+        this.logThreshold = logThreshold;
+    }
+
+    /** The JSON-RPC id as the client sent it. */
+    Object id() {
+        return id;
+    }
+
+    /** The id as the running-request registry keys it. */
+    Object key() {
+        return LiveSession.normalise(id);
+    }
+
+    @Override
+    public boolean wantsProgress() {
+        return progressToken != null;
+    }
+
+    @Override
+    public void progress(double progress, Double total, String message) {
+        if (progressToken == null) {
+            return;
+        }
+        JsonObject params = new JsonObject().put("progressToken", progressToken).put("progress", progress);
+        if (total != null) {
+            params.put("total", total);
+        }
+        if (message != null) {
+            params.put("message", message);
+        }
+        exchange.sendProgress(this, progress, notification("notifications/progress", params));
+    }
+
+    @Override
+    public void log(LogLevel level, String message) {
+        if (logThreshold == null || !level.atLeast(logThreshold)) {
+            return;
+        }
+        exchange.send(this, notification("notifications/message", new JsonObject()
+                .put("level", level.keyword()).put("logger", LOGGER).put("data", message)));
+    }
+
+    @Override
+    public Future<Void> cancellation() {
+        return cancel.future();
+    }
+
+    @Override
+    public void closeStream() {
+        exchange.closeConnection();
+    }
+
+    /** Sends the response, unless the request was cancelled. */
+    void respond(JsonObject response) {
+        exchange.respond(this, response);
+    }
+
+    /**
+     * The client cancelled: no response will be sent, and the work is told to stop. Marking the
+     * exchange first means a result racing in after this is dropped.
+     */
+    void cancel() {
+        exchange.cancelled(this);
+        cancel.tryComplete();
+    }
+
+    // ---- state the exchange guards ----
+
+    boolean finished() {
+        return finished;
+    }
+
+    void markFinished() {
+        finished = true;
+    }
+
+    /** True when {@code progress} exceeds the last value sent; then it becomes the last value. */
+    boolean advance(double progress) {
+        if (progress <= lastProgress) {
+            return false;
+        }
+        lastProgress = progress;
+        return true;
+    }
+
+    private static JsonObject notification(String method, JsonObject params) {
+        return new JsonObject().put("jsonrpc", "2.0").put("method", method).put("params", params);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.hyperterse.mcp;
+
+import io.vertx.core.Future;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where sessions live: one JVM's memory, or a cluster-wide map. Every operation returns a future
+ * so a store that crosses the network never blocks the event loop.
+ */
+public interface SessionStore {
+
+    /** Creates a session; empty when the store holds its most live sessions. */
+    Future<Optional<Session>> create(String protocolVersion);
+
+    /** The live session with this id, touched (it counts as used now); empty when unknown or expired. */
+    Future<Optional<Session>> find(String id);
+
+    /** Replaces a live session's data (e.g. its log level); does nothing when it has ended. */
+    Future<Void> update(Session session);
+
+    /** Ends a session; false when it was not live. */
+    Future<Boolean> remove(String id);
+
+    /** Ends the sessions idle longer than the timeout and returns their ids. */
+    Future<List<String>> evictExpired();
+}

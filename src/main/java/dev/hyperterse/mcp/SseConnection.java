@@ -1,0 +1,81 @@
+package dev.hyperterse.mcp;
+
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * One HTTP response turned into a {@code text/event-stream}. A stream of events outlives its
+ * connections: when this one closes, the stream keeps buffering until the client resumes it.
+ */
+final class SseConnection {
+    private final HttpServerResponse response;
+    private boolean open = true;
+
+    private SseConnection(HttpServerResponse response) {
+        this.response = response;
+    }
+
+    /**
+     * Sends the status and headers at once, so the client sees the stream begin.
+     *
+     * @param onClose told when the client goes away before the server ended the stream
+     */
+    static SseConnection start(HttpServerResponse response, Handler<SseConnection> onClose) {
+        SseConnection connection = new SseConnection(response);
+        if (response.closed() || response.ended()) {
+            // the client left before the first event: the stream keeps its events for a resume
+            connection.open = false;
+            return connection;
+        }
+        response.setStatusCode(200)
+                .setChunked(true)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream")
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
+                // identity keeps the response compressor from holding events back; proxies such
+                // as nginx buffer unless told not to
+                .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY)
+                .putHeader("X-Accel-Buffering", "no");
+        response.closeHandler(v -> {
+            if (connection.markClosed()) {
+                onClose.handle(connection);
+            }
+        });
+        response.exceptionHandler(e -> {
+            if (connection.markClosed()) {
+                onClose.handle(connection);
+            }
+        });
+        response.writeHead();
+        return connection;
+    }
+
+    /** Writes one frame; false when the connection is gone (the caller keeps the event for replay). */
+    synchronized boolean send(Buffer frame) {
+        if (!open || response.ended() || response.closed()) {
+            open = false;
+            return false;
+        }
+        response.write(frame);
+        return true;
+    }
+
+    /** Ends the HTTP response; the stream it carried may go on over a later connection. */
+    synchronized void end() {
+        if (open && !response.ended() && !response.closed()) {
+            response.end();
+        }
+        open = false;
+    }
+
+    synchronized boolean isOpen() {
+        return open && !response.closed();
+    }
+
+    private synchronized boolean markClosed() {
+        boolean was = open;
+        open = false;
+        return was;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.hyperterse.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code {{ source.name }}} placeholder grammar shared by the project compiler (which checks
+ * names) and the statement templates (which turn input placeholders into bind parameters).
+ * Sources: {@code inputs}, {@code env}, and {@code auth.claims} (a claim of the caller's token).
+ */
+public final class Placeholders {
+    /** Group 1: the source ({@code inputs}, {@code env}, {@code auth.claims}); group 2: the name. */
+    public static final Pattern PATTERN =
+            Pattern.compile("\\{\\{\\s*(inputs|env|auth\\.claims)\\.([A-Za-z_][\\w-]*)\\s*\\}\\}");
+    /** Anything that looks like a placeholder, to report malformed ones. */
+    public static final Pattern ANY = Pattern.compile("\\{\\{(.*?)\\}\\}", Pattern.DOTALL);
+
+    /** One placeholder occurrence in a text. */
+    public record Placeholder(String source, String name, int start, int end) {
+        public boolean isInput() {
+            return source.equals("inputs");
+        }
+
+        public boolean isEnv() {
+            return source.equals("env");
+        }
+
+        public boolean isClaim() {
+            return source.equals("auth.claims");
+        }
+    }
+
+    private Placeholders() {
+    }
+
+    public static List<Placeholder> scan(String text) {
+        List<Placeholder> out = new ArrayList<>();
+        if (text == null) {
+            return out;
+        }
+        Matcher m = PATTERN.matcher(text);
+        while (m.find()) {
+            out.add(new Placeholder(m.group(1), m.group(2), m.start(), m.end()));
+        }
+        return out;
+    }
+
+    /** Every {@code {{ ... }}} whose content is not a well-formed placeholder, as written. */
+    public static List<String> malformed(String text) {
+        List<String> out = new ArrayList<>();
+        if (text == null) {
+            return out;
+        }
+        Matcher m = ANY.matcher(text);
+        while (m.find()) {
+            if (!PATTERN.matcher(m.group()).matches()) {
+                out.add(m.group());
+            }
+        }
+        return out;
+    }
+}

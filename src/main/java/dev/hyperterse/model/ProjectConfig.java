@@ -1,0 +1,26 @@
+package dev.hyperterse.model;
+
+import java.nio.file.Path;
+
+/**
+ * The root {@code .hyperterse} after defaults were applied.
+ *
+ * @param projectDir  the folder holding {@code .hyperterse}
+ * @param rootDir     {@code root} resolved against the project folder (default {@code app})
+ * @param toolsDir    {@code tools.directory} resolved against the root (default {@code tools})
+ * @param adaptersDir {@code adapters.directory} resolved against the root (default {@code adapters})
+ * @param searchLimit hits returned by {@code search} (default 10)
+ * @param searchFiltersByAuth {@code tools.search.filter_by_auth}: search shows a caller only the
+ *                    tools its credentials may execute (default true)
+ * @param cache       {@code tools.cache} (default off, ttl 120 s)
+ * @param cacheMaxBytes {@code tools.cache.max_size}: the most memory cached results may hold
+ * @param limits      row limit and timeouts every tool inherits
+ * @param defaultAuth the root {@code auth:} block tools without their own inherit, or null
+ * @param observability the {@code observability:} block: tracing, metrics and log format
+ * @param scriptWorkers threads that run handler and mapper scripts ({@code tools.script_workers}, default 4)
+ */
+public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
+                            Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
+                            long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
+                            AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability) {
+}

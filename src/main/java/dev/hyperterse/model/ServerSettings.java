@@ -1,0 +1,75 @@
+package dev.hyperterse.model;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The {@code server:} block of the root config after defaults were applied.
+ *
+ * @param port               {@code server.port}, or null when unset (the CLI then tries {@code PORT}, then 8080)
+ * @param host               bind address; loopback by default
+ * @param logLevel           1 error, 2 warn, 3 info, 4 debug
+ * @param corsOrigins        origins answered with CORS headers ({@code *} for any)
+ * @param allowedOrigins     browser {@code Origin}s accepted besides loopback ones ({@code *} for any)
+ * @param allowedHosts       {@code Host} names accepted besides loopback ones when bound to loopback
+ * @param maxBodyBytes       the largest request body accepted
+ * @param toolErrors         how tool failures reach callers
+ * @param sessionIdleTimeout how long an unused MCP session lives
+ * @param maxSessions        the most live MCP sessions
+ * @param pageSize           the most tools in one {@code tools/list} page
+ * @param progressInterval   how often a running {@code execute} reports progress to a caller that asked for it
+ * @param searchOutputSchema whether {@code search} declares an {@code outputSchema} and returns {@code structuredContent}
+ * @param shutdownTimeout    how long a stopping server lets in-flight calls finish
+ */
+public record ServerSettings(Integer port, String host, int logLevel, List<String> corsOrigins,
+                             List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
+                             ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
+                             int pageSize, Duration progressInterval, boolean searchOutputSchema,
+                             Duration shutdownTimeout) {
+    public ServerSettings {
+        corsOrigins = List.copyOf(corsOrigins);
+        allowedOrigins = List.copyOf(allowedOrigins);
+        allowedHosts = List.copyOf(allowedHosts);
+    }
+
+    public ServerSettings withHost(String newHost) {
+        return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout);
+    }
+
+    public ServerSettings withToolErrors(ToolErrorMode mode) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout);
+    }
+
+    public ServerSettings withSessions(Duration idleTimeout, int max) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout);
+    }
+
+    public ServerSettings withPageSize(int size) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
+                shutdownTimeout);
+    }
+
+    public ServerSettings withProgressInterval(Duration interval) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
+                shutdownTimeout);
+    }
+
+    public ServerSettings withShutdownTimeout(Duration timeout) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout);
+    }
+
+    public ServerSettings withSearchOutputSchema(boolean on) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
+                shutdownTimeout);
+    }
+}

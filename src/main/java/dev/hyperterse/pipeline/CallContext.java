@@ -1,0 +1,51 @@
+package dev.hyperterse.pipeline;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a tool call knows about its request: the HTTP headers (for auth plugins; names are
+ * case-insensitive) and the MCP session, if any.
+ */
+public final class CallContext {
+    private final Map<String, String> headers;
+    private final String sessionId;
+    private final Future<Void> cancellation;
+
+    /**
+     * @param cancellation completes when the caller cancels the call; null when it cannot be cancelled
+     */
+    public CallContext(Map<String, String> headers, String sessionId, Future<Void> cancellation) {
+        TreeMap<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        copy.putAll(headers);
+        this.headers = java.util.Collections.unmodifiableMap(copy);
+        this.sessionId = sessionId;
+        this.cancellation = cancellation == null ? Promise.<Void>promise().future() : cancellation;
+    }
+
+    public static CallContext empty() {
+        return new CallContext(Map.of(), null, null);
+    }
+
+    /** Completes when the caller cancelled this call; stages stop their work then. */
+    public Future<Void> cancellation() {
+        return cancellation;
+    }
+
+    /** A request header, case-insensitively, or null. */
+    public String header(String name) {
+        return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+}

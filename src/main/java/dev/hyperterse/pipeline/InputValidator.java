@@ -1,0 +1,66 @@
+package dev.hyperterse.pipeline;
+
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.InputValueException;
+import dev.hyperterse.model.ToolDef;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Checks a call's inputs against the tool's declarations and coerces them to their types:
+ * unknown fields and missing required inputs are errors, defaults fill gaps, and an optional
+ * input with no default becomes null (bound as SQL NULL).
+ */
+public final class InputValidator {
+
+    private InputValidator() {
+    }
+
+    /** @return the coerced inputs in declaration order */
+    public static Map<String, Object> validate(ToolDef tool, JsonObject inputs) {
+        for (String key : inputs.fieldNames()) {
+            if (tool.input(key).isEmpty()) {
+                throw failure(tool, "unknown input field '" + CallerText.cut(key) + "'");
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (InputDef def : tool.inputs()) {
+            Object raw = inputs.getValue(def.name());
+            if (raw == null) {
+                if (def.hasDefault()) {
+                    out.put(def.name(), def.defaultValue());
+                } else if (def.optional()) {
+                    out.put(def.name(), null);
+                } else {
+                    throw failure(tool, "required input '" + def.name() + "' is missing");
+                }
+                continue;
+            }
+            try {
+                out.put(def.name(), def.type().coerce(plain(raw)));
+            } catch (InputValueException e) {
+                throw failure(tool, "validation error for field '" + def.name() + "': " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** Vert.x wraps nested JSON; coercion speaks plain maps and lists. */
+    private static Object plain(Object raw) {
+        if (raw instanceof JsonObject) {
+            return ((JsonObject) raw).getMap();
+        }
+        if (raw instanceof JsonArray) {
+            return ((JsonArray) raw).getList();
+        }
+        return raw;
+    }
+
+    private static ToolException failure(ToolDef tool, String why) {
+        return new ToolException(Stage.INPUT_VALIDATION, tool.name(), "input validation failed: " + why);
+    }
+}

@@ -1,0 +1,320 @@
+package dev.hyperterse.pipeline;
+
+import dev.hyperterse.auth.AuthCheck;
+import dev.hyperterse.auth.AuthDeniedException;
+import dev.hyperterse.auth.Caller;
+import dev.hyperterse.cache.CacheKey;
+import dev.hyperterse.cache.CachedRows;
+import dev.hyperterse.cache.ResultCache;
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.telemetry.Metrics;
+import dev.hyperterse.telemetry.Telemetry;
+import dev.hyperterse.telemetry.TraceSpan;
+import dev.hyperterse.telemetry.Tracing;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Runs one tool call through its stages as a chain of futures: resolution, auth, input mapper,
+ * validation and coercion, execution (statement through the cache and connector, or handler
+ * script), output mapper, result coercion. Nothing here blocks; a failing stage becomes a
+ * {@link ToolException} naming the stage.
+ */
+public final class Pipeline {
+    private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
+    /** Span attributes (also in the README's Operations section). */
+    static final String TOOL = "hyperterse.tool";
+    static final String STAGE = "hyperterse.stage";
+
+    private final Map<String, ToolDef> tools;
+    private final Map<String, CompiledStatement> statements;
+    private final Map<String, Connector> connectors;
+    private final Map<String, AuthCheck> authChecks;
+    private final ResultCache cache;
+    private final ScriptInvoker scripts;
+    private final Tracing tracing;
+    private final Metrics metrics;
+
+    /**
+     * @param tools      compiled tools by name
+     * @param statements each database tool's compiled statement, by tool name
+     * @param connectors live connectors by adapter name
+     * @param authChecks each tool's auth check by tool name (absent: no auth block)
+     * @param scripts    runs handlers and mappers; may be null when no tool uses a script
+     */
+    public Pipeline(Map<String, ToolDef> tools, Map<String, CompiledStatement> statements,
+                    Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
+                    ScriptInvoker scripts) {
+        this(tools, statements, connectors, authChecks, cache, scripts, Telemetry.NONE);
+    }
+
+    /** @param telemetry spans per call and stage, and call and cache counters */
+    public Pipeline(Map<String, ToolDef> tools, Map<String, CompiledStatement> statements,
+                    Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
+                    ScriptInvoker scripts, Telemetry telemetry) {
+        this.tools = Map.copyOf(tools);
+        this.statements = Map.copyOf(statements);
+        this.connectors = Map.copyOf(connectors);
+        this.authChecks = Map.copyOf(authChecks);
+        this.cache = cache;
+        this.scripts = scripts;
+        this.tracing = telemetry.tracing();
+        this.metrics = telemetry.metrics();
+    }
+
+    public Future<ToolResult> execute(String toolName, JsonObject inputs, CallContext context) {
+        long started = System.nanoTime();
+        ToolDef tool = tools.get(toolName);
+        // a name no tool has comes from the caller: it never names a span or a metric
+        TraceSpan call = !tracing.enabled() ? TraceSpan.NONE
+                : tracing.start(tool == null ? "execute" : "execute " + tool.name());
+        call.set(TOOL, tool == null ? shown(toolName) : tool.name());
+        if (tool == null) {
+            String named = CallerText.cut(toolName);
+            return finished(null, toolName, call, started, Future.failedFuture(new ToolException(Stage.RESOLUTION,
+                    ToolException.NOT_FOUND, named, "tool not found: " + named, null)));
+        }
+        if (tracing.includeInputs() && call.recording()) {
+            call.set("hyperterse.inputs", TracedInputs.of(inputs));
+        }
+        Future<Caller> authenticated = authChecks.containsKey(tool.name())
+                ? stage(call, tool, Stage.AUTH, span -> authenticate(tool, context))
+                : authenticate(tool, context);
+        Future<ToolResult> result = authenticated
+                .compose(caller -> (tool.inputMapper() == null ? mapInputs(tool, inputs)
+                                : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs)))
+                        .compose(mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
+                                span -> Future.succeededFuture(InputValidator.validate(tool, mapped))))
+                        .compose(values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
+                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span)))))
+                .compose(rows -> tool.outputMapper() == null ? mapOutput(tool, rows)
+                        : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows)));
+        if (!tool.invalidates().isEmpty()) {
+            result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
+        }
+        return finished(tool, toolName, call, started, result);
+    }
+
+    /** Runs one stage in its own span ({@code hyperterse.<stage>}) under the call's span. */
+    private <T> Future<T> stage(TraceSpan call, ToolDef tool, Stage stage, Function<TraceSpan, Future<T>> work) {
+        if (!tracing.enabled()) {
+            try {
+                return work.apply(TraceSpan.NONE);
+            } catch (RuntimeException e) {
+                return Future.failedFuture(e);
+            }
+        }
+        TraceSpan span = tracing.start("hyperterse." + stage.key(), call);
+        span.set(STAGE, stage.key()).set(TOOL, tool.name());
+        Future<T> running;
+        try {
+            running = work.apply(span);
+        } catch (RuntimeException e) {
+            running = Future.failedFuture(e);
+        }
+        return running.andThen(ar -> {
+            if (ar.failed()) {
+                span.fail(stage.key(), ar.cause().getMessage());
+            }
+            span.end();
+        });
+    }
+
+    /** Ends the call's span, counts the call, and logs it once when it failed. */
+    private Future<ToolResult> finished(ToolDef tool, String toolName, TraceSpan call, long started,
+                                        Future<ToolResult> result) {
+        return result.andThen(ar -> {
+            String outcome = ar.succeeded() ? "ok" : ar.cause() instanceof ToolException
+                    ? ((ToolException) ar.cause()).stage().key() : "internal";
+            metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, System.nanoTime() - started);
+            if (ar.succeeded()) {
+                call.set("hyperterse.rows", ar.result().rows().size());
+            } else {
+                call.fail(outcome, ar.cause().getMessage());
+                logFailure(tool == null ? shown(toolName) : tool.name(), ar.cause());
+            }
+            call.end();
+        });
+    }
+
+    private Future<Caller> authenticate(ToolDef tool, CallContext context) {
+        AuthCheck check = authChecks.get(tool.name());
+        if (check == null) {
+            return Future.succeededFuture(Caller.ANONYMOUS);
+        }
+        return check.authenticate(context::header).recover(e -> Future.failedFuture(
+                e instanceof AuthDeniedException
+                        ? new ToolException(Stage.AUTH, tool.name(), "auth failed: " + e.getMessage())
+                        : unexpected(Stage.AUTH, tool, e)));
+    }
+
+    private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs) {
+        if (tool.inputMapper() == null) {
+            return Future.succeededFuture(inputs);
+        }
+        JsonObject payload = new JsonObject().put("inputs", inputs).put("tool", tool.path());
+        return callScript(tool, tool.inputMapper(), payload, Stage.INPUT_TRANSFORM,
+                "input transform failed for tool " + tool.name() + ": ")
+                .map(out -> {
+                    if (out instanceof JsonObject) {
+                        return (JsonObject) out;
+                    }
+                    throw new ToolException(Stage.INPUT_TRANSFORM, tool.name(), "input transform failed for tool "
+                            + tool.name() + ": the mapper must return an object of inputs");
+                });
+    }
+
+    private Future<ToolResult> run(ToolDef tool, Map<String, Object> values, Caller caller, Future<Void> cancellation,
+                                   TraceSpan span) {
+        int rowLimit = tool.limits().rowLimit();
+        if (!tool.isDatabaseTool()) {
+            JsonObject payload = new JsonObject().put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values)))
+                    .put("tool", tool.path());
+            // a handler may answer differently per caller, so its cache entries are per caller
+            CacheKey key = new CacheKey(tool.name(), "handler " + tool.handler(), new ArrayList<>(values.values()),
+                    tool.auth() == null ? null : String.valueOf(caller.subject()));
+            boolean[] loaded = {false};
+            Future<CachedRows> handled = cache.getOrLoad(key, tool.cache(), () -> {
+                loaded[0] = true;
+                return callScript(tool, tool.handler(), payload, Stage.HANDLER,
+                        "handler script failed for tool " + tool.name() + ": ")
+                        .map(out -> new CachedRows(ResultCoercion.rows(out), false));
+            });
+            cacheLookup(tool, span, loaded[0]);
+            return handled.map(rows -> new ToolResult(rows.rows(), false, rowLimit));
+        }
+        CompiledStatement statement = statements.get(tool.name());
+        Connector connector = connectors.get(tool.use());
+        List<Object> bound = new ArrayList<>(statement.parameters().size());
+        for (CompiledStatement.Parameter p : statement.parameters()) {
+            if (p.source() == CompiledStatement.Source.INPUT) {
+                bound.add(values.get(p.name()));
+            } else {
+                Object claim = caller.claims().get(p.name());
+                if (claim == null) {
+                    return Future.failedFuture(new ToolException(Stage.AUTH, tool.name(),
+                            "auth failed: the caller's token has no '" + p.name() + "' claim"));
+                }
+                bound.add(claim);
+            }
+        }
+        // claims are among the bound values, so rows filtered by the caller are cached per caller
+        CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
+        span.set("hyperterse.adapter", tool.use());
+        boolean[] loaded = {false};
+        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
+            loaded[0] = true;
+            return connector.execute(statement, bound,
+                            new QueryOptions(rowLimit, tool.limits().statementTimeout(), cancellation))
+                    .map(r -> new CachedRows(r.rows(), r.truncated()));
+        });
+        cacheLookup(tool, span, loaded[0]);
+        return rows.map(r -> new ToolResult(r.rows(), r.truncated(), rowLimit))
+                .recover(e -> Future.failedFuture(e instanceof ConnectorException
+                        ? new ToolException(Stage.EXECUTION, tool.name(), "execution failed: " + e.getMessage())
+                        : unexpected(Stage.EXECUTION, tool, e)));
+    }
+
+    private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result) {
+        if (tool.outputMapper() == null) {
+            return Future.succeededFuture(result);
+        }
+        JsonObject payload = new JsonObject().put("results", result.rows()).put("tool", tool.path());
+        return callScript(tool, tool.outputMapper(), payload, Stage.OUTPUT_TRANSFORM,
+                "output transform failed for tool " + tool.name() + ": ")
+                .map(out -> new ToolResult(ResultCoercion.rows(out), result.truncated(), result.rowLimit()));
+    }
+
+    private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {
+        Function<Throwable, Future<Object>> wrap = e -> Future.failedFuture(e instanceof ToolException
+                ? e : new ToolException(stage, ToolException.TOOL_FAILURE, tool.name(), prefix + e.getMessage(), e));
+        return scripts.call(tool.name(), script, payload, tool.limits().scriptTimeout()).recover(wrap);
+    }
+
+    private static ToolException unexpected(Stage stage, ToolDef tool, Throwable e) {
+        LOG.debug("unexpected failure in {} of tool {}", stage.label(), tool.name(), e);
+        return new ToolException(stage, ToolException.TOOL_FAILURE, tool.name(),
+                stage.label() + " failed: internal error (see the server log)", e);
+    }
+
+    /**
+     * Whether the result cache answered (the loader did not run: a stored entry, or a load another
+     * call had in flight). Only for tools whose cache is on; the loader runs synchronously on a miss.
+     */
+    private void cacheLookup(ToolDef tool, TraceSpan span, boolean loaded) {
+        if (tool.cache().active()) {
+            span.set("hyperterse.cache", loaded ? "miss" : "hit");
+            metrics.cacheLookup(tool.name(), !loaded);
+        }
+    }
+
+    /**
+     * One line per failed call, with the tool, the stage and the reason the caller was given, as
+     * key-value pairs (fields in JSON logs). The caller's own mistakes are info, failures of the
+     * tool itself warnings; causes go to the debug log only.
+     */
+    private static void logFailure(String tool, Throwable e) {
+        if (e instanceof ToolException) {
+            ToolException te = (ToolException) e;
+            Stage stage = te.stage();
+            boolean callersMistake = stage == Stage.RESOLUTION || stage == Stage.AUTH || stage == Stage.INPUT_VALIDATION;
+            (callersMistake ? LOG.atInfo() : LOG.atWarn())
+                    .addKeyValue("tool", tool).addKeyValue("stage", stage.key()).addKeyValue("reason", te.getMessage())
+                    .log("call failed");
+            if (te.getCause() != null) {
+                LOG.debug("cause of the failed call to {}", tool, te.getCause());
+            }
+        } else {
+            LOG.atWarn().addKeyValue("tool", tool).addKeyValue("stage", "internal")
+                    .addKeyValue("reason", String.valueOf(e.getMessage())).log("call failed");
+            LOG.debug("cause of the failed call to {}", tool, e);
+        }
+    }
+
+    /** A caller-supplied name as logs and spans show it: cut short, without control characters. */
+    private static String shown(String name) {
+        String cut = name == null ? "" : name.length() > 100 ? name.substring(0, 100) + "…" : name;
+        return cut.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    /**
+     * Which tools this caller may execute, so {@code search} shows only those. Each distinct
+     * auth check runs once; tools without an auth block are visible to everyone.
+     */
+    public Future<java.util.function.Predicate<ToolDef>> visibleTo(CallContext context) {
+        Map<AuthCheck, Future<Caller>> outcomes = new java.util.IdentityHashMap<>();
+        for (AuthCheck check : authChecks.values()) {
+            outcomes.computeIfAbsent(check, c -> c.authenticate(context::header));
+        }
+        if (outcomes.isEmpty()) {
+            return Future.succeededFuture(t -> true);
+        }
+        return Future.join(new ArrayList<>(outcomes.values())).transform(ignored -> {
+            java.util.Set<String> hidden = new java.util.HashSet<>();
+            authChecks.forEach((tool, check) -> {
+                if (outcomes.get(check).failed()) {
+                    hidden.add(tool);
+                }
+            });
+            return Future.succeededFuture(t -> !hidden.contains(t.name()));
+        });
+    }
+
+    /** Exposed for the search tool and the server: the tools this pipeline serves. */
+    public Map<String, ToolDef> tools() {
+        return tools;
+    }
+}

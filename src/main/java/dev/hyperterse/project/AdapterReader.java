@@ -1,0 +1,141 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.Durations;
+import dev.hyperterse.model.SourceLocation;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Reads one adapter file ({@code app/adapters/*.terse}); unknown keys are errors. */
+final class AdapterReader {
+    static final List<String> KEYS = List.of("name", "connector", "connection_string", "options");
+    /** Options the compiler itself reads (they override the root {@code tools.*} limits). */
+    static final String ROW_LIMIT_OPTION = "row_limit";
+    static final String STATEMENT_TIMEOUT_OPTION = "statement_timeout";
+
+    /** An adapter and where its name was decided (the {@code name} key, or line 0 for the file stem). */
+    record ReadAdapter(AdapterDef adapter, SourceLocation nameLocation) {
+    }
+
+    private final Set<String> connectorTypes;
+    private final EnvSubstitution env;
+    private final Problems problems;
+
+    AdapterReader(Set<String> connectorTypes, EnvSubstitution env, Problems problems) {
+        this.connectorTypes = connectorTypes;
+        this.env = env;
+        this.problems = problems;
+    }
+
+    ReadAdapter read(Path file, Path shown, YamlNode root) {
+        ConfigMap cfg = ConfigMap.top(root, shown, problems);
+        cfg.rejectUnknownKeys(KEYS);
+
+        String name = cfg.string("name");
+        SourceLocation nameLocation = cfg.location("name");
+        if (name == null || name.isBlank()) {
+            String fileName = file.getFileName().toString();
+            name = fileName.substring(0, fileName.lastIndexOf('.'));
+            nameLocation = SourceLocation.of(shown);
+        } else {
+            name = name.strip();
+        }
+        String owner = "adapter '" + name + "'";
+
+        String written = cfg.requiredString("connector", " (one of " + known() + ")");
+        String connector = null;
+        if (written != null) {
+            connector = written.strip().toLowerCase(Locale.ROOT);
+            if (!connectorTypes.contains(connector)) {
+                cfg.error("connector", "unknown connector '" + written + "' in " + owner
+                        + Suggestions.didYouMean(connector, new TreeSet<>(connectorTypes))
+                        + "; known connectors: " + known());
+            }
+        }
+
+        String connection = cfg.requiredString("connection_string", "");
+        if (connection != null) {
+            SourceLocation at = cfg.location("connection_string");
+            connection = env.resolve(connection, variable -> problems.error(at.file(), at.line(), owner
+                    + ": environment variable '" + variable + "' is not set (used in 'connection_string')"));
+        }
+
+        Map<String, String> options = new LinkedHashMap<>();
+        ConfigMap optionsMap = cfg.map("options");
+        if (optionsMap != null) {
+            for (YamlNode.Entry entry : optionsMap.entries()) {
+                String value = optionValue(entry, optionsMap, owner);
+                if (value != null) {
+                    options.put(entry.key(), value);
+                }
+            }
+        }
+        return new ReadAdapter(new AdapterDef(name, connector, connection, options, SourceLocation.of(shown)),
+                nameLocation);
+    }
+
+    private String optionValue(YamlNode.Entry entry, ConfigMap optionsMap, String owner) {
+        String key = optionsMap.name(entry.key());
+        YamlNode node = entry.value();
+        if (!(node instanceof YamlNode.Scalar) || ((YamlNode.Scalar) node).isNull()) {
+            problems.error(node.file(), node.line(), "'" + key + "' must be a string, number or boolean, got "
+                    + YamlNode.describe(node));
+            return null;
+        }
+        Object typed = ((YamlNode.Scalar) node).value();
+        String value = typed instanceof String
+                ? env.resolve((String) typed, variable -> problems.error(node.file(), node.line(), owner
+                        + ": environment variable '" + variable + "' is not set (used in '" + key + "')"))
+                : plainText(typed);
+        if (entry.key().equals(ROW_LIMIT_OPTION) && rowLimit(value) == null) {
+            problems.error(node.file(), node.line(), "'" + key + "' must be a positive integer, got "
+                    + YamlNode.describe(node));
+        }
+        if (entry.key().equals(STATEMENT_TIMEOUT_OPTION) && statementTimeout(value) == null) {
+            problems.error(node.file(), node.line(), "'" + key + "' must be a duration greater than zero such as "
+                    + "500ms, 30s, 2m, 1h or a number of seconds, got " + YamlNode.describe(node));
+        }
+        return value;
+    }
+
+    /** Numbers as a reader would write them ({@code 1.5}, never {@code 1.5E0}); booleans as true/false. */
+    private static String plainText(Object value) {
+        if (value instanceof Double) {
+            double d = (Double) value;
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return value.toString();
+            }
+            BigDecimal exact = BigDecimal.valueOf(d).stripTrailingZeros();
+            return exact.scale() <= 0 ? exact.toBigInteger().toString() : exact.toPlainString();
+        }
+        return String.valueOf(value);
+    }
+
+    /** {@code options.row_limit} as the compiler reads it, or null when it is not a positive integer. */
+    static Integer rowLimit(String option) {
+        try {
+            int value = Integer.parseInt(option.strip());
+            return value > 0 ? value : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** {@code options.statement_timeout}, or null when it is not a duration greater than zero. */
+    static Duration statementTimeout(String option) {
+        Duration d = Durations.parse(option);
+        return d == null || d.isZero() ? null : d;
+    }
+
+    private String known() {
+        return String.join(", ", new TreeSet<>(connectorTypes));
+    }
+}

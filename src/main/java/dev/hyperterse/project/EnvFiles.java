@@ -1,0 +1,138 @@
+package dev.hyperterse.project;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The project's env file: the first of {@code .env.local}, {@code .env.development} and
+ * {@code .env} found in the project folder. Lines are {@code KEY=VALUE}, optionally prefixed by
+ * {@code export}; values may be single-quoted (literal), double-quoted ({@code \n}, {@code \t},
+ * {@code \"} and {@code \\} escapes) or bare (a {@code #} after whitespace starts a comment);
+ * quoted values may span lines. {@code ${VAR}} is not expanded.
+ */
+final class EnvFiles {
+    static final List<String> NAMES = List.of(".env.local", ".env.development", ".env");
+    private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
+    private static final Pattern EXPORT = Pattern.compile("^export\\s+");
+
+    /** The file that was loaded (null when there is none) and its variables in file order. */
+    record Loaded(Path file, Map<String, String> values) {
+    }
+
+    private EnvFiles() {
+    }
+
+    static Loaded load(Path projectDir, DisplayPaths paths, Problems problems) {
+        for (String name : NAMES) {
+            Path file = projectDir.resolve(name);
+            if (Files.isRegularFile(file)) {
+                Path shown = paths.show(file);
+                String text = TextFiles.read(file, shown, problems);
+                return new Loaded(file, text == null ? Map.of() : parse(text, shown, problems));
+            }
+        }
+        return new Loaded(null, Map.of());
+    }
+
+    static Map<String, String> parse(String text, Path shown, Problems problems) {
+        Map<String, String> values = new LinkedHashMap<>();
+        String[] lines = text.split("\r?\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            int lineNumber = i + 1;
+            String line = lines[i].strip();
+            if (i == 0 && line.startsWith("\uFEFF")) {
+                line = line.substring(1).strip();
+            }
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            line = EXPORT.matcher(line).replaceFirst("");
+            int eq = line.indexOf('=');
+            if (eq < 0) {
+                problems.error(shown, lineNumber, "expected KEY=VALUE, got '" + line + "'");
+                continue;
+            }
+            String key = line.substring(0, eq).strip();
+            if (!KEY.matcher(key).matches()) {
+                problems.error(shown, lineNumber, "invalid variable name '" + key
+                        + "' (letters, digits, '_' and '.', not starting with a digit)");
+                continue;
+            }
+            String rest = line.substring(eq + 1).stripLeading();
+            if (rest.startsWith("\"") || rest.startsWith("'")) {
+                char quote = rest.charAt(0);
+                StringBuilder raw = new StringBuilder(rest.substring(1));
+                int close = closingQuote(raw, quote);
+                // a quoted value may continue on the following lines until its closing quote
+                while (close < 0 && i + 1 < lines.length) {
+                    raw.append('\n').append(lines[++i]);
+                    close = closingQuote(raw, quote);
+                }
+                if (close < 0) {
+                    problems.error(shown, lineNumber, "the value of '" + key + "' has no closing " + quote);
+                    continue;
+                }
+                String body = raw.substring(0, close);
+                values.put(key, quote == '"' ? unescape(body) : body);
+            } else {
+                values.put(key, stripComment(rest));
+            }
+        }
+        return values;
+    }
+
+    private static int closingQuote(CharSequence s, char quote) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && quote == '"') {
+                i++;
+            } else if (c == quote) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String unescape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 == s.length()) {
+                out.append(c);
+                continue;
+            }
+            char next = s.charAt(++i);
+            switch (next) {
+                case 'n':
+                    out.append('\n');
+                    break;
+                case 'r':
+                    out.append('\r');
+                    break;
+                case 't':
+                    out.append('\t');
+                    break;
+                case '"':
+                case '\\':
+                    out.append(next);
+                    break;
+                default:
+                    out.append('\\').append(next);
+            }
+        }
+        return out.toString();
+    }
+
+    private static String stripComment(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            if (value.charAt(i) == '#' && (i == 0 || Character.isWhitespace(value.charAt(i - 1)))) {
+                return value.substring(0, i).strip();
+            }
+        }
+        return value.strip();
+    }
+}

@@ -1,0 +1,224 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ToolDef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Compiles a project folder into an immutable {@link Project}: the root {@code .hyperterse}
+ * (merged over the packaged defaults), the env file, adapters, then tools. Everything that can
+ * be checked before serving is checked here, and every problem is reported at once, sorted by
+ * file and line.
+ *
+ * <p>Reads files synchronously: call it before serving or on a worker thread, never on an event
+ * loop. An instance holds no state between calls and may be shared.
+ */
+public final class ProjectCompiler {
+    private static final Logger LOG = LoggerFactory.getLogger(ProjectCompiler.class);
+    static final String ROOT_FILE = ".hyperterse";
+
+    private final Map<String, String> processEnvironment;
+    private final Set<String> connectorTypes;
+    private final Set<String> authPlugins;
+    private final DisplayPaths paths;
+    private final YamlNode defaults;
+
+    /**
+     * @param processEnvironment the real environment ({@code System.getenv()}); it wins over env files
+     * @param connectorTypes     connector keywords that exist ({@code sqlite}, {@code postgres}, …)
+     * @param authPlugins        auth plugin keywords that exist ({@code allow_all}, {@code api_key}, …)
+     * @throws IllegalStateException when the packaged defaults are missing or broken (a broken jar)
+     */
+    public ProjectCompiler(Map<String, String> processEnvironment, Set<String> connectorTypes,
+                           Set<String> authPlugins) {
+        this(processEnvironment, connectorTypes, authPlugins, Path.of(""));
+    }
+
+    /** @param workingDir what paths in messages are shown relative to */
+    ProjectCompiler(Map<String, String> processEnvironment, Set<String> connectorTypes, Set<String> authPlugins,
+                    Path workingDir) {
+        this.processEnvironment = Map.copyOf(processEnvironment);
+        this.connectorTypes = lowerCase(connectorTypes);
+        this.authPlugins = lowerCase(authPlugins);
+        this.paths = new DisplayPaths(workingDir);
+        this.defaults = PackagedDefaults.load();
+    }
+
+    /**
+     * @param path the project folder, or its {@code .hyperterse} file
+     * @throws ProjectException with every configuration error found
+     */
+    public Project compile(Path path) throws ProjectException {
+        return compile(path, warning -> {
+        });
+    }
+
+    /**
+     * Like {@link #compile(Path)}, also handing each warning (already logged) to {@code warnings},
+     * for a {@code validate} command that prints them.
+     */
+    public Project compile(Path path, Consumer<ConfigProblem> warnings) throws ProjectException {
+        Problems problems = new Problems(LOG, warnings);
+        Path given = path.toAbsolutePath().normalize();
+        if (!Files.exists(given)) {
+            problems.error(paths.show(given), 0, "no such project folder or file");
+            problems.throwIfAny();
+        }
+        Path rootFile = Files.isDirectory(given) ? given.resolve(ROOT_FILE) : given;
+        Path projectDir = rootFile.getParent();
+        Path rootShown = paths.show(rootFile);
+        if (!Files.isRegularFile(rootFile)) {
+            problems.error(rootShown, 0, "no " + ROOT_FILE + " file: a project folder needs one, with at least 'name'");
+            problems.throwIfAny();
+        }
+
+        EnvFiles.Loaded envFile = EnvFiles.load(projectDir, paths, problems);
+        Map<String, String> environment = new LinkedHashMap<>(envFile.values());
+        environment.putAll(processEnvironment);
+        EnvSubstitution env = new EnvSubstitution(environment);
+        AuthBlocks authBlocks = new AuthBlocks(authPlugins, env, problems);
+
+        String rootText = TextFiles.read(rootFile, rootShown, problems);
+        YamlNode rootNode = rootText == null ? null : YamlDocument.parse(rootText, rootShown, problems);
+        if (rootNode instanceof YamlNode.Scalar && ((YamlNode.Scalar) rootNode).isNull()) {
+            rootNode = YamlNode.Mapping.empty(rootShown, 1);
+        }
+        if (rootNode != null && !(rootNode instanceof YamlNode.Mapping)) {
+            problems.error(rootShown, rootNode.line(), "expected a mapping of keys at the top of the file, got "
+                    + YamlNode.describe(rootNode));
+            rootNode = null;
+        }
+        if (rootNode == null) {
+            // without a readable root config the folders are unknown: nothing further can be checked
+            problems.throwIfAny();
+        }
+        RootConfigReader.RootConfig root = new RootConfigReader(env, authBlocks, paths, problems)
+                .read(YamlDocument.merge(defaults, rootNode), projectDir, rootShown);
+
+        Set<String> unreadableAdapters = new HashSet<>();
+        Map<String, AdapterDef> adapters = readAdapters(root.config().adaptersDir(), env, unreadableAdapters, problems);
+        ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
+                new ScriptFiles(projectDir, paths), paths, problems);
+        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
+
+        problems.throwIfAny();
+        LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s){}", root.config().name(), rootShown,
+                adapters.size(), tools.size(),
+                envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
+        return new Project(root.config(), adapters, tools, environment);
+    }
+
+    private Map<String, AdapterDef> readAdapters(Path adaptersDir, EnvSubstitution env, Set<String> unreadable,
+                                                 Problems problems) {
+        Map<String, AdapterDef> adapters = new LinkedHashMap<>();
+        if (adaptersDir == null || !Files.isDirectory(adaptersDir)) {
+            return adapters;
+        }
+        AdapterReader reader = new AdapterReader(connectorTypes, env, problems);
+        Map<String, Path> definedIn = new LinkedHashMap<>();
+        for (Path file : find(adaptersDir, name -> name.toLowerCase(Locale.ROOT).endsWith(".terse"), problems)) {
+            Path shown = paths.show(file);
+            YamlNode node = parse(file, shown, problems);
+            if (node == null) {
+                String fileName = file.getFileName().toString();
+                unreadable.add(fileName.substring(0, fileName.lastIndexOf('.')));
+                continue;
+            }
+            AdapterReader.ReadAdapter read = reader.read(file, shown, node);
+            String name = read.adapter().name();
+            Path first = definedIn.putIfAbsent(name, shown);
+            if (first != null) {
+                problems.error(read.nameLocation().file(), read.nameLocation().line(), "duplicate adapter name '"
+                        + name + "': defined in " + first + " and in " + shown);
+            } else {
+                adapters.put(name, read.adapter());
+            }
+        }
+        return adapters;
+    }
+
+    private Map<String, ToolDef> readTools(Path toolsDir, ToolReader reader, Problems problems) {
+        Map<String, ToolDef> tools = new LinkedHashMap<>();
+        if (toolsDir == null) {
+            return tools; // a missing or unreadable tools folder was reported with the root config
+        }
+        List<Path> files = find(toolsDir, name -> name.equalsIgnoreCase("config.terse"), problems);
+        if (files.isEmpty()) {
+            problems.warn(paths.show(toolsDir), 0, "no tools: no config.terse file below the tools folder");
+        }
+        Map<String, Path> definedIn = new LinkedHashMap<>();
+        List<ToolReader.ReadTool> read = new ArrayList<>();
+        for (Path file : files) {
+            Path shown = paths.show(file);
+            YamlNode node = parse(file, shown, problems);
+            if (node == null) {
+                continue;
+            }
+            ToolReader.ReadTool tool = reader.read(file, shown, toolsDir, node);
+            String name = tool.tool().name();
+            Path first = definedIn.putIfAbsent(name, shown);
+            if (first != null) {
+                problems.error(tool.nameLocation().file(), tool.nameLocation().line(), "duplicate tool name '" + name
+                        + "': defined by " + first + " and by " + shown);
+            } else {
+                tools.put(name, tool.tool());
+                read.add(tool);
+            }
+        }
+        for (ToolReader.ReadTool tool : read) {
+            for (YamlNode.Scalar target : tool.invalidates()) {
+                if (!tools.containsKey(target.text())) {
+                    problems.error(target.file(), target.line(), "'invalidates' of tool '" + tool.tool().name()
+                            + "' names unknown tool '" + target.text() + "'"
+                            + Suggestions.didYouMean(target.text(), tools.keySet()));
+                }
+            }
+        }
+        return tools;
+    }
+
+    private static YamlNode parse(Path file, Path shown, Problems problems) {
+        String text = TextFiles.read(file, shown, problems);
+        return text == null ? null : YamlDocument.parse(text, shown, problems);
+    }
+
+    /** Regular files below {@code dir} whose name matches, sorted by path as Hyperterse sorts them. */
+    private List<Path> find(Path dir, Predicate<String> fileName, Problems problems) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(f -> fileName.test(f.getFileName().toString()))
+                    .sorted(Comparator.comparing(Path::toString))
+                    .collect(Collectors.toList());
+        } catch (IOException | UncheckedIOException e) {
+            problems.error(paths.show(dir), 0, "cannot list the folder: " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static Set<String> lowerCase(Set<String> words) {
+        Set<String> out = new TreeSet<>();
+        for (String w : words) {
+            out.add(w.toLowerCase(Locale.ROOT));
+        }
+        return Set.copyOf(out);
+    }
+}

@@ -1,0 +1,311 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.Limits;
+import dev.hyperterse.model.ObservabilitySettings;
+import dev.hyperterse.model.ProjectConfig;
+import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolErrorMode;
+
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads the root {@code .hyperterse} after it was merged over the packaged defaults. Unknown keys
+ * are ignored with a warning, as Hyperterse ignores them; wrong values are errors.
+ */
+final class RootConfigReader {
+    static final List<String> ROOT_KEYS =
+            List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
+    private static final List<String> TOOLS_KEYS =
+            List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
+            "script_workers");
+    private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
+    private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
+    private static final List<String> ADAPTERS_KEYS = List.of("directory");
+    private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
+            "allowed_origins", "allowed_hosts", "max_body_size", "tool_errors", "sessions", "page_size",
+            "progress_interval", "search_output_schema", "shutdown_timeout");
+    private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max");
+    private static final List<String> BUILD_KEYS = List.of("out");
+    private static final List<String> OBSERVABILITY_KEYS = List.of("tracing", "metrics", "logs");
+    private static final List<String> TRACING_KEYS = List.of("enabled", "include_inputs");
+    private static final List<String> METRICS_KEYS = List.of("enabled", "path");
+    private static final List<String> LOGS_KEYS = List.of("format");
+
+    // the MCP endpoint's path, which metrics may not take over
+    private static final String HTTP_MCP_PATH = "/mcp";
+
+    // Stand-ins for a value that was wrong: it was reported, so compile() throws and these are
+    // never seen; they only let reading go on to find further problems.
+    private static final int BAD_INT = 1;
+    private static final Duration BAD_DURATION = Duration.ofSeconds(1);
+    // each worker may hold one JavaScript context per script: more threads than this only costs memory
+    private static final int MAX_SCRIPT_WORKERS = 256;
+
+    /**
+     * @param defaultAuth       the root {@code auth:} block that tools without their own inherit, or null
+     * @param defaultAuthBroken true when a root {@code auth:} block was written but is wrong (reported)
+     */
+    record RootConfig(ProjectConfig config, AuthDef defaultAuth, boolean defaultAuthBroken) {
+    }
+
+    private final EnvSubstitution env;
+    private final AuthBlocks authBlocks;
+    private final DisplayPaths paths;
+    private final Problems problems;
+
+    RootConfigReader(EnvSubstitution env, AuthBlocks authBlocks, DisplayPaths paths, Problems problems) {
+        this.env = env;
+        this.authBlocks = authBlocks;
+        this.paths = paths;
+        this.problems = problems;
+    }
+
+    /**
+     * @param merged     the project's {@code .hyperterse} merged over the packaged defaults
+     * @param rootShown  the {@code .hyperterse} file as messages show it
+     * @return the config; its folders are null when they could not be read (reported)
+     */
+    RootConfig read(YamlNode merged, Path projectDir, Path rootShown) {
+        ConfigMap top = ConfigMap.top(merged, rootShown, problems);
+        top.warnUnknownKeys(ROOT_KEYS);
+
+        String name = top.requiredString("name", " (the project's name)");
+        if (name != null && name.isBlank()) {
+            top.error("name", "'name' must not be empty");
+        }
+        String version = top.string("version");
+
+        ConfigMap tools = section(top, "tools", TOOLS_KEYS);
+        ConfigMap adapters = section(top, "adapters", ADAPTERS_KEYS);
+        ConfigMap server = section(top, "server", SERVER_KEYS);
+        ConfigMap build = top.map("build");
+        if (build != null) {
+            build.warnUnknownKeys(BUILD_KEYS);
+            build.string("out");
+        }
+
+        Path rootDir = folder(top, "root", projectDir);
+        Path toolsDir = rootDir == null || tools == null ? null : folder(tools, "directory", rootDir);
+        Path adaptersDir = rootDir == null || adapters == null ? null : folder(adapters, "directory", rootDir);
+        if (toolsDir != null && !Files.isDirectory(toolsDir)) {
+            SourceLocation at = userLocation(tools, "directory", rootShown);
+            if (at.line() == 0) {
+                at = userLocation(top, "root", rootShown);
+            }
+            problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + " does not exist");
+            toolsDir = null;
+        }
+
+        ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
+        int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
+        Boolean filterByAuth = search == null ? null : search.bool(required(search, "filter_by_auth"));
+        ConfigMap cacheSection = tools == null ? null : section(tools, "cache", CACHE_KEYS);
+        CachePolicy cache = cachePolicy(cacheSection);
+        Long cacheSize = cacheSection == null ? null : cacheSection.byteSize(required(cacheSection, "max_size"));
+        long cacheMaxBytes = cacheSize == null ? BAD_INT : cacheSize;
+        Limits limits = tools == null ? new Limits(BAD_INT, BAD_DURATION, BAD_DURATION) : new Limits(
+                orBad(tools.positiveInt(required(tools, "row_limit"))),
+                orBad(tools.duration(required(tools, "statement_timeout"))),
+                orBad(tools.duration(required(tools, "script_timeout"))));
+
+        int scriptWorkers = tools == null ? BAD_INT : orBad(tools.integer(required(tools, "script_workers"), 1,
+                MAX_SCRIPT_WORKERS, "a number of threads from 1 to " + MAX_SCRIPT_WORKERS));
+
+        AuthDef defaultAuth = null;
+        boolean authBroken = false;
+        ConfigMap auth = top.map("auth");
+        if (auth != null) {
+            defaultAuth = authBlocks.read(auth, "the root auth block");
+            authBroken = defaultAuth == null;
+        } else if (top.has("auth")) {
+            authBroken = true;
+        }
+
+        ServerSettings settings = server == null ? null : serverSettings(server);
+        ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
+        ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
+                searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
+                defaultAuth, SourceLocation.of(rootShown),
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability));
+        return new RootConfig(config, defaultAuth, authBroken);
+    }
+
+    private CachePolicy cachePolicy(ConfigMap cache) {
+        if (cache == null) {
+            return CachePolicy.OFF;
+        }
+        Boolean enabled = cache.bool(required(cache, "enabled"));
+        Long ttl = cache.integer(required(cache, "ttl"), 0, Integer.MAX_VALUE, "a number of seconds (0 or more)");
+        return new CachePolicy(enabled != null && enabled, ttl == null ? 0 : ttl);
+    }
+
+    private ServerSettings serverSettings(ConfigMap server) {
+        Integer port = port(server);
+        String host = server.string(required(server, "host"));
+        if (host != null && host.isBlank()) {
+            server.error("host", "'server.host' must not be empty");
+        }
+        Long logLevel = server.integer(required(server, "log_level"), 1, 4,
+                "an integer from 1 (errors only) to 4 (debug)");
+        List<String> cors = server.stringList(required(server, "cors_origins"));
+        List<String> origins = server.stringList(required(server, "allowed_origins"));
+        List<String> hosts = server.stringList(required(server, "allowed_hosts"));
+        Long maxBody = server.byteSize(required(server, "max_body_size"));
+        ToolErrorMode toolErrors = toolErrors(server);
+        ConfigMap sessions = section(server, "sessions", SESSIONS_KEYS);
+        Duration idle = sessions == null ? null : sessions.duration(required(sessions, "idle_timeout"));
+        Integer maxSessions = sessions == null ? null : sessions.positiveInt(required(sessions, "max"));
+        Integer pageSize = server.positiveInt(required(server, "page_size"));
+        Duration progressInterval = server.duration(required(server, "progress_interval"));
+        Boolean searchOutputSchema = server.bool(required(server, "search_output_schema"));
+        Duration shutdownTimeout = server.duration(required(server, "shutdown_timeout"));
+        return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
+                cors == null ? List.of() : cors, origins == null ? List.of() : origins,
+                hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
+                toolErrors == null ? ToolErrorMode.PROTOCOL : toolErrors, orBad(idle), orBad(maxSessions),
+                orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
+                orBad(shutdownTimeout));
+    }
+
+    private static ObservabilitySettings observability(ConfigMap block) {
+        ConfigMap tracing = section(block, "tracing", TRACING_KEYS);
+        ConfigMap metrics = section(block, "metrics", METRICS_KEYS);
+        ConfigMap logs = section(block, "logs", LOGS_KEYS);
+        Boolean tracingOn = tracing == null ? null : tracing.bool(required(tracing, "enabled"));
+        Boolean inputs = tracing == null ? null : tracing.bool(required(tracing, "include_inputs"));
+        Boolean metricsOn = metrics == null ? null : metrics.bool(required(metrics, "enabled"));
+        String path = metrics == null ? null : metrics.string(required(metrics, "path"));
+        if (path != null && (!path.startsWith("/") || path.length() < 2 || path.contains(" ")
+                || path.equals(HTTP_MCP_PATH) || path.equals("/heartbeat") || path.equals("/ready"))) {
+            metrics.error("path", "'observability.metrics.path' must be a path such as /metrics, other than "
+                    + HTTP_MCP_PATH + ", /heartbeat and /ready, got \"" + path + "\"");
+            path = null;
+        }
+        String format = logs == null ? null : logs.string(required(logs, "format"));
+        if (format != null && !format.strip().equalsIgnoreCase("text") && !format.strip().equalsIgnoreCase("json")) {
+            logs.error("format", "'observability.logs.format' must be 'text' or 'json', got \"" + format + "\"");
+            format = null;
+        }
+        ObservabilitySettings d = ObservabilitySettings.DEFAULTS;
+        return new ObservabilitySettings(tracingOn != null && tracingOn, inputs != null && inputs,
+                metricsOn == null ? d.metricsEnabled() : metricsOn, path == null ? d.metricsPath() : path,
+                format == null ? d.logFormat() : format.strip().toLowerCase(Locale.ROOT));
+    }
+
+    /** {@code server.port}: a number, or text such as {@code "{{ env.PORT }}"} that resolves to one. */
+    private Integer port(ConfigMap server) {
+        YamlNode node = server.node("port");
+        if (node == null) {
+            return null;
+        }
+        String expected = "'server.port' must be a port number from 0 to 65535 or \"{{ env.NAME }}\", got ";
+        if (!(node instanceof YamlNode.Scalar)) {
+            server.error("port", expected + YamlNode.describe(node));
+            return null;
+        }
+        YamlNode.Scalar scalar = (YamlNode.Scalar) node;
+        String text = scalar.text();
+        boolean[] missing = {false};
+        if (scalar.value() instanceof String) {
+            text = env.resolve(text, variable -> {
+                missing[0] = true;
+                server.error("port", "server.port: environment variable '" + variable + "' is not set");
+            });
+            if (missing[0]) {
+                return null;
+            }
+        }
+        try {
+            int port = Integer.parseInt(text.strip());
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        server.error("port", expected + (text.equals(scalar.text()) ? YamlNode.describe(node)
+                : YamlNode.describe(node) + " (\"" + text + "\" after substitution)"));
+        return null;
+    }
+
+    private static ToolErrorMode toolErrors(ConfigMap server) {
+        String written = server.string(required(server, "tool_errors"));
+        if (written == null) {
+            return null;
+        }
+        switch (written.strip().toLowerCase(Locale.ROOT)) {
+            case "protocol":
+                return ToolErrorMode.PROTOCOL;
+            case "result":
+                return ToolErrorMode.RESULT;
+            default:
+                server.error("tool_errors", "'server.tool_errors' must be 'protocol' or 'result', got \""
+                        + written + "\"");
+                return null;
+        }
+    }
+
+    private Path folder(ConfigMap map, String key, Path base) {
+        String written = map.string(required(map, key));
+        if (written == null) {
+            return null;
+        }
+        if (written.isBlank()) {
+            map.error(key, "'" + map.name(key) + "' must not be empty");
+            return null;
+        }
+        try {
+            return base.resolve(written.strip()).normalize();
+        } catch (InvalidPathException e) {
+            map.error(key, "'" + map.name(key) + "' is not a valid path: " + e.getReason());
+            return null;
+        }
+    }
+
+    /** A nested section whose unknown keys are warned about; null when it is not a mapping (reported). */
+    private static ConfigMap section(ConfigMap parent, String key, List<String> known) {
+        ConfigMap section = parent.map(required(parent, key));
+        if (section != null) {
+            section.warnUnknownKeys(known);
+        }
+        return section;
+    }
+
+    /** The location of a value when the project's file sets it, else the file itself (line 0). */
+    private static SourceLocation userLocation(ConfigMap map, String key, Path rootShown) {
+        SourceLocation at = map.location(key);
+        return at.file().equals(rootShown) ? at : SourceLocation.of(rootShown);
+    }
+
+    /**
+     * Every key read through here has a default in the packaged defaults, so it is always present
+     * after the merge; its absence means the jar was built with a broken defaults file.
+     */
+    private static String required(ConfigMap map, String key) {
+        if (map.entry(key) == null) {
+            throw new IllegalStateException("internal error: " + PackagedDefaults.RESOURCE
+                    + " has no default for '" + map.name(key) + "'");
+        }
+        return key;
+    }
+
+    private static int orBad(Long value) {
+        return value == null ? BAD_INT : value.intValue();
+    }
+
+    private static int orBad(Integer value) {
+        return value == null ? BAD_INT : value;
+    }
+
+    private static Duration orBad(Duration value) {
+        return value == null ? BAD_DURATION : value;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.hyperterse.project;
+
+import java.util.Collection;
+import java.util.Locale;
+
+/** "Did you mean" hints for misspelt keys and names: the closest known word within edit distance 2. */
+final class Suggestions {
+    private static final int MAX_DISTANCE = 2;
+
+    private Suggestions() {
+    }
+
+    /** @return {@code " (did you mean 'x'?)"}, or an empty string when nothing is close */
+    static String didYouMean(String word, Collection<String> known) {
+        String best = null;
+        int bestDistance = MAX_DISTANCE + 1;
+        String lower = word.toLowerCase(Locale.ROOT);
+        for (String candidate : known) {
+            int d = distance(lower, candidate.toLowerCase(Locale.ROOT));
+            // ties go to the first candidate, and callers pass sorted or declaration-ordered names
+            if (d < bestDistance) {
+                best = candidate;
+                bestDistance = d;
+            }
+        }
+        return best == null || best.equals(word) ? "" : " (did you mean '" + best + "'?)";
+    }
+
+    /** Levenshtein distance. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}

@@ -1,0 +1,441 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.InputValueException;
+import dev.hyperterse.model.Limits;
+import dev.hyperterse.model.Placeholders;
+import dev.hyperterse.model.ProjectConfig;
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolDef;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
+final class ToolReader {
+    static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
+            "mappers", "auth", "cache", "row_limit", "timeout", "invalidates", "env");
+    private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default");
+    private static final List<String> MAPPER_KEYS = List.of("input", "output");
+    private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
+    private static final List<String> TYPE_NAMES = List.of("string", "int", "float", "boolean", "datetime");
+    private static final Pattern INPUT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /**
+     * A tool as read from its file. The compiler uses {@code nameLocation} to report duplicate
+     * names and checks {@code invalidates} once every tool is known.
+     */
+    record ReadTool(ToolDef tool, SourceLocation nameLocation, List<YamlNode.Scalar> invalidates) {
+    }
+
+    private final RootConfigReader.RootConfig root;
+    private final Map<String, AdapterDef> adapters;
+    private final Set<String> unreadableAdapters;
+    private final EnvSubstitution env;
+    private final AuthBlocks authBlocks;
+    private final ScriptFiles scripts;
+    private final DisplayPaths paths;
+    private final Problems problems;
+
+    /**
+     * @param unreadableAdapters file stems of adapter files that could not be parsed, so a tool
+     *                           using one is not also reported as naming an unknown adapter
+     */
+    ToolReader(RootConfigReader.RootConfig root, Map<String, AdapterDef> adapters, Set<String> unreadableAdapters,
+               EnvSubstitution env, AuthBlocks authBlocks, ScriptFiles scripts, DisplayPaths paths, Problems problems) {
+        this.root = root;
+        this.adapters = adapters;
+        this.unreadableAdapters = unreadableAdapters;
+        this.env = env;
+        this.authBlocks = authBlocks;
+        this.scripts = scripts;
+        this.paths = paths;
+        this.problems = problems;
+    }
+
+    ReadTool read(Path configFile, Path shown, Path toolsDir, YamlNode node) {
+        ConfigMap cfg = ConfigMap.top(node, shown, problems);
+        cfg.rejectUnknownKeys(KEYS);
+        Path toolDir = configFile.getParent();
+        String toolPath = ToolNames.toolPath(toolsDir, toolDir);
+        String name = name(cfg, toolPath, shown);
+        SourceLocation nameLocation = cfg.node("name") instanceof YamlNode.Scalar && declared(cfg, "name")
+                ? cfg.location("name") : SourceLocation.of(shown);
+        String owner = "tool '" + name + "'";
+
+        String description = cfg.string("description");
+        if (description == null || description.isEmpty()) {
+            description = "Tool generated from app tool: " + name;
+        }
+
+        // an unusable 'use' (a list, an unknown adapter) still makes this a database tool, so the
+        // one mistake is not also reported as "neither 'use' nor 'handler'"
+        boolean useDeclared = false;
+        String use = null;
+        YamlNode useNode = cfg.node("use");
+        if (useNode instanceof YamlNode.Scalar) {
+            use = ((YamlNode.Scalar) useNode).text();
+            useDeclared = !use.isEmpty();
+            if (useDeclared) {
+                checkAdapter(cfg, use);
+            } else {
+                use = null;
+            }
+        } else if (useNode != null) {
+            useDeclared = true;
+            cfg.error("use", "'use' must be a string naming one adapter, got " + YamlNode.describe(useNode));
+        }
+
+        String statement = cfg.string("statement");
+        List<InputDef> inputs = readInputs(cfg, owner);
+        Scripts scripts = scripts(cfg, toolDir, useDeclared, shown);
+
+        if (useDeclared && scripts.hasHandler()) {
+            cfg.error("handler", owner + " sets both 'use' and 'handler'; a tool either runs a statement on an "
+                    + "adapter or calls a handler script, not both");
+        } else if (!useDeclared && !scripts.hasHandler()) {
+            problems.error(shown, 1, owner + " sets neither 'use' (an adapter to run its 'statement' on) nor "
+                    + "'handler' (a script; a handler.ts in the tool folder is found by itself)");
+        }
+
+        EffectiveAuth auth = auth(cfg, owner);
+        boolean databaseTool = useDeclared && !scripts.hasHandler();
+        if (databaseTool) {
+            if (statement == null && !cfg.has("statement")) {
+                cfg.missing("statement", " (a tool with 'use' runs a statement on its adapter)");
+            } else if (statement != null && statement.isBlank()) {
+                cfg.error("statement", "'statement' must not be empty");
+            } else if (statement != null) {
+                checkStatement(cfg, statement, inputs, auth, owner);
+            }
+        } else if (!useDeclared && scripts.hasHandler() && cfg.has("statement")) {
+            cfg.error("statement", "'statement' is not allowed on a handler tool (" + owner
+                    + " has no adapter to run it on)");
+        }
+
+        CachePolicy cache = cachePolicy(cfg);
+        Limits limits = limits(cfg, databaseTool ? adapters.get(use) : null, databaseTool);
+        List<YamlNode.Scalar> invalidates = invalidates(cfg);
+        List<String> invalidated = new ArrayList<>();
+        for (YamlNode.Scalar s : invalidates) {
+            invalidated.add(s.text());
+        }
+
+        ToolDef tool = new ToolDef(name, toolPath, description, databaseTool ? use : null,
+                databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
+                scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
+                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts));
+        return new ReadTool(tool, nameLocation, invalidates);
+    }
+
+    private static SourceLocation statementLocation(ConfigMap cfg, Path shown) {
+        YamlNode node = cfg.node("statement");
+        return node == null ? SourceLocation.of(shown) : new SourceLocation(shown, node.line());
+    }
+
+    /** {@code name} when set (and then checked), else derived from the tool folder. */
+    private String name(ConfigMap cfg, String toolPath, Path shown) {
+        String explicit = cfg.string("name");
+        if (explicit != null && !explicit.isEmpty()) {
+            if (!ToolNames.isValid(explicit)) {
+                cfg.error("name", "tool name '" + explicit + "' is invalid: use 1 to 128 letters, digits, '_', '.' "
+                        + "or '-', starting with a letter, digit or '_'");
+            }
+            return explicit;
+        }
+        String derived = ToolNames.fromToolPath(toolPath);
+        if (!ToolNames.isValid(derived)) {
+            problems.error(shown, 0, "tool name '" + derived + "' derived from the folder '" + toolPath
+                    + "' is invalid (at most 128 characters); set 'name'");
+        }
+        return derived;
+    }
+
+    /**
+     * A tool's scripts: explicit ones first, then convention discovery for slots left open.
+     *
+     * @param hasHandler true when a handler was written (even one whose file is missing) or found
+     */
+    private record Scripts(ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, boolean hasHandler) {
+    }
+
+    private Scripts scripts(ConfigMap cfg, Path toolDir, boolean useDeclared, Path shown) {
+        boolean handlerDeclared = declared(cfg, "handler");
+        ScriptRef handler = script(cfg, "handler", toolDir, "handler");
+        ConfigMap mappers = cfg.map("mappers");
+        // a malformed 'mappers' was reported; discovering mappers beside it would only add noise
+        boolean inputDeclared = cfg.has("mappers");
+        boolean outputDeclared = cfg.has("mappers");
+        ScriptRef inputMapper = null;
+        ScriptRef outputMapper = null;
+        if (mappers != null) {
+            mappers.rejectUnknownKeys(MAPPER_KEYS);
+            inputDeclared = declared(mappers, "input");
+            outputDeclared = declared(mappers, "output");
+            inputMapper = script(mappers, "input", toolDir, "mappers.input");
+            outputMapper = script(mappers, "output", toolDir, "mappers.output");
+        }
+        try {
+            ScriptFiles.Discovered found =
+                    ScriptFiles.discover(toolDir, !useDeclared && !handlerDeclared, !inputDeclared, !outputDeclared);
+            handler = found.handler() == null ? handler : discovered(found.handler());
+            inputMapper = found.inputMapper() == null ? inputMapper : discovered(found.inputMapper());
+            outputMapper = found.outputMapper() == null ? outputMapper : discovered(found.outputMapper());
+        } catch (IOException e) {
+            problems.error(shown, 0, "cannot list the tool folder for scripts: " + e);
+        }
+        return new Scripts(handler, inputMapper, outputMapper, handlerDeclared || handler != null);
+    }
+
+    /**
+     * The tool's own auth block, else the root default.
+     *
+     * @param broken true when the block that applies was written but is wrong (already reported),
+     *               so checks that depend on the plugin are skipped rather than reported twice
+     */
+    private record EffectiveAuth(AuthDef auth, boolean broken) {
+    }
+
+    private EffectiveAuth auth(ConfigMap cfg, String owner) {
+        ConfigMap authMap = cfg.map("auth");
+        if (authMap != null) {
+            AuthDef auth = authBlocks.read(authMap, owner);
+            return new EffectiveAuth(auth, auth == null);
+        }
+        if (cfg.has("auth")) {
+            return new EffectiveAuth(null, true);
+        }
+        return new EffectiveAuth(root.defaultAuth(), root.defaultAuthBroken());
+    }
+
+    private void checkAdapter(ConfigMap cfg, String use) {
+        if (adapters.containsKey(use) || unreadableAdapters.contains(use)) {
+            return;
+        }
+        TreeSet<String> known = new TreeSet<>(adapters.keySet());
+        ProjectConfig config = root.config();
+        String where = known.isEmpty()
+                ? "no adapters are defined" + (config.adaptersDir() == null ? ""
+                        : " (looked for *.terse files in " + paths.show(config.adaptersDir()) + ")")
+                : "known adapters: " + String.join(", ", known);
+        cfg.error("use", "unknown adapter '" + use + "' in 'use'" + Suggestions.didYouMean(use, known) + "; " + where);
+    }
+
+    /**
+     * An empty value counts as not set, as in Hyperterse: {@code name: ""} derives the name, and an
+     * empty script path leaves the slot to convention discovery.
+     */
+    private static boolean declared(ConfigMap map, String key) {
+        YamlNode node = map.node(key);
+        return node != null && !(node instanceof YamlNode.Scalar && ((YamlNode.Scalar) node).text().isEmpty());
+    }
+
+    private ScriptRef script(ConfigMap map, String key, Path toolDir, String role) {
+        String written = map.string(key);
+        if (written == null || written.isEmpty()) {
+            return null;
+        }
+        return scripts.resolve(written, toolDir, map.location(key), "'" + role + "'", problems);
+    }
+
+    private ScriptRef discovered(Path file) {
+        return new ScriptRef(file, "default", SourceLocation.of(paths.show(file)));
+    }
+
+    private List<InputDef> readInputs(ConfigMap cfg, String owner) {
+        List<InputDef> out = new ArrayList<>();
+        ConfigMap inputs = cfg.map("inputs");
+        if (inputs == null) {
+            return out;
+        }
+        for (YamlNode.Entry entry : inputs.entries()) {
+            String name = entry.key();
+            SourceLocation at = new SourceLocation(inputs.file(), entry.keyLine());
+            if (!INPUT_NAME.matcher(name).matches()) {
+                problems.error(at.file(), at.line(), "input name '" + name + "' of " + owner + " is invalid: use "
+                        + "letters, digits, '_' and '-', starting with a letter or '_'");
+                continue;
+            }
+            if (!(entry.value() instanceof YamlNode.Mapping)) {
+                cfg.errorAt(entry.value(), "'inputs." + name + "' must be a mapping with at least 'type', got "
+                        + YamlNode.describe(entry.value()));
+                continue;
+            }
+            out.add(readInput(inputs.child(entry), name, at));
+        }
+        return out;
+    }
+
+    private InputDef readInput(ConfigMap input, String name, SourceLocation at) {
+        input.rejectUnknownKeys(INPUT_KEYS);
+        String typeName = input.requiredString("type", " (one of " + String.join(", ", TYPE_NAMES) + ")");
+        InputType type = typeName == null ? null : InputType.fromKeyword(typeName);
+        if (typeName != null && type == null) {
+            input.error("type", "'" + input.name("type") + "' must be one of " + String.join(", ", TYPE_NAMES)
+                    + ", got \"" + typeName + "\"" + Suggestions.didYouMean(typeName, TYPE_NAMES));
+        }
+        String description = input.string("description");
+        Boolean optional = input.bool("optional");
+        boolean hasDefault = false;
+        Object defaultValue = null;
+        YamlNode written = input.node("default");
+        if (written != null && !(written instanceof YamlNode.Scalar)) {
+            input.error("default", "default for input '" + name + "' must be a single value, got "
+                    + YamlNode.describe(written));
+        } else if (written != null && type != null) {
+            YamlNode.Scalar scalar = (YamlNode.Scalar) written;
+            boolean emptyString = scalar.value() instanceof String && scalar.text().isEmpty();
+            if (!emptyString) {
+                // a string input keeps a number or boolean default as written (1.50 stays "1.50")
+                Object value = type == InputType.STRING ? scalar.text() : scalar.value();
+                try {
+                    defaultValue = type.coerce(value);
+                    hasDefault = true;
+                } catch (InputValueException e) {
+                    input.error("default", "default for input '" + name + "': " + e.getMessage());
+                }
+            }
+        }
+        return new InputDef(name, type, description, optional != null && optional, hasDefault, defaultValue, at);
+    }
+
+    private void checkStatement(ConfigMap cfg, String statement, List<InputDef> inputs, EffectiveAuth effective,
+                                String owner) {
+        AuthDef auth = effective.auth();
+        for (String bad : Placeholders.malformed(statement)) {
+            cfg.error("statement", "malformed placeholder '" + bad + "' in 'statement'; expected {{ inputs.NAME }}, "
+                    + "{{ env.NAME }} or {{ auth.claims.NAME }}");
+        }
+        List<String> declared = new ArrayList<>();
+        for (InputDef input : inputs) {
+            declared.add(input.name());
+        }
+        Set<String> used = new HashSet<>();
+        Set<String> reported = new HashSet<>();
+        for (Placeholders.Placeholder p : Placeholders.scan(statement)) {
+            String name = p.name();
+            if (p.isInput()) {
+                used.add(name);
+                if (!declared.contains(name) && reported.add("inputs." + name)) {
+                    cfg.error("statement", "'statement' uses {{ inputs." + name + " }} but " + owner
+                            + " declares no input '" + name + "'" + Suggestions.didYouMean(name, declared));
+                }
+            } else if (p.isEnv()) {
+                if (!env.isSet(name) && reported.add("env." + name)) {
+                    cfg.error("statement", owner + ": environment variable '" + name
+                            + "' is not set (used in 'statement')");
+                }
+            } else if (p.isClaim() && !effective.broken() && reported.add("claims." + name)
+                    && (auth == null || !AuthBlocks.CLAIM_PLUGINS.contains(auth.plugin()))) {
+                String claimPlugins = String.join(" or ", new TreeSet<>(AuthBlocks.CLAIM_PLUGINS));
+                cfg.error("statement", "'statement' uses {{ auth.claims." + name + " }}, which needs an auth plugin "
+                        + "that provides claims (" + claimPlugins + "); " + owner
+                        + (auth == null ? " has no auth plugin" : " uses '" + auth.plugin() + "'"));
+            }
+        }
+        for (InputDef input : inputs) {
+            if (!used.contains(input.name())) {
+                problems.warn(input.location().file(), input.location().line(), "input '" + input.name() + "' of "
+                        + owner + " is declared but never used in its statement");
+            }
+        }
+    }
+
+    private CachePolicy cachePolicy(ConfigMap cfg) {
+        CachePolicy base = root.config().cache();
+        ConfigMap cache = cfg.map("cache");
+        if (cache == null) {
+            return base;
+        }
+        cache.rejectUnknownKeys(CACHE_KEYS);
+        Boolean enabled = cache.bool("enabled");
+        Long ttl = cache.integer("ttl", 0, Integer.MAX_VALUE, "a number of seconds (0 or more)");
+        return new CachePolicy(enabled == null ? base.enabled() : enabled, ttl == null ? base.ttlSeconds() : ttl);
+    }
+
+    /**
+     * A tool's {@code row_limit} and {@code timeout} win over its adapter's {@code options}, which
+     * win over the root {@code tools.*}. {@code timeout} is the statement timeout of a database
+     * tool and the script timeout of a handler tool.
+     */
+    private Limits limits(ConfigMap cfg, AdapterDef adapter, boolean databaseTool) {
+        Limits base = root.config().limits();
+        Integer rows = cfg.positiveInt("row_limit");
+        Duration timeout = cfg.duration("timeout");
+        Integer adapterRows = null;
+        Duration adapterTimeout = null;
+        if (adapter != null) {
+            String rowOption = adapter.options().get(AdapterReader.ROW_LIMIT_OPTION);
+            String timeoutOption = adapter.options().get(AdapterReader.STATEMENT_TIMEOUT_OPTION);
+            adapterRows = rowOption == null ? null : AdapterReader.rowLimit(rowOption);
+            adapterTimeout = timeoutOption == null ? null : AdapterReader.statementTimeout(timeoutOption);
+        }
+        int rowLimit = rows != null ? rows : adapterRows != null ? adapterRows : base.rowLimit();
+        if (databaseTool) {
+            Duration statementTimeout = timeout != null ? timeout
+                    : adapterTimeout != null ? adapterTimeout : base.statementTimeout();
+            return new Limits(rowLimit, statementTimeout, base.scriptTimeout());
+        }
+        return new Limits(rowLimit, base.statementTimeout(), timeout != null ? timeout : base.scriptTimeout());
+    }
+
+    /**
+     * {@code env}: the environment variables the tool's scripts may read as {@code process.env};
+     * scripts see no others. Each must be set when the project compiles.
+     */
+    private List<String> scriptEnv(ConfigMap cfg, String owner, Scripts scripts) {
+        List<String> out = new ArrayList<>();
+        YamlNode.Sequence list = cfg.list("env", "environment variable names");
+        if (list == null) {
+            return out;
+        }
+        if (!scripts.hasHandler() && scripts.inputMapper() == null && scripts.outputMapper() == null) {
+            cfg.error("env", "'env' passes environment variables to scripts, but " + owner + " has no handler or mapper");
+            return out;
+        }
+        for (YamlNode item : list.items()) {
+            String name = item instanceof YamlNode.Scalar && !((YamlNode.Scalar) item).isNull()
+                    ? ((YamlNode.Scalar) item).text() : null;
+            if (name == null || !ENV_NAME.matcher(name).matches()) {
+                cfg.errorAt(item, "'env' must be a list of environment variable names (letters, digits and '_'), "
+                        + "but an item is " + YamlNode.describe(item));
+            } else if (!env.isSet(name)) {
+                cfg.errorAt(item, owner + ": environment variable '" + name + "' is not set (listed in 'env')");
+            } else if (!out.contains(name)) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    private List<YamlNode.Scalar> invalidates(ConfigMap cfg) {
+        List<YamlNode.Scalar> out = new ArrayList<>();
+        YamlNode.Sequence list = cfg.list("invalidates", "tool names");
+        if (list == null) {
+            return out;
+        }
+        for (YamlNode item : list.items()) {
+            if (item instanceof YamlNode.Scalar && !((YamlNode.Scalar) item).isNull()) {
+                out.add((YamlNode.Scalar) item);
+            } else {
+                cfg.errorAt(item, "'invalidates' must be a list of tool names, but an item is "
+                        + YamlNode.describe(item));
+            }
+        }
+        return out;
+    }
+}

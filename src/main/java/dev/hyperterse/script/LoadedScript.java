@@ -1,0 +1,246 @@
+package dev.hyperterse.script;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One script module evaluated in its own context, ready to call its export. A context may be
+ * entered by one thread at a time, so a loaded script serves one call at a time, on the worker
+ * thread running that call; everything that finishes elsewhere (a fetch response on an event
+ * loop) is queued as a task and run by that thread. Another thread only ever cancels it.
+ */
+final class LoadedScript {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadedScript.class);
+
+    private final Context context;
+    private final String displayName;
+    /** The project folder as messages would show it, removed from them: callers see relative paths. */
+    private final String projectPrefix;
+    private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+    private Value export;
+    private Value helpers;
+    private Value invoke;
+    private Value toJson;
+    /** Counts calls, so a task left over from an earlier call (an unawaited fetch) is dropped. */
+    private volatile long call;
+    private volatile long deadline;
+    private volatile boolean broken;
+    /** Guarded by this: true while a call runs, so the watchdog cancels only the call it was set for. */
+    private boolean running;
+
+    private record Task(long call, Runnable action) {
+    }
+
+    LoadedScript(Context context, String displayName, String projectDir) {
+        this.context = context;
+        this.displayName = displayName;
+        this.projectPrefix = projectDir.endsWith("/") ? projectDir : projectDir + "/";
+    }
+
+    void bind(Value exportFunction, Value hostHelpers) {
+        this.export = exportFunction;
+        this.helpers = hostHelpers;
+        this.invoke = hostHelpers.getMember("invoke");
+        this.toJson = hostHelpers.getMember("toJson");
+    }
+
+    Context context() {
+        return context;
+    }
+
+    String displayName() {
+        return displayName;
+    }
+
+    /** True once the context was cancelled or failed in a way that leaves it unusable. */
+    boolean broken() {
+        return broken;
+    }
+
+    /** Time left for the current call; zero or less when it is over. */
+    Duration remaining() {
+        return Duration.ofNanos(deadline - System.nanoTime());
+    }
+
+    /** Current call number, for {@link #postFor}. */
+    long currentCall() {
+        return call;
+    }
+
+    /**
+     * Queues work for the thread running call {@code callNumber}. Safe from any thread; tasks
+     * that arrive after their call ended are dropped.
+     */
+    void postFor(long callNumber, Runnable action) {
+        tasks.add(new Task(callNumber, action));
+    }
+
+    /**
+     * Calls the export with the payload and waits (on this worker thread) for its result,
+     * running queued tasks meanwhile, until it settles or {@code deadlineNanos} passes.
+     *
+     * @return the result as JSON: JsonObject, JsonArray, String, Number, Boolean or null
+     */
+    Object invoke(JsonObject payload, long deadlineNanos, Duration limit) {
+        long thisCall;
+        synchronized (this) {
+            thisCall = ++call;
+            deadline = deadlineNanos;
+            running = true;
+        }
+        tasks.clear();
+        try {
+            Value json = invoke.execute(export, payload.encode());
+            if (!json.isNull() && !json.isString()) {
+                json = toJson.execute(await(json, thisCall, limit));
+            }
+            return json.isNull() ? null : Json.decodeValue(json.asString());
+        } catch (PolyglotException e) {
+            throw failure(e, limit);
+        } catch (DecodeException e) {
+            throw new ScriptFailure("the result is not JSON: " + e.getMessage());
+        } catch (IllegalStateException e) {
+            // the context was closed under us: the watchdog cancelled it
+            broken = true;
+            throw timedOut(limit, e);
+        }
+    }
+
+    private Value await(Value promise, long thisCall, Duration limit) {
+        Value[] outcome = new Value[1];
+        boolean[] settled = new boolean[2]; // [done, rejected]
+        promise.invokeMember("then",
+                (ProxyExecutable) args -> {
+                    settled[0] = true;
+                    outcome[0] = args.length > 0 ? args[0] : null;
+                    return null;
+                },
+                (ProxyExecutable) args -> {
+                    settled[0] = true;
+                    settled[1] = true;
+                    outcome[0] = args.length > 0 ? args[0] : null;
+                    return null;
+                });
+        while (!settled[0]) {
+            long left = deadline - System.nanoTime();
+            Task task;
+            try {
+                task = left <= 0 ? null : tasks.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancel();
+                throw new ScriptFailure("interrupted", false, e);
+            }
+            if (task == null) {
+                cancel();
+                throw timedOut(limit, null);
+            }
+            if (task.call() == thisCall) {
+                task.action().run();
+            }
+        }
+        if (settled[1]) {
+            String reason = outcome[0] == null ? "undefined" : helpers.invokeMember("describe", outcome[0]).asString();
+            throw new ScriptFailure(withoutHostPaths(reason));
+        }
+        return outcome[0];
+    }
+
+    private ScriptFailure failure(PolyglotException e, Duration limit) {
+        if (e.isCancelled() || System.nanoTime() - deadline >= 0) {
+            broken = true;
+            return timedOut(limit, e);
+        }
+        if (e.isResourceExhausted()) {
+            broken = true;
+            LOG.warn("script {} ran out of resources: {}", displayName, e.getMessage());
+            return new ScriptFailure("ran out of resources (" + e.getMessage() + ")", false, e);
+        }
+        if (e.isHostException() || e.isInternalError()) {
+            LOG.warn("script {} failed inside the host", displayName, e);
+            return new ScriptFailure("internal error (see the server log)", false, e);
+        }
+        if (e.isExit()) {
+            broken = true;
+            return new ScriptFailure("the script tried to exit", false, e);
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("script {} threw: {}\n{}", displayName, e.getMessage(), guestStack(e));
+        }
+        return new ScriptFailure(withoutHostPaths(String.valueOf(e.getMessage())), false, e);
+    }
+
+    private String withoutHostPaths(String message) {
+        return message.replace(projectPrefix, "");
+    }
+
+    private static String guestStack(PolyglotException e) {
+        StringBuilder out = new StringBuilder();
+        for (PolyglotException.StackFrame frame : e.getPolyglotStackTrace()) {
+            if (frame.isGuestFrame()) {
+                out.append("    at ").append(frame).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static ScriptFailure timedOut(Duration limit, Throwable cause) {
+        return new ScriptFailure("timed out after " + Durations.show(limit), true, cause);
+    }
+
+    /**
+     * The watchdog's cancel: stops call {@code callNumber} if it is still running. A call that
+     * ended meanwhile keeps its context, so a late timer never closes a context that went back
+     * to the pool.
+     */
+    void cancelCall(long callNumber) {
+        synchronized (this) {
+            if (!running || call != callNumber) {
+                return;
+            }
+            broken = true;
+        }
+        cancel();
+    }
+
+    /** Marks the current call over; true when the context must not be reused. */
+    synchronized boolean endCall() {
+        running = false;
+        return broken;
+    }
+
+    /**
+     * Stops whatever the context runs and closes it; from any thread. The pool replaces a
+     * cancelled script with a fresh context.
+     */
+    void cancel() {
+        broken = true;
+        try {
+            context.close(true);
+        } catch (RuntimeException e) {
+            LOG.debug("closing the context of {}", displayName, e);
+        }
+    }
+
+    /** Closes an idle context. */
+    void close() {
+        broken = true;
+        try {
+            context.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing the context of {}", displayName, e);
+        }
+    }
+}

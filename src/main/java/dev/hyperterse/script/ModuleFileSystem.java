@@ -1,0 +1,288 @@
+package dev.hyperterse.script;
+
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.io.FileSystem;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AccessMode;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The only file system scripts see: read-only, limited to the project folder (after following
+ * symbolic links), and there only to load modules. It also makes the module world work:
+ * <ul>
+ *   <li>TypeScript files are served type-stripped, and a relative import may leave out the
+ *   extension or say {@code .js} for a {@code .ts} file, as TypeScript allows;</li>
+ *   <li>bare imports ({@code dayjs}) resolve from the project's {@code node_modules};</li>
+ *   <li>a bare import of a CommonJS package is served an ES module facade over it.</li>
+ * </ul>
+ * Listing folders, writing and anything outside the project are refused.
+ */
+final class ModuleFileSystem implements FileSystem {
+    private static final Set<? extends OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
+    private static final List<String> TS_FOR_JS = List.of(".js", ".ts", ".mjs", ".mts", ".cjs", ".cts");
+    private static final List<String> PROBES = List.of(".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".json",
+            "/index.ts", "/index.js", "/index.mjs");
+
+    private final Path root;
+    private final TypeScriptStripper typescript;
+    private final PackageResolver packages;
+    private final Map<String, Source> commonJsSources = new ConcurrentHashMap<>();
+
+    ModuleFileSystem(Path projectDir, TypeScriptStripper typescript) throws IOException {
+        this.root = projectDir.toRealPath();
+        this.typescript = typescript;
+        this.packages = new PackageResolver(root);
+    }
+
+    Path root() {
+        return root;
+    }
+
+    @Override
+    public Path parsePath(URI uri) {
+        if (!"file".equals(uri.getScheme())) {
+            throw new UnsupportedOperationException("only project files can be imported, not " + uri);
+        }
+        return Path.of(uri);
+    }
+
+    /**
+     * GraalJS resolves relative imports itself and hands bare specifiers here unchanged, so this
+     * is where {@code node_modules} resolution happens.
+     */
+    @Override
+    public Path parsePath(String path) {
+        if (isBare(path)) {
+            PackageResolver.Resolved resolved = packages.resolve(path);
+            if (resolved != null) {
+                return resolved.commonJs() ? CommonJsFacade.facadeFor(resolved.file()) : resolved.file();
+            }
+        }
+        return Path.of(path);
+    }
+
+    private static boolean isBare(String specifier) {
+        return !specifier.isEmpty() && !specifier.startsWith("/") && !specifier.startsWith(".")
+                && !specifier.contains("\\") && !specifier.contains(":");
+    }
+
+    @Override
+    public void checkAccess(Path path, Set<? extends AccessMode> modes, LinkOption... linkOptions) throws IOException {
+        if (modes.contains(AccessMode.WRITE) || modes.contains(AccessMode.EXECUTE)) {
+            throw new AccessDeniedException(path.toString(), null, "scripts cannot write or execute files");
+        }
+        Path mapped = map(path);
+        Path facadeOf = CommonJsFacade.underlying(mapped);
+        Path target = facadeOf != null ? facadeOf : mapped;
+        if (!Files.exists(target)) {
+            throw new NoSuchFileException(path.toString());
+        }
+        real(target);
+    }
+
+    @Override
+    public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
+        throw readOnly(dir);
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        throw readOnly(path);
+    }
+
+    @Override
+    public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
+        for (OpenOption option : options) {
+            if (!READ_ONLY.contains(option) && option != LinkOption.NOFOLLOW_LINKS) {
+                throw readOnly(path);
+            }
+        }
+        return new ReadOnlyChannel(content(path));
+    }
+
+    @Override
+    public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
+            throws IOException {
+        throw new AccessDeniedException(dir.toString(), null, "scripts cannot list folders");
+    }
+
+    @Override
+    public Path toAbsolutePath(Path path) {
+        return path.isAbsolute() ? path : root.resolve(path);
+    }
+
+    @Override
+    public Path toRealPath(Path path, LinkOption... linkOptions) throws IOException {
+        Path mapped = map(path);
+        Path facadeOf = CommonJsFacade.underlying(mapped);
+        if (facadeOf != null) {
+            return CommonJsFacade.facadeFor(real(facadeOf));
+        }
+        return real(mapped);
+    }
+
+    @Override
+    public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
+        Path mapped = map(path);
+        Path facadeOf = CommonJsFacade.underlying(mapped);
+        return Files.readAttributes(real(facadeOf != null ? facadeOf : mapped), attributes);
+    }
+
+    @Override
+    public void setCurrentWorkingDirectory(Path currentWorkingDirectory) {
+        throw new UnsupportedOperationException("scripts cannot change the working folder");
+    }
+
+    @Override
+    public void createLink(Path link, Path existing) throws IOException {
+        throw readOnly(link);
+    }
+
+    @Override
+    public void createSymbolicLink(Path link, Path target, FileAttribute<?>... attrs) throws IOException {
+        throw readOnly(link);
+    }
+
+    @Override
+    public void setAttribute(Path path, String attribute, Object value, LinkOption... options) throws IOException {
+        throw readOnly(path);
+    }
+
+    @Override
+    public void copy(Path source, Path target, java.nio.file.CopyOption... options) throws IOException {
+        throw readOnly(target);
+    }
+
+    @Override
+    public void move(Path source, Path target, java.nio.file.CopyOption... options) throws IOException {
+        throw readOnly(target);
+    }
+
+    @Override
+    public Path getTempDirectory() {
+        throw new UnsupportedOperationException("scripts have no temporary folder");
+    }
+
+    /**
+     * The file a CommonJS {@code require(specifier)} in {@code fromFile} loads: relative to
+     * it, or a package from {@code node_modules}.
+     *
+     * @throws NoSuchFileException when nothing matches (the message names the specifier)
+     */
+    Path resolveRequire(String specifier, Path fromFile) throws IOException {
+        Path found;
+        if (specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/")
+                || specifier.equals(".") || specifier.equals("..")) {
+            Path base = specifier.startsWith("/") ? Path.of(specifier) : fromFile.resolveSibling(specifier);
+            Path normalized = toAbsolutePath(base).normalize();
+            if (!normalized.startsWith(root)) {
+                throw outside(normalized);
+            }
+            found = PackageResolver.probeRequire(normalized);
+        } else {
+            found = isBare(specifier) ? packages.resolveRequire(specifier) : null;
+        }
+        if (found == null) {
+            throw new NoSuchFileException(specifier, null, "Cannot find module '" + specifier + "'"
+                    + (isBare(specifier) ? " (looked in the project's node_modules; Node's built-in modules are "
+                    + "not available to scripts)" : ""));
+        }
+        return real(found);
+    }
+
+    /**
+     * A CommonJS module compiled once per file and content and shared by every context (the
+     * engine shares parsed code between equal sources): a function of
+     * {@code (exports, require, module, __filename, __dirname)}.
+     */
+    Source commonJsSource(Path file) throws IOException {
+        String code = new String(content(file), StandardCharsets.UTF_8);
+        return commonJsSources.computeIfAbsent(file + "\n" + code, k -> Source.newBuilder("js", file.toFile())
+                .content("(function (exports, require, module, __filename, __dirname) {" + code + "\n})")
+                .buildLiteral());
+    }
+
+    /** A module's text as GraalJS should see it: stripped TypeScript, a facade, or the file itself. */
+    byte[] content(Path path) throws IOException {
+        Path mapped = map(path);
+        Path facadeOf = CommonJsFacade.underlying(mapped);
+        if (facadeOf != null) {
+            Path file = real(facadeOf);
+            return CommonJsFacade.source(file, Files.readString(file, StandardCharsets.UTF_8))
+                    .getBytes(StandardCharsets.UTF_8);
+        }
+        Path file = real(mapped);
+        if (TypeScriptStripper.isTypeScript(file)) {
+            try {
+                return typescript.strip(file, Files.readString(file, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.UTF_8);
+            } catch (ScriptLoadException e) {
+                throw new IOException(file + ":" + e.line() + ":" + e.column() + ": " + e.getMessage());
+            }
+        }
+        return Files.readAllBytes(file);
+    }
+
+    /**
+     * Where a path GraalJS asks for really is: the path itself when it exists, else the
+     * TypeScript file an extension-less or {@code .js} import means.
+     */
+    private Path map(Path path) throws IOException {
+        Path p = toAbsolutePath(path).normalize();
+        if (!p.startsWith(root)) {
+            throw outside(path);
+        }
+        if (CommonJsFacade.underlying(p) != null || Files.exists(p)) {
+            return p;
+        }
+        String name = p.getFileName().toString();
+        for (int i = 0; i < TS_FOR_JS.size(); i += 2) {
+            String js = TS_FOR_JS.get(i);
+            if (name.endsWith(js)) {
+                Path ts = p.resolveSibling(name.substring(0, name.length() - js.length()) + TS_FOR_JS.get(i + 1));
+                return Files.isRegularFile(ts) ? ts : p;
+            }
+        }
+        for (String probe : PROBES) {
+            Path candidate = Path.of(p + probe);
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        return p;
+    }
+
+    /** The real path, refused when a link leads out of the project folder. */
+    private Path real(Path p) throws IOException {
+        Path real = p.toRealPath();
+        if (!real.startsWith(root)) {
+            throw outside(p);
+        }
+        return real;
+    }
+
+    private static AccessDeniedException outside(Path path) {
+        return new AccessDeniedException(path.toString(), null, "scripts can only load modules from the project folder");
+    }
+
+    private static AccessDeniedException readOnly(Path path) {
+        return new AccessDeniedException(path.toString(), null, "scripts cannot change files");
+    }
+}

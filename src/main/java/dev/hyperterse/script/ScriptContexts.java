@@ -1,0 +1,257 @@
+package dev.hyperterse.script;
+
+import dev.hyperterse.model.ScriptRef;
+import io.vertx.core.json.JsonObject;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.EnvironmentAccess;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotAccess;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.SourceSection;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Makes sandboxed contexts for one project's scripts and loads a script module into each.
+ *
+ * <p>The sandbox: no host access at all (no {@code Java.type}, no host classes or objects, no
+ * {@code Polyglot}), no {@code load}/{@code print}, no threads, processes, native code or
+ * environment variables; the only file system is {@link ModuleFileSystem}, read-only and
+ * limited to the project folder. What a script gets: {@code console}, {@code fetch} and
+ * {@code process.env} holding only the values a tool passes in.
+ */
+final class ScriptContexts {
+    private static final Logger CONSOLE = LoggerFactory.getLogger("dev.hyperterse.script.console");
+    private static final String MODULE = "application/javascript+module";
+
+    private final ScriptEngine engine;
+    private final ModuleFileSystem files;
+    private final ScriptFetch fetch;
+
+    /**
+     * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
+     *              project), so {@code fetch} rejects
+     */
+    ScriptContexts(ScriptEngine engine, Path projectDir, ScriptFetch fetch) throws IOException {
+        this.engine = engine;
+        this.files = new ModuleFileSystem(projectDir, engine.typescript());
+        this.fetch = fetch;
+    }
+
+    /**
+     * A fresh context with the script's module graph loaded and its export checked.
+     *
+     * @param env the environment values the tool passes in, as {@code process.env}
+     */
+    LoadedScript load(ScriptRef script, Map<String, String> env) throws ScriptLoadException {
+        Path file = script.file();
+        String code = moduleCode(file);
+        Context context = newContext();
+        LoadedScript loaded = new LoadedScript(context, displayName(file), files.root().toString());
+        try {
+            Value helpers = context.eval(engine.bootstrap())
+                    .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
+                            resolveRequire(), compileCommonJs(), readJson());
+            Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
+                    .build());
+            Value export = namespace.getMember(script.exportName());
+            if (export == null || export.isNull()) {
+                throw new ScriptLoadException(file, 0, 0, "has no export '" + script.exportName() + "'"
+                        + exportsOf(namespace));
+            }
+            if (!export.canExecute()) {
+                throw new ScriptLoadException(file, 0, 0, "export '" + script.exportName()
+                        + "' is not a function (a script exports the function to call)");
+            }
+            loaded.bind(export, helpers);
+            return loaded;
+        } catch (PolyglotException e) {
+            loaded.cancel();
+            throw loadFailure(file, e);
+        } catch (IOException e) {
+            loaded.cancel();
+            throw new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());
+        } catch (ScriptLoadException | RuntimeException e) {
+            loaded.cancel();
+            throw e;
+        }
+    }
+
+    private String moduleCode(Path file) throws ScriptLoadException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ScriptLoadException(file, 0, 0, "cannot read the script: " + e.getMessage());
+        }
+        return TypeScriptStripper.isTypeScript(file) ? engine.typescript().strip(file, text) : text;
+    }
+
+    private Context newContext() {
+        return Context.newBuilder("js")
+                .engine(engine.engine())
+                .allowHostAccess(HostAccess.NONE)
+                .allowHostClassLookup(className -> false)
+                .allowHostClassLoading(false)
+                .allowPolyglotAccess(PolyglotAccess.NONE)
+                .allowCreateThread(false)
+                .allowCreateProcess(false)
+                .allowNativeAccess(false)
+                .allowEnvironmentAccess(EnvironmentAccess.NONE)
+                .allowIO(IOAccess.newBuilder().fileSystem(files).build())
+                .in(new ByteArrayInputStream(new byte[0]))
+                .out(OutputStream.nullOutputStream())
+                .err(OutputStream.nullOutputStream())
+                // evaluating a module returns its namespace: how the export is found
+                .allowExperimentalOptions(true)
+                .option("js.esm-eval-returns-exports", "true")
+                .option("js.load", "false")
+                .option("js.print", "false")
+                .option("js.console", "false")
+                .option("js.polyglot-builtin", "false")
+                .option("js.graal-builtin", "false")
+                .option("js.java-package-globals", "false")
+                .build();
+    }
+
+    private ProxyExecutable consoleFor(LoadedScript loaded) {
+        String name = loaded.displayName();
+        return args -> {
+            String level = args[0].asString();
+            String text = args[1].asString();
+            switch (level) {
+                case "debug":
+                    CONSOLE.debug("[{}] {}", name, text);
+                    break;
+                case "warn":
+                    CONSOLE.warn("[{}] {}", name, text);
+                    break;
+                case "error":
+                    CONSOLE.error("[{}] {}", name, text);
+                    break;
+                default:
+                    CONSOLE.info("[{}] {}", name, text);
+            }
+            return null;
+        };
+    }
+
+    /**
+     * {@code hostFetch(url, method, headersJson, body, onResponse, onError)}: starts the request
+     * and queues the callback for the thread running the call.
+     */
+    private ProxyExecutable fetchFor(LoadedScript loaded) {
+        return args -> {
+            Value onResponse = args[4];
+            Value onError = args[5];
+            if (fetch == null) {
+                onError.execute("fetch is not available here");
+                return null;
+            }
+            Duration left = loaded.remaining();
+            if (left.isNegative() || left.isZero()) {
+                onError.execute("fetch is only available while the script handles a call");
+                return null;
+            }
+            long call = loaded.currentCall();
+            String body = args[3].isNull() ? null : args[3].asString();
+            fetch.send(args[0].asString(), args[1].asString().toUpperCase(Locale.ROOT),
+                    new JsonObject(args[2].asString()), body, left,
+                    response -> loaded.postFor(call, () -> onResponse.execute(response.status(),
+                            response.statusText(), response.headersJson(), response.body(), response.url())),
+                    message -> loaded.postFor(call, () -> onError.execute(message)));
+            return null;
+        };
+    }
+
+    /**
+     * {@code hostResolve(specifier, parentFile)}: the absolute file, or {@code "!" + message}
+     * (the bootstrap throws it as a JavaScript error: a Java exception would reach the script
+     * as an opaque host exception).
+     */
+    private ProxyExecutable resolveRequire() {
+        return args -> {
+            try {
+                return files.resolveRequire(args[0].asString(), Path.of(args[1].asString())).toString();
+            } catch (IOException e) {
+                return "!" + failureText(e);
+            }
+        };
+    }
+
+    /** {@code hostCompile(file)}: the module's wrapper function, or {@code "!" + message}. */
+    private ProxyExecutable compileCommonJs() {
+        return args -> {
+            try {
+                return Context.getCurrent().eval(files.commonJsSource(Path.of(args[0].asString())));
+            } catch (IOException e) {
+                return "!" + failureText(e);
+            }
+        };
+    }
+
+    /** {@code hostReadJson(file)}: the text of a JSON file, or {@code "!" + message}. */
+    private ProxyExecutable readJson() {
+        return args -> {
+            try {
+                return new String(files.content(Path.of(args[0].asString())), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "!" + failureText(e);
+            }
+        };
+    }
+
+    private String failureText(IOException e) {
+        String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e instanceof java.nio.file.FileSystemException && ((java.nio.file.FileSystemException) e).getReason() != null) {
+            reason = ((java.nio.file.FileSystemException) e).getReason();
+        }
+        return reason.replace(files.root() + "/", "");
+    }
+
+    private String displayName(Path file) {
+        Path root = files.root();
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (IOException e) {
+            real = file;
+        }
+        return real.startsWith(root) ? root.relativize(real).toString() : file.toString();
+    }
+
+    private static String exportsOf(Value namespace) {
+        List<String> names = new ArrayList<>(namespace.getMemberKeys());
+        return names.isEmpty() ? " (it exports nothing)" : " (it exports: " + String.join(", ", names) + ")";
+    }
+
+    /** A load failure at the position GraalJS reports (a syntax error, a failed import). */
+    static ScriptLoadException loadFailure(Path entry, PolyglotException e) {
+        String message = String.valueOf(e.getMessage());
+        if (e.isHostException() || e.isInternalError()) {
+            message = "internal error while loading: " + message;
+        }
+        SourceSection at = e.getSourceLocation();
+        if (at != null && at.getSource() != null && at.getSource().getPath() != null && !at.getSource().isInternal()) {
+            return new ScriptLoadException(Path.of(at.getSource().getPath()), at.getStartLine(), at.getStartColumn(),
+                    message);
+        }
+        return new ScriptLoadException(entry, 0, 0, message);
+    }
+}

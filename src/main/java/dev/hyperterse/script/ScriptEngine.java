@@ -1,0 +1,91 @@
+package dev.hyperterse.script;
+
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.Source;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The one GraalJS engine of the process, shared by every script context so that code parsed
+ * (and, on the optimizing runtime, compiled) once serves all contexts, and the TypeScript
+ * stripper whose cache goes with it. Hot reloads reuse it; the process closes it at exit.
+ */
+public final class ScriptEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptEngine.class);
+    private static final String INTERPRETED = "Interpreted";
+
+    private final Engine engine;
+    private final TypeScriptStripper typescript = new TypeScriptStripper();
+    private final Source bootstrap;
+
+    private ScriptEngine(Engine engine, Source bootstrap) {
+        this.engine = engine;
+        this.bootstrap = bootstrap;
+    }
+
+    /** Starts the engine and logs whether the optimizing compiler is active. */
+    public static ScriptEngine create() {
+        long started = System.nanoTime();
+        Engine engine = Engine.newBuilder("js")
+                // the fallback-runtime warning goes to stderr unconditionally; this class logs the mode instead
+                .option("engine.WarnInterpreterOnly", "false")
+                .logHandler(new SLF4JBridgeHandler())
+                .build();
+        ScriptEngine scripts = new ScriptEngine(engine, bootstrapSource());
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        if (scripts.optimizing()) {
+            LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
+                    engine.getImplementationName(), ms);
+        } else {
+            LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; the README has the "
+                    + "JDK 25 launch line that enables it), engine ready in {} ms", engine.getImplementationName(), ms);
+        }
+        return scripts;
+    }
+
+    /** True when Truffle found the Graal compiler (JDK 25 with JVMCI and the compiler jars). */
+    public boolean optimizing() {
+        return !INTERPRETED.equals(engine.getImplementationName());
+    }
+
+    /** {@code Interpreted}, or the name of the optimizing runtime. */
+    public String mode() {
+        return engine.getImplementationName();
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    TypeScriptStripper typescript() {
+        return typescript;
+    }
+
+    Source bootstrap() {
+        return bootstrap;
+    }
+
+    @Override
+    public void close() {
+        engine.close(true);
+    }
+
+    private static Source bootstrapSource() {
+        try (InputStream in = ScriptEngine.class.getResourceAsStream("bootstrap.js")) {
+            if (in == null) {
+                throw new IllegalStateException("bootstrap.js is missing from the jar");
+            }
+            return Source.newBuilder("js", new String(in.readAllBytes(), StandardCharsets.UTF_8), "hyperterse-bootstrap.js")
+                    .internal(true)
+                    .build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.hyperterse.script;
+
+import dev.hyperterse.model.ScriptRef;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The contexts one script runs in. A call takes an idle context (or loads a new one), and gives
+ * it back afterwards unless it was cancelled; at most one context per worker thread is ever
+ * needed. Idle contexts are reused last-in first-out, so the warm ones stay warm.
+ */
+final class ScriptPool {
+    private final ScriptRef script;
+    private final Map<String, String> env;
+    private final ScriptContexts contexts;
+    private final ScheduledExecutorService watchdog;
+    private final Deque<LoadedScript> idle = new ConcurrentLinkedDeque<>();
+    private final Set<LoadedScript> live = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    ScriptPool(ScriptRef script, Map<String, String> env, ScriptContexts contexts, ScheduledExecutorService watchdog) {
+        this.script = script;
+        this.env = Map.copyOf(env);
+        this.contexts = contexts;
+        this.watchdog = watchdog;
+    }
+
+    /** Loads one context ahead of the first call. Runs on a worker thread. */
+    void warm() throws ScriptLoadException {
+        release(load());
+    }
+
+    /**
+     * Runs one call on the current (worker) thread. The time limit starts once a context is
+     * ready; when it passes, the watchdog cancels the context and this call fails.
+     */
+    Object run(JsonObject payload, Duration limit) {
+        return run(payload, limit, -1);
+    }
+
+    /**
+     * Runs one call that must end by {@code deadline} ({@link System#nanoTime()}; -1: the limit
+     * from now), so time spent waiting for this thread counts; the message names {@code limit}.
+     */
+    Object run(JsonObject payload, Duration limit, long deadline) {
+        LoadedScript loaded;
+        try {
+            loaded = acquire();
+        } catch (ScriptLoadException e) {
+            throw new ScriptFailure("cannot load the script: " + e.getMessage(), false, e);
+        }
+        long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
+        long callNumber = loaded.currentCall() + 1;
+        ScheduledFuture<?> timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
+                Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+        try {
+            return loaded.invoke(payload, end, limit);
+        } finally {
+            timer.cancel(false);
+            loaded.endCall();
+            release(loaded);
+        }
+    }
+
+    private LoadedScript acquire() throws ScriptLoadException {
+        LoadedScript loaded = idle.pollFirst();
+        while (loaded != null && loaded.broken()) {
+            live.remove(loaded);
+            loaded = idle.pollFirst();
+        }
+        return loaded != null ? loaded : load();
+    }
+
+    private LoadedScript load() throws ScriptLoadException {
+        if (closed) {
+            throw new ScriptLoadException(script.file(), 0, 0, "the server is shutting down");
+        }
+        LoadedScript loaded = contexts.load(script, env);
+        live.add(loaded);
+        return loaded;
+    }
+
+    private void release(LoadedScript loaded) {
+        if (loaded.broken() || closed) {
+            live.remove(loaded);
+            loaded.cancel();
+        } else {
+            idle.addFirst(loaded);
+            if (closed && idle.remove(loaded)) {
+                live.remove(loaded);
+                loaded.close();
+            }
+        }
+    }
+
+    /** Contexts alive now (idle or serving a call). */
+    int size() {
+        return live.size();
+    }
+
+    /** Closes idle contexts and cancels the ones still running a call. */
+    void close() {
+        closed = true;
+        for (LoadedScript loaded : live) {
+            loaded.cancel();
+        }
+        live.clear();
+        idle.clear();
+    }
+}

@@ -1,0 +1,190 @@
+package dev.hyperterse.script;
+
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.pipeline.ScriptInvoker;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs a project's handler and mapper scripts: one {@link ScriptPool} of contexts per script on
+ * the shared {@link ScriptEngine}, calls on a Vert.x worker pool of {@code tools.script_workers}
+ * threads (never on an event loop), each call cancelled when its time limit passes. The limit
+ * counts from the call, waiting for a free worker included, so a caller hears back in time even
+ * while runaway scripts hold every worker; a call whose limit passed while it waited never runs.
+ */
+public final class ScriptRuntime implements ScriptInvoker {
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
+
+    /** One script as one tool uses it, with the environment values that tool passes in. */
+    public record Use(String tool, ScriptRef script, Map<String, String> env) {
+        public Use {
+            env = Map.copyOf(env);
+        }
+    }
+
+    /** Contexts are shared by uses of the same export with the same environment. */
+    private record PoolKey(Path file, String export, Map<String, String> env) {
+    }
+
+    /** How a call finds its pool: the tool and the script it names. */
+    private record UseKey(String tool, Path file, String export) {
+    }
+
+    private final Map<UseKey, ScriptPool> pools;
+    private final WorkerExecutor workers;
+    private final ScheduledExecutorService watchdog;
+    private final ScriptFetch fetch;
+    private final Vertx vertx;
+
+    private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, WorkerExecutor workers,
+                          ScheduledExecutorService watchdog, ScriptFetch fetch) {
+        this.vertx = vertx;
+        this.pools = pools;
+        this.workers = workers;
+        this.watchdog = watchdog;
+        this.fetch = fetch;
+    }
+
+    /**
+     * Loads every script once (the warm-up: parse, link, run top-level code) on the worker pool
+     * and completes when all are ready, or fails with the first {@link ScriptLoadException}.
+     *
+     * @param workerCount    threads for script calls
+     * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
+     *                       only warns about workers held longer than any limit allows
+     */
+    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                              Collection<Use> uses, int workerCount, Duration longestTimeout) {
+        ScriptFetch fetch = new ScriptFetch(vertx);
+        ScriptContexts contexts;
+        try {
+            contexts = new ScriptContexts(engine, projectDir, fetch);
+        } catch (IOException e) {
+            fetch.close();
+            return Future.failedFuture(new ScriptLoadException(projectDir, 0, 0, "cannot open the project folder: "
+                    + e.getMessage()));
+        }
+        // A context switch per call is the price of never running scripts on an event loop.
+        long maxExecute = longestTimeout.plusSeconds(30).toMillis();
+        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts", workerCount, maxExecute,
+                TimeUnit.MILLISECONDS);
+        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hyperterse-script-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        Map<PoolKey, ScriptPool> distinct = new LinkedHashMap<>();
+        Map<UseKey, ScriptPool> pools = new LinkedHashMap<>();
+        for (Use use : uses) {
+            ScriptRef script = use.script();
+            ScriptPool pool = distinct.computeIfAbsent(new PoolKey(script.file(), script.exportName(), use.env()),
+                    k -> new ScriptPool(script, use.env(), contexts, watchdog));
+            pools.put(new UseKey(use.tool(), script.file(), script.exportName()), pool);
+        }
+        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), workers, watchdog, fetch);
+        long started = System.nanoTime();
+        List<Future<Void>> warming = new ArrayList<>();
+        distinct.forEach((key, pool) -> warming.add(workers.executeBlocking(() -> {
+            long t0 = System.nanoTime();
+            pool.warm();
+            LOG.debug("script {}#{} loaded in {} ms", key.file(), key.export(), (System.nanoTime() - t0) / 1_000_000);
+            return null;
+        }, false)));
+        return Future.all(warming).transform(ar -> {
+            if (ar.failed()) {
+                return runtime.close().transform(x -> Future.failedFuture(ar.cause()));
+            }
+            LOG.info("scripts: {} loaded and warmed in {} ms on {} ({} workers)", distinct.size(),
+                    (System.nanoTime() - started) / 1_000_000, engine.mode(), workerCount);
+            return Future.succeededFuture(runtime);
+        });
+    }
+
+    /** Starts a runtime for scripts that no tool passes environment values to (tests, checks). */
+    public static Future<ScriptRuntime> startScripts(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                                     Collection<ScriptRef> scripts, int workerCount,
+                                                     Duration longestTimeout) {
+        List<Use> uses = new ArrayList<>();
+        scripts.forEach(s -> uses.add(new Use("", s, Map.of())));
+        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout);
+    }
+
+    /** A call for scripts started with {@link #startScripts}. */
+    public Future<Object> call(ScriptRef script, JsonObject payload, Duration timeout) {
+        return call("", script, payload, timeout);
+    }
+
+    @Override
+    public Future<Object> call(String tool, ScriptRef script, JsonObject payload, Duration timeout) {
+        ScriptPool pool = pools.get(new UseKey(tool, script.file(), script.exportName()));
+        if (pool == null) {
+            return Future.failedFuture(new ScriptFailure("the script " + script.file().getFileName() + " was not loaded"));
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Promise<Object> answer = Promise.promise();
+        // the timer answers a call still waiting for a worker; once running, the watchdog stops it
+        AtomicBoolean decided = new AtomicBoolean();
+        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            if (decided.compareAndSet(false, true)) {
+                answer.tryFail(waitedTooLong(timeout));
+            }
+        });
+        workers.executeBlocking(() -> {
+            if (!decided.compareAndSet(false, true) || System.nanoTime() >= deadline) {
+                // its time passed while it waited: starting it now would only hold a worker
+                throw waitedTooLong(timeout);
+            }
+            return pool.run(payload, timeout, deadline);
+        }, false).onComplete(ar -> {
+            vertx.cancelTimer(timer);
+            if (ar.succeeded()) {
+                answer.tryComplete(ar.result());
+            } else {
+                answer.tryFail(ar.cause());
+            }
+        });
+        return answer.future();
+    }
+
+    private static ScriptFailure waitedTooLong(Duration timeout) {
+        return new ScriptFailure("timed out after " + Durations.show(timeout) + " waiting for a free script worker",
+                true, null);
+    }
+
+    /** Contexts alive now for a script (for tests and metrics). */
+    public int contexts(ScriptRef script) {
+        ScriptPool pool = pools.get(new UseKey("", script.file(), script.exportName()));
+        return pool == null ? 0 : pool.size();
+    }
+
+    /**
+     * Cancels running calls, closes every context and stops the worker pool. Closing contexts
+     * waits for cancelled code to stop, so it runs on Vert.x's own worker pool: the script
+     * workers may all be busy, and an event loop must not wait.
+     */
+    public Future<Void> close() {
+        return vertx.executeBlocking(() -> {
+            new java.util.HashSet<>(pools.values()).forEach(ScriptPool::close);
+            watchdog.shutdownNow();
+            return null;
+        }, false).transform(x -> Future.join(workers.close(), fetch.close()).mapEmpty());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.ToolDef;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One ranked tool. {@code rawScore} is the unrounded score in (0, 1] the ranking sorts by;
+ * {@code relevanceScore} is what callers see, 1..100.
+ */
+public record SearchHit(String name, int relevanceScore, double rawScore, ToolDef tool) {
+
+    /**
+     * The hit as the {@code search} tool returns it. Keys are inserted in wire order (JsonObject
+     * keeps insertion order): {@code name, relevance_score, description, statement} (database
+     * tools only), {@code inputs}. An input's {@code description} appears only when non-empty and
+     * {@code default_value} only when it has a default, as in Hyperterse.
+     */
+    public JsonObject toJson() {
+        JsonObject json = new JsonObject()
+                .put("name", name)
+                .put("relevance_score", relevanceScore)
+                .put("description", tool.description() == null ? "" : tool.description());
+        if (tool.isDatabaseTool()) {
+            json.put("statement", tool.statement());
+        }
+        JsonArray inputs = new JsonArray();
+        for (InputDef input : tool.inputs()) {
+            JsonObject entry = new JsonObject()
+                    .put("name", input.name())
+                    .put("type", input.type().keyword())
+                    .put("optional", input.optional());
+            if (input.description() != null && !input.description().isEmpty()) {
+                entry.put("description", input.description());
+            }
+            if (input.hasDefault()) {
+                entry.put("default_value", input.defaultValue());
+            }
+            inputs.add(entry);
+        }
+        return json.put("inputs", inputs);
+    }
+}

@@ -1,0 +1,486 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.ToolDef;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Ranks a project's tools against a free-text intent, exactly as Hyperterse v2.2 does (see
+ * "The two MCP tools" in the project-format spec):
+ * <ol>
+ *   <li>Texts are normalised ({@link SearchText#normalize}). A tool has five: name, statement
+ *       (empty for handler tools), input names joined, description, input descriptions joined.</li>
+ *   <li>Per text, token coverage of the distinct query tokens: exact token +1, partial (either
+ *       contains the other) +0.6, else a miss; {@code s == 0 ? 0 : s / (s + 0.10 × misses)}.</li>
+ *   <li>Character 3-gram Jaccard between the query and the five texts joined (name, description,
+ *       statement, input names, input descriptions), both with spaces removed; a text of at most
+ *       three code points is one gram of itself.</li>
+ *   <li>Weights name .30, statement .25, input names .18, description .14, input descriptions
+ *       .08, 3-grams .05. A component is dropped when the tool's side of it is empty: a text with
+ *       no tokens, or for 3-grams a tool whose five texts are all empty. The query never drops a
+ *       component (a non-blank query always has tokens and at least one gram). The remaining
+ *       weights are rescaled to sum to 1.</li>
+ *   <li>Phrase bonus when the whole normalised query occurs in the normalised name (+.10), else
+ *       statement (+.08), else description (+.03); capped at 1.</li>
+ *   <li>Hits with raw score ≤ 0 are dropped; the rest sorted by raw score descending, then name
+ *       by code point, then declaration order; cut to the limit.</li>
+ * </ol>
+ * Floating-point operations are done in Hyperterse's order so scores at a rounding boundary round
+ * the same way (the spec's {@code get-orders} check is one: 86.5036 → 88).
+ *
+ * <p>Everything about a tool is computed once, here; a query relates its tokens to the shared
+ * vocabulary once and then scores each tool with integer look-ups. Instances are immutable and
+ * safe to query from several threads at once.
+ */
+public final class SearchIndex {
+
+    /** What Hyperterse uses when no positive limit is given. */
+    public static final int DEFAULT_LIMIT = 10;
+
+    // Component slots, in the order Hyperterse adds them up.
+    private static final int NAME = 0;
+    private static final int STATEMENT = 1;
+    private static final int INPUT_NAMES = 2;
+    private static final int DESCRIPTION = 3;
+    private static final int INPUT_DESCRIPTIONS = 4;
+    private static final int GRAMS = 5;
+    private static final int TEXT_COMPONENTS = 5;
+    private static final double[] WEIGHTS = {0.30, 0.25, 0.18, 0.14, 0.08, 0.05};
+
+    private static final double PARTIAL_CREDIT = 0.6;
+    private static final double MISS_PENALTY = 0.10;
+    private static final double NAME_PHRASE_BONUS = 0.10;
+    private static final double STATEMENT_PHRASE_BONUS = 0.08;
+    private static final double DESCRIPTION_PHRASE_BONUS = 0.03;
+
+    private final ToolEntry[] entries;
+    /**
+     * Vocabulary ids of each tool's distinct tokens per text component, all tools in one array so
+     * a query scans memory in order: tool t's component c is
+     * {@code tokenIds[textBounds[t * 5 + c] .. textBounds[t * 5 + c + 1])}.
+     */
+    private final int[] tokenIds;
+    private final int[] textBounds;
+    private final TokenVocabulary vocabulary;
+    private final GramIndex grams;
+    private final int limit;
+    /** Per-query work arrays, reused so a query allocates little; one per concurrent caller. */
+    private final ConcurrentLinkedQueue<Scratch> idleScratch = new ConcurrentLinkedQueue<>();
+
+    /**
+     * @param tools the tools to rank, in declaration order (the last tie-break)
+     * @param limit the most hits a search returns; {@link #DEFAULT_LIMIT} when not positive
+     */
+    public SearchIndex(Collection<ToolDef> tools, int limit) {
+        this.limit = limit > 0 ? limit : DEFAULT_LIMIT;
+        TokenVocabulary.Builder vocabularyBuilder = new TokenVocabulary.Builder();
+        GramIndex.Builder gramBuilder = new GramIndex.Builder();
+        List<ToolEntry> built = new ArrayList<>(tools.size());
+        IntList ids = new IntList();
+        IntList bounds = new IntList();
+        for (ToolDef tool : tools) {
+            built.add(ToolEntry.of(Objects.requireNonNull(tool, "tool"), built.size(), vocabularyBuilder,
+                    gramBuilder, ids, bounds));
+        }
+        bounds.add(ids.size());
+        this.entries = built.toArray(new ToolEntry[0]);
+        this.tokenIds = ids.toArray();
+        this.textBounds = bounds.toArray();
+        this.vocabulary = vocabularyBuilder.build();
+        this.grams = gramBuilder.build();
+    }
+
+    /** How many tools the index ranks. */
+    public int size() {
+        return entries.length;
+    }
+
+    /** The most hits {@link #search} returns. */
+    public int limit() {
+        return limit;
+    }
+
+    /** The best-matching tools, best first; empty for a query with no letters or numbers. */
+    public List<SearchHit> search(String query) {
+        return search(query, null);
+    }
+
+    /**
+     * The best-matching tools among those {@code visible} accepts (all when null), best first:
+     * tools a caller may not see never take a place within the limit.
+     */
+    public List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible) {
+        String normalizedQuery = SearchText.normalize(query);
+        if (normalizedQuery.isEmpty() || entries.length == 0) {
+            return List.of();
+        }
+        Scratch scratch = idleScratch.poll();
+        if (scratch == null) {
+            scratch = new Scratch(vocabulary.size(), entries.length, Math.min(limit, entries.length));
+        }
+        try {
+            return rank(normalizedQuery, scratch, visible);
+        } finally {
+            scratch.reset(vocabulary.size());
+            idleScratch.offer(scratch);
+        }
+    }
+
+    private List<SearchHit> rank(String normalizedQuery, Scratch scratch, java.util.function.Predicate<ToolDef> visible) {
+        String[] queryTokens = SearchText.distinctTokens(normalizedQuery);
+        long[] queryGrams = SearchText.gramKeys(normalizedQuery);
+        int tokenCount = queryTokens.length;
+        int words = (tokenCount + 63) >>> 6;
+        int stride = 2 * words;
+
+        // For each vocabulary id: which query tokens it equals (first `words` longs) and which it
+        // partially matches (next `words` longs), one bit per query token.
+        long[] masks = scratch.masks(vocabulary.size() * stride, stride);
+        for (int i = 0; i < tokenCount; i++) {
+            final long bit = 1L << i; // Java uses the low six bits of the shift distance
+            int exact = vocabulary.id(queryTokens[i]);
+            if (exact >= 0) {
+                masks[exact * stride + (i >>> 6)] |= bit;
+            }
+            final int partialWord = words + (i >>> 6);
+            vocabulary.forEachPartial(queryTokens[i], id -> masks[id * stride + partialWord] |= bit);
+        }
+        int[] sharedGrams = scratch.sharedGrams;
+        grams.countShared(queryGrams, sharedGrams);
+
+        for (int t = 0; t < entries.length; t++) {
+            if (visible != null && !visible.test(entries[t].tool)) {
+                continue;
+            }
+            double raw = score(t, normalizedQuery, tokenCount, words, masks, queryGrams.length, sharedGrams[t],
+                    scratch);
+            if (raw > 0) {
+                scratch.offer(t, raw, entries);
+            }
+        }
+        return scratch.drain(entries);
+    }
+
+    private double score(int tool, String normalizedQuery, int tokenCount, int words, long[] masks,
+                         int queryGramCount, int sharedGramCount, Scratch scratch) {
+        ToolEntry entry = entries[tool];
+        double raw = 0;
+        int complete = 0; // components in which every query token matched: only they can hold the phrase
+        for (int c = 0; c < TEXT_COMPONENTS; c++) {
+            if (!entry.active[c]) {
+                continue;
+            }
+            int from = textBounds[tool * TEXT_COMPONENTS + c];
+            int to = textBounds[tool * TEXT_COMPONENTS + c + 1];
+            double coverage = words == 1
+                    ? coverageOfOneWordQuery(from, to, tokenCount, masks, scratch)
+                    : coverage(from, to, tokenCount, words, masks, scratch);
+            raw += coverage * entry.weights[c];
+            if (scratch.lastMisses == 0) {
+                complete |= 1 << c;
+            }
+        }
+        if (entry.active[GRAMS]) {
+            double jaccard = sharedGramCount == 0 ? 0
+                    : (double) sharedGramCount / (double) (queryGramCount + entry.gramCount - sharedGramCount);
+            raw += jaccard * entry.weights[GRAMS];
+        }
+
+        // The query occurring in a text implies each query token lies inside one of its tokens,
+        // so a text with a miss cannot contain it and the substring search is skipped.
+        if ((complete & (1 << NAME)) != 0 && entry.nameText.contains(normalizedQuery)) {
+            raw += NAME_PHRASE_BONUS;
+        } else if ((complete & (1 << STATEMENT)) != 0 && entry.statementText.contains(normalizedQuery)) {
+            raw += STATEMENT_PHRASE_BONUS;
+        } else if ((complete & (1 << DESCRIPTION)) != 0 && entry.descriptionText.contains(normalizedQuery)) {
+            raw += DESCRIPTION_PHRASE_BONUS;
+        }
+        return raw > 1 ? 1 : raw;
+    }
+
+    /**
+     * Hyperterse's soft coverage for a query of at most 64 distinct tokens (nearly all queries),
+     * with the match state in two registers; leaves the number of missed tokens in the scratch.
+     */
+    private double coverageOfOneWordQuery(int from, int to, int tokenCount, long[] masks, Scratch scratch) {
+        long exact = 0;
+        long partial = 0;
+        for (int k = from; k < to; k++) {
+            int base = tokenIds[k] << 1;
+            exact |= masks[base];
+            partial |= masks[base + 1];
+        }
+        if ((exact | partial) == 0) {
+            scratch.lastMisses = tokenCount;
+            return 0;
+        }
+        long[] seen = scratch.seen;
+        seen[0] = exact;
+        seen[1] = partial;
+        return softCoverage(seen, 1, tokenCount, scratch);
+    }
+
+    /** The same for queries of more than 64 distinct tokens. */
+    private double coverage(int from, int to, int tokenCount, int words, long[] masks, Scratch scratch) {
+        int stride = 2 * words;
+        long[] seen = scratch.seen;
+        Arrays.fill(seen, 0, stride, 0L);
+        for (int k = from; k < to; k++) {
+            int base = tokenIds[k] * stride;
+            for (int w = 0; w < stride; w++) {
+                seen[w] |= masks[base + w];
+            }
+        }
+        return softCoverage(seen, words, tokenCount, scratch);
+    }
+
+    /**
+     * {@code s == 0 ? 0 : s / (s + 0.10 × misses)}, with s summed in query-token order as
+     * Hyperterse does (0.6 + 0.6 + 0.6 + 1 is 2.8 but 1 + 0.6 + 0.6 + 0.6 is 2.8000000000000003).
+     */
+    private static double softCoverage(long[] seen, int words, int tokenCount, Scratch scratch) {
+        double score = 0;
+        double misses = 0;
+        for (int i = 0; i < tokenCount; i++) {
+            long bit = 1L << i;
+            int word = i >>> 6;
+            if ((seen[word] & bit) != 0) {
+                score += 1;
+            } else if ((seen[words + word] & bit) != 0) {
+                score += PARTIAL_CREDIT;
+            } else {
+                misses += 1;
+            }
+        }
+        scratch.lastMisses = misses;
+        if (score <= 0) {
+            return 0;
+        }
+        return score / (score + misses * MISS_PENALTY);
+    }
+
+    /** {@code round(raw × 99) + 1}, rounding half away from zero, clamped to 1..100. */
+    static int relevanceScore(double raw) {
+        double scaled = raw * 99;
+        long rounded = scaled < 0 ? -Math.round(-scaled) : Math.round(scaled);
+        return (int) Math.max(1, Math.min(100, rounded + 1));
+    }
+
+    /** One tool with everything a query needs precomputed. */
+    private static final class ToolEntry {
+        final ToolDef tool;
+        final String nameText;
+        final String statementText;
+        final String descriptionText;
+        final boolean[] active;
+        /** Component weights rescaled over the active components; 0 for inactive ones. */
+        final double[] weights;
+        final int gramCount;
+
+        private ToolEntry(ToolDef tool, String nameText, String statementText, String descriptionText,
+                          boolean[] active, double[] weights, int gramCount) {
+            this.tool = tool;
+            this.nameText = nameText;
+            this.statementText = statementText;
+            this.descriptionText = descriptionText;
+            this.active = active;
+            this.weights = weights;
+            this.gramCount = gramCount;
+        }
+
+        /** Builds the entry, appending its token ids and component bounds to the shared arrays. */
+        static ToolEntry of(ToolDef tool, int index, TokenVocabulary.Builder vocabulary, GramIndex.Builder grams,
+                            IntList tokenIds, IntList textBounds) {
+            String nameText = SearchText.normalize(tool.name());
+            String descriptionText = SearchText.normalize(tool.description());
+            // A handler tool has no statement worth matching; Hyperterse blanks its placeholder one.
+            String statementText = tool.isDatabaseTool() ? SearchText.normalize(tool.statement()) : "";
+            StringJoiner inputNames = new StringJoiner(" ");
+            StringJoiner inputDescriptions = new StringJoiner(" ");
+            for (InputDef input : tool.inputs()) {
+                String name = SearchText.normalize(input.name());
+                if (!name.isEmpty()) {
+                    inputNames.add(name);
+                }
+                String description = SearchText.normalize(input.description());
+                if (!description.isEmpty()) {
+                    inputDescriptions.add(description);
+                }
+            }
+
+            String[] texts = new String[TEXT_COMPONENTS];
+            texts[NAME] = nameText;
+            texts[STATEMENT] = statementText;
+            texts[INPUT_NAMES] = inputNames.toString();
+            texts[DESCRIPTION] = descriptionText;
+            texts[INPUT_DESCRIPTIONS] = inputDescriptions.toString();
+
+            boolean[] active = new boolean[WEIGHTS.length];
+            for (int c = 0; c < TEXT_COMPONENTS; c++) {
+                textBounds.add(tokenIds.size());
+                String[] distinct = SearchText.distinctTokens(texts[c]);
+                for (String token : distinct) {
+                    tokenIds.add(vocabulary.add(token));
+                }
+                active[c] = distinct.length > 0;
+            }
+
+            // Grams run across text boundaries, so the join order (Hyperterse's) matters.
+            long[] gramKeys = SearchText.gramKeys(String.join(" ", texts[NAME], texts[DESCRIPTION],
+                    texts[STATEMENT], texts[INPUT_NAMES], texts[INPUT_DESCRIPTIONS]));
+            grams.add(index, gramKeys);
+            active[GRAMS] = gramKeys.length > 0;
+
+            return new ToolEntry(tool, nameText, statementText, descriptionText, active,
+                    rescaledWeights(active), gramKeys.length);
+        }
+
+        private static double[] rescaledWeights(boolean[] active) {
+            double total = 0;
+            for (int c = 0; c < WEIGHTS.length; c++) {
+                if (active[c]) {
+                    total += WEIGHTS[c];
+                }
+            }
+            double[] weights = new double[WEIGHTS.length];
+            if (total > 0) {
+                for (int c = 0; c < WEIGHTS.length; c++) {
+                    weights[c] = active[c] ? WEIGHTS[c] / total : 0;
+                }
+            }
+            return weights;
+        }
+    }
+
+    /**
+     * Work arrays for one query at a time: the per-vocabulary match masks, shared-gram counts per
+     * tool, and a bounded heap of the best hits so far (worst at the root).
+     */
+    private static final class Scratch {
+        private long[] masks;
+        private int masksInUse;
+        private long[] seen;
+        final int[] sharedGrams;
+        private final int[] heapTools;
+        private final double[] heapRaw;
+        private int heapSize;
+        double lastMisses;
+
+        Scratch(int vocabularySize, int toolCount, int capacity) {
+            this.masks = new long[vocabularySize * 2];
+            this.seen = new long[2];
+            this.sharedGrams = new int[toolCount];
+            this.heapTools = new int[capacity];
+            this.heapRaw = new double[capacity];
+        }
+
+        /** Zeroed masks of at least {@code length}; grows for queries of more than 64 tokens. */
+        long[] masks(int length, int stride) {
+            if (masks.length < length) {
+                masks = new long[length];
+            }
+            if (seen.length < stride) {
+                seen = new long[stride];
+            }
+            masksInUse = length;
+            return masks;
+        }
+
+        void reset(int vocabularySize) {
+            if (masks.length > vocabularySize * 2) {
+                masks = new long[vocabularySize * 2]; // don't keep a long query's arrays around
+                seen = new long[2];
+            } else {
+                Arrays.fill(masks, 0, masksInUse, 0L);
+            }
+            masksInUse = 0;
+            Arrays.fill(sharedGrams, 0);
+            heapSize = 0;
+        }
+
+        void offer(int tool, double raw, ToolEntry[] entries) {
+            if (heapSize < heapTools.length) {
+                heapTools[heapSize] = tool;
+                heapRaw[heapSize] = raw;
+                siftUp(heapSize++, entries);
+            } else if (heapSize > 0 && worse(heapTools[0], heapRaw[0], tool, raw, entries)) {
+                heapTools[0] = tool;
+                heapRaw[0] = raw;
+                siftDown(0, entries);
+            }
+        }
+
+        /** Empties the heap into a list, best first. */
+        List<SearchHit> drain(ToolEntry[] entries) {
+            SearchHit[] hits = new SearchHit[heapSize];
+            for (int k = heapSize - 1; k >= 0; k--) {
+                ToolEntry entry = entries[heapTools[0]];
+                double raw = heapRaw[0];
+                hits[k] = new SearchHit(entry.tool.name(), relevanceScore(raw), raw, entry.tool);
+                heapSize--;
+                heapTools[0] = heapTools[heapSize];
+                heapRaw[0] = heapRaw[heapSize];
+                siftDown(0, entries);
+            }
+            return List.of(hits);
+        }
+
+        private void siftUp(int i, ToolEntry[] entries) {
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!worse(heapTools[i], heapRaw[i], heapTools[parent], heapRaw[parent], entries)) {
+                    return;
+                }
+                swap(i, parent);
+                i = parent;
+            }
+        }
+
+        private void siftDown(int i, ToolEntry[] entries) {
+            while (true) {
+                int worst = i;
+                int left = 2 * i + 1;
+                int right = left + 1;
+                if (left < heapSize && worse(heapTools[left], heapRaw[left], heapTools[worst], heapRaw[worst], entries)) {
+                    worst = left;
+                }
+                if (right < heapSize && worse(heapTools[right], heapRaw[right], heapTools[worst], heapRaw[worst], entries)) {
+                    worst = right;
+                }
+                if (worst == i) {
+                    return;
+                }
+                swap(i, worst);
+                i = worst;
+            }
+        }
+
+        private void swap(int a, int b) {
+            int tool = heapTools[a];
+            heapTools[a] = heapTools[b];
+            heapTools[b] = tool;
+            double raw = heapRaw[a];
+            heapRaw[a] = heapRaw[b];
+            heapRaw[b] = raw;
+        }
+
+        /** Whether hit a ranks below hit b: lower raw score, then later name, then later declaration. */
+        private static boolean worse(int toolA, double rawA, int toolB, double rawB, ToolEntry[] entries) {
+            if (rawA != rawB) {
+                return rawA < rawB;
+            }
+            int byName = SearchText.compareCodePoints(entries[toolA].tool.name(), entries[toolB].tool.name());
+            if (byName != 0) {
+                return byName > 0;
+            }
+            return toolA > toolB;
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.hyperterse.server;
+
+import java.util.List;
+
+/**
+ * How a node joins its cluster ({@code start --cluster}).
+ *
+ * @param name      the cluster's name; nodes only join a cluster of the same name
+ * @param host      the address this node binds and announces to the others (cluster traffic and
+ *                  the event bus); must be reachable by the other nodes
+ * @param port      the first port tried for cluster membership (the next ones are tried if taken)
+ * @param members   other nodes as {@code host[:port]}, the TCP member list
+ * @param multicast discover members by multicast as well (off by default: most networks block it)
+ */
+public record ClusterOptions(String name, String host, int port, List<String> members, boolean multicast) {
+    public static final int DEFAULT_PORT = 5701;
+
+    public ClusterOptions {
+        members = List.copyOf(members);
+    }
+}

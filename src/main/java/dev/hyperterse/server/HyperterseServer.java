@@ -1,0 +1,312 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.cache.CacheStats;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.mcp.ClusteredSessionStore;
+import dev.hyperterse.mcp.LocalSessionStore;
+import dev.hyperterse.mcp.SessionStore;
+import dev.hyperterse.mcp.McpEndpoint;
+import dev.hyperterse.model.ObservabilitySettings;
+import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.telemetry.Metrics;
+import dev.hyperterse.telemetry.Telemetry;
+import dev.hyperterse.telemetry.TelemetrySetup;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The running server: one HTTP listener with {@code /mcp}, {@code /heartbeat}, {@code /ready}
+ * and (when enabled) the Prometheus metrics path, serving the current project snapshot. With
+ * reloads enabled it swaps in a new snapshot when the project changes (see {@link Reloader}).
+ */
+public final class HyperterseServer {
+    private static final Logger LOG = LoggerFactory.getLogger(HyperterseServer.class);
+    public static final String MCP_PATH = "/mcp";
+    public static final String READY_PATH = "/ready";
+    static final JsonObject TOOLS_LIST_CHANGED = new JsonObject().put("jsonrpc", "2.0")
+            .put("method", "notifications/tools/list_changed");
+
+    private final Vertx vertx;
+    private final HttpServer http;
+    private final CurrentSnapshot current;
+    private final McpEndpoint endpoint;
+    private final long sweeper;
+    private final Reloader reloader;
+    private final ProjectWatcher watcher;
+    private final AtomicBoolean stopping;
+    // guarded by this: the one way this server stops (graceful or not), once
+    private Future<Void> stopped;
+
+    private HyperterseServer(Vertx vertx, HttpServer http, CurrentSnapshot current, McpEndpoint endpoint, long sweeper,
+                             Reloader reloader, ProjectWatcher watcher, AtomicBoolean stopping) {
+        this.vertx = vertx;
+        this.http = http;
+        this.current = current;
+        this.endpoint = endpoint;
+        this.sweeper = sweeper;
+        this.reloader = reloader;
+        this.watcher = watcher;
+        this.stopping = stopping;
+    }
+
+    public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
+                                                 Connectors connectors, AuthPlugins authPlugins) {
+        return start(vertx, project, settings, port, connectors, authPlugins, ServeOptions.DEFAULTS);
+    }
+
+    /**
+     * Connects the project and starts listening on {@code settings.host()}:{@code port}.
+     * Fails with a {@link StartupException} listing every reason the project cannot be served.
+     */
+    public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
+                                                 Connectors connectors, AuthPlugins authPlugins, ServeOptions options) {
+        TelemetrySetup setup = options.telemetry();
+        Telemetry telemetry = setup.telemetry();
+        // a clustered node keeps sessions in the cluster and tells the others about invalidations
+        ClusterInvalidation invalidation = vertx.isClustered() ? new ClusterInvalidation(vertx) : null;
+        java.util.function.UnaryOperator<dev.hyperterse.cache.ResultCache> cacheForPipeline =
+                cache -> invalidation == null ? cache : invalidation.publishing(cache);
+        return Snapshot.open(vertx, project, connectors, authPlugins, telemetry, cacheForPipeline, options.scriptEngine())
+                .compose(snapshot -> {
+            CurrentSnapshot current = new CurrentSnapshot(snapshot);
+            if (invalidation != null) {
+                invalidation.listen(() -> current.peek().cache());
+            }
+            AtomicBoolean stopping = new AtomicBoolean();
+            boolean reloads = options.recompile() != null;
+            SessionStore sessions = vertx.isClustered()
+                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(), options.clock())
+                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(), options.clock());
+            McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.conformanceFixtures(),
+                    reloads, options.clock(), telemetry);
+            if (options.conformanceFixtures()) {
+                LOG.warn("serving the MCP conformance fixture tools (--conformance-fixtures): for testing only");
+            }
+            Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
+                    next -> Snapshot.open(vertx, next, connectors, authPlugins, telemetry, cacheForPipeline,
+                            options.scriptEngine()), current,
+                    (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
+            registerGauges(telemetry.metrics(), current, endpoint);
+            long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
+
+            Router router = Router.router(vertx);
+            router.route().handler(new Cors(settings.corsOrigins(), endpoint.originPolicy()));
+            router.get("/heartbeat").handler(rc -> rc.response()
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(new JsonObject().put("success", true).toBuffer()));
+            router.get(READY_PATH).handler(new Readiness(vertx, current, stopping::get,
+                    () -> reloader == null ? 1 : reloader.generation()));
+            ObservabilitySettings observability = project.config().observability();
+            if (setup.metricsEnabled()) {
+                // not behind the MCP Origin/Host checks: scrapers call it by the pod's address
+                router.get(observability.metricsPath()).handler(rc -> vertx.executeBlocking(setup::scrape, false)
+                        .onComplete(ar -> {
+                            if (ar.failed()) {
+                                rc.fail(ar.cause());
+                                return;
+                            }
+                            rc.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+                                    .end(ar.result());
+                        }));
+            }
+            new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH).mount(router);
+            endpoint.mount(router, MCP_PATH);
+
+            HttpServerOptions httpOptions = new HttpServerOptions()
+                    .setHost(settings.host())
+                    .setPort(port)
+                    .setCompressionSupported(true)
+                    .setMaxInitialLineLength(8192)
+                    .setMaxHeaderSize(16384);
+            return vertx.createHttpServer(httpOptions)
+                    .requestHandler(router)
+                    .listen()
+                    .compose(http -> {
+                        LOG.info("serving '{}' ({} tools, {} adapters) at http://{}:{}{}",
+                                project.config().name(), project.tools().size(), project.adapters().size(),
+                                displayHost(settings.host()), http.actualPort(), MCP_PATH);
+                        // in a cluster, a reload one node's watcher makes is repeated by the others
+                        ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
+                                : new ClusterReloads(vertx, reloader::reload);
+                        if (fanOut != null) {
+                            fanOut.listen();
+                        }
+                        ProjectWatcher watcher = reloader == null || options.watchInterval() == null ? null
+                                : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
+                                        fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
+                        HyperterseServer server = new HyperterseServer(vertx, http, current, endpoint, sweeper,
+                                reloader, watcher, stopping);
+                        return watcher == null ? Future.succeededFuture(server) : watcher.start()
+                                .map(server)
+                                .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
+                                        java.util.List.of("cannot watch " + project.config().projectDir() + ": "
+                                                + e.getMessage())))));
+                    })
+                    .recover(e -> {
+                        if (e instanceof StartupException) {
+                            return Future.failedFuture(e);
+                        }
+                        vertx.cancelTimer(sweeper);
+                        return snapshot.close().transform(x -> Future.failedFuture(new StartupException(
+                                java.util.List.of("cannot listen on " + settings.host() + ":" + port + ": "
+                                        + e.getMessage()))));
+                    });
+        });
+    }
+
+    /**
+     * After a reload: sessions learn that the project's tools changed (only if they did). The
+     * listener, the sessions and telemetry were set up at start, so their settings wait for a restart.
+     */
+    private static void swapped(McpEndpoint endpoint, Snapshot old, Snapshot now) {
+        if (ToolSet.changed(old.project(), now.project())) {
+            int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
+            LOG.debug("the project's tools changed: told {} sessions", told);
+        }
+        if (!old.project().config().server().equals(now.project().config().server())
+                || !old.project().config().observability().equals(now.project().config().observability())) {
+            LOG.warn("'server' and 'observability' settings changed: they take effect at the next restart");
+        }
+    }
+
+    private static void registerGauges(Metrics metrics, CurrentSnapshot current, McpEndpoint endpoint) {
+        metrics.gauge("sessions.live", "MCP sessions with live state on this node", endpoint::liveSessions);
+        metrics.gauge("tools", "Tools of the project being served", () -> current.peek().project().tools().size());
+        metrics.gauge("calls.in.flight", "Calls running on the snapshot being served", () -> current.peek().calls().count());
+        metrics.gauge("cache.entries", "Entries in the result cache", cache(current, CacheStats::entries));
+        metrics.gauge("cache.size.bytes", "Memory the result cache holds (encoded size)", cache(current, CacheStats::weightBytes));
+        metrics.gauge("cache.evictions", "Result cache evictions since the last reload", cache(current, CacheStats::evictions));
+    }
+
+    private static java.util.function.DoubleSupplier cache(CurrentSnapshot current, ToDoubleFunction<CacheStats> field) {
+        return () -> {
+            CacheStats stats = current.peek().cacheStats();
+            return stats == null ? 0 : field.applyAsDouble(stats);
+        };
+    }
+
+    /** Often enough that an idle session ends near its time, rarely enough to cost nothing. */
+    private static long sweepMillis(ServerSettings settings) {
+        return Math.max(1000, Math.min(30_000, settings.sessionIdleTimeout().toMillis() / 2));
+    }
+
+    private static String displayHost(String host) {
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return http.actualPort();
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    /** The MCP endpoint (e.g. to notify a session on its GET stream). */
+    public McpEndpoint mcp() {
+        return endpoint;
+    }
+
+    /** Calls running on the snapshot being served now. */
+    int inFlight() {
+        return current.peek().calls().count();
+    }
+
+    /** The project being served now. */
+    public Project project() {
+        return current.peek().project();
+    }
+
+    /**
+     * Compiles and connects the project folder again and serves it once it is complete; calls
+     * running meanwhile finish on the version they started on. Fails, leaving the current version
+     * serving, with a {@link StartupException} listing every problem. For {@code --watch}, and for
+     * anything else that knows the project changed (another node of a cluster, an operator).
+     *
+     * @throws IllegalStateException when the server was started without reloads
+     */
+    public Future<Void> reload() {
+        if (reloader == null) {
+            return Future.failedFuture(new IllegalStateException("this server was started without reloads"));
+        }
+        return reloader.reload();
+    }
+
+    /**
+     * Stops gracefully: {@code /ready} turns 503 and no new connection is accepted at once; calls
+     * already running get until {@code timeout} to finish (their answers are delivered); then
+     * open streams are ended, whatever still runs is cancelled, and every pool is closed.
+     */
+    public synchronized Future<Void> shutdown(Duration timeout) {
+        if (stopped == null) {
+            stopped = gracefully(timeout);
+        }
+        return stopped;
+    }
+
+    private Future<Void> gracefully(Duration timeout) {
+        stopping.set(true);
+        long millis = Math.max(0, timeout.toMillis());
+        if (watcher != null) {
+            watcher.stop();
+        }
+        vertx.cancelTimer(sweeper);
+        Snapshot serving = current.peek();
+        int running = serving.calls().count();
+        LOG.info("shutting down: no new connections; {} {} running, waiting up to {} ms", running,
+                running == 1 ? "call" : "calls", millis);
+        Future<Void> httpClosed = http.shutdown(millis, TimeUnit.MILLISECONDS);
+        Promise<Void> deadline = Promise.promise();
+        long timer = vertx.setTimer(Math.max(1, millis), id -> deadline.tryComplete());
+        return Future.any(serving.calls().drain(), deadline.future())
+                .transform(x -> {
+                    vertx.cancelTimer(timer);
+                    int left = serving.calls().count();
+                    if (left > 0) {
+                        LOG.warn("shutdown deadline passed with {} calls still running: cancelling them", left);
+                    }
+                    // GET streams never end by themselves; ending them lets the listener finish closing
+                    endpoint.closeAll();
+                    return httpClosed;
+                })
+                .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
+                .transform(x -> current.peek().close())
+                .onComplete(x -> LOG.info("stopped"));
+    }
+
+    /** Stops at once: ends open streams and running calls, stops listening and closes the project's connections. */
+    public synchronized Future<Void> close() {
+        if (stopped == null) {
+            stopped = now();
+        }
+        return stopped;
+    }
+
+    private Future<Void> now() {
+        stopping.set(true);
+        if (watcher != null) {
+            watcher.stop();
+        }
+        vertx.cancelTimer(sweeper);
+        endpoint.closeAll();
+        return http.close()
+                .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
+                .transform(x -> current.peek().close());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.Redaction;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * {@code GET /ready}: 200 when the server can serve calls, 503 when it cannot, with the status
+ * of every adapter (a cheap ping each, in parallel, bounded by a timeout). While the server shuts
+ * down it answers 503 at once, so load balancers stop sending new work. {@code /heartbeat} stays
+ * the liveness check: the process is up.
+ */
+final class Readiness implements Handler<RoutingContext> {
+    /** Kept under common probe timeouts, so a slow database shows as down rather than as a probe timeout. */
+    static final Duration PING_TIMEOUT = Duration.ofSeconds(2);
+
+    private final Vertx vertx;
+    private final CurrentSnapshot current;
+    private final BooleanSupplier stopping;
+    private final LongSupplier generation;
+
+    Readiness(Vertx vertx, CurrentSnapshot current, BooleanSupplier stopping, LongSupplier generation) {
+        this.vertx = vertx;
+        this.current = current;
+        this.stopping = stopping;
+        this.generation = generation;
+    }
+
+    @Override
+    public void handle(RoutingContext rc) {
+        if (stopping.getAsBoolean()) {
+            answer(rc, 503, new JsonObject().put("ready", false).put("status", "stopping"));
+            return;
+        }
+        Snapshot snapshot = current.lease();
+        List<Future<JsonObject>> checks = new ArrayList<>();
+        Map<String, AdapterDef> adapters = snapshot.project().adapters();
+        snapshot.connectors().forEach((name, connector) -> checks.add(check(name, adapters.get(name), connector)));
+        Future.join(checks).onComplete(done -> {
+            current.release(snapshot);
+            JsonArray list = new JsonArray();
+            boolean up = true;
+            for (Future<JsonObject> f : checks) {
+                JsonObject adapter = f.result();
+                up &= "up".equals(adapter.getString("status"));
+                list.add(adapter);
+            }
+            String version = snapshot.project().config().version();
+            answer(rc, up ? 200 : 503, new JsonObject()
+                    .put("ready", up)
+                    .put("status", up ? "ready" : "unavailable")
+                    .put("project", snapshot.project().config().name())
+                    .put("version", version)
+                    .put("generation", generation.getAsLong())
+                    .put("tools", snapshot.project().tools().size())
+                    .put("adapters", list));
+        });
+    }
+
+    /** One adapter's status; never fails. Messages are the connector's safe ones, redacted again. */
+    private Future<JsonObject> check(String name, AdapterDef adapter, Connector connector) {
+        JsonObject status = new JsonObject().put("name", name).put("connector", adapter == null ? null : adapter.connector());
+        long started = System.nanoTime();
+        Promise<JsonObject> result = Promise.promise();
+        long timer = vertx.setTimer(PING_TIMEOUT.toMillis(), id -> result.tryComplete(status.copy()
+                .put("status", "down").put("error", "no answer within " + PING_TIMEOUT.toSeconds() + "s")));
+        Future<Void> ping;
+        try {
+            ping = connector.ping();
+        } catch (RuntimeException e) {
+            ping = Future.failedFuture(e);
+        }
+        ping.onComplete(ar -> {
+            vertx.cancelTimer(timer);
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            result.tryComplete(ar.succeeded()
+                    ? status.put("status", "up").put("latency_ms", millis)
+                    : status.put("status", "down").put("latency_ms", millis)
+                            .put("error", Redaction.secrets(String.valueOf(ar.cause().getMessage()))));
+        });
+        return result.future();
+    }
+
+    private static void answer(RoutingContext rc, int status, JsonObject body) {
+        rc.response().setStatusCode(status)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
+                .end(body.toBuffer());
+    }
+}

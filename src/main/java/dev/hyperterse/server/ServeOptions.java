@@ -1,0 +1,52 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.project.Project;
+import dev.hyperterse.telemetry.TelemetrySetup;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * How the server runs besides its project's settings.
+ *
+ * @param conformanceFixtures serve the MCP conformance suite's fixture tools next to {@code search}
+ *                            and {@code execute} ({@code start --conformance-fixtures}; off by default)
+ * @param clock               the time sessions idle by (tests use their own)
+ * @param telemetry           traces and metrics (the Vert.x instance should come from the same
+ *                            setup, so its HTTP and SQL clients report into it); the caller closes it
+ * @param recompile           compiles the project folder again, for {@link HyperterseServer#reload()}
+ *                            (blocking; run on a worker); null: the server cannot reload
+ * @param watchInterval       how often to scan the project folder for changes and reload
+ * @param scriptEngine        the GraalJS engine scripts run on (shared across reloads); null to
+ *                            let each version start its own
+ *                            ({@code start --watch}); null: no watching
+ */
+public record ServeOptions(boolean conformanceFixtures, Clock clock, TelemetrySetup telemetry,
+                           Callable<Project> recompile, Duration watchInterval,
+                           dev.hyperterse.script.ScriptEngine scriptEngine) {
+    public static final ServeOptions DEFAULTS =
+            new ServeOptions(false, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null);
+
+    public ServeOptions withConformanceFixtures(boolean on) {
+        return new ServeOptions(on, clock, telemetry, recompile, watchInterval, scriptEngine);
+    }
+
+    public ServeOptions withClock(Clock newClock) {
+        return new ServeOptions(conformanceFixtures, newClock, telemetry, recompile, watchInterval, scriptEngine);
+    }
+
+    public ServeOptions withTelemetry(TelemetrySetup setup) {
+        return new ServeOptions(conformanceFixtures, clock, setup, recompile, watchInterval, scriptEngine);
+    }
+
+    /** Lets the server reload: on {@link HyperterseServer#reload()}, and every {@code interval} when not null. */
+    public ServeOptions withReloads(Callable<Project> compile, Duration interval) {
+        return new ServeOptions(conformanceFixtures, clock, telemetry, compile, interval, scriptEngine);
+    }
+
+    /** The process's script engine (shared by every version the server serves); null: each starts its own. */
+    public ServeOptions withScriptEngine(dev.hyperterse.script.ScriptEngine engine) {
+        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, engine);
+    }
+}

@@ -1,0 +1,266 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.cache.CacheStats;
+import dev.hyperterse.cache.CaffeineResultCache;
+import dev.hyperterse.cache.ResultCache;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.mcp.McpBackend;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.pipeline.Pipeline;
+import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.DisplayPaths;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.script.ScriptLoadException;
+import dev.hyperterse.script.ScriptRuntime;
+import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.telemetry.Telemetry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One project, connected and ready to serve: its live connectors, pipeline and search index.
+ * Built completely before it serves a call, closed as a whole.
+ */
+public final class Snapshot {
+    private final Project project;
+    private final Map<String, Connector> connectors;
+    private final Vertx vertx;
+    private final ToolAssembly assembly;
+    private final ResultCache cache;
+    private final Scripts scripts;
+    private final McpBackend backend;
+    private final InFlight calls = new InFlight();
+
+    private Snapshot(Vertx vertx, Project project, Map<String, Connector> connectors, ToolAssembly assembly,
+                     ResultCache cache, Scripts scripts, McpBackend backend) {
+        this.vertx = vertx;
+        this.scripts = scripts;
+        this.project = project;
+        this.connectors = connectors;
+        this.assembly = assembly;
+        this.cache = cache;
+        this.backend = backend;
+    }
+
+    /** Live connectors by adapter name (each counted and traced). */
+    public Map<String, Connector> connectors() {
+        return connectors;
+    }
+
+    /** The result cache's counters, or null when no tool caches. */
+    public CacheStats cacheStats() {
+        return cache instanceof CaffeineResultCache ? ((CaffeineResultCache) cache).stats() : null;
+    }
+
+    /** The calls running on this snapshot; it is closed only once they are done (or a deadline passed). */
+    InFlight calls() {
+        return calls;
+    }
+
+    /** This node's result cache (invalidations from other nodes are applied to it). */
+    public ResultCache cache() {
+        return cache;
+    }
+
+    /** The root auth block's check (a token-based one guards the whole endpoint), or null. */
+    public dev.hyperterse.auth.AuthCheck rootAuth() {
+        return assembly.rootAuth();
+    }
+
+    public Project project() {
+        return project;
+    }
+
+    public McpBackend backend() {
+        return backend;
+    }
+
+    /**
+     * Connects every adapter in parallel, checks every statement against its database, and
+     * assembles the pipeline. Fails with a {@link StartupException} listing every reason.
+     */
+    public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
+        return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
+                null);
+    }
+
+    /**
+     * Like {@link #open(Vertx, Project, Connectors, AuthPlugins)}, counting and tracing calls and
+     * connectors.
+     *
+     * @param cacheForPipeline wraps this node's cache for the pipeline (e.g. to publish
+     *                         invalidations to the cluster)
+     */
+    public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
+                                        Telemetry telemetry,
+                                        java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
+                                        ScriptEngine engine) {
+        // scripts are checked by the runtime's warm-up below, on its workers
+        return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
+                .recover(e -> Future.failedFuture(e instanceof ProjectException
+                        ? new StartupException(((ProjectException) e).problems().stream()
+                                .map(ConfigProblem::toString).toList())
+                        : e))
+                .compose(assembly -> startScripts(vertx, project, engine)
+                        .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
+                                        cacheForPipeline)
+                                .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
+    }
+
+    private static Future<Snapshot> connect(Vertx vertx, Project project, Connectors registry, ToolAssembly assembly,
+                                            Scripts scripts, Telemetry telemetry,
+                                            java.util.function.UnaryOperator<ResultCache> cacheForPipeline) {
+        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry);
+        pending.replaceAll((name, connecting) -> connecting.map(
+                c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
+        List<Future<Void>> starting = new ArrayList<>();
+        for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
+            starting.add(check.start(vertx));
+        }
+        List<Future<?>> all = new ArrayList<>(pending.values());
+        all.addAll(starting);
+        return Future.join(all).transform(ignored -> {
+            Map<String, Connector> live = new LinkedHashMap<>();
+            List<String> reasons = new ArrayList<>();
+            pending.forEach((name, f) -> {
+                if (f.succeeded()) {
+                    live.put(name, f.result());
+                } else {
+                    AdapterDef a = project.adapters().get(name);
+                    reasons.add(a.location() + ": adapter '" + name + "' (" + a.connector() + ") could not connect: "
+                            + f.cause().getMessage());
+                }
+            });
+            for (Future<Void> f : starting) {
+                if (f.failed()) {
+                    reasons.add("auth could not start: " + f.cause().getMessage());
+                }
+            }
+            if (!reasons.isEmpty()) {
+                return closeAll(live, assembly).transform(x -> Future.failedFuture(new StartupException(reasons)));
+            }
+            return StatementChecks.check(project, assembly.statements(), live)
+                    .transform(ar -> {
+                        if (ar.failed() || !ar.result().isEmpty()) {
+                            Throwable cause = ar.failed() ? ar.cause() : new StartupException(
+                                    ar.result().stream().map(ConfigProblem::toString).toList());
+                            return closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(cause));
+                        }
+                        // indexing thousands of tools takes a while: on a reload this runs beside a
+                        // serving event loop, so it goes to a worker
+                        return vertx.executeBlocking(() -> {
+                            ResultCache cache = usesCache(project)
+                                    ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
+                            Pipeline pipeline = new Pipeline(project.tools(), assembly.statements(), live,
+                                    assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry);
+                            SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit());
+                            String version = project.config().version() == null ? "0.0.0" : project.config().version();
+                            McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
+                                    project.config().searchFiltersByAuth());
+                            return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
+                        }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
+                    });
+        });
+    }
+
+    private static boolean usesCache(Project project) {
+        return project.tools().values().stream().anyMatch(t -> t.cache().active());
+    }
+
+    private static Future<Void> closeAll(Map<String, Connector> live, ToolAssembly assembly) {
+        List<Future<Void>> closing = new ArrayList<>();
+        live.values().forEach(c -> closing.add(c.close()));
+        assembly.distinctAuthChecks().forEach(c -> closing.add(c.close()));
+        return Future.join(closing).mapEmpty();
+    }
+
+    public Future<Void> close() {
+        return closeAll(connectors, assembly).transform(x -> scripts.close(vertx));
+    }
+
+    /** The scripts a project uses, loaded and warmed; an empty holder when it has none. */
+    private static Future<Scripts> startScripts(Vertx vertx, Project project, ScriptEngine shared) {
+        Map<ScriptRef, String> used = ToolAssembly.scripts(project);
+        if (used.isEmpty()) {
+            return Future.succeededFuture(new Scripts(null, null));
+        }
+        Future<ScriptEngine> engine = shared != null ? Future.succeededFuture(shared)
+                : vertx.executeBlocking(ScriptEngine::create, false);
+        return engine.compose(e -> {
+            ScriptEngine own = shared == null ? e : null;
+            Duration longest = Duration.ZERO;
+            for (ToolDef tool : project.tools().values()) {
+                if (tool.limits().scriptTimeout().compareTo(longest) > 0) {
+                    longest = tool.limits().scriptTimeout();
+                }
+            }
+            return ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
+                            project.config().scriptWorkers(), longest)
+                    .map(runtime -> new Scripts(runtime, own))
+                    .recover(failure -> closeEngine(vertx, own).transform(x -> {
+                        if (failure instanceof ScriptLoadException) {
+                            ScriptLoadException le = (ScriptLoadException) failure;
+                            ScriptRef script = used.keySet().stream().filter(r -> r.file().equals(le.file()))
+                                    .findFirst().orElse(used.keySet().iterator().next());
+                            ConfigProblem p = ToolAssembly.problem(script, used.getOrDefault(script, ""), le,
+                                    new DisplayPaths(Path.of("")), new HashSet<>());
+                            return Future.failedFuture(new StartupException(List.of(String.valueOf(p))));
+                        }
+                        return Future.failedFuture(failure);
+                    }));
+        });
+    }
+
+    /** Closing an engine cancels and waits: never on an event loop. */
+    private static Future<Void> closeEngine(Vertx vertx, ScriptEngine engine) {
+        if (engine == null) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> {
+            engine.close();
+            return null;
+        }, false);
+    }
+
+    /** Each tool's scripts with the environment values the tool passes in ({@code env:}). */
+    private static List<ScriptRuntime.Use> uses(Project project) {
+        List<ScriptRuntime.Use> uses = new ArrayList<>();
+        for (ToolDef tool : project.tools().values()) {
+            Map<String, String> env = new LinkedHashMap<>();
+            for (String name : tool.scriptEnv()) {
+                String value = project.environment().get(name);
+                if (value != null) {
+                    env.put(name, value);
+                }
+            }
+            for (ScriptRef script : java.util.Arrays.asList(tool.inputMapper(), tool.handler(), tool.outputMapper())) {
+                if (script != null) {
+                    uses.add(new ScriptRuntime.Use(tool.name(), script, env));
+                }
+            }
+        }
+        return uses;
+    }
+
+    /** A snapshot's script runtime and the engine it started for itself, if any; both may be null. */
+    private record Scripts(ScriptRuntime runtime, ScriptEngine ownEngine) {
+        Future<Void> close(Vertx vertx) {
+            Future<Void> closed = runtime == null ? Future.succeededFuture() : runtime.close();
+            return closed.transform(x -> closeEngine(vertx, ownEngine));
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.Project;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Connecting a project's adapters and preparing every statement against its database, shared by
+ * {@code start} (where any failure stops start-up) and {@code validate --check-db} (where an
+ * adapter that cannot connect is only noted).
+ */
+public final class StatementChecks {
+
+    private StatementChecks() {
+    }
+
+    /** Every adapter's connect attempt, started in parallel, by adapter name. */
+    public static Map<String, Future<Connector>> connectAll(Vertx vertx, Project project, Connectors registry) {
+        Map<String, Future<Connector>> pending = new LinkedHashMap<>();
+        for (AdapterDef adapter : project.adapters().values()) {
+            ConnectorFactory factory = registry.get(adapter.connector());
+            Future<Connector> f;
+            try {
+                f = factory.connect(vertx, adapter, project.config().projectDir());
+            } catch (RuntimeException e) {
+                f = Future.failedFuture(e);
+            }
+            pending.put(adapter.name(), f);
+        }
+        return pending;
+    }
+
+    /**
+     * Prepares each database tool's statement on its live adapter (tools on adapters missing from
+     * {@code live} are skipped), in parallel.
+     *
+     * @return one problem per statement that does not prepare, at the statement's line, sorted
+     */
+    public static Future<List<ConfigProblem>> check(Project project, Map<String, CompiledStatement> statements,
+                                                    Map<String, Connector> live) {
+        Map<ToolDef, Future<Void>> checks = new LinkedHashMap<>();
+        statements.forEach((toolName, statement) -> {
+            ToolDef tool = project.tools().get(toolName);
+            Connector connector = live.get(tool.use());
+            if (connector != null) {
+                Future<Void> check;
+                try {
+                    check = connector.check(statement);
+                } catch (RuntimeException e) {
+                    check = Future.failedFuture(e);
+                }
+                checks.put(tool, check);
+            }
+        });
+        return Future.join(new ArrayList<>(checks.values())).transform(ignored -> {
+            List<ConfigProblem> problems = new ArrayList<>();
+            checks.forEach((tool, f) -> {
+                if (f.failed()) {
+                    problems.add(new ConfigProblem(tool.statementLocation(), "tool '" + tool.name()
+                            + "': the statement does not prepare on adapter '" + tool.use() + "': "
+                            + f.cause().getMessage()));
+                }
+            });
+            Collections.sort(problems);
+            return Future.succeededFuture(problems);
+        });
+    }
+}

@@ -1,0 +1,216 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.auth.AuthCheck;
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.auth.AuthPolicyException;
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.connector.StatementException;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.DisplayPaths;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.script.ScriptCheck;
+import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.script.ScriptLoadException;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What can be prepared from a compiled project without touching a database: each database
+ * tool's statement compiled to its dialect's bind parameters, each tool's auth check (one check
+ * per distinct auth block, so tools inheriting the root block share it), and each script loaded
+ * once (syntax, imports, export). Both {@code start} and {@code validate} run this, so they
+ * report the same problems.
+ *
+ * @param rootAuth the root auth block's check, or null; a token-based one also guards the HTTP endpoint
+ */
+public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String, AuthCheck> authChecks,
+                           AuthCheck rootAuth) {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ToolAssembly.class);
+
+    /** Every distinct check, to start before serving and close afterwards. */
+    public java.util.Collection<AuthCheck> distinctAuthChecks() {
+        java.util.Set<AuthCheck> all = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        all.addAll(authChecks.values());
+        if (rootAuth != null) {
+            all.add(rootAuth);
+        }
+        return all;
+    }
+
+    public static ToolAssembly of(Project project, Connectors connectors, AuthPlugins authPlugins)
+            throws ProjectException {
+        return of(project, connectors, authPlugins, null);
+    }
+
+    /**
+     * @param scripts the engine to load scripts with, or null to leave them unchecked (the
+     *                script runtime's warm-up loads them anyway)
+     */
+    public static ToolAssembly of(Project project, Connectors connectors, AuthPlugins authPlugins,
+                                  ScriptEngine scripts) throws ProjectException {
+        List<ConfigProblem> problems = new ArrayList<>();
+        if (scripts != null) {
+            problems.addAll(checkScripts(project, scripts));
+        }
+        Map<String, CompiledStatement> statements = new LinkedHashMap<>();
+        Map<String, AuthCheck> authChecks = new LinkedHashMap<>();
+        Map<AuthDef, AuthCheck> checks = new java.util.HashMap<>();
+        for (ToolDef tool : project.tools().values()) {
+            if (tool.isDatabaseTool()) {
+                AdapterDef adapter = project.adapters().get(tool.use());
+                ConnectorFactory factory = connectors.get(adapter.connector());
+                try {
+                    statements.put(tool.name(), factory.compile(tool.statement(), project.environment()));
+                } catch (StatementException e) {
+                    SourceLocation at = tool.statementLocation();
+                    if (at.line() > 0 && e.line() > 0) {
+                        at = at.atLine(at.line() + e.line() - 1);
+                    }
+                    problems.add(new ConfigProblem(at, "tool '" + tool.name() + "': statement: " + e.getMessage()));
+                }
+            }
+            if (tool.auth() != null) {
+                AuthCheck check = checkFor(tool.auth(), "tool '" + tool.name() + "'", checks, project, authPlugins,
+                        problems);
+                if (check != null) {
+                    authChecks.put(tool.name(), check);
+                }
+            }
+        }
+        AuthDef rootDef = project.config().defaultAuth();
+        AuthCheck rootAuth = rootDef == null ? null
+                : checkFor(rootDef, "root auth", checks, project, authPlugins, problems);
+        if (rootAuth != null && rootAuth.protectedResource().map(r -> r.authorizationServers().isEmpty()).orElse(false)) {
+            problems.add(new ConfigProblem(rootDef.location(), "root auth: a token-based root auth block guards the "
+                    + "whole server and must name where clients get tokens: set policy 'authorization_servers' "
+                    + "(or 'issuer')"));
+        }
+        if (!problems.isEmpty()) {
+            Collections.sort(problems);
+            throw new ProjectException(problems);
+        }
+        return new ToolAssembly(statements, authChecks, rootAuth);
+    }
+
+    /** One check per distinct auth block; a policy that cannot work is a problem at its line. */
+    private static AuthCheck checkFor(AuthDef def, String owner, Map<AuthDef, AuthCheck> checks, Project project,
+                                      AuthPlugins authPlugins, List<ConfigProblem> problems) {
+        if (checks.containsKey(def)) {
+            return checks.get(def);
+        }
+        AuthCheck check = null;
+        try {
+            check = authPlugins.get(def.plugin()).create(def.policy(), project.environment());
+        } catch (AuthPolicyException e) {
+            problems.add(new ConfigProblem(def.location(), owner + ": auth: " + e.getMessage()));
+        }
+        checks.put(def, check);
+        return check;
+    }
+
+    /** Every distinct script a project uses, with the first tool and role naming it ({@code tool 'x': handler}). */
+    public static Map<ScriptRef, String> scripts(Project project) {
+        Map<ScriptRef, String> out = new LinkedHashMap<>();
+        for (ToolDef tool : project.tools().values()) {
+            String owner = "tool '" + tool.name() + "': ";
+            if (tool.inputMapper() != null) {
+                out.putIfAbsent(tool.inputMapper(), owner + "input mapper");
+            }
+            if (tool.handler() != null) {
+                out.putIfAbsent(tool.handler(), owner + "handler");
+            }
+            if (tool.outputMapper() != null) {
+                out.putIfAbsent(tool.outputMapper(), owner + "output mapper");
+            }
+        }
+        return out;
+    }
+
+    private static List<ConfigProblem> checkScripts(Project project, ScriptEngine engine) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        if (scripts(project).isEmpty()) {
+            return problems;
+        }
+        DisplayPaths paths = new DisplayPaths(Path.of(""));
+        ScriptCheck check;
+        try {
+            check = new ScriptCheck(engine, project.config().projectDir());
+        } catch (IOException e) {
+            problems.add(new ConfigProblem(project.config().location(), "cannot open the project folder for scripts: "
+                    + e.getMessage()));
+            return problems;
+        }
+        Set<String> seen = new HashSet<>();
+        Set<List<Object>> checked = new HashSet<>();
+        long started = System.nanoTime();
+        for (ToolDef tool : project.tools().values()) {
+            // top-level code may read process.env, so each script loads with the tool's values
+            Map<String, String> env = new LinkedHashMap<>();
+            tool.scriptEnv().forEach(name -> env.put(name, project.environment().getOrDefault(name, "")));
+            Map<ScriptRef, String> roles = new LinkedHashMap<>();
+            roles.put(tool.inputMapper(), "input mapper");
+            roles.put(tool.handler(), "handler");
+            roles.put(tool.outputMapper(), "output mapper");
+            roles.forEach((script, role) -> {
+                if (script == null || !checked.add(List.of(script.file(), script.exportName(), env))) {
+                    return;
+                }
+                try {
+                    check.check(script, env);
+                } catch (ScriptLoadException e) {
+                    ConfigProblem p = problem(script, "tool '" + tool.name() + "': " + role, e, paths, seen);
+                    if (p != null) {
+                        problems.add(p);
+                    }
+                }
+            });
+        }
+        LOG.info("scripts: {} checked in {} ms (TypeScript stripped, modules loaded once)", checked.size(),
+                (System.nanoTime() - started) / 1_000_000);
+        return problems;
+    }
+
+    /**
+     * At the script position when the failure has one (a syntax error), else at the line of
+     * the tool file that names the script; one problem per distinct failure.
+     */
+    static ConfigProblem problem(ScriptRef script, String role, ScriptLoadException e, DisplayPaths paths,
+                                 Set<String> seen) {
+        Path shownScript = paths.show(script.file());
+        SourceLocation at;
+        String message;
+        if (e.line() > 0) {
+            at = new SourceLocation(paths.show(e.file()), e.line(), e.column());
+            boolean imported = e.file() != null && !samePath(e.file(), script.file());
+            message = role + (imported ? " (imported from " + shownScript + ")" : "") + ": " + e.getMessage();
+        } else {
+            at = script.declaredAt() != null ? script.declaredAt() : SourceLocation.of(shownScript);
+            String where = e.file() == null || samePath(e.file(), script.file()) ? ""
+                    : " (in " + paths.show(e.file()) + ")";
+            message = role + " " + shownScript + (script.exportName().equals("default") ? "" : "#" + script.exportName())
+                    + ": " + e.getMessage() + where;
+        }
+        return seen.add(at + message) ? new ConfigProblem(at, message) : null;
+    }
+
+    private static boolean samePath(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+    }
+}

@@ -1,0 +1,62 @@
+package dev.hyperterse.telemetry;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
+import dev.hyperterse.model.Redaction;
+import org.slf4j.event.KeyValuePair;
+
+import java.util.List;
+
+/**
+ * What both log formats agree on: messages and key-value pairs are redacted, and a stack trace is
+ * written only when the event's logger is at debug; at other levels an exception is one line
+ * (its type and redacted message).
+ */
+final class LogLines {
+    private LogLines() {
+    }
+
+    /** The message with its key-value pairs appended ({@code key="value"}), redacted. */
+    static String message(ILoggingEvent event) {
+        String message = Redaction.secrets(event.getFormattedMessage());
+        List<KeyValuePair> pairs = event.getKeyValuePairs();
+        if (pairs == null || pairs.isEmpty()) {
+            return message;
+        }
+        StringBuilder out = new StringBuilder(message == null ? "" : message);
+        for (KeyValuePair kv : pairs) {
+            out.append(' ').append(kv.key).append("=\"").append(value(kv).replace("\"", "\\\"")).append('"');
+        }
+        return out.toString();
+    }
+
+    static String value(KeyValuePair kv) {
+        if (kv.value == null) {
+            return "";
+        }
+        return Redaction.sensitiveName(kv.key) ? Redaction.MASK : Redaction.secrets(String.valueOf(kv.value));
+    }
+
+    /** {@code Type: message} of the exception, redacted, or null when there is none. */
+    static String error(ILoggingEvent event) {
+        IThrowableProxy t = event.getThrowableProxy();
+        if (t == null) {
+            return null;
+        }
+        String message = t.getMessage();
+        return t.getClassName() + (message == null ? "" : ": " + Redaction.secrets(message));
+    }
+
+    /** The full stack trace (redacted) when the event's logger is at debug, else null. */
+    static String stack(ILoggingEvent event, LoggerContext context) {
+        IThrowableProxy t = event.getThrowableProxy();
+        if (t == null || context == null) {
+            return null;
+        }
+        Logger logger = context.getLogger(event.getLoggerName());
+        return logger.isDebugEnabled() ? Redaction.secrets(ThrowableProxyUtil.asString(t)) : null;
+    }
+}

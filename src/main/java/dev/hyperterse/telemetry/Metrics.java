@@ -1,0 +1,78 @@
+package dev.hyperterse.telemetry;
+
+import java.util.function.DoubleSupplier;
+
+/**
+ * What the server counts. Every method does nothing by default, so {@link #NONE} costs nothing
+ * and a component can be handed a {@code Metrics} whether or not metrics are served. Names and
+ * labels are the caller's data; implementations keep label values bounded (tool names come from
+ * the project, never from a caller).
+ *
+ * <p>The script runtime reports through {@link #scriptCall}, {@link #scriptWorkerBusy},
+ * {@link #scriptWorkerIdle} and {@link #scriptContextsChanged}.
+ */
+public interface Metrics {
+    /** Counts nothing. */
+    Metrics NONE = new Metrics() {
+    };
+
+    /**
+     * One JSON-RPC request answered (or cancelled).
+     *
+     * @param method the MCP method ({@code tools/call}, {@code initialize}, …)
+     * @param status {@code ok}, {@code cancelled}, or the JSON-RPC error code ({@code -32602})
+     */
+    default void request(String method, String status, long nanos) {
+    }
+
+    /**
+     * One tool call through the pipeline.
+     *
+     * @param tool    the tool's name, or {@code unknown} when no such tool exists
+     * @param outcome {@code ok}, or the key of the stage that failed ({@code input_validation}, {@code execution}, …)
+     */
+    default void toolCall(String tool, String outcome, long nanos) {
+    }
+
+    /** A cached tool's result was looked up: found ({@code hit}) or loaded ({@code miss}). */
+    default void cacheLookup(String tool, boolean hit) {
+    }
+
+    /**
+     * One operation of a connector.
+     *
+     * @param connector the connector type ({@code sqlite}, {@code postgres}, …)
+     * @param operation {@code execute}, {@code check} or {@code ping}
+     * @param outcome   {@code ok} or {@code error}
+     */
+    default void connectorOperation(String adapter, String connector, String operation, String outcome, long nanos) {
+    }
+
+    /**
+     * One script call (handler or mapper) finished.
+     *
+     * @param outcome {@code ok}, {@code error} or {@code timeout}
+     */
+    default void scriptCall(String tool, String outcome, long nanos) {
+    }
+
+    /** A script call got a worker thread after waiting {@code queuedNanos} for one. */
+    default void scriptWorkerBusy(long queuedNanos) {
+    }
+
+    /** A script call gave its worker thread back. */
+    default void scriptWorkerIdle() {
+    }
+
+    /** Script contexts were loaded (positive) or closed (negative). */
+    default void scriptContextsChanged(int delta) {
+    }
+
+    /** A reload of the project finished: applied, or failed (the old version kept serving). */
+    default void reload(boolean applied) {
+    }
+
+    /** A value read when metrics are scraped, e.g. live sessions. */
+    default void gauge(String name, String description, DoubleSupplier value) {
+    }
+}

@@ -1,0 +1,195 @@
+package dev.hyperterse.telemetry;
+
+import dev.hyperterse.model.ObservabilitySettings;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.Label;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.tracing.opentelemetry.OpenTelemetryOptions;
+import io.vertx.tracing.opentelemetry.OpenTelemetryTracingFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Owns what telemetry needs for the life of the process: the OpenTelemetry SDK (when tracing is
+ * on) and the Prometheus registry (when metrics are on). It builds the Vert.x instance with both
+ * plugged in, so Vert.x's HTTP server, SQL clients and pools report into them, and flushes them
+ * when closed.
+ */
+public final class TelemetrySetup implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TelemetrySetup.class);
+    private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+    private static final AttributeKey<String> SERVICE_VERSION = AttributeKey.stringKey("service.version");
+
+    private final OpenTelemetrySdk sdk;
+    private final PrometheusMeterRegistry registry;
+    private final Telemetry telemetry;
+
+    private TelemetrySetup(OpenTelemetrySdk sdk, PrometheusMeterRegistry registry, boolean includeInputs) {
+        this.sdk = sdk;
+        this.registry = registry;
+        this.telemetry = new Telemetry(sdk == null ? Tracing.OFF : Tracing.of(sdk, includeInputs),
+                registry == null ? Metrics.NONE : new MicrometerMetrics(registry));
+    }
+
+    /** Neither traces nor metrics. */
+    public static TelemetrySetup disabled() {
+        return new TelemetrySetup(null, null, false);
+    }
+
+    /**
+     * From the project's {@code observability:} block and the standard {@code OTEL_*} variables
+     * (read by the SDK's autoconfiguration: exporter, endpoint, protocol, headers, sampler,
+     * propagators, resource). The service name defaults to the project's name, its version to
+     * the project's version, unless the variables name them.
+     *
+     * @param environment the process environment, for {@code OTEL_SDK_DISABLED}
+     */
+    public static TelemetrySetup create(ObservabilitySettings settings, Map<String, String> environment,
+                                        String serviceName, String serviceVersion) {
+        boolean disabledByEnv = "true".equalsIgnoreCase(String.valueOf(environment.get("OTEL_SDK_DISABLED")).trim())
+                || "true".equalsIgnoreCase(System.getProperty("otel.sdk.disabled", "").trim());
+        OpenTelemetrySdk sdk = null;
+        if (settings.tracingEnabled() && !disabledByEnv) {
+            sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                    // this server's metrics are Prometheus ones and its logs go to stderr: the SDK
+                    // exports spans only, unless the variables ask for more
+                    .addPropertiesSupplier(() -> Map.of("otel.metrics.exporter", "none", "otel.logs.exporter", "none"))
+                    .addResourceCustomizer((resource, config) -> named(resource, serviceName, serviceVersion))
+                    .addSpanExporterCustomizer((exporter, config) -> new RedactingSpanExporter(exporter))
+                    // flushed by close(), after the server has drained, not by a hook racing it
+                    .disableShutdownHook()
+                    .build()
+                    .getOpenTelemetrySdk();
+            LOG.info("tracing on: spans are exported as the OTEL_* variables say (by default OTLP to localhost)");
+        } else if (settings.tracingEnabled()) {
+            LOG.info("tracing off: OTEL_SDK_DISABLED is true");
+        }
+        return new TelemetrySetup(sdk, settings.metricsEnabled() ? registry() : null, settings.tracingIncludeInputs());
+    }
+
+    /**
+     * For tests: spans go synchronously through the redacting exporter into {@code exporter}
+     * (an in-memory one), W3C trace context is propagated, and metrics go to a fresh registry.
+     */
+    public static TelemetrySetup forTesting(SpanExporter exporter, boolean includeInputs, boolean metrics) {
+        OpenTelemetrySdk sdk = exporter == null ? null : OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(new RedactingSpanExporter(exporter)))
+                        .build())
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+                .build();
+        return new TelemetrySetup(sdk, metrics ? registry() : null, includeInputs);
+    }
+
+    private static PrometheusMeterRegistry registry() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // Vert.x Web reports every route a request passed through ("/mcp>/mcp>/mcp" for the
+        // guard, body handler and endpoint of one path): the first is the route
+        registry.config().meterFilter(MeterFilter.replaceTagValues("route",
+                route -> route.indexOf('>') > 0 ? route.substring(0, route.indexOf('>')) : route));
+        return registry;
+    }
+
+    private static Resource named(Resource resource, String serviceName, String serviceVersion) {
+        String current = resource.getAttribute(SERVICE_NAME);
+        Resource out = resource;
+        if ((current == null || current.startsWith("unknown_service")) && serviceName != null) {
+            out = out.merge(Resource.builder().put(SERVICE_NAME, serviceName).build());
+        }
+        if (resource.getAttribute(SERVICE_VERSION) == null && serviceVersion != null) {
+            out = out.merge(Resource.builder().put(SERVICE_VERSION, serviceVersion).build());
+        }
+        return out;
+    }
+
+    public Telemetry telemetry() {
+        return telemetry;
+    }
+
+    /** The OpenTelemetry instance, or null when tracing is off. */
+    public OpenTelemetry openTelemetry() {
+        return sdk;
+    }
+
+    /** True when {@link #scrape()} has something to say. */
+    public boolean metricsEnabled() {
+        return registry != null;
+    }
+
+    /** Every meter in the Prometheus text format (0.0.4). */
+    public String scrape() {
+        if (registry == null) {
+            throw new IllegalStateException("metrics are disabled");
+        }
+        return registry.scrape();
+    }
+
+    /**
+     * A Vert.x instance that reports into this setup: HTTP server requests, client and pool
+     * metrics and JVM metrics into the registry; server spans (from incoming {@code traceparent})
+     * and SQL client spans into the tracer. With both off it is a plain Vert.x.
+     */
+    public Vertx newVertx(VertxOptions options) {
+        return builder(options).build();
+    }
+
+    /** A clustered Vert.x with the same metrics and tracing. */
+    public io.vertx.core.Future<Vertx> newClusteredVertx(VertxOptions options,
+                                                         io.vertx.core.spi.cluster.ClusterManager clusterManager) {
+        return builder(options).withClusterManager(clusterManager).buildClustered();
+    }
+
+    private VertxBuilder builder(VertxOptions options) {
+        VertxOptions copy = new VertxOptions(options);
+        VertxBuilder builder = Vertx.builder();
+        if (registry != null) {
+            copy.setMetricsOptions(new MicrometerMetricsOptions()
+                    .setEnabled(true)
+                    .setJvmMetricsEnabled(true)
+                    // no remote/local addresses or raw paths: labels stay few whatever clients send
+                    .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.POOL_TYPE,
+                            Label.POOL_NAME, Label.CLIENT_NAME, Label.NAMESPACE)));
+            builder.withMetrics(new MicrometerMetricsFactory(registry));
+        }
+        if (sdk != null) {
+            copy.setTracingOptions(new OpenTelemetryOptions());
+            builder.withTracer(new OpenTelemetryTracingFactory(sdk));
+        }
+        return builder.with(copy);
+    }
+
+    /** Flushes spans still buffered (waiting at most a few seconds) and stops the exporters. */
+    @Override
+    public void close() {
+        if (sdk != null) {
+            CompletableResultCode done = sdk.shutdown().join(10, TimeUnit.SECONDS);
+            if (!done.isSuccess()) {
+                LOG.warn("some spans could not be exported before shutdown");
+            }
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+}

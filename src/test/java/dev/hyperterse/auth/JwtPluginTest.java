@@ -1,0 +1,228 @@
+package dev.hyperterse.auth;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.RSAPublicKey;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JwtPluginTest {
+    static final String SECRET = "a-shared-secret-of-at-least-32-characters!";
+    static Vertx vertx;
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static <T> T await(Future<T> f) throws Exception {
+        return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static String denial(Future<Caller> f) throws Exception {
+        return f.toCompletionStage().toCompletableFuture().handle((c, e) -> e == null ? null : e.getMessage())
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    static RequestHeaders bearer(String token) {
+        return name -> name.equalsIgnoreCase("Authorization") ? "Bearer " + token : null;
+    }
+
+    static String hmacToken(JsonObject claims) {
+        JWTAuth signer = JWTAuth.create(vertx, new JWTAuthOptions()
+                .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(SECRET)));
+        return signer.generateToken(claims, new JWTOptions().setNoTimestamp(true));
+    }
+
+    static long now() {
+        return System.currentTimeMillis() / 1000;
+    }
+
+    static JsonObject claims() {
+        return new JsonObject().put("sub", "alice").put("aud", "mcp-test").put("iss", "https://issuer.test")
+                .put("exp", now() + 300).put("scope", "tools:read tools:write");
+    }
+
+    AuthCheck started(Map<String, Object> policy) throws Exception {
+        AuthCheck check = new JwtPlugin().create(policy, Map.of());
+        await(check.start(vertx));
+        return check;
+    }
+
+    Map<String, Object> hmacPolicy() {
+        Map<String, Object> p = new HashMap<>();
+        p.put("secret", SECRET);
+        p.put("audience", "mcp-test");
+        p.put("issuer", "https://issuer.test");
+        return p;
+    }
+
+    @Test
+    void aValidTokenGivesTheCallerAndClaims() throws Exception {
+        AuthCheck check = started(hmacPolicy());
+        Caller caller = await(check.authenticate(bearer(hmacToken(claims().put("tenant", 7)))));
+        assertEquals("alice", caller.subject());
+        assertEquals(7, ((Number) caller.claims().get("tenant")).intValue());
+    }
+
+    @Test
+    void missingWrongExpiredAndForeignTokensAreRefused() throws Exception {
+        AuthCheck check = started(hmacPolicy());
+        assertTrue(denial(check.authenticate(name -> null)).startsWith("missing bearer token"));
+        assertTrue(denial(check.authenticate(name -> "Basic abc")).startsWith("missing bearer token"));
+        assertEquals("invalid token", denial(check.authenticate(bearer("not.a.token"))));
+        String forged = hmacToken(claims()).replaceAll(".$", "A").replaceAll(".(?=.$)", "B");
+        assertEquals("invalid token", denial(check.authenticate(bearer(forged))));
+        assertEquals("token expired", denial(check.authenticate(bearer(hmacToken(claims().put("exp", now() - 120))))));
+        assertEquals(null, denial(check.authenticate(bearer(hmacToken(claims().put("exp", now() - 5))))), "within leeway");
+        assertEquals("token was not issued for this server (audience)",
+                denial(check.authenticate(bearer(hmacToken(claims().put("aud", "someone-else"))))));
+        assertEquals("token issuer is not trusted",
+                denial(check.authenticate(bearer(hmacToken(claims().put("iss", "https://evil.test"))))));
+        JsonObject noExp = claims();
+        noExp.remove("exp");
+        assertEquals("token has no expiry (exp)", denial(check.authenticate(bearer(hmacToken(noExp)))));
+    }
+
+    @Test
+    void requiredClaimsAndScopes() throws Exception {
+        Map<String, Object> policy = hmacPolicy();
+        policy.put("required_claims", List.of("tenant"));
+        policy.put("scopes", List.of("tools:read", "orders:admin"));
+        AuthCheck check = started(policy);
+        assertEquals("token lacks the required claim 'tenant'", denial(check.authenticate(bearer(hmacToken(claims())))));
+        Future<Caller> scoped = check.authenticate(bearer(hmacToken(claims().put("tenant", 1))));
+        Throwable e = scoped.toCompletionStage().toCompletableFuture().handle((c, x) -> x).get(5, TimeUnit.SECONDS);
+        assertEquals(AuthDeniedException.Reason.INSUFFICIENT_SCOPE, ((AuthDeniedException) e).reason());
+        assertEquals("token lacks the required scope 'orders:admin'", e.getMessage());
+        assertEquals(null, denial(check.authenticate(bearer(hmacToken(claims().put("tenant", 1)
+                .put("scp", new JsonArray().add("tools:read").add("orders:admin")))))));
+    }
+
+    @Test
+    void badPoliciesAreStartUpErrors() {
+        JwtPlugin plugin = new JwtPlugin();
+        assertThrows(AuthPolicyException.class, () -> plugin.create(Map.of("audience", "a"), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(Map.of("secret", SECRET), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(Map.of("secret", "short", "audience", "a"), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(
+                Map.of("secret", SECRET, "jwks_url", "https://x.test/jwks", "audience", "a"), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(
+                Map.of("secret", SECRET, "audience", "a", "algorithm", "RS256"), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(Map.of("jwks_url", "ftp://x", "audience", "a"), Map.of()));
+        assertThrows(AuthPolicyException.class, () -> plugin.create(
+                Map.of("secret", SECRET, "audience", "a", "leeway", "soon"), Map.of()));
+        AuthPolicyException unknown = assertThrows(AuthPolicyException.class, () -> plugin.create(
+                Map.of("secret", SECRET, "audience", "a", "audiance", "b"), Map.of()));
+        assertTrue(unknown.getMessage().contains("audiance"));
+    }
+
+    @Test
+    void jwksKeysRotate() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        RsaKey second = RsaKey.generate("key-2");
+        AtomicReference<JsonArray> published = new AtomicReference<>(new JsonArray().add(first.publicJwk()));
+        AtomicInteger fetches = new AtomicInteger();
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> {
+            fetches.incrementAndGet();
+            req.response().putHeader("Content-Type", "application/json")
+                    .end(new JsonObject().put("keys", published.get()).encode());
+        }).listen(0, "127.0.0.1"));
+        try {
+            Map<String, Object> policy = Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "0s");
+            AuthCheck check = started(policy);
+            assertEquals(1, fetches.get(), "keys are fetched at start-up");
+            assertEquals("alice", await(check.authenticate(bearer(first.sign(claims())))).subject());
+
+            published.set(new JsonArray().add(second.publicJwk()));
+            assertEquals("alice", await(check.authenticate(bearer(second.sign(claims())))).subject(),
+                    "a token signed by a new key makes the check fetch the keys again");
+            assertEquals(2, fetches.get());
+            assertEquals("token is signed by an unknown key", denial(check.authenticate(bearer(first.sign(claims())))),
+                    "the retired key is no longer trusted");
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
+    @Test
+    void jwksRefreshesAreRateLimited() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        RsaKey stranger = RsaKey.generate("key-x");
+        AtomicInteger fetches = new AtomicInteger();
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> {
+            fetches.incrementAndGet();
+            req.response().end(new JsonObject().put("keys", new JsonArray().add(first.publicJwk())).encode());
+        }).listen(0, "127.0.0.1"));
+        try {
+            AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "1h"));
+            for (int i = 0; i < 5; i++) {
+                assertEquals("token is signed by an unknown key", denial(check.authenticate(bearer(stranger.sign(claims())))));
+            }
+            assertEquals(1, fetches.get(), "unknown key ids do not hammer the identity provider");
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
+    /** An RSA signing key with its public JWK, as an identity provider would publish it. */
+    record RsaKey(String kid, KeyPair pair) {
+        static RsaKey generate(String kid) throws Exception {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return new RsaKey(kid, generator.generateKeyPair());
+        }
+
+        JsonObject publicJwk() {
+            RSAPublicKey pub = (RSAPublicKey) pair.getPublic();
+            Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+            return new JsonObject().put("kty", "RSA").put("kid", kid).put("use", "sig").put("alg", "RS256")
+                    .put("n", b64.encodeToString(unsigned(pub.getModulus().toByteArray())))
+                    .put("e", b64.encodeToString(unsigned(pub.getPublicExponent().toByteArray())));
+        }
+
+        String sign(JsonObject claims) {
+            String pem = "-----BEGIN PRIVATE KEY-----\n"
+                    + Base64.getMimeEncoder().encodeToString(pair.getPrivate().getEncoded())
+                    + "\n-----END PRIVATE KEY-----\n";
+            JWTAuth signer = JWTAuth.create(vertx, new JWTAuthOptions()
+                    .addPubSecKey(new PubSecKeyOptions().setAlgorithm("RS256").setBuffer(pem).setId(kid)));
+            return signer.generateToken(claims, new JWTOptions().setAlgorithm("RS256").setNoTimestamp(true));
+        }
+
+        private static byte[] unsigned(byte[] bytes) {
+            return bytes.length > 1 && bytes[0] == 0 ? java.util.Arrays.copyOfRange(bytes, 1, bytes.length) : bytes;
+        }
+    }
+}

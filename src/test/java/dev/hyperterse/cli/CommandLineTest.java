@@ -1,0 +1,144 @@
+package dev.hyperterse.cli;
+
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The commands as a user runs them: exit codes and what they print. */
+class CommandLineTest {
+    @TempDir
+    Path dir;
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void validateAcceptsTheQuickstart() {
+        Run r = run("validate", "tools-examples/quickstart");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("project 'quickstart' is valid: 4 tools, 1 adapters"), r.out());
+    }
+
+    @Test
+    void validateListsEveryProblemWithFileAndLine() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: broken\ntools:\n  search:\n    limit: 0\n");
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path a = Files.createDirectories(dir.resolve("app/tools/a"));
+        Files.writeString(a.resolve("config.terse"), "use: db\nstatment: SELECT 1\n");
+        Path b = Files.createDirectories(dir.resolve("app/tools/b"));
+        Files.writeString(b.resolve("config.terse"),
+                "use: nodb\nstatement: SELECT {{ inputs.x }}\ninputs:\n  y:\n    type: int\n");
+
+        Run r = run("validate", dir.toString());
+        assertEquals(1, r.code());
+        List<String> lines = r.err().lines().filter(l -> l.startsWith("  ")).map(String::trim).toList();
+        assertTrue(r.err().startsWith(lines.size() + " configuration errors:"), r.err());
+        assertContainsLine(lines, ".hyperterse:4: ", "tools.search.limit");
+        assertContainsLine(lines, "tools/a/config.terse:2: ", "unknown key 'statment' (did you mean 'statement'?)");
+        assertContainsLine(lines, "tools/a/config.terse:1: ", "statement");
+        assertContainsLine(lines, "tools/b/config.terse:1: ", "nodb");
+        assertContainsLine(lines, "tools/b/config.terse:2: ", "inputs.x");
+    }
+
+    @Test
+    void validateReportsStatementsThatCannotBeBound() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: s\n");
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path t = Files.createDirectories(dir.resolve("app/tools/t"));
+        Files.writeString(t.resolve("config.terse"),
+                "use: db\nstatement: |\n  SELECT id\n  FROM \"{{ inputs.col }}\"\ninputs:\n  col:\n    type: string\n");
+        Run r = run("validate", dir.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("tools/t/config.terse:4: tool 't': statement: placeholder '{{ inputs.col }}' is inside "
+                + "the quoted identifier"), r.err());
+    }
+
+    @Test
+    void initCreatesAProjectThatStartServes() throws Exception {
+        Path project = dir.resolve("notes");
+        Run init = run("init", project.toString());
+        assertEquals(0, init.code(), init.err());
+        assertEquals(0, run("validate", project.toString()).code());
+        assertEquals(1, run("init", project.toString()).code(), "refuses to overwrite");
+
+        try (RunningServer server = RunningServer.start(project)) {
+            var http = new dev.hyperterse.testing.RawHttp(server.baseUrl());
+            JsonObject add = dev.hyperterse.testing.RawHttp.request(1, "tools/call", new JsonObject().put("name", "execute")
+                    .put("arguments", new JsonObject().put("tool", "add-note")
+                            .put("inputs", new JsonObject().put("title", "From a test"))));
+            String added = new JsonObject(http.mcp(add).body()).getJsonObject("result").getJsonArray("content")
+                    .getJsonObject(0).getString("text");
+            assertEquals(new JsonArray().add(new JsonObject().put("rows_affected", 1)), new JsonArray(added));
+            JsonObject find = dev.hyperterse.testing.RawHttp.request(2, "tools/call", new JsonObject().put("name", "execute")
+                    .put("arguments", new JsonObject().put("tool", "find-notes")
+                            .put("inputs", new JsonObject().put("text", "test"))));
+            JsonArray rows = new JsonArray(new JsonObject(http.mcp(find).body()).getJsonObject("result")
+                    .getJsonArray("content").getJsonObject(0).getString("text"));
+            assertEquals("From a test", rows.getJsonObject(0).getString("title"));
+        }
+    }
+
+    @Test
+    void versionAndHelp() {
+        Run version = run("--version");
+        assertEquals(0, version.code());
+        assertTrue(version.out().startsWith("hyperterse "), version.out());
+        Run help = run("--help");
+        assertEquals(0, help.code());
+        for (String command : List.of("start", "validate", "init")) {
+            assertTrue(help.out().contains(command), help.out());
+        }
+        Run startHelp = run("start", "--help");
+        for (String option : List.of("--file", "--port", "--host", "--log-level", "--verbose")) {
+            assertTrue(startHelp.out().contains(option), option);
+        }
+    }
+
+    @Test
+    void portPrecedence() {
+        assertEquals(9000, Listen.port(9000, 7000, "6000"));
+        assertEquals(7000, Listen.port(null, 7000, "6000"));
+        assertEquals(6000, Listen.port(null, null, "6000"));
+        assertEquals(8080, Listen.port(null, null, null));
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Listen.port(null, null, "eighty"));
+        assertTrue(bad.getMessage().contains("$PORT"));
+    }
+
+    @Test
+    void startRefusesABrokenProjectWithExitStatusOne() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "version: 1\n");
+        Run r = run("start", dir.toString(), "--port", "0");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains(".hyperterse"), r.err());
+    }
+
+    private static void assertContainsLine(List<String> lines, String prefixEnd, String fragment) {
+        assertTrue(lines.stream().anyMatch(l -> l.contains(prefixEnd) && l.contains(fragment)),
+                () -> "no line with '" + prefixEnd + "' and '" + fragment + "' in:\n" + String.join("\n", lines));
+    }
+}

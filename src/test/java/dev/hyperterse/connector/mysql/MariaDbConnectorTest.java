@@ -1,0 +1,127 @@
+package dev.hyperterse.connector.mysql;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.testing.TestDatabases;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The SQL connector contract on MariaDB (the mysql connector), plus what is MySQL's own. */
+class MariaDbConnectorTest extends SqlConnectorContract {
+
+    @Override
+    protected ConnectorFactory factory() {
+        return new MySqlConnectorFactory();
+    }
+
+    @Override
+    protected String serverUrl() {
+        return TestDatabases.mysqlUrl();
+    }
+
+    @Override
+    protected int defaultPort() {
+        return 3306;
+    }
+
+    @Override
+    protected Isolation isolate(Connector admin) {
+        String database = TestDatabases.uniqueName("hyperterse_test");
+        rows(admin, "CREATE DATABASE " + database);
+        return new Isolation(database, TestDatabases.withDatabase(serverUrl(), database), Map.of());
+    }
+
+    @Override
+    protected void dropIsolation(Connector admin, Isolation isolation) {
+        rows(admin, "DROP DATABASE " + isolation.name());
+    }
+
+    @Override
+    protected List<String> schema() {
+        return List.of(
+                "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
+                "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
+                        + " (3, 'Charlie', 'charlie@example.com')",
+                "CREATE TABLE things (id INT PRIMARY KEY, n INT, price DECIMAL(10,2), ratio DOUBLE,"
+                        + " active BOOLEAN, label VARCHAR(50), born DATE, created DATETIME)",
+                "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
+                        + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
+                        + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')",
+                "CREATE TABLE seq (n INT)",
+                "INSERT INTO seq WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50)"
+                        + " SELECT n FROM s");
+    }
+
+    @Override
+    protected String sleep(int seconds) {
+        return "SELECT SLEEP(" + seconds + ")";
+    }
+
+    @Override
+    protected String runningStatementsLike() {
+        return "SELECT count(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE '%{{ inputs.m }}%'"
+                + " AND COMMAND <> 'Sleep' AND ID <> CONNECTION_ID()";
+    }
+
+    @Override
+    protected String unknownColumnReason() {
+        return "Unknown column 'nope' in ";
+    }
+
+    @Override
+    protected TypedRow typedRow() {
+        return new TypedRow("CREATE TABLE typed (ti TINYINT, si SMALLINT, i INT, bi BIGINT, ubi BIGINT UNSIGNED, f FLOAT, d DOUBLE,"
+                + " dec1 DECIMAL(30,10), dec2 DECIMAL(38,9), b BOOLEAN, vc VARCHAR(20), t TEXT, ch CHAR(3), dt DATE,"
+                + " tm TIME(2), dtm DATETIME, ts TIMESTAMP NULL, y YEAR, j JSON, bin VARBINARY(10), bl BLOB, u UUID,"
+                + " e ENUM('a','b'), nothing INT)",
+                "INSERT INTO typed VALUES (-1, 2, 2147483647, 9007199254740993, 18446744073709551615, 1.5, 0.1, 12345.6789,"
+                + " 12345678901234567890.123456789, true, 'hé \"quoted\"', 'long text', 'ab', '2024-02-29', '-01:02:03.25',"
+                + " '2024-02-29 13:45:30', '2024-02-29 13:45:30', 2024, '{\"a\": [1, 2]}', x'0001ff', x'00',"
+                + " 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'b', NULL)",
+                "{\"ti\":-1,\"si\":2,\"i\":2147483647,\"bi\":9007199254740993,\"ubi\":\"18446744073709551615\","
+                        + "\"f\":1.5,\"d\":0.1,\"dec1\":12345.6789000000,\"dec2\":\"12345678901234567890.123456789\",\"b\":1,"
+                        + "\"vc\":\"hé \\\"quoted\\\"\",\"t\":\"long text\",\"ch\":\"ab\",\"dt\":\"2024-02-29\","
+                        + "\"tm\":\"-01:02:03.25\",\"dtm\":\"2024-02-29T13:45:30\",\"ts\":\"2024-02-29T13:45:30\",\"y\":2024,"
+                        + "\"j\":\"{\\\"a\\\": [1, 2]}\",\"bin\":\"AAH/\",\"bl\":\"AA==\","
+                        + "\"u\":\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\",\"e\":\"b\",\"nothing\":null}");
+    }
+
+    @Test
+    void statementsWithoutRowsAreNotReadThroughACursor() {
+        // the client hangs on a cursor over a statement that returns no rows
+        assertTrue(MySqlFlavor.cursorable("SELECT 1"));
+        assertTrue(MySqlFlavor.cursorable("/* c */ (SELECT 1) UNION (SELECT 2)"));
+        assertFalse(MySqlFlavor.cursorable("SELECT 1 INTO @x"));
+        assertFalse(MySqlFlavor.cursorable("UPDATE t SET a = 1"));
+        assertFalse(MySqlFlavor.cursorable("WITH x AS (SELECT 1) SELECT * FROM x"));
+        assertEquals("[{\"rows_affected\":1}]", rows("SELECT 42 INTO @answer").encode());
+        assertEquals("[{\"n\":1},{\"n\":2}]", rows("WITH s AS (SELECT n FROM seq WHERE n < 3) SELECT n FROM s ORDER BY n").encode());
+    }
+
+    @Test
+    void connectionStringForms() {
+        String url = isolation().url();
+        String host = TestDatabases.host(url);
+        int port = TestDatabases.port(url, 3306);
+        String database = isolation().name();
+        String user = url.substring(url.indexOf("://") + 3, url.lastIndexOf('@')).split(":")[0];
+        // the Go driver's DSN, as Hyperterse projects write it, with its driver-only settings
+        String goDsn = user + "@tcp(" + host + ":" + port + ")/" + database + "?parseTime=true&loc=Local&tls=false";
+        assertEquals("[{\"n\":3}]", rows(connectTo(goDsn, Map.of()), "SELECT count(*) AS n FROM users").encode());
+        String keyValue = "Server=" + host + ";Port=" + port + ";Database=" + database + ";Uid=" + user + ";ssl_mode=disabled";
+        assertEquals("[{\"n\":3}]", rows(connectTo(keyValue, Map.of()), "SELECT count(*) AS n FROM users").encode());
+        String mariadb = url.replaceFirst("^mysql://", "mariadb://");
+        assertEquals("[{\"n\":3}]", rows(connectTo(mariadb, Map.of("charset", "utf8mb4")), "SELECT count(*) AS n FROM users").encode());
+        assertTrue(connectFailure(url + "?pool_size=3", Map.of()).contains("unknown setting 'pool_size'"));
+        assertTrue(connectFailure(goDsn.replace("tls=false", "tls=custom"), Map.of()).contains("tls='custom'"));
+        assertTrue(connectFailure(url, Map.of("ssl_mode", "verify_identity")).contains("needs ssl_ca"));
+        assertTrue(connectFailure("root@unix(/run/mysqld.sock)/test", Map.of()).contains("only tcp(host:port)"));
+    }
+}

@@ -1,0 +1,211 @@
+package dev.hyperterse.connector.postgres;
+
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.testing.TestDatabases;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import io.vertx.core.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The SQL connector contract on PostgreSQL, plus what only PostgreSQL has. */
+class PostgresConnectorTest extends SqlConnectorContract {
+
+    @Override
+    protected ConnectorFactory factory() {
+        return new PostgresConnectorFactory();
+    }
+
+    @Override
+    protected String serverUrl() {
+        return TestDatabases.postgresUrl();
+    }
+
+    @Override
+    protected int defaultPort() {
+        return 5432;
+    }
+
+    @Override
+    protected Isolation isolate(Connector admin) {
+        String schema = TestDatabases.uniqueName("hyperterse_test");
+        rows(admin, "CREATE SCHEMA " + schema);
+        return new Isolation(schema, serverUrl(), Map.of("search_path", schema));
+    }
+
+    @Override
+    protected void dropIsolation(Connector admin, Isolation isolation) {
+        rows(admin, "DROP SCHEMA " + isolation.name() + " CASCADE");
+    }
+
+    @Override
+    protected List<String> schema() {
+        return List.of(
+                "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
+                "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
+                        + " (3, 'Charlie', 'charlie@example.com')",
+                "CREATE TABLE things (id INT PRIMARY KEY, n INT, price NUMERIC(10,2), ratio DOUBLE PRECISION,"
+                        + " active BOOLEAN, label VARCHAR(50), born DATE, created TIMESTAMP)",
+                "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
+                        + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
+                        + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')",
+                "CREATE TABLE seq (n INT)",
+                "INSERT INTO seq SELECT generate_series(1, 50)");
+    }
+
+    @Override
+    protected String sleep(int seconds) {
+        return "SELECT pg_sleep(" + seconds + ")";
+    }
+
+    @Override
+    protected String runningStatementsLike() {
+        return "SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE '%{{ inputs.m }}%' AND state = 'active'"
+                + " AND pid <> pg_backend_pid()";
+    }
+
+    @Override
+    protected String unknownColumnReason() {
+        return "column \"nope\" does not exist (SQLSTATE 42703)";
+    }
+
+    @Override
+    protected TypedRow typedRow() {
+        return new TypedRow("CREATE TABLE typed (i2 SMALLINT, i4 INTEGER, i8 BIGINT, f4 REAL, f8 DOUBLE PRECISION, num NUMERIC(30,10),"
+                + " big NUMERIC, b BOOLEAN, t TEXT, vc VARCHAR(10), ch CHAR(3), d DATE, tm TIME, ts TIMESTAMP,"
+                + " tstz TIMESTAMPTZ, iv INTERVAL, j JSON, jb JSONB, u UUID, bin BYTEA, ai INTEGER[], at TEXT[],"
+                + " nothing INTEGER, nan NUMERIC, inf DOUBLE PRECISION, cash MONEY, addr INET, tinf TIMESTAMP)",
+                "INSERT INTO typed VALUES (-2, 2147483647, 9007199254740993, 1.5, 0.1, 12345.6789, 12345678901234567890.123456789,"
+                + " true, 'hé \"quoted\"', 'v', 'ab', '2024-02-29', '13:45:30.25', '2024-02-29 13:45:30',"
+                + " '2024-02-29 13:45:30+02', '1 day 2 hours 3.5 seconds', '{\"a\": [1, 2]}', '{\"b\": null}',"
+                + " 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x0001ff', '{1,2,NULL}', '{\"x\",\"y z\"}', NULL, 'NaN',"
+                + " 'Infinity', 12.34, '192.168.0.1/24', 'infinity')",
+                "{\"i2\":-2,\"i4\":2147483647,\"i8\":9007199254740993,\"f4\":1.5,\"f8\":0.1,\"num\":12345.6789000000,"
+                        + "\"big\":\"12345678901234567890.123456789\",\"b\":true,\"t\":\"hé \\\"quoted\\\"\",\"vc\":\"v\","
+                        + "\"ch\":\"ab \",\"d\":\"2024-02-29\",\"tm\":\"13:45:30.25\",\"ts\":\"2024-02-29T13:45:30\","
+                        + "\"tstz\":\"2024-02-29T11:45:30Z\",\"iv\":\"P1DT2H3.5S\",\"j\":{\"a\":[1,2]},\"jb\":{\"b\":null},"
+                        + "\"u\":\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\",\"bin\":\"AAH/\",\"ai\":[1,2,null],"
+                        + "\"at\":[\"x\",\"y z\"],\"nothing\":null,\"nan\":\"NaN\",\"inf\":\"Infinity\",\"cash\":12.34,"
+                        + "\"addr\":\"192.168.0.1/24\",\"tinf\":\"infinity\"}");
+    }
+
+    @Test
+    void valuesAreConvertedToEachParameterType() {
+        // what the server inferred decides: an int input for a numeric, text for a uuid and a timestamptz
+        JsonObject row = rows("SELECT {{ inputs.a }}::numeric * 2 AS a, {{ inputs.u }}::uuid AS u,"
+                        + " {{ inputs.ts }}::timestamptz AS ts, {{ inputs.j }}::jsonb -> 'k' AS j,"
+                        + " {{ inputs.arr }}::int[] AS arr, {{ inputs.b }}::boolean AS b, {{ inputs.d }}::date AS d",
+                "1.25", "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", "2024-06-01T12:00:00+02:00", "{\"k\": [true]}", "[1, 2]",
+                "yes", "2024-06-01T23:59:00").getJsonObject(0);
+        assertEquals("{\"a\":2.50,\"u\":\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\",\"ts\":\"2024-06-01T10:00:00Z\","
+                + "\"j\":[true],\"arr\":[1,2],\"b\":true,\"d\":\"2024-06-01\"}", row.encode());
+        // a 64-bit value for a 32-bit parameter is refused, not cut to 32 bits
+        String overflow = error(execute(db, "SELECT id FROM users WHERE id = {{ inputs.id }}", 10, TIMEOUT, 4294967297L));
+        assertEquals("input 'id' cannot be bound as integer: 4294967297 is out of range for type integer", overflow);
+        assertEquals("input 'u' cannot be bound as uuid: expected a UUID such as 123e4567-e89b-12d3-a456-426614174000, got \"nope\"",
+                error(execute(db, "SELECT {{ inputs.u }}::uuid", 10, TIMEOUT, "nope")));
+        assertTrue(error(execute(db, "SELECT {{ inputs.j }}::jsonb", 10, TIMEOUT, "{oops")).contains("expected JSON text"));
+        // enums travel as text and the server checks them
+        rows("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
+        try {
+            assertEquals("[{\"m\":\"happy\"}]", rows("SELECT {{ inputs.m }}::mood AS m", "happy").encode());
+            assertTrue(error(execute(db, "SELECT {{ inputs.m }}::mood AS m", 10, TIMEOUT, "meh")).contains("22P02"));
+        } finally {
+            rows("DROP TYPE mood");
+        }
+    }
+
+    @Test
+    void aStatementIsPreparedOncePerConnectionAndKept() {
+        Connector c = connect(Map.of("max_connections", "1"));
+        try {
+            for (int i = 1; i <= 5; i++) {
+                assertEquals("[{\"id\":2,\"kept_marker\":1}]",
+                        rows(c, "SELECT id, 1 AS kept_marker FROM users WHERE id = {{ inputs.id }}", 2).encode());
+            }
+            // the one connection holds that statement once, not five times (nor closed after each call)
+            assertEquals("[{\"n\":1}]", rows(c, "SELECT count(*)::int AS n FROM pg_prepared_statements"
+                    + " WHERE statement LIKE '%kept' || '_marker%'").encode());
+        } finally {
+            await(c.close());
+        }
+    }
+
+    @Test
+    void aKeptStatementIsPreparedAgainWhenItsTableChanges() {
+        Connector c = connect(Map.of("max_connections", "1"));
+        try {
+            rows("CREATE TABLE reshaped (id INT PRIMARY KEY, v INT)");
+            rows("INSERT INTO reshaped VALUES (1, 10)");
+            assertEquals("[{\"id\":1,\"v\":10}]", rows(c, "SELECT * FROM reshaped WHERE id = {{ inputs.id }}", 1).encode());
+            rows("ALTER TABLE reshaped ALTER COLUMN v TYPE TEXT USING 'ten'");
+            // the kept plan no longer fits: that call may fail, the next one prepares afresh
+            execute(c, "SELECT * FROM reshaped WHERE id = {{ inputs.id }}", 10, TIMEOUT, 1)
+                    .otherwiseEmpty().toCompletionStage().toCompletableFuture().join();
+            assertEquals("[{\"id\":1,\"v\":\"ten\"}]", rows(c, "SELECT * FROM reshaped WHERE id = {{ inputs.id }}", 1).encode());
+        } finally {
+            rows("DROP TABLE reshaped");
+            await(c.close());
+        }
+    }
+
+    @Test
+    void aCancelRequestNeverReachesTheNextStatementOnItsConnection() {
+        // PostgreSQL acts on a cancel request asynchronously: one sent as a statement ends on its own
+        // could stop whatever the connection runs next. Statements that end right at their limit
+        // provoke it; the one connection's next statement must never be the one cancelled.
+        Connector c = connect(Map.of("max_connections", "1"));
+        try {
+            int hit = 0;
+            for (int i = 0; i < 25; i++) {
+                execute(c, "SELECT pg_sleep(0.05)", 10, Duration.ofMillis(50)).otherwiseEmpty()
+                        .toCompletionStage().toCompletableFuture().join();
+                Future<QueryResult> next = execute(c, "SELECT pg_sleep(0.05) IS NULL AS ok", 10, TIMEOUT);
+                if (next.toCompletionStage().toCompletableFuture().handle((r, e) -> e != null).join()) {
+                    hit++;
+                }
+            }
+            assertEquals(0, hit, "statements stopped by the cancel request of the one before");
+        } finally {
+            await(c.close());
+        }
+    }
+
+    @Test
+    void theRowLimitStopsAnEndlessQueryOnTheServer() {
+        long start = System.nanoTime();
+        QueryResult cut = await(execute(db,
+                "WITH RECURSIVE c(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM c) SELECT g FROM c", 5, TIMEOUT));
+        assertEquals("[{\"g\":1},{\"g\":2},{\"g\":3},{\"g\":4},{\"g\":5}]", cut.rows().encode());
+        assertTrue(cut.truncated());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "read 6 rows, not 2 billion");
+    }
+
+    @Test
+    void connectionStringForms() {
+        String url = isolation().url();
+        String host = TestDatabases.host(url);
+        int port = TestDatabases.port(url, 5432);
+        Map<String, String> schema = isolation().options();
+        String keyValue = "host=" + host + " port=" + port + " dbname=test user=postgres sslmode=disable";
+        assertEquals("[{\"n\":3}]", rows(connectTo(keyValue, schema), "SELECT count(*) AS n FROM users").encode());
+        String postgresql = url.replaceFirst("^postgres://", "postgresql://");
+        assertEquals("[{\"n\":3}]", rows(connectTo(postgresql, schema), "SELECT count(*) AS n FROM users").encode());
+        String unknown = connectFailure(url + (url.contains("?") ? "&" : "?") + "pool_max_conns=4", Map.of());
+        assertTrue(unknown.contains("connection_string has the unknown setting 'pool_max_conns'"), unknown);
+        assertTrue(connectFailure(url, Map.of("sslmode", "verify-full")).contains("needs sslrootcert"));
+        assertTrue(connectFailure(url, Map.of("sslmode", "sometimes")).contains("option sslmode is 'sometimes'"));
+        assertTrue(connectFailure("mysql://root@localhost/test", Map.of()).contains("connection_string must be a URL"));
+        assertFalse(connectFailure("postgres://u:p%zz@localhost/test", Map.of()).contains("p%zz"));
+    }
+}

@@ -1,0 +1,287 @@
+package dev.hyperterse.connector.redis;
+
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.TcpProxy;
+import dev.hyperterse.testing.TestDatabases;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The redis connector against a real server ({@code HYPERTERSE_TEST_REDIS_URL}, else the local
+ * one). Every key starts with a prefix of this run's own and is deleted at the end.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisConnectorTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private final RedisConnectorFactory factory = new RedisConnectorFactory();
+    private final String prefix = TestDatabases.uniqueName("hyperterse_test") + ":";
+    private final List<Connector> extra = new ArrayList<>();
+    private Vertx vertx;
+    private ListAppender<ILoggingEvent> log;
+    private Connector redis;
+
+    @BeforeAll
+    void start() {
+        log = new ListAppender<>();
+        log.start();
+        root().addAppender(log);
+        vertx = Vertx.vertx();
+        redis = connect(TestDatabases.redisUrl(), Map.of());
+        extra.clear();
+    }
+
+    @AfterEach
+    void closeExtra() {
+        extra.forEach(c -> await(c.close()));
+        extra.clear();
+    }
+
+    @AfterAll
+    void stop() {
+        try {
+            JsonArray keys = run("KEYS " + prefix + "*").getJsonObject(0).getJsonArray("values");
+            for (Object key : keys) {
+                run("DEL {{ inputs.k }}", key);
+            }
+            await(redis.close());
+            await(vertx.close());
+        } finally {
+            root().detachAppender(log);
+        }
+        List<String> blocked = log.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("has been blocked")).collect(Collectors.toList());
+        assertEquals(List.of(), blocked, "the event loop must never block");
+    }
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    }
+
+    // ---- helpers ----
+
+    private AdapterDef adapter(String url, Map<String, String> options) {
+        return new AdapterDef("cache", "redis", url, options, SourceLocation.of(Path.of("app/adapters/cache.terse")));
+    }
+
+    private Connector connect(String url, Map<String, String> options) {
+        Connector c = await(factory.connect(vertx, adapter(url, options), Path.of(".")));
+        extra.add(c);
+        return c;
+    }
+
+    private String connectFailure(String url, Map<String, String> options) {
+        Throwable e = failure(factory.connect(vertx, adapter(url, options), Path.of(".")));
+        assertInstanceOf(ConnectorException.class, e);
+        return e.getMessage();
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new AssertionError("expected success, got: " + e.getCause(), e.getCause());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Throwable failure(Future<?> future) {
+        try {
+            Object value = future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            throw new AssertionError("expected failure, got: " + value);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private Future<QueryResult> execute(Connector c, String template, int rowLimit, Duration timeout, Object... values) {
+        try {
+            return c.execute(factory.compile(template, Map.of()), Arrays.asList(values), QueryOptions.of(rowLimit, timeout));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private JsonArray run(Connector c, String template, Object... values) {
+        QueryResult result = await(execute(c, template, 1000, TIMEOUT, values));
+        assertFalse(result.truncated());
+        return result.rows();
+    }
+
+    private JsonArray run(String template, Object... values) {
+        return run(redis, template, values);
+    }
+
+    private String error(Future<?> future) {
+        Throwable e = failure(future);
+        assertInstanceOf(ConnectorException.class, e, () -> "a ConnectorException, got " + e);
+        return e.getMessage();
+    }
+
+    private String key(String name) {
+        return prefix + name;
+    }
+
+    // ---- replies ----
+
+    @Test
+    void replyShapes() {
+        assertEquals("[{\"value\":\"OK\"}]", run("SET " + key("s") + " {{ inputs.v }}", "hello").encode());
+        assertEquals("[{\"value\":\"hello\"}]", run("GET " + key("s")).encode());
+        assertEquals("[{\"value\":null}]", run("GET " + key("missing")).encode(), "a missing key is not an error");
+        assertEquals("[{\"value\":1}]", run("INCR " + key("n")).encode());
+        assertEquals("[{\"value\":3}]", run("INCRBY " + key("n") + " {{ inputs.by }}", 2L).encode());
+        assertEquals("[{\"value\":2}]", run("HSET " + key("h") + " name {{ inputs.name }} age {{ inputs.age }}", "Ada", 36L).encode());
+        assertEquals("[{\"value\":{\"age\":\"36\",\"name\":\"Ada\"}}]", run("HGETALL " + key("h")).encode());
+        assertEquals("[{\"value\":{}}]", run("HGETALL " + key("missing")).encode());
+        assertEquals("[{\"value\":\"Ada\"}]", run("HGET " + key("h") + " name").encode());
+        run("RPUSH " + key("l") + " a b c");
+        assertEquals("[{\"values\":[\"a\",\"b\",\"c\"]}]", run("LRANGE " + key("l") + " 0 -1").encode());
+        assertEquals("[{\"values\":[]}]", run("LRANGE " + key("missing") + " 0 -1").encode());
+        run("SADD " + key("set") + " x");
+        assertEquals("[{\"values\":[\"x\"]}]", run("SMEMBERS " + key("set")).encode());
+        run("ZADD " + key("z") + " 1.5 one 2 two");
+        assertEquals("[{\"value\":1.5}]", run("ZSCORE " + key("z") + " one").encode());
+        assertEquals("[{\"values\":[[\"one\",1.5],[\"two\",2.0]]}]", run("ZRANGE " + key("z") + " 0 -1 WITHSCORES").encode());
+        assertEquals("[{\"value\":\"hash\"}]", run("TYPE " + key("h")).encode());
+        assertEquals("[{\"value\":2}]", run("EXISTS " + key("h") + " " + key("l")).encode());
+    }
+
+    @Test
+    void eachValueIsExactlyOneArgument() {
+        for (String attack : List.of("a b", "x\r\nFLUSHALL\r\n", "\"quoted\" 'words'", "* 1", "$1", "{{ inputs.v }}")) {
+            run("SET " + key("v:{{ inputs.id }}") + " {{ inputs.v }}", "1 2", attack);
+            assertEquals("[{\"value\":" + io.vertx.core.json.Json.encode(attack) + "}]",
+                    run("GET " + key("v:{{ inputs.id }}"), "1 2").encode());
+        }
+        assertEquals("[{\"value\":1}]", run("EXISTS {{ inputs.k }}", key("v:1 2")).encode());
+        assertEquals("[{\"value\":0}]", run("EXISTS {{ inputs.k }}", key("v:1")).encode());
+    }
+
+    @Test
+    void theRowLimitCutsLongReplies() {
+        for (int i = 0; i < 20; i++) {
+            run("RPUSH " + key("long") + " {{ inputs.i }}", (long) i);
+        }
+        QueryResult cut = await(execute(redis, "LRANGE " + key("long") + " 0 -1", 5, TIMEOUT));
+        assertEquals("[{\"values\":[\"0\",\"1\",\"2\",\"3\",\"4\"]}]", cut.rows().encode());
+        assertTrue(cut.truncated());
+        assertFalse(await(execute(redis, "LRANGE " + key("long") + " 0 -1", 20, TIMEOUT)).truncated());
+    }
+
+    @Test
+    void redisErrorsAreCallErrors() {
+        run("SET " + key("str") + " x");
+        String wrongType = error(execute(redis, "LPUSH " + key("str") + " y", 10, TIMEOUT));
+        assertTrue(wrongType.startsWith("WRONGTYPE"), wrongType);
+        assertTrue(error(execute(redis, "GETT x", 10, TIMEOUT)).toLowerCase().contains("unknown command"));
+        assertTrue(error(execute(redis, "GET {{ inputs.k }}", 10, TIMEOUT, (Object) null)).startsWith("input 'k' has no value"));
+    }
+
+    @Test
+    void checkFindsUnknownCommandsAndWrongArgumentCounts() throws Exception {
+        await(redis.check(factory.compile("HGET user:{{ inputs.id }} name", Map.of())));
+        await(redis.check(factory.compile("SET k {{ inputs.v }} EX 60", Map.of())));
+        assertEquals("unknown Redis command 'GETT'", failure(redis.check(factory.compile("GETT x", Map.of()))).getMessage());
+        assertEquals("GET takes 1 argument, the statement gives 2",
+                failure(redis.check(factory.compile("get a {{ inputs.b }}", Map.of()))).getMessage());
+        assertEquals("HSET takes at least 3 arguments, the statement gives 2",
+                failure(redis.check(factory.compile("HSET h f", Map.of()))).getMessage());
+    }
+
+    @Test
+    void timeoutAndCancellationFailTheCallAtOnce() {
+        long start = System.nanoTime();
+        assertEquals("statement timed out after 300ms", error(execute(redis, "BLPOP " + key("never") + " 2", 10,
+                Duration.ofMillis(300))));
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
+        Promise<Void> cancel = Promise.promise();
+        Future<QueryResult> blocked = redis.execute(compileOrFail("BLPOP " + key("never") + " 2"), List.of(),
+                new QueryOptions(10, TIMEOUT, cancel.future()));
+        vertx.setTimer(200, id -> cancel.complete());
+        assertEquals("statement cancelled", error(blocked));
+        assertEquals("[{\"value\":\"PONG\"}]", run("PING").encode(), "other calls go on");
+    }
+
+    private dev.hyperterse.connector.CompiledStatement compileOrFail(String template) {
+        try {
+            return factory.compile(template, Map.of());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    // ---- connecting and outages ----
+
+    @Test
+    void connectFailuresAndOptions() {
+        String refused = connectFailure("redis://:s3cret-pw@127.0.0.1:1/0", Map.of("connect_timeout", "2s"));
+        assertTrue(refused.startsWith("cannot connect to Redis at 127.0.0.1:1/0: "), refused);
+        assertFalse(refused.contains("s3cret-pw"), refused);
+        assertTrue(connectFailure(TestDatabases.redisUrl(), Map.of("pool_size", "2"))
+                .startsWith("adapter 'cache': unknown option 'pool_size' for connector redis; known options: "
+                        + "connect_timeout, idle_timeout, max_connections, ssl_ca"));
+        assertTrue(connectFailure("localhost:6379", Map.of()).contains("must be a URL"));
+        assertTrue(connectFailure(TestDatabases.redisUrl() + "/x", Map.of()).contains("is not a number"));
+        Connector db1 = connect(TestDatabases.redisUrl().replaceFirst("(/\\d+)?$", "") + "/1", Map.of("max_connections", "2"));
+        run(db1, "SET " + key("db1") + " one");
+        assertEquals("[{\"value\":null}]", run("GET " + key("db1")).encode(), "database 1 is another keyspace");
+        run(db1, "DEL " + key("db1"));
+    }
+
+    @Test
+    void aServerThatGoesDownFailsFastAndIsUsedAgainWhenBack() throws Exception {
+        String url = TestDatabases.redisUrl();
+        try (TcpProxy proxy = TcpProxy.start(vertx, TestDatabases.host(url), TestDatabases.port(url, 6379))) {
+            Connector c = connect(TestDatabases.withAddress(url, "127.0.0.1", proxy.port()), Map.of());
+            assertEquals("[{\"value\":\"PONG\"}]", run(c, "PING").encode());
+            assertEquals(null, c.ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e).get(30, TimeUnit.SECONDS));
+            proxy.cut();
+            Throwable down = c.ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e).get(30, TimeUnit.SECONDS);
+            assertTrue(down != null && String.valueOf(down.getMessage()).contains("database unavailable"), String.valueOf(down));
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                String message = error(execute(c, "PING", 10, TIMEOUT));
+                assertTrue(message.startsWith("database unavailable: "), message);
+                assertTrue(message.contains("127.0.0.1:" + proxy.port()), message);
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "fails fast: " + message);
+            }
+            proxy.restore();
+            assertEquals("[{\"value\":\"PONG\"}]", run(c, "PING").encode(), "the first call after the server is back succeeds");
+        }
+    }
+}

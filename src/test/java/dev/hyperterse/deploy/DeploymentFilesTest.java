@@ -1,0 +1,217 @@
+package dev.hyperterse.deploy;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.project.ProjectCompiler;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The Dockerfile, docker-compose.yml and deploy/ files checked where no Docker engine runs: the
+ * compose file parses, everything it mounts or builds exists, every served example project
+ * compiles with the environment compose gives it, and the image build copies only what exists.
+ */
+class DeploymentFilesTest {
+    static Map<String, Object> compose;
+    static Map<String, Map<String, Object>> services;
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void load() throws Exception {
+        compose = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(Path.of("docker-compose.yml")));
+        services = (Map<String, Map<String, Object>>) compose.get("services");
+        assertNotNull(services);
+    }
+
+    static List<String> profiles(Map<String, Object> service) {
+        @SuppressWarnings("unchecked")
+        List<String> p = (List<String>) service.get("profiles");
+        return p == null ? List.of() : p;
+    }
+
+    @Test
+    void servicesAndProfiles() {
+        for (String s : List.of("postgres", "mysql", "redis", "redis-seed", "quickstart", "postgres-shop", "mysql-shop",
+                "redis-shop")) {
+            assertTrue(services.containsKey(s), s);
+            assertEquals(List.of(), profiles(services.get(s)), s + " runs by default");
+        }
+        for (String s : List.of("otel-collector", "jaeger")) {
+            assertEquals(List.of("observability"), profiles(services.get(s)), s);
+        }
+        for (String s : List.of("hyperterse-node-1", "hyperterse-node-2", "load-balancer")) {
+            assertEquals(List.of("scale"), profiles(services.get(s)), s);
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everythingMountedExistsAndEveryDependencyIsAService() {
+        for (Map.Entry<String, Map<String, Object>> e : services.entrySet()) {
+            for (Object volume : (List<Object>) e.getValue().getOrDefault("volumes", List.of())) {
+                String source = String.valueOf(volume).split(":")[0];
+                if (source.startsWith("./")) {
+                    assertTrue(Files.exists(Path.of(source)), e.getKey() + " mounts missing " + source);
+                }
+            }
+            Object deps = e.getValue().get("depends_on");
+            Iterable<String> names = deps instanceof Map ? ((Map<String, Object>) deps).keySet()
+                    : deps == null ? List.of() : (List<String>) deps;
+            for (String d : names) {
+                assertTrue(services.containsKey(d), e.getKey() + " depends on unknown " + d);
+            }
+            if (e.getValue().containsKey("build")) {
+                assertTrue(Files.isRegularFile(Path.of(String.valueOf(e.getValue().get("build")), "Dockerfile")));
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void hostPortsAreDistinct() {
+        Set<String> seen = new HashSet<>();
+        for (Map.Entry<String, Map<String, Object>> e : services.entrySet()) {
+            for (Object port : (List<Object>) e.getValue().getOrDefault("ports", List.of())) {
+                String host = String.valueOf(port).split(":")[0];
+                assertTrue(seen.add(host), "host port " + host + " used twice (" + e.getKey() + ")");
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyServedProjectCompilesWithTheEnvironmentComposeGivesIt() throws Exception {
+        int servers = 0;
+        for (Map.Entry<String, Map<String, Object>> e : services.entrySet()) {
+            List<String> command = (List<String>) e.getValue().get("command");
+            if (command == null || command.isEmpty() || !"start".equals(command.get(0))) {
+                continue;
+            }
+            servers++;
+            String inImage = command.get(1);
+            assertTrue(inImage.startsWith("/app/tools-examples/"), inImage);
+            assertTrue(command.contains("0.0.0.0"), e.getKey() + " must listen on all interfaces in its container");
+            Path local = Path.of("tools-examples", inImage.substring("/app/tools-examples/".length()));
+            Map<String, String> env = new HashMap<>();
+            ((Map<String, Object>) e.getValue().get("environment")).forEach((k, v) -> env.put(k, String.valueOf(v)));
+            // the example's own .env must not be what makes it work: compose sets every variable
+            Connectors connectors = Connectors.builtIn();
+            AuthPlugins auth = AuthPlugins.builtIn();
+            new ProjectCompiler(env, connectors.types(), auth.names()).compile(local);
+            for (String adapterFile : adapterFiles(local)) {
+                Matcher m = Pattern.compile("\\{\\{\\s*env\\.(\\w+)\\s*\\}\\}").matcher(Files.readString(Path.of(adapterFile)));
+                while (m.find()) {
+                    assertTrue(env.containsKey(m.group(1)), e.getKey() + " does not set " + m.group(1));
+                }
+            }
+        }
+        assertEquals(6, servers);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void clusteredNodesNameEachOtherAndTheBalancerNamesThem() throws Exception {
+        String nginx = Files.readString(Path.of("deploy/nginx.conf"));
+        for (String node : List.of("hyperterse-node-1", "hyperterse-node-2")) {
+            Map<String, Object> service = services.get(node);
+            assertTrue(((List<String>) service.get("command")).contains("--cluster"));
+            Map<String, Object> env = (Map<String, Object>) service.get("environment");
+            assertTrue(String.valueOf(env.get("HYPERTERSE_CLUSTER_MEMBERS")).contains(node));
+            assertEquals(node, env.get("HYPERTERSE_CLUSTER_HOST"));
+            assertTrue(nginx.contains("server " + node + ":8080;"), node);
+        }
+        assertTrue(nginx.contains("proxy_buffering off"), "SSE must not be buffered by the balancer");
+    }
+
+    @Test
+    void theDockerfileCopiesOnlyWhatExistsAndRunsAsANonRootUser() throws Exception {
+        List<String> lines = joinedInstructions(Files.readString(Path.of("Dockerfile")));
+        List<String> copies = new ArrayList<>();
+        String lastUser = null;
+        boolean healthcheck = false;
+        int stages = 0;
+        for (String line : lines) {
+            String[] words = line.split("\\s+");
+            switch (words[0].toUpperCase()) {
+                case "FROM":
+                    stages++;
+                    lastUser = null;
+                    break;
+                case "COPY":
+                    if (!line.contains("--from=")) {
+                        for (int i = 1; i < words.length - 1; i++) {
+                            copies.add(words[i]);
+                        }
+                    }
+                    break;
+                case "USER":
+                    lastUser = words[1];
+                    break;
+                case "HEALTHCHECK":
+                    healthcheck = line.contains("/heartbeat");
+                    break;
+                default:
+                    break;
+            }
+        }
+        assertEquals(2, stages, "a build stage and a runtime stage");
+        for (String source : copies) {
+            assertTrue(Files.exists(Path.of(source)), "COPY of missing " + source);
+        }
+        assertNotNull(lastUser);
+        assertFalse(lastUser.equals("root") || lastUser.equals("0"), "the runtime stage runs as " + lastUser);
+        assertTrue(healthcheck, "HEALTHCHECK probes /heartbeat");
+        String pom = Files.readString(Path.of("pom.xml"));
+        Matcher graal = Pattern.compile("<graal\\.version>([^<]+)</graal\\.version>").matcher(pom);
+        if (graal.find()) {
+            assertTrue(Files.readString(Path.of("Dockerfile")).contains(":" + graal.group(1)),
+                    "the compiler jars must match the GraalJS version in the jar (" + graal.group(1) + ")");
+        }
+        String ignored = Files.readString(Path.of(".dockerignore"));
+        assertTrue(ignored.contains("target/"), "the build context leaves out build output");
+    }
+
+    private static List<String> joinedInstructions(String dockerfile) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String raw : dockerfile.split("\n")) {
+            String line = raw.strip();
+            if (current.length() == 0 && (line.isEmpty() || line.startsWith("#"))) {
+                continue;
+            }
+            if (line.endsWith("\\")) {
+                current.append(line, 0, line.length() - 1).append(' ');
+                continue;
+            }
+            current.append(line);
+            out.add(current.toString().strip());
+            current.setLength(0);
+        }
+        return out;
+    }
+
+    private static List<String> adapterFiles(Path project) throws Exception {
+        try (var walk = Files.walk(project.resolve("app/adapters"))) {
+            return walk.filter(p -> p.toString().endsWith(".terse")).map(Path::toString).toList();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.hyperterse.hardening;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.server.ServeOptions;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real server for hardening tests, with its event loop and its log watched: Vert.x reports any
+ * event-loop task over one second (its own limit is two; a second still leaves room for a cold
+ * JVM on a shared two-core machine), and {@link #close()} fails the test when that happened or
+ * when the server logged an internal error (an unexpected exception reaching the endpoint).
+ */
+final class WatchedServer implements AutoCloseable {
+    /** Tools every hardening project has besides the quickstart's: one input of each type, echoed back. */
+    static final String ECHO_TOOL = "description: 'Echo one input of each type back as a row'\n"
+            + "use: shop\n"
+            + "statement: |\n"
+            + "  SELECT {{ inputs.s }} AS s, {{ inputs.i }} AS i, {{ inputs.f }} AS f, {{ inputs.b }} AS b,"
+            + " {{ inputs.d }} AS d\n"
+            + "inputs:\n"
+            + "  s: { type: string, optional: true }\n"
+            + "  i: { type: int, optional: true }\n"
+            + "  f: { type: float, optional: true }\n"
+            + "  b: { type: boolean, optional: true }\n"
+            + "  d: { type: datetime, optional: true }\n";
+
+    private final RunningServer server;
+    private final RawHttp http;
+    private final ListAppender<ILoggingEvent> log;
+
+    private WatchedServer(RunningServer server, ListAppender<ILoggingEvent> log) {
+        this.server = server;
+        this.http = new RawHttp(server.baseUrl());
+        this.log = log;
+    }
+
+    /** The quickstart project plus the echo tool, served from a copy in {@code scratch}. */
+    static WatchedServer quickstart(Path scratch) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        RunningServer.writeTool(project, "echo", ECHO_TOOL);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        root().addAppender(log);
+        try {
+            RunningServer server = RunningServer.start(project, Map.of(), Connectors.builtIn(), s -> s, ServeOptions.DEFAULTS,
+                    new VertxOptions()
+                            .setBlockedThreadCheckInterval(100).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
+                            .setMaxEventLoopExecuteTime(1000).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+                            .setWarningExceptionTime(1000).setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS));
+            return new WatchedServer(server, log);
+        } catch (Exception e) {
+            root().detachAppender(log);
+            throw e;
+        }
+    }
+
+    RawHttp http() {
+        return http;
+    }
+
+    String baseUrl() {
+        return server.baseUrl();
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    /** The server still answers: {@code /heartbeat}, and a real call of a database tool. */
+    void assertServing() throws Exception {
+        HttpResponse<String> heartbeat = http.send("GET", "/heartbeat");
+        assertEquals(200, heartbeat.statusCode(), "heartbeat");
+        HttpResponse<String> call = http.mcp(RawHttp.execute(7, "get-customer", new JsonObject().put("customer_id", 1)));
+        assertEquals(200, call.statusCode(), call.body());
+        JsonObject result = new JsonObject(call.body()).getJsonObject("result");
+        assertTrue(result != null, call.body());
+        JsonArray rows = new JsonArray(result.getJsonArray("content").getJsonObject(0).getString("text"));
+        assertEquals("Ada Lovelace", rows.getJsonObject(0).getString("name"));
+    }
+
+    /** Log lines so far that show a problem of the server rather than of a caller. */
+    List<String> problems() {
+        return log.list.stream()
+                .filter(e -> {
+                    String m = e.getFormattedMessage();
+                    return m.contains("has been blocked")
+                            || m.contains("unexpected failure") || m.contains("failed unexpectedly")
+                            || (e.getLevel().isGreaterOrEqual(Level.ERROR));
+                })
+                .map(e -> e.getLevel() + " " + e.getLoggerName() + " - " + e.getFormattedMessage())
+                .collect(Collectors.toList());
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            server.close();
+        } finally {
+            root().detachAppender(log);
+        }
+        assertEquals(List.of(), problems(), "no blocked event loop, no internal errors");
+    }
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    }
+}

@@ -1,0 +1,150 @@
+package dev.hyperterse.pipeline;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.cache.CaffeineResultCache;
+import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectCompiler;
+import dev.hyperterse.server.ToolAssembly;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The result cache inside the pipeline, over a real SQLite database that counts what reaches it. */
+class PipelineCacheTest {
+    @TempDir
+    Path dir;
+    Vertx vertx;
+    Connector sqlite;
+    final AtomicInteger statements = new AtomicInteger();
+    Pipeline pipeline;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        vertx = Vertx.vertx();
+        Files.writeString(dir.resolve(".hyperterse"), "name: cached\ntools:\n  cache:\n    enabled: true\n    ttl: 60\n");
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("schema.sql"),
+                "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);\nINSERT INTO items VALUES (1, 'one'), (2, 'two');\n");
+        Files.writeString(dir.resolve("app/adapters/db.terse"),
+                "connector: sqlite\nconnection_string: 'sqlite:data/items.db'\noptions:\n  init_sql: schema.sql\n");
+        tool("get-item", "use: db", "statement: SELECT id, name FROM items WHERE id = {{ inputs.id }}",
+                "inputs:", "  id:", "    type: int");
+        tool("count-items", "use: db", "statement: SELECT count(*) AS n FROM items", "cache:", "  enabled: false");
+        tool("rename-item", "use: db", "statement: UPDATE items SET name = {{ inputs.name }} WHERE id = {{ inputs.id }}",
+                "inputs:", "  id:", "    type: int", "  name:", "    type: string", "cache:", "  enabled: false",
+                "invalidates: [get-item]");
+
+        Connectors connectors = Connectors.builtIn();
+        AuthPlugins auth = AuthPlugins.builtIn();
+        Project project = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(dir);
+        ToolAssembly assembly = ToolAssembly.of(project, connectors, auth);
+        sqlite = await(connectors.get("sqlite").connect(vertx, project.adapters().get("db"), dir));
+        Connector counting = new Connector() {
+            @Override
+            public String adapterName() {
+                return sqlite.adapterName();
+            }
+
+            @Override
+            public StatementDialect dialect() {
+                return sqlite.dialect();
+            }
+
+            @Override
+            public Future<Void> check(CompiledStatement statement) {
+                return sqlite.check(statement);
+            }
+
+            @Override
+            public Future<QueryResult> execute(CompiledStatement statement, List<Object> values, QueryOptions options) {
+                statements.incrementAndGet();
+                return sqlite.execute(statement, values, options);
+            }
+
+            @Override
+            public Future<Void> close() {
+                return sqlite.close();
+            }
+        };
+        pipeline = new Pipeline(project.tools(), assembly.statements(), Map.of("db", counting), assembly.authChecks(),
+                new CaffeineResultCache(vertx, 1 << 20), null);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        await(sqlite.close());
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void concurrentIdenticalCallsReachTheDatabaseOnce() throws Exception {
+        List<Future<ToolResult>> calls = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            // the same value written two ways coerces to the same bound value, hence the same key
+            Object id = i % 2 == 0 ? 1 : "1";
+            calls.add(pipeline.execute("get-item", new JsonObject().put("id", id), CallContext.empty()));
+        }
+        for (Future<ToolResult> call : calls) {
+            assertEquals("one", await(call).rows().getJsonObject(0).getString("name"));
+        }
+        assertEquals(1, statements.get());
+        await(pipeline.execute("get-item", new JsonObject().put("id", 2), CallContext.empty()));
+        assertEquals(2, statements.get());
+    }
+
+    @Test
+    void aToolCanTurnTheCacheOff() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertEquals(2, await(pipeline.execute("count-items", new JsonObject(), CallContext.empty()))
+                    .rows().getJsonObject(0).getInteger("n"));
+        }
+        assertEquals(3, statements.get());
+    }
+
+    @Test
+    void aWriteToolInvalidatesTheToolsItAffects() throws Exception {
+        assertEquals("one", name(1));
+        assertEquals("one", name(1));
+        assertEquals(1, statements.get());
+        JsonArray written = await(pipeline.execute("rename-item",
+                new JsonObject().put("id", 1).put("name", "uno"), CallContext.empty())).rows();
+        assertEquals(1, written.getJsonObject(0).getInteger("rows_affected"));
+        assertEquals("uno", name(1), "the cached 'one' was dropped by the write");
+        assertEquals(3, statements.get());
+    }
+
+    private String name(int id) throws Exception {
+        return await(pipeline.execute("get-item", new JsonObject().put("id", id), CallContext.empty()))
+                .rows().getJsonObject(0).getString("name");
+    }
+
+    private void tool(String name, String... lines) throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("app/tools/" + name));
+        Files.writeString(folder.resolve("config.terse"), String.join("\n", lines) + "\n");
+    }
+
+    static <T> T await(Future<T> f) throws Exception {
+        return f.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.hyperterse.project;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class EnvFilesTest {
+    private final List<ConfigProblem> warnings = new ArrayList<>();
+    private final Problems problems = new Problems(LoggerFactory.getLogger(EnvFilesTest.class), warnings::add);
+
+    @Test
+    void parsesTheUsualForms() {
+        Map<String, String> values = EnvFiles.parse(String.join("\n",
+                "# a comment",
+                "",
+                "PLAIN=value",
+                "export EXPORTED=yes",
+                "SPACED = padded value  ",
+                "INLINE=abc # a comment",
+                "HASH=abc#not-a-comment",
+                "DOUBLE=\"a \\\"quoted\\\" \\n value # kept\"",
+                "SINGLE='literal \\n # kept'",
+                "EMPTY=",
+                "EQUALS=a=b",
+                "MULTI=\"line one",
+                "line two\"",
+                "AFTER=1",
+                ""), Path.of(".env"), problems);
+        assertEquals("value", values.get("PLAIN"));
+        assertEquals("yes", values.get("EXPORTED"));
+        assertEquals("padded value", values.get("SPACED"));
+        assertEquals("abc", values.get("INLINE"));
+        assertEquals("abc#not-a-comment", values.get("HASH"));
+        assertEquals("a \"quoted\" \n value # kept", values.get("DOUBLE"));
+        assertEquals("literal \\n # kept", values.get("SINGLE"));
+        assertEquals("", values.get("EMPTY"));
+        assertEquals("a=b", values.get("EQUALS"));
+        assertEquals("line one\nline two", values.get("MULTI"));
+        assertEquals("1", values.get("AFTER"));
+        assertEquals(11, values.size());
+        assertFalse(problems.hasErrors());
+    }
+
+    @Test
+    void badLinesAreProblemsWithTheirLine() {
+        EnvFiles.parse("OK=1\nnot a pair\n1BAD=x\nOPEN=\"never closed\n", Path.of(".env"), problems);
+        ProjectException e = assertThrows(ProjectException.class, problems::throwIfAny);
+        assertEquals(List.of(2, 3, 4), e.problems().stream().map(p -> p.location().line()).toList());
+    }
+
+    @Test
+    void theFirstFileFoundIsLoaded(@TempDir Path dir) {
+        ProjectFixture p = new ProjectFixture(dir);
+        DisplayPaths paths = new DisplayPaths(dir);
+        assertNull(EnvFiles.load(dir, paths, problems).file());
+        p.write(".env", "A=env\n");
+        assertEquals(Map.of("A", "env"), EnvFiles.load(dir, paths, problems).values());
+        p.write(".env.development", "A=development\n");
+        assertEquals(Map.of("A", "development"), EnvFiles.load(dir, paths, problems).values());
+        p.write(".env.local", "A=local\n");
+        EnvFiles.Loaded loaded = EnvFiles.load(dir, paths, problems);
+        assertEquals(dir.resolve(".env.local"), loaded.file());
+        assertEquals(Map.of("A", "local"), loaded.values());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.ObservabilitySettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The root {@code observability:} block and {@code server.shutdown_timeout}. */
+class ObservabilityConfigTest {
+
+    @Test
+    void defaults(@TempDir Path dir) throws Exception {
+        var config = ProjectFixture.minimal(dir).compile().config();
+        assertEquals(ObservabilitySettings.DEFAULTS, config.observability(), "the model's constant agrees with the packaged defaults");
+        assertEquals(new ObservabilitySettings(false, false, true, "/metrics", "text"), config.observability());
+        assertEquals(Duration.ofSeconds(30), config.server().shutdownTimeout());
+    }
+
+    @Test
+    void overridesKeyByKey(@TempDir Path dir) throws Exception {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        p.write(".hyperterse", "name: x\nserver:\n  shutdown_timeout: 5s\nobservability:\n  tracing:\n    enabled: true\n"
+                + "  metrics:\n    path: /internal/metrics\n  logs:\n    format: JSON\n");
+        var config = p.compile().config();
+        assertEquals(new ObservabilitySettings(true, false, true, "/internal/metrics", "json"), config.observability());
+        assertEquals(Duration.ofSeconds(5), config.server().shutdownTimeout());
+    }
+
+    @Test
+    void wrongValuesAreErrorsAtTheirLine(@TempDir Path dir) {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        Path root = p.write(".hyperterse", "name: x\nobservability:\n  tracing:\n    enabled: maybe\n"
+                + "  metrics:\n    path: /mcp\n  logs:\n    format: xml\nserver:\n  shutdown_timeout: soon\n");
+        ProjectException e = p.fails();
+        ProjectFixture.assertProblemAt(e, root, "enabled: maybe", "observability.tracing.enabled");
+        ProjectFixture.assertProblemAt(e, root, "path: /mcp", "'observability.metrics.path' must be a path");
+        ProjectFixture.assertProblemAt(e, root, "format: xml", "'observability.logs.format' must be 'text' or 'json'");
+        ProjectFixture.assertProblemAt(e, root, "shutdown_timeout: soon", "server.shutdown_timeout");
+    }
+}

@@ -1,0 +1,84 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.Limits;
+import dev.hyperterse.model.ProjectConfig;
+import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.model.ToolErrorMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PackagedDefaultsTest {
+
+    @Test
+    void packagedDefaultsParse() {
+        YamlNode.Mapping defaults = assertInstanceOf(YamlNode.Mapping.class, PackagedDefaults.load());
+        assertTrue(defaults.entries().keySet().containsAll(List.of("root", "tools", "adapters", "server")));
+        assertTrue(RootConfigReader.ROOT_KEYS.containsAll(defaults.entries().keySet()),
+                "the defaults hold only keys the compiler knows: " + defaults.entries().keySet());
+    }
+
+    @Test
+    void aMinimalProjectGetsEveryDefault(@TempDir Path dir) throws Exception {
+        ProjectConfig config = ProjectFixture.minimal(dir).compile().config();
+        assertEquals("test-project", config.name());
+        assertNull(config.version());
+        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
+        assertEquals(10, config.searchLimit());
+        assertEquals(new CachePolicy(false, 120), config.cache());
+        assertEquals(Limits.DEFAULTS, config.limits(), "the model's constant agrees with the packaged defaults");
+        assertEquals(4, config.scriptWorkers());
+
+        ServerSettings server = config.server();
+        assertNull(server.port());
+        assertEquals("127.0.0.1", server.host());
+        assertEquals(3, server.logLevel());
+        assertEquals(List.of("*"), server.corsOrigins());
+        assertEquals(List.of(), server.allowedOrigins());
+        assertEquals(List.of(), server.allowedHosts());
+        assertEquals(4L * 1024 * 1024, server.maxBodyBytes());
+        assertEquals(ToolErrorMode.PROTOCOL, server.toolErrors());
+        assertEquals(Duration.ofMinutes(30), server.sessionIdleTimeout());
+        assertEquals(10_000, server.maxSessions());
+        assertEquals(100, server.pageSize());
+        assertEquals(Duration.ofSeconds(1), server.progressInterval());
+        assertFalse(server.searchOutputSchema());
+    }
+
+    @Test
+    void theProjectOverridesKeyByKey(@TempDir Path dir) throws Exception {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        p.write(".hyperterse", "name: x\nserver:\n  host: 0.0.0.0\n  sessions:\n    max: 3\ntools:\n  cache:\n    ttl:\n");
+        ServerSettings server = p.compile().config().server();
+        assertEquals("0.0.0.0", server.host());
+        assertEquals(3, server.maxSessions());
+        assertEquals(Duration.ofMinutes(30), server.sessionIdleTimeout(), "a sibling keeps its default");
+        assertEquals(3, server.logLevel());
+        assertEquals(new CachePolicy(false, 120), p.compile().config().cache(), "a key with no value keeps the default");
+    }
+
+    @Test
+    void aMissingResourceIsAClearInternalError() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PackagedDefaults.load("/conf/absent.yaml"));
+        assertTrue(e.getMessage().contains("internal error") && e.getMessage().contains("/conf/absent.yaml")
+                && e.getMessage().contains("missing from the classpath"), e.getMessage());
+    }
+
+    @Test
+    void brokenDefaultsAreAnInternalError() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PackagedDefaults.parse("a: [1"));
+        assertTrue(e.getMessage().contains("internal error"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> PackagedDefaults.parse("- a list"));
+    }
+}

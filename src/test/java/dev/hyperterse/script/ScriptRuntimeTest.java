@@ -1,0 +1,243 @@
+package dev.hyperterse.script;
+
+import dev.hyperterse.model.ScriptRef;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Calling scripts: payloads in, JSON out, async functions, errors, TypeScript and relative imports. */
+class ScriptRuntimeTest {
+    static ScriptEngine engine;
+    @TempDir
+    Path dir;
+    ScriptFixture p;
+
+    @BeforeAll
+    static void engine() {
+        engine = ScriptEngine.create();
+    }
+
+    @AfterAll
+    static void closeEngine() {
+        engine.close();
+    }
+
+    @BeforeEach
+    void fixture() {
+        p = new ScriptFixture(dir, engine);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        p.close();
+    }
+
+    static JsonObject payload() {
+        return new JsonObject().put("inputs", new JsonObject().put("name", "Ada").put("n", 3)).put("tool", "greet");
+    }
+
+    @Test
+    void theDefaultExportGetsThePayloadAndItsObjectComesBackAsJson() throws Exception {
+        p.write("h.js", "export default function (payload) {",
+                "  return { echo: payload, keys: Object.keys(payload), greeting: 'hi ' + payload.inputs.name };",
+                "}");
+        Object out = p.callOnce(p.ref("h.js"), payload());
+        JsonObject result = assertInstanceOf(JsonObject.class, out);
+        assertEquals(payload(), result.getJsonObject("echo"));
+        assertEquals(new JsonArray().add("inputs").add("tool"), result.getJsonArray("keys"));
+        assertEquals("hi Ada", result.getString("greeting"));
+    }
+
+    @Test
+    void aNamedExportIsCalled() throws Exception {
+        p.write("h.js", "export default function () { return 'default'; }",
+                "export function other({ inputs }) { return inputs.n * 2; }");
+        assertEquals(6, p.callOnce(p.ref("h.js", "other"), payload()));
+    }
+
+    @Test
+    void resultsConvertToJsonValues() throws Exception {
+        p.write("h.js",
+                "export const nothing = () => undefined;",
+                "export const nul = () => null;",
+                "export const str = () => 'text';",
+                "export const num = () => 2.5;",
+                "export const int = () => 42;",
+                "export const bool = () => true;",
+                "export const arr = () => [1, 'a', { b: [true, null] }];",
+                "export const date = () => ({ at: new Date(Date.UTC(2024, 0, 2)) });",
+                "export const fn = () => ({ keep: 1, drop: () => 1, undef: undefined });",
+                "export const big = () => 10n;",
+                "export const cyclic = () => { const o = {}; o.o = o; return o; };");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js", "nothing"), p.ref("h.js", "nul"), p.ref("h.js", "str"),
+                p.ref("h.js", "num"), p.ref("h.js", "int"), p.ref("h.js", "bool"), p.ref("h.js", "arr"),
+                p.ref("h.js", "date"), p.ref("h.js", "fn"), p.ref("h.js", "big"), p.ref("h.js", "cyclic"));
+        try {
+            assertNull(call(runtime, "nothing"));
+            assertNull(call(runtime, "nul"));
+            assertEquals("text", call(runtime, "str"));
+            assertEquals(2.5, call(runtime, "num"));
+            assertEquals(42, call(runtime, "int"));
+            assertEquals(true, call(runtime, "bool"));
+            assertEquals(new JsonArray("[1,\"a\",{\"b\":[true,null]}]"), call(runtime, "arr"));
+            assertEquals(new JsonObject().put("at", "2024-01-02T00:00:00.000Z"), call(runtime, "date"));
+            assertEquals(new JsonObject().put("keep", 1), call(runtime, "fn"));
+            ScriptFailure big = assertInstanceOf(ScriptFailure.class,
+                    ScriptFixture.failure(runtime.call(p.ref("h.js", "big"), payload(), Duration.ofSeconds(5))));
+            assertTrue(big.getMessage().contains("BigInt"), big.getMessage());
+            ScriptFailure cyclic = assertInstanceOf(ScriptFailure.class,
+                    ScriptFixture.failure(runtime.call(p.ref("h.js", "cyclic"), payload(), Duration.ofSeconds(5))));
+            assertTrue(cyclic.getMessage().contains("circular") || cyclic.getMessage().contains("cyclic"),
+                    cyclic.getMessage());
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    private Object call(ScriptRuntime runtime, String export) throws Exception {
+        return ScriptFixture.await(runtime.call(p.ref("h.js", export), payload(), Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void asyncFunctionsAndPromisesAreAwaited() throws Exception {
+        p.write("h.js",
+                "const later = (v) => Promise.resolve().then(() => v);",
+                "export default async function ({ inputs }) {",
+                "  const a = await later(inputs.n);",
+                "  const b = await new Promise((resolve) => resolve(a + 1));",
+                "  return { sum: a + b };",
+                "}",
+                "export function plainPromise() { return later([1, 2]); }",
+                "export async function rejects() { await later(0); throw new RangeError('too far'); }",
+                "export function rejectsWithText() { return Promise.reject('just text'); }");
+        ScriptRuntime runtime = p.start(2, p.ref("h.js"), p.ref("h.js", "plainPromise"), p.ref("h.js", "rejects"),
+                p.ref("h.js", "rejectsWithText"));
+        try {
+            assertEquals(new JsonObject().put("sum", 7),
+                    ScriptFixture.await(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5))));
+            assertEquals(new JsonArray().add(1).add(2),
+                    ScriptFixture.await(runtime.call(p.ref("h.js", "plainPromise"), payload(), Duration.ofSeconds(5))));
+            assertEquals("RangeError: too far", ScriptFixture.failure(
+                    runtime.call(p.ref("h.js", "rejects"), payload(), Duration.ofSeconds(5))).getMessage());
+            assertEquals("just text", ScriptFixture.failure(
+                    runtime.call(p.ref("h.js", "rejectsWithText"), payload(), Duration.ofSeconds(5))).getMessage());
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    @Test
+    void aThrownErrorFailsTheCallWithItsMessageOnly() throws Exception {
+        p.write("h.js", "export default function () { throw new Error('boom'); }");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            Throwable e = ScriptFixture.failure(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5)));
+            assertInstanceOf(ScriptFailure.class, e);
+            assertEquals("Error: boom", e.getMessage());
+            // the context survives a thrown error and serves the next call
+            assertEquals(1, runtime.contexts(p.ref("h.js")));
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    @Test
+    void typeScriptIsStrippedAndRelativeImportsResolve() throws Exception {
+        p.write("app/lib/math.ts", "export const twice = (n: number): number => n * 2;",
+                "export enum Unit { One = 1 }");
+        p.write("app/tools/t/util.ts", "import { twice, Unit } from '../../lib/math.js';",
+                "export function calc(n: number): number { return twice(n) + Unit.One; }");
+        p.write("app/tools/t/plain.mjs", "export const label = 'plain';");
+        p.write("app/tools/t/handler.ts",
+                "import { calc } from './util';",
+                "import { label } from './plain.mjs';",
+                "interface Payload { inputs: { n: number }; tool: string }",
+                "type Out = { value: number; label: string; tool: string };",
+                "export default async ({ inputs, tool }: Payload): Promise<Out> => ({ value: calc(inputs.n as number), label, tool });");
+        assertEquals(new JsonObject().put("value", 7).put("label", "plain").put("tool", "greet"),
+                p.callOnce(p.ref("app/tools/t/handler.ts"), payload()));
+    }
+
+    @Test
+    void eachContextKeepsItsModuleStateAndCallsDoNotShareIt() throws Exception {
+        p.write("h.js", "let calls = 0;", "export default () => ++calls;");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            // one worker: the same context serves every call, so module state persists within it
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(i, ScriptFixture.await(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5))));
+            }
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    @Test
+    void consoleWritesToTheServerLogTaggedWithTheFile() throws Exception {
+        ch.qos.logback.classic.Logger console = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger("dev.hyperterse.script.console");
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> events =
+                new ch.qos.logback.core.read.ListAppender<>();
+        events.start();
+        console.addAppender(events);
+        ch.qos.logback.classic.Level before = console.getLevel();
+        console.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        try {
+            p.write("app/tools/t/handler.ts", "export default ({ inputs }: { inputs: { name: string } }) => {",
+                    "  console.log('hello', inputs.name, { n: 1 }, [2], null, undefined);",
+                    "  console.debug('details'); console.info('info'); console.warn('careful'); console.error(new Error('bad'));",
+                    "  return 1;", "};");
+            p.callOnce(p.ref("app/tools/t/handler.ts"), payload());
+            java.util.List<String> lines = new java.util.ArrayList<>();
+            for (ch.qos.logback.classic.spi.ILoggingEvent e : events.list) {
+                lines.add(e.getLevel() + " " + e.getFormattedMessage());
+            }
+            String file = "app/tools/t/handler.ts";
+            assertEquals(java.util.List.of(
+                    "INFO [" + file + "] hello Ada {\"n\":1} [2] null undefined",
+                    "DEBUG [" + file + "] details",
+                    "INFO [" + file + "] info",
+                    "WARN [" + file + "] careful",
+                    "ERROR [" + file + "] Error: bad"), lines);
+        } finally {
+            console.detachAppender(events);
+            console.setLevel(before);
+        }
+    }
+
+    @Test
+    void aScriptThatIsNotLoadedFails() throws Exception {
+        p.write("h.js", "export default () => 1;");
+        p.write("other.js", "export default () => 2;");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            assertInstanceOf(ScriptFailure.class,
+                    ScriptFixture.failure(runtime.call(p.ref("other.js"), payload(), Duration.ofSeconds(5))));
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    @Test
+    void startFailsForAMissingExport() {
+        p.write("h.js", "export function a() {}", "export const b = 1;");
+        ScriptLoadException e = assertThrows(ScriptLoadException.class, () -> p.start(1, p.ref("h.js", "c")));
+        assertEquals("has no export 'c' (it exports: a, b)", e.getMessage());
+        ScriptLoadException notFunction = assertThrows(ScriptLoadException.class, () -> p.start(1, p.ref("h.js", "b")));
+        assertTrue(notFunction.getMessage().contains("export 'b' is not a function"), notFunction.getMessage());
+    }
+}

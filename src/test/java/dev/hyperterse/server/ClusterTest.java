@@ -1,0 +1,198 @@
+package dev.hyperterse.server;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectCompiler;
+import dev.hyperterse.testing.RawHttp;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Three clustered nodes in this JVM on loopback, each serving the same project from its own
+ * database file: sessions live in the cluster, invalidations reach every node.
+ */
+class ClusterTest {
+    @TempDir
+    Path dir;
+    final List<Node> nodes = new ArrayList<>();
+
+    record Node(HazelcastInstance hazelcast, Vertx vertx, HyperterseServer server, RawHttp http) {
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Node n : nodes) {
+            try {
+                n.server().close().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // a killed node's server cannot close cleanly
+            }
+            n.vertx().close().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            if (n.hazelcast().getLifecycleService().isRunning()) {
+                n.hazelcast().shutdown();
+            }
+        }
+    }
+
+    Path project(String name) throws Exception {
+        Path p = dir.resolve(name);
+        if (Files.exists(p.resolve(".hyperterse"))) {
+            return p;
+        }
+        Files.createDirectories(p);
+        Files.writeString(p.resolve(".hyperterse"), "name: clustered\ntools:\n  cache:\n    enabled: true\n    ttl: 300\n");
+        Files.createDirectories(p.resolve("app/adapters"));
+        Files.writeString(p.resolve("schema.sql"), "CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER);\n"
+                + "INSERT INTO counters VALUES (1, 0);\n");
+        Files.writeString(p.resolve("app/adapters/db.terse"),
+                "connector: sqlite\nconnection_string: 'sqlite:data/c.db'\noptions:\n  init_sql: schema.sql\n");
+        Path get = Files.createDirectories(p.resolve("app/tools/get-counter"));
+        Files.writeString(get.resolve("config.terse"), "use: db\nstatement: SELECT n FROM counters WHERE id = 1\n");
+        Path fresh = Files.createDirectories(p.resolve("app/tools/get-counter-fresh"));
+        Files.writeString(fresh.resolve("config.terse"), "use: db\nstatement: SELECT n FROM counters WHERE id = 1\ncache:\n  enabled: false\n");
+        Path bump = Files.createDirectories(p.resolve("app/tools/bump"));
+        Files.writeString(bump.resolve("config.terse"), "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
+                + "cache:\n  enabled: false\ninvalidates: [get-counter]\n");
+        return p;
+    }
+
+    Node start(String cluster, int port, String projectName) throws Exception {
+        return start(cluster, port, projectName, null);
+    }
+
+    /** @param watch null: no reloads; zero: reloads when told (no watcher); else the watch interval */
+    Node start(String cluster, int port, String projectName, java.time.Duration watch) throws Exception {
+        ClusterOptions options = new ClusterOptions(cluster, "127.0.0.1", port,
+                List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), false);
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(Clustering.hazelcastConfig(options));
+        Vertx vertx = Clustering.start(new VertxOptions(), hz, "127.0.0.1")
+                .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Connectors connectors = Connectors.builtIn();
+        AuthPlugins auth = AuthPlugins.builtIn();
+        Project p = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(project(projectName));
+        Path folder = p.config().projectDir();
+        ServeOptions serve = watch == null ? ServeOptions.DEFAULTS : ServeOptions.DEFAULTS.withReloads(
+                () -> new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(folder),
+                watch.isZero() ? null : watch);
+        HyperterseServer server = HyperterseServer.start(vertx, p, p.config().server(), 0, connectors, auth, serve)
+                .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        Node node = new Node(hz, vertx, server, new RawHttp("http://127.0.0.1:" + server.port()));
+        nodes.add(node);
+        return node;
+    }
+
+    static int freePortBlock() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return 20000 + (s.getLocalPort() % 20000);
+        }
+    }
+
+    static JsonObject call(Node node, String session, String tool) throws Exception {
+        JsonObject request = RawHttp.request(UUID.randomUUID().toString(), "tools/call", new JsonObject()
+                .put("name", "execute").put("arguments", new JsonObject().put("tool", tool).put("inputs", new JsonObject())));
+        HttpResponse<String> r = session == null ? node.http().mcp(request)
+                : node.http().mcp(request, "Mcp-Session-Id", session);
+        assertEquals(200, r.statusCode(), r.body());
+        return new JsonObject(r.body());
+    }
+
+    static int counter(Node node) throws Exception {
+        JsonObject body = call(node, null, "get-counter");
+        return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"))
+                .getJsonObject(0).getInteger("n");
+    }
+
+    @Test
+    void sessionsOutliveTheNodeThatCreatedThem() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Node a = start(cluster, port, "a");
+        Node b = start(cluster, port, "b");
+        Node c = start(cluster, port, "c");
+        assertEquals(3, a.hazelcast().getCluster().getMembers().size());
+
+        HttpResponse<String> init = a.http().mcp(RawHttp.initialize("2025-11-25"));
+        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
+        HttpResponse<String> ping = b.http().mcp(RawHttp.request(1, "ping", null), "Mcp-Session-Id", session);
+        assertEquals(200, ping.statusCode(), "a session created on A works on B");
+
+        a.hazelcast().getLifecycleService().terminate(); // A dies without saying goodbye
+        for (Node survivor : List.of(b, c)) {
+            HttpResponse<String> during = survivor.http().mcp(RawHttp.request(9, "ping", null), "Mcp-Session-Id", session);
+            assertEquals(200, during.statusCode(), "the session answers even before the cluster noticed A is gone");
+        }
+        // Once the survivors noticed and promoted A's backups, the map is consistent again: from
+        // then on an ended session is gone everywhere at once.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(b.hazelcast().getCluster().getMembers().size() == 2 && c.hazelcast().getCluster().getMembers().size() == 2
+                && b.hazelcast().getPartitionService().isClusterSafe()) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertEquals(2, b.hazelcast().getCluster().getMembers().size());
+        for (Node survivor : List.of(b, c)) {
+            HttpResponse<String> again = survivor.http().mcp(RawHttp.request(2, "ping", null), "Mcp-Session-Id", session);
+            assertEquals(200, again.statusCode(), "the session survives A");
+        }
+        assertEquals(200, c.http().send("DELETE", "/mcp", "Mcp-Session-Id", session).statusCode());
+        assertEquals(404, b.http().mcp(RawHttp.request(3, "ping", null), "Mcp-Session-Id", session).statusCode(),
+                "a session ended on C is gone on B");
+    }
+
+    @Test
+    void anInvalidationOnOneNodeClearsTheOthers() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        // both nodes serve one project on one database, as a real deployment does
+        Node a = start(cluster, port, "shared");
+        Node b = start(cluster, port, "shared");
+        assertEquals(0, counter(b));
+        assertEquals(0, counter(a));
+        call(a, null, "bump");
+        assertEquals(1, counter(a), "A dropped its own entry");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int seen = counter(b);
+        while (seen != 1 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            seen = counter(b);
+        }
+        assertEquals(1, seen, "B's cached 0 was dropped by A's invalidation (its TTL is 300 s)");
+    }
+
+    @Test
+    void aReloadOnOneNodeReachesTheOthers() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Node a = start(cluster, port, "shared", java.time.Duration.ofMillis(200));
+        Node b = start(cluster, port, "shared", java.time.Duration.ZERO); // reloads only when told
+        Path tool = Files.createDirectories(dir.resolve("shared/app/tools/get-two"));
+        Files.writeString(tool.resolve("config.terse"), "use: db\nstatement: SELECT 2 AS two\n");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonObject answer = call(b, null, "get-two");
+        while (answer.containsKey("error") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            answer = call(b, null, "get-two");
+        }
+        assertEquals("[{\"two\":2}]", answer.getJsonObject("result").getJsonArray("content").getJsonObject(0)
+                .getString("text"), "B serves the tool A's watcher found: " + answer);
+    }
+}

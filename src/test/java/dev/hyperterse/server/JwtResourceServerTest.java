@@ -1,0 +1,152 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A server whose root auth block is jwt: the MCP authorization spec's resource-server side. */
+class JwtResourceServerTest {
+    static final String SECRET = "another-shared-secret-32-characters-long";
+    @TempDir
+    static Path dir;
+    static RunningServer server;
+    static RawHttp http;
+    static Vertx signerVertx;
+    static JWTAuth signer;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), String.join("\n",
+                "name: secured",
+                "auth:",
+                "  plugin: jwt",
+                "  policy:",
+                "    secret: '{{ env.JWT_SECRET }}'",
+                "    audience: https://mcp.example.test/mcp",
+                "    issuer: https://login.example.test",
+                "    scopes: [orders:read]",
+                "")); 
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("schema.sql"), "CREATE TABLE orders (id INTEGER PRIMARY KEY, owner TEXT, item TEXT);\n"
+                + "INSERT INTO orders VALUES (1, 'alice', 'book'), (2, 'bob', 'lamp'), (3, 'alice', 'pen');\n");
+        Files.writeString(dir.resolve("app/adapters/db.terse"),
+                "connector: sqlite\nconnection_string: ':memory:'\noptions:\n  init_sql: schema.sql\n");
+        Path mine = Files.createDirectories(dir.resolve("app/tools/my-orders"));
+        Files.writeString(mine.resolve("config.terse"), "description: 'The orders of the caller'\nuse: db\n"
+                + "statement: SELECT id, item FROM orders WHERE owner = {{ auth.claims.sub }} ORDER BY id\n");
+        Path admin = Files.createDirectories(dir.resolve("app/tools/all-orders"));
+        Files.writeString(admin.resolve("config.terse"), "use: db\nstatement: SELECT id FROM orders\n"
+                + "auth:\n  plugin: jwt\n  policy:\n    secret: '{{ env.JWT_SECRET }}'\n"
+                + "    audience: https://mcp.example.test/mcp\n    scopes: [orders:admin]\n");
+        server = RunningServer.start(dir, Map.of("JWT_SECRET", SECRET), s -> s);
+        http = new RawHttp(server.baseUrl());
+        signerVertx = Vertx.vertx();
+        signer = JWTAuth.create(signerVertx, new JWTAuthOptions()
+                .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(SECRET)));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        signerVertx.close();
+    }
+
+    static String token(String sub, String scope) {
+        return signer.generateToken(new JsonObject().put("sub", sub).put("scope", scope)
+                        .put("aud", "https://mcp.example.test/mcp").put("iss", "https://login.example.test")
+                        .put("exp", System.currentTimeMillis() / 1000 + 300),
+                new JWTOptions().setNoTimestamp(true));
+    }
+
+    static JsonObject execute(String tool) {
+        return RawHttp.request(1, "tools/call", new JsonObject().put("name", "execute")
+                .put("arguments", new JsonObject().put("tool", tool).put("inputs", new JsonObject())));
+    }
+
+    @Test
+    void noTokenGets401WithAChallengePointingAtTheMetadata() throws Exception {
+        HttpResponse<String> r = http.mcp(RawHttp.initialize("2025-11-25"));
+        assertEquals(401, r.statusCode());
+        String challenge = r.headers().firstValue("www-authenticate").orElseThrow();
+        assertTrue(challenge.startsWith("Bearer resource_metadata=\"" + server.baseUrl()
+                + "/.well-known/oauth-protected-resource/mcp\""), challenge);
+        assertTrue(challenge.contains("scope=\"orders:read\""), challenge);
+        assertFalse(challenge.contains("error="), "no token was presented");
+
+        HttpResponse<String> bad = http.mcp(RawHttp.initialize("2025-11-25"), "Authorization", "Bearer nonsense");
+        assertEquals(401, bad.statusCode());
+        assertTrue(bad.headers().firstValue("www-authenticate").orElseThrow().contains("error=\"invalid_token\""));
+        assertEquals(200, http.send("GET", "/heartbeat").statusCode(), "the heartbeat stays open");
+    }
+
+    @Test
+    void theMetadataDocument() throws Exception {
+        for (String path : new String[] {"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"}) {
+            JsonObject doc = new JsonObject(http.send("GET", path).body());
+            assertEquals(server.baseUrl() + "/mcp", doc.getString("resource"));
+            assertEquals(new JsonArray().add("https://login.example.test"), doc.getJsonArray("authorization_servers"));
+            assertEquals(new JsonArray().add("orders:read"), doc.getJsonArray("scopes_supported"));
+        }
+    }
+
+    @Test
+    void tokensInTheQueryStringAreNeverAccepted() throws Exception {
+        String t = token("alice", "orders:read");
+        HttpResponse<String> r = http.post("/mcp?access_token=" + t, RawHttp.initialize("2025-11-25").encode(),
+                "Content-Type", "application/json", "Accept", RawHttp.ACCEPT_BOTH);
+        assertEquals(401, r.statusCode());
+    }
+
+    @Test
+    void aTokenWithoutTheScopeGets403() throws Exception {
+        HttpResponse<String> r = http.mcp(RawHttp.initialize("2025-11-25"), "Authorization", "Bearer " + token("alice", "profile"));
+        assertEquals(403, r.statusCode());
+        String challenge = r.headers().firstValue("www-authenticate").orElseThrow();
+        assertTrue(challenge.contains("error=\"insufficient_scope\"") && challenge.contains("scope=\"orders:read\""), challenge);
+    }
+
+    @Test
+    void claimsFilterRowsByTheCaller() throws Exception {
+        JsonObject alice = new JsonObject(http.mcp(execute("my-orders"), "Authorization", "Bearer " + token("alice", "orders:read")).body());
+        assertEquals("[{\"id\":1,\"item\":\"book\"},{\"id\":3,\"item\":\"pen\"}]",
+                alice.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        JsonObject bob = new JsonObject(http.mcp(execute("my-orders"), "Authorization", "Bearer " + token("bob", "orders:read")).body());
+        assertEquals("[{\"id\":2,\"item\":\"lamp\"}]",
+                bob.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        // a claim that tries to smuggle SQL is still just a value
+        JsonObject sly = new JsonObject(http.mcp(execute("my-orders"), "Authorization",
+                "Bearer " + token("alice' OR '1'='1", "orders:read")).body());
+        assertEquals("[]", sly.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+    }
+
+    @Test
+    void aToolWithAStricterPolicyRefusesAtCallTime() throws Exception {
+        JsonObject r = new JsonObject(http.mcp(execute("all-orders"), "Authorization", "Bearer " + token("alice", "orders:read")).body());
+        JsonObject error = r.getJsonObject("error");
+        assertEquals(-32000, error.getInteger("code"));
+        assertEquals("auth failed: token lacks the required scope 'orders:admin'", error.getString("message"));
+        assertEquals("auth", error.getJsonObject("data").getString("stage"));
+        JsonObject ok = new JsonObject(http.mcp(execute("all-orders"), "Authorization",
+                "Bearer " + token("root", "orders:read orders:admin")).body());
+        assertEquals(3, new JsonArray(ok.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text")).size());
+    }
+}

@@ -1,0 +1,178 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RunningServer;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The utilities seen through an independent client, the MCP Java SDK 2.1.0: logging levels,
+ * progress, paged tools/list and search's outputSchema (the SDK validates structuredContent
+ * against it). SDK 2.1.0 cannot send {@code notifications/cancelled}, and it does not resume a
+ * POST stream the server closes before the response (SEP-1699 polling; it only reconnects its GET
+ * stream), so cancellation and {@code test_reconnection} are covered over raw HTTP in
+ * {@link McpStreamingTest} and {@link McpToolsTest}, and by the TypeScript SDK in the
+ * conformance run.
+ */
+class McpSdkClientTest {
+    @TempDir
+    static Path scratch;
+    static RunningServer server;
+    static McpSyncClient client;
+    static final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
+    static final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        RunningServer.writeTool(project, "timed-count", "description: 'Counts until its time limit'\nuse: shop\n"
+                + "timeout: 1s\nstatement: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                + "SELECT count(*) AS n FROM c'\n");
+        server = RunningServer.start(project,
+                s -> s.withPageSize(3).withSearchOutputSchema(true).withProgressInterval(Duration.ofMillis(50)),
+                ServeOptions.DEFAULTS.withConformanceFixtures(true));
+        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(20))
+                .clientInfo(new McpSchema.Implementation("junit-sdk", "1.0"))
+                .loggingConsumer(logs::add)
+                .progressConsumer(progress::add)
+                .enableCallToolSchemaCaching(true)
+                .build();
+        client.initialize();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (client != null) {
+            client.closeGracefully();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @BeforeEach
+    void clear() {
+        logs.clear();
+        progress.clear();
+    }
+
+    @Test
+    void capabilitiesDeclareToolsAndLogging() {
+        McpSchema.ServerCapabilities caps = client.getServerCapabilities();
+        assertNotNull(caps.tools());
+        assertNotNull(caps.logging());
+    }
+
+    @Test
+    void pagedToolsListIsCollectedWhole() {
+        List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+        assertEquals(List.of("search", "execute", "test_simple_text", "test_error_handling", "test_tool_with_progress",
+                "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool"), names);
+        McpSchema.ListToolsResult first = client.listTools(null);
+        assertEquals(3, first.tools().size());
+        assertNotNull(first.nextCursor());
+    }
+
+    @Test
+    void logMessagesArriveAtOrAboveTheLevel() {
+        client.setLoggingLevel(McpSchema.LoggingLevel.DEBUG);
+        execute("get-customer", Map.of("customer_id", 1));
+        awaitCount(logs, 2);
+        assertEquals(List.of(McpSchema.LoggingLevel.DEBUG, McpSchema.LoggingLevel.INFO),
+                logs.stream().map(McpSchema.LoggingMessageNotification::level).sorted().toList());
+        assertTrue(logs.stream().anyMatch(l -> "execute 'get-customer': started".equals(l.data())), logs.toString());
+
+        logs.clear();
+        client.setLoggingLevel(McpSchema.LoggingLevel.WARNING);
+        execute("get-customer", Map.of("customer_id", 1));
+        assertEquals(List.of(), logs);
+        McpError bad = assertThrows(McpError.class, () -> execute("get-customer", Map.of()));
+        assertEquals(-32000, bad.getJsonRpcError().code());
+        awaitCount(logs, 1);
+        assertEquals(1, logs.size());
+        assertEquals(McpSchema.LoggingLevel.WARNING, logs.get(0).level());
+        assertEquals("execute 'get-customer': input validation failed: required input 'customer_id' is missing",
+                logs.get(0).data());
+        client.setLoggingLevel(McpSchema.LoggingLevel.EMERGENCY);
+    }
+
+    /**
+     * The SDK hands notifications to consumers on its own threads, possibly after the call that
+     * caused them returned; wait (boundedly) until the expected number arrived.
+     */
+    static void awaitCount(List<?> received, int expected) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        try {
+            while (received.size() < expected && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void progressArrivesBeforeTheResultAndIncreases() {
+        McpSchema.CallToolResult done = client.callTool(McpSchema.CallToolRequest.builder()
+                .name("test_tool_with_progress").arguments(Map.of()).progressToken("sdk-1").build());
+        assertEquals("Progress test completed", ((McpSchema.TextContent) done.content().get(0)).text());
+        awaitCount(progress, 3);
+        // The SDK hands notifications to its consumer on several threads, so their order here is
+        // not the wire order; McpStreamingTest checks the order on the wire.
+        assertEquals(List.of(0.0, 50.0, 100.0), progress.stream().map(McpSchema.ProgressNotification::progress)
+                .sorted().toList());
+        assertTrue(progress.stream().allMatch(p -> "sdk-1".equals(p.progressToken())));
+
+        progress.clear();
+        McpError timedOut = assertThrows(McpError.class, () -> client.callTool(McpSchema.CallToolRequest.builder()
+                .name("execute").arguments(Map.of("tool", "timed-count", "inputs", Map.of())).progressToken(7).build()));
+        assertEquals("execution failed: statement timed out after 1s", timedOut.getJsonRpcError().message());
+        assertTrue(progress.size() >= 2, "a 1s call reports every 50ms: " + progress);
+        assertEquals(progress.size(), progress.stream().map(McpSchema.ProgressNotification::progress).distinct().count(),
+                "no progress value repeats: " + progress);
+    }
+
+    @Test
+    void searchStructuredContentPassesTheSdksSchemaCheck() {
+        client.listTools();
+        McpSchema.CallToolResult found = client.callTool(new McpSchema.CallToolRequest("search",
+                Map.of("query", "customer by id")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> structured = (Map<String, Object>) found.structuredContent();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> tools = (List<Map<String, Object>>) structured.get("tools");
+        assertEquals("get-customer", tools.get(0).get("name"));
+        assertEquals(new JsonObject(structured),
+                new JsonObject(((McpSchema.TextContent) found.content().get(0)).text()));
+    }
+
+    @Test
+    void toolErrorsOfTheFixturesAreResults() {
+        McpSchema.CallToolResult failed = client.callTool(new McpSchema.CallToolRequest("test_error_handling", Map.of()));
+        assertEquals(Boolean.TRUE, failed.isError());
+    }
+
+    private static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {
+        return client.callTool(new McpSchema.CallToolRequest("execute", Map.of("tool", tool, "inputs", inputs)));
+    }
+}

@@ -1,0 +1,223 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.model.ToolErrorMode;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.SseStream;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * tools/list and tools/call over raw HTTP (mcp-transport.md §12 items 13 and 14): paging with
+ * opaque cursors, tool failures as {@code isError} results ({@code server.tool_errors: result}),
+ * {@code search}'s outputSchema and structuredContent, and the conformance fixtures, which only
+ * {@code --conformance-fixtures} shows. Two servers: one tuned (page size 1, results, schema),
+ * one with defaults and the fixtures.
+ */
+class McpToolsTest {
+    private static final List<String> FIXTURES = List.of("test_simple_text", "test_error_handling",
+            "test_tool_with_progress", "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool");
+
+    @TempDir
+    static Path scratch;
+    static RunningServer tuned;
+    static RunningServer withFixtures;
+    static RawHttp tunedHttp;
+    static RawHttp fixturesHttp;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tuned = RunningServer.start(RunningServer.copyExample("quickstart", scratch.resolve("a")),
+                s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RESULT).withSearchOutputSchema(true),
+                ServeOptions.DEFAULTS);
+        withFixtures = RunningServer.start(RunningServer.copyExample("quickstart", scratch.resolve("b")),
+                s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+        tunedHttp = new RawHttp(tuned.baseUrl());
+        fixturesHttp = new RawHttp(withFixtures.baseUrl());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        tuned.close();
+        withFixtures.close();
+    }
+
+    @Test
+    void toolsListIsPagedWithOpaqueCursors() throws Exception {
+        JsonObject first = result(tunedHttp, RawHttp.request(1, "tools/list", null));
+        assertEquals(1, first.getJsonArray("tools").size());
+        String cursor = first.getString("nextCursor");
+        assertNotNull(cursor);
+        JsonObject second = result(tunedHttp, RawHttp.request(2, "tools/list", new JsonObject().put("cursor", cursor)));
+        assertNull(second.getValue("nextCursor"), "the last page has no cursor");
+        assertEquals(second, result(tunedHttp, RawHttp.request(3, "tools/list", new JsonObject().put("cursor", cursor))),
+                "cursors are stable");
+        List<JsonObject> all = new ArrayList<>();
+        first.getJsonArray("tools").forEach(t -> all.add((JsonObject) t));
+        second.getJsonArray("tools").forEach(t -> all.add((JsonObject) t));
+        assertEquals(List.of("search", "execute"), all.stream().map(t -> t.getString("name")).toList());
+        for (JsonObject tool : all) {
+            assertFalse(tool.getString("description").isBlank());
+            assertEquals("object", tool.getJsonObject("inputSchema").getString("type"));
+        }
+
+        String forged = Base64.getUrlEncoder().encodeToString("tools:0:1".getBytes(StandardCharsets.UTF_8));
+        for (Object bad : new Object[] {"zzz", "", forged, 5, cursorFrom(cursor, 0), cursorFrom(cursor, 99)}) {
+            JsonObject error = error(tunedHttp, RawHttp.request(4, "tools/list", new JsonObject().put("cursor", bad)));
+            assertEquals(-32602, error.getInteger("code"), "cursor " + bad);
+        }
+    }
+
+    @Test
+    void fixturesAreInvisibleWithoutTheFlag() throws Exception {
+        JsonObject error = error(tunedHttp, RawHttp.request(1, "tools/call",
+                new JsonObject().put("name", "test_simple_text").put("arguments", new JsonObject())));
+        assertEquals(-32602, error.getInteger("code"));
+        assertTrue(error.getString("message").startsWith("Unknown tool: test_simple_text"));
+    }
+
+    @Test
+    void fixturesAreListedNextToTheMetaToolsWithTheFlag() throws Exception {
+        JsonObject list = result(fixturesHttp, RawHttp.request(1, "tools/list", null));
+        List<String> names = new ArrayList<>();
+        list.getJsonArray("tools").forEach(t -> names.add(((JsonObject) t).getString("name")));
+        List<String> expected = new ArrayList<>(List.of("search", "execute"));
+        expected.addAll(FIXTURES);
+        assertEquals(expected, names);
+        assertNull(list.getValue("nextCursor"), "the default page holds every tool");
+        JsonObject schemaTool = list.getJsonArray("tools").getJsonObject(7).getJsonObject("inputSchema");
+        assertEquals("https://json-schema.org/draft/2020-12/schema", schemaTool.getString("$schema"));
+        assertTrue(schemaTool.getJsonObject("$defs").containsKey("address"));
+        assertEquals(Boolean.FALSE, schemaTool.getValue("additionalProperties"));
+
+        assertEquals("This is a simple text response for testing.", text(result(fixturesHttp, call("test_simple_text"))));
+        JsonObject failed = result(fixturesHttp, call("test_error_handling"));
+        assertEquals(Boolean.TRUE, failed.getBoolean("isError"));
+        assertEquals("This tool intentionally returns an error for testing", text(failed));
+    }
+
+    @Test
+    void fixturesReportProgressLogAndResume() throws Exception {
+        String sid = fixturesHttp.session("2025-11-25");
+        JsonObject progressCall = call("test_tool_with_progress");
+        progressCall.getJsonObject("params").put("_meta", new JsonObject().put("progressToken", 42));
+        List<SseStream.Event> progress = fixturesHttp.mcpStream(progressCall, "Mcp-Session-Id", sid).rest(Duration.ofSeconds(10));
+        List<Object> values = new ArrayList<>();
+        for (SseStream.Event e : progress.subList(1, 4)) {
+            JsonObject params = e.json().getJsonObject("params");
+            assertEquals(42, params.getInteger("progressToken"));
+            assertEquals(100, params.getInteger("total"));
+            values.add(params.getInteger("progress"));
+        }
+        assertEquals(List.of(0, 50, 100), values);
+        assertEquals("Progress test completed", text(progress.get(4).json().getJsonObject("result")));
+
+        assertEquals(200, fixturesHttp.mcp(RawHttp.request(2, "logging/setLevel", new JsonObject().put("level", "info")),
+                "Mcp-Session-Id", sid).statusCode());
+        List<SseStream.Event> logs = fixturesHttp.mcpStream(call("test_tool_with_logging"), "Mcp-Session-Id", sid)
+                .rest(Duration.ofSeconds(10));
+        assertEquals(5, logs.size(), logs::toString);
+
+        SseStream polling = fixturesHttp.mcpStream(call("test_reconnection"), "Mcp-Session-Id", sid);
+        List<SseStream.Event> beforeClose = polling.rest(Duration.ofSeconds(10));
+        assertEquals(1, beforeClose.size(), "the connection closes right after the priming event");
+        SseStream.Event priming = beforeClose.get(0);
+        assertTrue(priming.priming());
+        assertEquals(1000, priming.retry());
+        List<SseStream.Event> resumed = fixturesHttp.listen(sid, priming.id()).rest(Duration.ofSeconds(10));
+        assertEquals(1, resumed.size());
+        assertEquals("Reconnection test completed", text(resumed.get(0).json().getJsonObject("result")));
+    }
+
+    @Test
+    void toolFailuresAreResultsWhenConfigured() throws Exception {
+        JsonObject invalid = result(tunedHttp, RawHttp.execute(1, "get-customer", new JsonObject()));
+        assertEquals(Boolean.TRUE, invalid.getBoolean("isError"));
+        assertEquals("input validation failed: required input 'customer_id' is missing", text(invalid));
+
+        JsonObject missing = result(tunedHttp, RawHttp.execute(2, "no-such-tool", new JsonObject()));
+        assertEquals(Boolean.TRUE, missing.getBoolean("isError"));
+        assertEquals("tool not found: no-such-tool", text(missing));
+
+        JsonObject unknownMetaTool = error(tunedHttp, RawHttp.request(3, "tools/call",
+                new JsonObject().put("name", "nope").put("arguments", new JsonObject())));
+        assertEquals(-32602, unknownMetaTool.getInteger("code"), "an unknown tools/call name stays a protocol error");
+
+        JsonObject ok = result(tunedHttp, RawHttp.execute(4, "get-customer", new JsonObject().put("customer_id", 1)));
+        assertNull(ok.getValue("isError"));
+    }
+
+    @Test
+    void searchDeclaresAnOutputSchemaAndReturnsConformingStructuredContent() throws Exception {
+        JsonObject search = result(tunedHttp, RawHttp.request(1, "tools/list", null)).getJsonArray("tools").getJsonObject(0);
+        JsonObject schema = search.getJsonObject("outputSchema");
+        assertEquals("object", schema.getString("type"));
+        JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
+        assertTrue(validator.validateSchema(schema.getMap()).valid(), "the outputSchema is a valid JSON Schema");
+
+        JsonObject found = result(tunedHttp, RawHttp.request(2, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", "orders by status"))));
+        JsonObject structured = found.getJsonObject("structuredContent");
+        assertEquals("list-orders", structured.getJsonArray("tools").getJsonObject(0).getString("name"));
+        JsonSchemaValidator.ValidationResponse check = validator.validate(schema.getMap(), structured.getMap());
+        assertTrue(check.valid(), check.errorMessage());
+        assertEquals(structured, new JsonObject(text(found)), "the text block holds the same JSON");
+
+        JsonObject plain = result(fixturesHttp, RawHttp.request(3, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", "orders by status"))));
+        assertNull(plain.getValue("structuredContent"), "off by default");
+        assertTrue(new JsonArray(text(plain)).size() > 0, "the text block is Hyperterse's array of hits");
+        JsonObject plainSearch = result(fixturesHttp, RawHttp.request(4, "tools/list", null))
+                .getJsonArray("tools").getJsonObject(0);
+        assertNull(plainSearch.getValue("outputSchema"));
+        assertEquals(Boolean.TRUE, plainSearch.getJsonObject("annotations").getBoolean("readOnlyHint"));
+    }
+
+    private static JsonObject call(String name) {
+        return RawHttp.request(name, "tools/call", new JsonObject().put("name", name).put("arguments", new JsonObject()));
+    }
+
+    private static String cursorFrom(String real, int offset) {
+        String plain = new String(Base64.getUrlDecoder().decode(real), StandardCharsets.UTF_8);
+        String forged = plain.substring(0, plain.lastIndexOf(':') + 1) + offset;
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(forged.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonObject result(RawHttp http, JsonObject request) throws Exception {
+        HttpResponse<String> r = http.mcp(request);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject body = new JsonObject(r.body());
+        assertNotNull(body.getJsonObject("result"), r.body());
+        return body.getJsonObject("result");
+    }
+
+    private static JsonObject error(RawHttp http, JsonObject request) throws Exception {
+        JsonObject body = new JsonObject(http.mcp(request).body());
+        assertNotNull(body.getJsonObject("error"), body.encode());
+        return body.getJsonObject("error");
+    }
+
+    private static String text(JsonObject result) {
+        return result.getJsonArray("content").getJsonObject(0).getString("text");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.telemetry.TelemetrySetup;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code /metrics} scraped as Prometheus would: requests by method and status, tool calls by tool
+ * and outcome, connector operations, cache lookups, sessions, Vert.x HTTP metrics and JVM
+ * metrics, in the text format, outside the MCP Origin/Host rules; and a project that turns
+ * metrics off or moves them.
+ */
+class MetricsEndpointTest {
+    @TempDir
+    static Path scratch;
+    static TelemetrySetup telemetry;
+    static RunningServer server;
+    static RawHttp http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path dir = RunningServer.copyExample("quickstart", scratch.resolve("a"));
+        RunningServer.writeTool(dir, "cached-customer", "use: shop\n"
+                + "statement: SELECT id, name FROM customers WHERE id = {{ inputs.customer_id }}\n"
+                + "inputs:\n  customer_id:\n    type: int\ncache:\n  enabled: true\n  ttl: 60\n");
+        telemetry = TelemetrySetup.forTesting(null, false, true);
+        server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry));
+        http = new RawHttp(server.baseUrl());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+        telemetry.close();
+    }
+
+    @Test
+    void callsAreCountedByToolOutcomeAndStatus() throws Exception {
+        String session = http.session("2025-11-25");
+        String[] s = {"Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25"};
+        http.mcp(RawHttp.execute(1, "get-customer", new JsonObject().put("customer_id", 1)), s);
+        http.mcp(RawHttp.execute(2, "get-customer", new JsonObject().put("customer_id", 2)), s);
+        http.mcp(RawHttp.execute(3, "get-customer", new JsonObject().put("customer_id", "x")), s);
+        http.mcp(RawHttp.execute(4, "no-such-tool", new JsonObject()), s);
+        http.mcp(RawHttp.execute(5, "cached-customer", new JsonObject().put("customer_id", 1)), s);
+        http.mcp(RawHttp.execute(6, "cached-customer", new JsonObject().put("customer_id", 1)), s);
+        http.mcp(RawHttp.request(7, "tools/list", null), s);
+
+        HttpResponse<String> r = http.send("GET", "/metrics");
+        assertEquals(200, r.statusCode());
+        assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("text/plain; version=0.0.4"),
+                r.headers().toString());
+        String text = r.body();
+        assertEquals(2, value(text, "hyperterse_tool_call_duration_seconds_count", "outcome=\"ok\",tool=\"get-customer\""));
+        assertEquals(1, value(text, "hyperterse_tool_call_duration_seconds_count",
+                "outcome=\"input_validation\",tool=\"get-customer\""));
+        assertEquals(1, value(text, "hyperterse_tool_call_duration_seconds_count", "outcome=\"resolution\",tool=\"unknown\""),
+                "a name no tool has is never a label");
+        assertTrue(text.contains("hyperterse_tool_call_duration_seconds_bucket{outcome=\"ok\",tool=\"get-customer\",le=\"0.1\"}"),
+                "durations are a histogram");
+        assertEquals(4, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"ok\""));
+        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32000\""));
+        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32601\""));
+        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/list\",status=\"ok\""));
+        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"initialize\",status=\"ok\""));
+        assertEquals(3, value(text, "hyperterse_connector_operation_duration_seconds_count",
+                "adapter=\"shop\",connector=\"sqlite\",operation=\"execute\",outcome=\"ok\""));
+        assertEquals(1, value(text, "hyperterse_cache_lookups_total", "result=\"hit\",tool=\"cached-customer\""));
+        assertEquals(1, value(text, "hyperterse_cache_lookups_total", "result=\"miss\",tool=\"cached-customer\""));
+        assertEquals(1, value(text, "hyperterse_cache_entries", null));
+        assertEquals(1, value(text, "hyperterse_sessions_live", null));
+        assertEquals(5, value(text, "hyperterse_tools", null));
+        assertTrue(value(text, "vertx_http_server_requests_total", "code=\"200\",method=\"POST\",route=\"/mcp\"") >= 7,
+                "Vert.x counts HTTP requests by method, status and route");
+        assertTrue(value(text, "jvm_memory_used_bytes", "area=\"heap\",id=\"G1 Eden Space\"") > 0
+                || text.contains("jvm_memory_used_bytes{area=\"heap\""), "JVM metrics");
+        assertTrue(text.contains("jvm_threads_live_threads"), "JVM metrics");
+        assertTrue(text.contains("hyperterse_script_workers_busy"), "script pool gauges exist for the script runtime");
+    }
+
+    @Test
+    void metricsAreOutsideTheMcpOriginAndHostRules() throws Exception {
+        HttpResponse<String> mcp = http.mcp(RawHttp.request(1, "ping", null), "Host", "evil.example");
+        assertEquals(403, mcp.statusCode(), "the MCP endpoint refuses a foreign Host when bound to loopback");
+        assertEquals(200, http.send("GET", "/metrics", "Host", "evil.example").statusCode());
+        assertEquals(200, http.send("GET", "/metrics", "Origin", "https://evil.example").statusCode());
+        assertEquals(200, http.send("GET", "/ready", "Host", "prometheus.monitoring.svc").statusCode());
+    }
+
+    @Test
+    void metricsCanBeTurnedOffOrMoved(@TempDir Path dir) throws Exception {
+        Path off = RunningServer.copyExample("quickstart", dir.resolve("off"));
+        Files.writeString(off.resolve(".hyperterse"), "name: off\nobservability:\n  metrics:\n    enabled: false\n");
+        Path moved = RunningServer.copyExample("quickstart", dir.resolve("moved"));
+        Files.writeString(moved.resolve(".hyperterse"), "name: moved\nobservability:\n  metrics:\n    path: /internal/prom\n");
+        for (Path project : new Path[] {off, moved}) {
+            dev.hyperterse.model.ObservabilitySettings settings = new dev.hyperterse.project.ProjectCompiler(
+                    java.util.Map.of(), java.util.Set.of("sqlite"), java.util.Set.of()).compile(project).config().observability();
+            try (TelemetrySetup setup = TelemetrySetup.create(settings, java.util.Map.of(), "x", null);
+                 RunningServer s = RunningServer.start(project, x -> x, ServeOptions.DEFAULTS.withTelemetry(setup))) {
+                RawHttp h = new RawHttp(s.baseUrl());
+                if (project == off) {
+                    assertEquals(404, h.send("GET", "/metrics").statusCode());
+                } else {
+                    assertEquals(404, h.send("GET", "/metrics").statusCode());
+                    HttpResponse<String> r = h.send("GET", "/internal/prom");
+                    assertEquals(200, r.statusCode());
+                    assertTrue(r.body().contains("hyperterse_tools 4.0"), r.body());
+                }
+            }
+        }
+    }
+
+    /** The value of one series: {@code name{labels} value}, labels exactly as Prometheus prints them. */
+    static double value(String text, String name, String labels) {
+        String series = labels == null ? name : name + "{" + labels + "}";
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
+        if (!m.find()) {
+            return fail("no series " + series + " in:\n" + text.lines().filter(l -> l.startsWith(name)).toList());
+        }
+        return Double.parseDouble(m.group(1));
+    }
+}

@@ -1,0 +1,185 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RunningServer;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The quickstart served for real and driven by the MCP Java SDK client. */
+class QuickstartMcpClientTest {
+    @TempDir
+    static Path scratch;
+    static RunningServer server;
+    static McpSyncClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = RunningServer.start(RunningServer.copyExample("quickstart", scratch));
+        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(20))
+                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
+                .build();
+        client.initialize();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (client != null) {
+            client.closeGracefully();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void initializeReportsTheProjectAndCapabilities() {
+        McpSchema.InitializeResult init = client.getCurrentInitializationResult();
+        assertEquals("quickstart", init.serverInfo().name());
+        assertEquals("1.0.0", init.serverInfo().version());
+        assertNotNull(init.capabilities().tools());
+        assertEquals("2025-11-25", init.protocolVersion());
+    }
+
+    @Test
+    void toolsListHoldsExactlySearchAndExecute() {
+        McpSchema.ListToolsResult tools = client.listTools();
+        assertEquals(List.of("search", "execute"), tools.tools().stream().map(McpSchema.Tool::name).toList());
+        McpSchema.Tool execute = tools.tools().get(1);
+        assertEquals(List.of("tool", "inputs"), execute.inputSchema().get("required"));
+        assertEquals(Boolean.FALSE, execute.inputSchema().get("additionalProperties"));
+        assertEquals(Boolean.TRUE, tools.tools().get(0).annotations().readOnlyHint());
+    }
+
+    @Test
+    void searchFindsTheOrdersTool() {
+        JsonArray hits = rows(call("search", Map.of("query", "orders by status")));
+        JsonObject first = hits.getJsonObject(0);
+        assertEquals("list-orders", first.getString("name"));
+        int score = first.getInteger("relevance_score");
+        assertTrue(score >= 1 && score <= 100, "score in 1..100: " + score);
+        assertTrue(first.getString("statement").contains("{{ inputs.status }}"));
+        JsonObject status = first.getJsonArray("inputs").getJsonObject(0);
+        assertEquals("status", status.getString("name"));
+        assertEquals("string", status.getString("type"));
+        assertEquals(false, status.getBoolean("optional"));
+        JsonObject limit = first.getJsonArray("inputs").getJsonObject(1);
+        assertEquals(50, limit.getInteger("default_value"));
+    }
+
+    @Test
+    void executeLooksUpACustomerById() {
+        JsonArray rows = rows(execute("get-customer", Map.of("customer_id", 1)));
+        assertEquals(1, rows.size());
+        JsonObject ada = rows.getJsonObject(0);
+        assertEquals(List.of("id", "name", "email", "country", "created_at"), List.copyOf(ada.fieldNames()));
+        assertEquals(1, ada.getInteger("id"));
+        assertEquals("Ada Lovelace", ada.getString("name"));
+    }
+
+    @Test
+    void executeCoercesAStringIdAndReturnsEmptyArrayForNoRows() {
+        assertEquals("Grace Hopper", rows(execute("get-customer", Map.of("customer_id", "2"))).getJsonObject(0).getString("name"));
+        assertEquals(new JsonArray(), rows(execute("get-customer", Map.of("customer_id", 999))));
+    }
+
+    @Test
+    void executeFiltersOrdersWithTheDefaultLimit() {
+        JsonArray rows = rows(execute("list-orders", Map.of("status", "pending")));
+        assertEquals(3, rows.size());
+        assertEquals(List.of(9, 6, 3), rows.stream().map(r -> ((JsonObject) r).getInteger("id")).toList());
+        assertEquals(1, rows(execute("list-orders", Map.of("status", "pending", "limit", 1))).size());
+    }
+
+    @Test
+    void executeAggregates() {
+        JsonArray all = rows(execute("order-stats", Map.of()));
+        assertEquals(4, all.size());
+        int orders = all.stream().mapToInt(r -> ((JsonObject) r).getInteger("orders")).sum();
+        assertEquals(10, orders);
+        JsonArray recent = rows(execute("order-stats", Map.of("since", "2024-06-10")));
+        assertEquals(3 + 1, recent.stream().mapToInt(r -> ((JsonObject) r).getInteger("orders")).sum());
+    }
+
+    @Test
+    void placeholdersInsideLiteralsAreBoundNotPasted() {
+        assertEquals("Wireless mouse", rows(execute("search-products", Map.of("text", "mouse"))).getJsonObject(0).getString("name"));
+        for (String attack : List.of("' OR 1=1 --", "%' OR '1'='1", "x'); DROP TABLE products; --", "\\'", "\u2019 OR 1=1")) {
+            assertEquals(new JsonArray(), rows(execute("search-products", Map.of("text", attack))), attack);
+        }
+        assertEquals(6, rows(execute("search-products", Map.of("text", ""))).size(), "the table is intact");
+    }
+
+    @Test
+    void unknownToolIsMethodNotFound() {
+        McpError e = assertThrows(McpError.class, () -> execute("no-such-tool", Map.of()));
+        assertEquals(-32601, e.getJsonRpcError().code());
+        assertTrue(e.getJsonRpcError().message().contains("no-such-tool"));
+    }
+
+    @Test
+    void inputErrorsNameTheField() {
+        McpError missing = assertThrows(McpError.class, () -> execute("get-customer", Map.of()));
+        assertEquals(-32000, missing.getJsonRpcError().code());
+        assertEquals("input validation failed: required input 'customer_id' is missing", missing.getJsonRpcError().message());
+
+        McpError wrongType = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", "abc")));
+        assertTrue(wrongType.getJsonRpcError().message().startsWith(
+                "input validation failed: validation error for field 'customer_id': expected int"), wrongType.getMessage());
+
+        McpError unknown = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", 1, "x", 2)));
+        assertEquals("input validation failed: unknown input field 'x'", unknown.getJsonRpcError().message());
+
+        McpError fraction = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", 1.5)));
+        assertTrue(fraction.getJsonRpcError().message().contains("fraction"), fraction.getMessage());
+    }
+
+    @Test
+    void badMetaToolArgumentsAreInvalidParams() {
+        McpError noInputs = assertThrows(McpError.class, () -> call("execute", Map.of("tool", "get-customer")));
+        assertEquals(-32602, noInputs.getJsonRpcError().code());
+        McpError unknownTool = assertThrows(McpError.class, () -> call("nope", Map.of()));
+        assertEquals(-32602, unknownTool.getJsonRpcError().code());
+        McpError badQuery = assertThrows(McpError.class, () -> call("search", Map.of("query", 5)));
+        assertEquals(-32602, badQuery.getJsonRpcError().code());
+    }
+
+    @Test
+    void pingAnswers() {
+        assertNotNull(client.ping());
+    }
+
+    static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {
+        return call("execute", Map.of("tool", tool, "inputs", inputs));
+    }
+
+    static McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(name, arguments));
+        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
+        return result;
+    }
+
+    static JsonArray rows(McpSchema.CallToolResult result) {
+        assertEquals(1, result.content().size());
+        return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+    }
+}

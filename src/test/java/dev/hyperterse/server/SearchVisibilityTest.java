@@ -1,0 +1,59 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** search shows a caller only the tools its credentials may execute, unless switched off. */
+class SearchVisibilityTest {
+    @TempDir
+    Path dir;
+
+    void project(boolean filter) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: visible\ntools:\n  search:\n    filter_by_auth: " + filter + "\n");
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path open = Files.createDirectories(dir.resolve("app/tools/report-public"));
+        Files.writeString(open.resolve("config.terse"), "description: 'Public report'\nuse: db\nstatement: SELECT 1 AS one\n");
+        Path secret = Files.createDirectories(dir.resolve("app/tools/report-salaries"));
+        Files.writeString(secret.resolve("config.terse"), "description: 'Salary report'\nuse: db\n"
+                + "statement: SELECT 2 AS two\nauth:\n  plugin: api_key\n  policy:\n    value: '{{ env.HR_KEY }}'\n");
+    }
+
+    static List<String> search(RawHttp http, String... headers) throws Exception {
+        JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", "report")));
+        JsonObject body = new JsonObject(http.mcp(call, headers).body());
+        JsonArray hits = new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        return hits.stream().map(h -> ((JsonObject) h).getString("name")).sorted().toList();
+    }
+
+    @Test
+    void callersSeeOnlyWhatTheyMayRun() throws Exception {
+        project(true);
+        try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(List.of("report-public"), search(http));
+            assertEquals(List.of("report-public"), search(http, "X-API-Key", "wrong"));
+            assertEquals(List.of("report-public", "report-salaries"), search(http, "X-API-Key", "hr-secret"));
+        }
+    }
+
+    @Test
+    void theFilterCanBeSwitchedOff() throws Exception {
+        project(false);
+        try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s)) {
+            assertEquals(List.of("report-public", "report-salaries"), search(new RawHttp(server.baseUrl())));
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.cli.CliRunner;
+import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.SeedFiles;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shop example served for real, on PostgreSQL and on MariaDB: a database of the run's own is
+ * created and seeded from the example's {@code db/schema.sql} and {@code db/seed.sql}, the server
+ * starts on a copy of the example with its connection string pointing there, and the MCP Java SDK
+ * client calls every tool. Both subclasses run the same calls; only the few answers where the
+ * databases' types differ (booleans, time zones, JSON columns, RETURNING) are theirs.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ShopExampleContract {
+    @TempDir
+    static Path scratch;
+    private Vertx vertx;
+    private Connector admin;
+    private String database;
+    private Path project;
+    private RunningServer server;
+    private McpSyncClient client;
+
+    /** The example folder under tools-examples. */
+    protected abstract String example();
+
+    protected abstract ConnectorFactory factory();
+
+    /** The server the tests may use. */
+    protected abstract String serverUrl();
+
+    /** The example's connection-string variable. */
+    protected abstract String urlVariable();
+
+    /** The URL of a database on the server. */
+    protected abstract String databaseUrl(String database);
+
+    protected abstract void dropDatabase(Connector admin, String database);
+
+    protected abstract JsonObject expectedAda();
+
+    /** The newest delivered order's {@code ordered_at} (order 4, 2024-05-20 15:45 UTC). */
+    protected abstract String expectedOrderedAt();
+
+    protected abstract JsonObject expectedKeyboard();
+
+    /** What place-order answers for customer 2, product 4, 2 items, ship by 2024-07-01. */
+    protected abstract JsonArray expectedPlacedOrder();
+
+    @BeforeAll
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        admin = await(factory().connect(vertx, adapter(serverUrl()), Path.of(".")));
+        database = dev.hyperterse.testing.TestDatabases.uniqueName("hyperterse_shop");
+        run(admin, "CREATE DATABASE " + database);
+        Connector shop = await(factory().connect(vertx, adapter(databaseUrl(database)), Path.of(".")));
+        try {
+            Path source = Path.of("tools-examples", example(), "db");
+            for (String file : List.of("schema.sql", "seed.sql")) {
+                for (String statement : SeedFiles.sqlStatements(source.resolve(file))) {
+                    run(shop, statement);
+                }
+            }
+        } finally {
+            await(shop.close());
+        }
+        project = RunningServer.copyExample(example(), scratch);
+        Map<String, String> env = new HashMap<>();
+        env.put(urlVariable(), databaseUrl(database));
+        server = RunningServer.start(project, env, s -> s);
+        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(30))
+                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
+                .build();
+        client.initialize();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try {
+            if (client != null) {
+                client.closeGracefully();
+            }
+            if (server != null) {
+                server.close();
+            }
+        } finally {
+            if (admin != null) {
+                dropDatabase(admin, database);
+                await(admin.close());
+            }
+            await(vertx.close());
+        }
+    }
+
+    private AdapterDef adapter(String url) {
+        return new AdapterDef("admin", factory().type(), url, Map.of(), SourceLocation.of(Path.of("admin.terse")));
+    }
+
+    protected void run(Connector c, String sql) {
+        try {
+            await(c.execute(factory().compile(sql, Map.of()), List.of(), QueryOptions.of(1000, Duration.ofSeconds(60))));
+        } catch (dev.hyperterse.connector.StatementException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    protected static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private JsonArray execute(String tool, Map<String, Object> inputs) {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("execute",
+                Map.of("tool", tool, "inputs", inputs)));
+        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
+        String text = ((McpSchema.TextContent) result.content().get(0)).text();
+        return new JsonArray(text);
+    }
+
+    private McpError failure(String tool, Map<String, Object> inputs) {
+        return assertThrows(McpError.class, () -> execute(tool, inputs));
+    }
+
+    // ---- the tools ----
+
+    @Test
+    void searchFindsTheTools() {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("search",
+                Map.of("query", "orders by status")));
+        JsonArray hits = new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        assertEquals("list-orders", hits.getJsonObject(0).getString("name"));
+    }
+
+    @Test
+    void aBarePlaceholder() {
+        assertEquals(new JsonArray().add(expectedAda()), execute("get-customer", Map.of("customer_id", 1)));
+        assertEquals(new JsonArray(), execute("get-customer", Map.of("customer_id", 999)));
+    }
+
+    @Test
+    void aPlaceholderThatIsAWholeLiteral() {
+        assertEquals("[{\"id\":2,\"name\":\"Grace Hopper\",\"email\":\"grace@example.com\"}]",
+                execute("find-customer-by-email", Map.of("email", "grace@example.com")).encode());
+        for (String attack : List.of("' OR 1=1 --", "grace@example.com' OR '1'='1", "\\' OR 1=1 --", "\u2019 OR 1=1 --",
+                "x'; DELETE FROM customers; --")) {
+            assertEquals(new JsonArray(), execute("find-customer-by-email", Map.of("email", attack)), attack);
+        }
+        assertEquals(expectedAda(), execute("get-customer", Map.of("customer_id", 1)).getJsonObject(0), "intact");
+    }
+
+    @Test
+    void aPlaceholderInsideALikePattern() {
+        assertEquals(new JsonArray("[{\"id\":2,\"name\":\"Wireless mouse\",\"category\":\"peripherals\",\"price\":39.90}]"),
+                execute("search-products", Map.of("text", "MOUSE")));
+        for (String attack : List.of("' OR 1=1 --", "%' OR '1'='1", "1; DROP TABLE products", "\\'", "\u2019 OR 1=1")) {
+            assertEquals(new JsonArray(), execute("search-products", Map.of("text", attack)), attack);
+        }
+        assertEquals(6, execute("search-products", Map.of("text", "")).size(), "the table is intact");
+    }
+
+    @Test
+    void optionalFiltersDefaultsAndLimits() {
+        JsonArray pending = execute("list-orders", Map.of("status", "pending"));
+        assertEquals(List.of(9, 6, 3), pending.stream().map(r -> ((JsonObject) r).getInteger("id")).toList());
+        assertEquals(List.of(9, 6), execute("list-orders", Map.of("status", "pending", "since", "2024-06-15"))
+                .stream().map(r -> ((JsonObject) r).getInteger("id")).toList());
+        assertEquals(List.of(9), execute("list-orders", Map.of("status", "pending", "since", "2024-06-15T10:00:00Z"))
+                .stream().map(r -> ((JsonObject) r).getInteger("id")).toList());
+        assertEquals(1, execute("list-orders", Map.of("status", "pending", "limit", 1)).size());
+        JsonObject delivered = execute("list-orders", Map.of("status", "delivered", "limit", 1)).getJsonObject(0);
+        assertEquals(expectedOrderedAt(), delivered.getString("ordered_at"));
+        assertEquals("Grace Hopper", delivered.getString("customer"));
+        assertEquals(119.70, delivered.getDouble("total"));
+    }
+
+    @Test
+    void aggregatesAreExactNumbers() {
+        assertEquals(new JsonArray("[{\"status\":\"delivered\",\"orders\":4,\"items\":6,\"revenue\":736.70},"
+                        + "{\"status\":\"pending\",\"orders\":3,\"items\":3,\"revenue\":362.90},"
+                        + "{\"status\":\"shipped\",\"orders\":2,\"items\":4,\"revenue\":357.00},"
+                        + "{\"status\":\"cancelled\",\"orders\":1,\"items\":1,\"revenue\":199.00}]"),
+                execute("order-stats", Map.of()));
+    }
+
+    @Test
+    void typedColumns() {
+        assertEquals(new JsonArray().add(expectedKeyboard()),
+                execute("product-details", Map.of("sku", "7f1c2a9e-4b1d-4c55-9a0e-1d2b3c4d5e01")));
+        assertEquals(new JsonArray(), execute("product-details", Map.of("sku", "00000000-0000-0000-0000-000000000000")));
+    }
+
+    @Test
+    void writes() {
+        assertEquals(expectedPlacedOrder(), execute("place-order",
+                Map.of("customer_id", 2, "product_id", 4, "quantity", 2, "ship_by", "2024-07-01")));
+        JsonArray pending = execute("list-orders", Map.of("status", "pending", "limit", 10));
+        int placed = pending.stream().map(r -> ((JsonObject) r).getInteger("id")).max(Integer::compare).orElseThrow();
+        assertEquals("[{\"rows_affected\":1}]", execute("cancel-order", Map.of("order_id", placed)).encode());
+        assertEquals("[{\"rows_affected\":0}]", execute("cancel-order", Map.of("order_id", placed)).encode(),
+                "only pending orders are cancelled");
+        McpError missingProduct = failure("place-order", Map.of("customer_id", 2, "product_id", 999));
+        assertEquals(-32000, missingProduct.getJsonRpcError().code());
+        assertTrue(missingProduct.getJsonRpcError().message().startsWith("execution failed: "),
+                missingProduct.getJsonRpcError().message());
+    }
+
+    // ---- validate --check-db ----
+
+    @Test
+    void validateChecksStatementsAgainstTheDatabase() throws Exception {
+        Path copy = RunningServer.copyExample(example(), scratch.resolve("validate"));
+        Files.writeString(copy.resolve(".env.local"), urlVariable() + "=" + databaseUrl(database) + "\n");
+        CliRunner.Run ok = CliRunner.run("validate", "--check-db", copy.toString());
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("statements checked against the reachable databases"), ok.out());
+
+        Path broken = Files.createDirectories(copy.resolve("app/tools/broken"));
+        Files.writeString(broken.resolve("config.terse"), "use: shop\ndescription: 'x'\nstatement: |\n"
+                + "  SELECT nope FROM customers WHERE id = {{ inputs.id }}\ninputs:\n  id:\n    type: int\n");
+        CliRunner.Run bad = CliRunner.run("validate", "--check-db", copy.toString());
+        assertEquals(1, bad.code(), bad.out());
+        assertTrue(bad.err().contains("tools/broken/config.terse:4: tool 'broken': the statement does not prepare on"
+                + " adapter 'shop': "), bad.err());
+        assertTrue(bad.err().contains("nope"), bad.err());
+
+        // an unreachable database is a warning, and its statements are not checked
+        Files.writeString(copy.resolve(".env.local"), urlVariable() + "=" + unreachableUrl() + "\n");
+        CliRunner.Run down = CliRunner.run("validate", "--check-db", copy.toString());
+        assertEquals(0, down.code(), down.err());
+        assertTrue(down.err().contains("warning: ") && down.err().contains("adapters/shop.terse")
+                && down.err().contains("not checked"), down.err());
+    }
+
+    protected abstract String unreachableUrl();
+}

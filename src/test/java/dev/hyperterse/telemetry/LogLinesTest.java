@@ -1,0 +1,90 @@
+package dev.hyperterse.telemetry;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.event.KeyValuePair;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Both log formats: fields, key-value pairs, redaction, and stack traces only at debug. */
+class LogLinesTest {
+    LoggerContext context;
+    Logger logger;
+
+    @BeforeEach
+    void setUp() {
+        context = new LoggerContext();
+        logger = context.getLogger("dev.hyperterse.pipeline.Pipeline");
+        logger.setLevel(Level.INFO);
+    }
+
+    private LoggingEvent failedCall(Throwable cause) {
+        LoggingEvent event = new LoggingEvent("fqcn", logger, Level.WARN, "call failed", cause, null);
+        event.addKeyValuePair(new KeyValuePair("tool", "get-customer"));
+        event.addKeyValuePair(new KeyValuePair("stage", "execution"));
+        event.addKeyValuePair(new KeyValuePair("reason", "execution failed: cannot connect to postgres://app:s3cret@db/shop"));
+        event.addKeyValuePair(new KeyValuePair("api_key", "k-123"));
+        return event;
+    }
+
+    @Test
+    void jsonLinesCarryTheFieldsRedacted() {
+        JsonLineLayout layout = new JsonLineLayout();
+        layout.setContext(context);
+        layout.start();
+        String line = layout.doLayout(failedCall(new IOException("refused; password=hunter2")));
+        assertTrue(line.endsWith("\n") && line.indexOf('\n') == line.length() - 1, "one line: " + line);
+        JsonObject json = new JsonObject(line);
+        assertEquals("WARN", json.getString("level"));
+        assertEquals("dev.hyperterse.pipeline.Pipeline", json.getString("logger"));
+        assertEquals("call failed", json.getString("message"));
+        assertEquals("get-customer", json.getString("tool"));
+        assertEquals("execution", json.getString("stage"));
+        assertEquals("execution failed: cannot connect to postgres://app:***@db/shop", json.getString("reason"));
+        assertEquals("***", json.getString("api_key"));
+        assertEquals("java.io.IOException: refused; password=***", json.getString("error"));
+        assertNull(json.getValue("stack"), "no stack trace above debug");
+        assertTrue(json.getString("time").endsWith("Z"));
+        assertFalse(line.contains("hunter2") || line.contains("s3cret") || line.contains("k-123"), line);
+
+        logger.setLevel(Level.DEBUG);
+        JsonObject debug = new JsonObject(layout.doLayout(failedCall(new IOException("boom"))));
+        assertTrue(debug.getString("stack").contains("at dev.hyperterse.telemetry.LogLinesTest"), debug.encode());
+    }
+
+    @Test
+    void textLinesShowPairsAndAStackTraceOnlyAtDebug() {
+        Map<String, String> rules = new HashMap<>();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
+        rules.put("safeMsg", SafeMessageConverter.class.getName());
+        rules.put("debugEx", DebugThrowableConverter.class.getName());
+        layout.setPattern("%level %logger{0} - %safeMsg%n%debugEx");
+        layout.start();
+
+        String line = layout.doLayout(failedCall(new IOException("refused; token=abc")));
+        assertEquals("WARN Pipeline - call failed tool=\"get-customer\" stage=\"execution\" "
+                + "reason=\"execution failed: cannot connect to postgres://app:***@db/shop\" api_key=\"***\"\n"
+                + "  caused by java.io.IOException: refused; token=***\n", line);
+
+        logger.setLevel(Level.DEBUG);
+        String debug = layout.doLayout(failedCall(new IOException("boom")));
+        assertTrue(debug.contains("java.io.IOException: boom") && debug.contains("\tat dev.hyperterse"), debug);
+        assertEquals("INFO Pipeline - plain\n", layout.doLayout(
+                new LoggingEvent("fqcn", logger, Level.INFO, "plain", null, null)));
+    }
+}
