@@ -94,13 +94,26 @@ final class LoadedScript {
      * @return the result as JSON: JsonObject, JsonArray, String, Number, Boolean or null
      */
     Object invoke(JsonObject payload, long deadlineNanos, Duration limit) {
-        long thisCall;
-        synchronized (this) {
-            thisCall = ++call;
-            deadline = deadlineNanos;
-            running = true;
-        }
+        return invoke(begin(deadlineNanos), payload, limit);
+    }
+
+    /**
+     * Starts a call that must end by {@code deadlineNanos} and returns its number. From here on
+     * {@link #cancelCall} stops it, so the watchdog is set after this and can never miss the call.
+     */
+    synchronized long begin(long deadlineNanos) {
+        deadline = deadlineNanos;
+        running = true;
+        return ++call;
+    }
+
+    /** Runs call {@code thisCall}, begun with {@link #begin}; see {@link #invoke(JsonObject, long, Duration)}. */
+    Object invoke(long thisCall, JsonObject payload, Duration limit) {
         tasks.clear();
+        if (broken || System.nanoTime() - deadline >= 0) {
+            // cancelled before it began, or its time passed while the context was being loaded
+            throw timedOut(limit, null);
+        }
         try {
             Value json = invoke.execute(export, payload.encode());
             if (!json.isNull() && !json.isString()) {

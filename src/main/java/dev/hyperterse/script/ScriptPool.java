@@ -59,11 +59,11 @@ final class ScriptPool {
             throw new ScriptFailure("cannot load the script: " + e.getMessage(), false, e);
         }
         long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
-        long callNumber = loaded.currentCall() + 1;
+        long callNumber = loaded.begin(end);
         ScheduledFuture<?> timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
                 Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
         try {
-            return loaded.invoke(payload, end, limit);
+            return loaded.invoke(callNumber, payload, limit);
         } finally {
             timer.cancel(false);
             loaded.endCall();

@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ScriptRuntime implements ScriptInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
+    /** How long past its limit a running call may take to stop before its caller is answered anyway. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
     /** One script as one tool uses it, with the environment values that tool passes in. */
     public record Use(String tool, ScriptRef script, Map<String, String> env) {
@@ -142,9 +144,18 @@ public final class ScriptRuntime implements ScriptInvoker {
         Promise<Object> answer = Promise.promise();
         // the timer answers a call still waiting for a worker; once running, the watchdog stops it
         AtomicBoolean decided = new AtomicBoolean();
-        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+        long[] timer = new long[1];
+        timer[0] = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
             if (decided.compareAndSet(false, true)) {
                 answer.tryFail(waitedTooLong(timeout));
+            } else {
+                // running: the watchdog stops it; should the script not stop, the caller still hears
+                timer[0] = vertx.setTimer(STOP_GRACE.toMillis(), late -> {
+                    if (answer.tryFail(new ScriptFailure("timed out after " + Durations.show(timeout), true, null))) {
+                        LOG.warn("a script for tool {} did not stop {} after its time limit; its worker stays busy",
+                                tool.isEmpty() ? script.file().getFileName() : tool, Durations.show(STOP_GRACE));
+                    }
+                });
             }
         });
         workers.executeBlocking(() -> {
@@ -154,7 +165,7 @@ public final class ScriptRuntime implements ScriptInvoker {
             }
             return pool.run(payload, timeout, deadline);
         }, false).onComplete(ar -> {
-            vertx.cancelTimer(timer);
+            vertx.cancelTimer(timer[0]);
             if (ar.succeeded()) {
                 answer.tryComplete(ar.result());
             } else {
