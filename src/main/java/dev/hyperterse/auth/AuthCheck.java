@@ -11,6 +11,19 @@ public interface AuthCheck {
     Future<Caller> authenticate(RequestHeaders headers);
 
     /**
+     * Decides for a call to {@code tool}. Checks whose answer depends on the tool (a script)
+     * override this and {@link #perTool()}; the rest answer the same for every tool.
+     */
+    default Future<Caller> authenticate(String tool, RequestHeaders headers) {
+        return authenticate(headers);
+    }
+
+    /** True when {@link #authenticate(String, RequestHeaders)} may answer differently per tool. */
+    default boolean perTool() {
+        return false;
+    }
+
+    /**
      * Prepares what the check needs at run time (keys, clients) before the server serves; a
      * check built only to validate a project is never started.
      */

@@ -17,7 +17,7 @@ public final class AuthPlugins {
     }
 
     public static AuthPlugins builtIn() {
-        return new AuthPlugins(List.of(new AllowAllPlugin(), new ApiKeyPlugin(), new JwtPlugin()));
+        return new AuthPlugins(List.of(new AllowAllPlugin(), new ApiKeyPlugin(), new JwtPlugin(), new ScriptAuthPlugin()));
     }
 
     public Set<String> names() {

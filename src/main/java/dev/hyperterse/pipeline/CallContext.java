@@ -1,5 +1,6 @@
 package dev.hyperterse.pipeline;
 
+import dev.hyperterse.auth.RequestHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
@@ -11,7 +12,7 @@ import java.util.TreeMap;
  * What a tool call knows about its request: the HTTP headers (for auth plugins; names are
  * case-insensitive) and the MCP session, if any.
  */
-public final class CallContext {
+public final class CallContext implements RequestHeaders {
     private final Map<String, String> headers;
     private final String sessionId;
     private final Future<Void> cancellation;
@@ -43,6 +44,19 @@ public final class CallContext {
 
     public Map<String, String> headers() {
         return headers;
+    }
+
+    @Override
+    public String get(String name) {
+        return header(name);
+    }
+
+    /** Every header, names lower-cased. */
+    @Override
+    public Map<String, String> all() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        headers.forEach((name, value) -> out.put(name.toLowerCase(Locale.ROOT), value));
+        return out;
     }
 
     public String sessionId() {

@@ -94,14 +94,14 @@ public final class Pipeline {
                 ? stage(call, tool, Stage.AUTH, span -> authenticate(tool, context))
                 : authenticate(tool, context);
         Future<ToolResult> result = authenticated
-                .compose(caller -> (tool.inputMapper() == null ? mapInputs(tool, inputs)
-                                : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs)))
+                .compose(caller -> (tool.inputMapper() == null ? mapInputs(tool, inputs, caller)
+                                : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs, caller)))
                         .compose(mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
                                 span -> Future.succeededFuture(InputValidator.validate(tool, mapped))))
                         .compose(values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
-                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span)))))
-                .compose(rows -> tool.outputMapper() == null ? mapOutput(tool, rows)
-                        : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows)));
+                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span))))
+                        .compose(rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
+                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller))));
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
@@ -155,17 +155,17 @@ public final class Pipeline {
         if (check == null) {
             return Future.succeededFuture(Caller.ANONYMOUS);
         }
-        return check.authenticate(context::header).recover(e -> Future.failedFuture(
+        return check.authenticate(tool.name(), context).recover(e -> Future.failedFuture(
                 e instanceof AuthDeniedException
                         ? new ToolException(Stage.AUTH, tool.name(), "auth failed: " + e.getMessage())
                         : unexpected(Stage.AUTH, tool, e)));
     }
 
-    private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs) {
+    private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs, Caller caller) {
         if (tool.inputMapper() == null) {
             return Future.succeededFuture(inputs);
         }
-        JsonObject payload = new JsonObject().put("inputs", inputs).put("tool", tool.path());
+        JsonObject payload = withCaller(tool, caller, new JsonObject().put("inputs", inputs).put("tool", tool.path()));
         return callScript(tool, tool.inputMapper(), payload, Stage.INPUT_TRANSFORM,
                 "input transform failed for tool " + tool.name() + ": ")
                 .map(out -> {
@@ -181,11 +181,11 @@ public final class Pipeline {
                                    TraceSpan span) {
         int rowLimit = tool.limits().rowLimit();
         if (!tool.isDatabaseTool()) {
-            JsonObject payload = new JsonObject().put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values)))
-                    .put("tool", tool.path());
+            JsonObject payload = withCaller(tool, caller, new JsonObject()
+                    .put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values))).put("tool", tool.path()));
             // a handler may answer differently per caller, so its cache entries are per caller
             CacheKey key = new CacheKey(tool.name(), "handler " + tool.handler(), new ArrayList<>(values.values()),
-                    tool.auth() == null ? null : String.valueOf(caller.subject()));
+                    tool.auth() == null ? null : identity(caller));
             boolean[] loaded = {false};
             Future<CachedRows> handled = cache.getOrLoad(key, tool.cache(), () -> {
                 loaded[0] = true;
@@ -228,14 +228,32 @@ public final class Pipeline {
                         : unexpected(Stage.EXECUTION, tool, e)));
     }
 
-    private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result) {
+    private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result, Caller caller) {
         if (tool.outputMapper() == null) {
             return Future.succeededFuture(result);
         }
-        JsonObject payload = new JsonObject().put("results", result.rows()).put("tool", tool.path());
+        JsonObject payload = withCaller(tool, caller,
+                new JsonObject().put("results", result.rows()).put("tool", tool.path()));
         return callScript(tool, tool.outputMapper(), payload, Stage.OUTPUT_TRANSFORM,
                 "output transform failed for tool " + tool.name() + ": ")
                 .map(out -> new ToolResult(ResultCoercion.rows(out), result.truncated(), result.rowLimit()));
+    }
+
+    /**
+     * A tool with an auth block tells its scripts who called: {@code auth: { subject, claims }}
+     * (subject null and claims empty when the plugin does not identify callers, as api_key).
+     */
+    private static JsonObject withCaller(ToolDef tool, Caller caller, JsonObject payload) {
+        if (tool.auth() == null) {
+            return payload;
+        }
+        return payload.put("auth", new JsonObject().put("subject", caller.subject())
+                .put("claims", new JsonObject(new java.util.LinkedHashMap<>(caller.claims()))));
+    }
+
+    /** Who called, for per-caller cache entries: the subject and every claim, in a stable order. */
+    private static String identity(Caller caller) {
+        return caller.subject() + " " + new JsonObject(new java.util.TreeMap<>(caller.claims())).encode();
     }
 
     private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {
@@ -295,17 +313,26 @@ public final class Pipeline {
      * auth check runs once; tools without an auth block are visible to everyone.
      */
     public Future<java.util.function.Predicate<ToolDef>> visibleTo(CallContext context) {
+        // a check that answers per tool (a script) runs per tool; the others once
         Map<AuthCheck, Future<Caller>> outcomes = new java.util.IdentityHashMap<>();
-        for (AuthCheck check : authChecks.values()) {
-            outcomes.computeIfAbsent(check, c -> c.authenticate(context::header));
-        }
-        if (outcomes.isEmpty()) {
+        Map<String, Future<Caller>> perTool = new java.util.HashMap<>();
+        authChecks.forEach((tool, check) -> {
+            if (check.perTool()) {
+                perTool.put(tool, check.authenticate(tool, context));
+            } else {
+                outcomes.computeIfAbsent(check, c -> c.authenticate(context));
+            }
+        });
+        if (outcomes.isEmpty() && perTool.isEmpty()) {
             return Future.succeededFuture(t -> true);
         }
-        return Future.join(new ArrayList<>(outcomes.values())).transform(ignored -> {
+        List<Future<Caller>> all = new ArrayList<>(outcomes.values());
+        all.addAll(perTool.values());
+        return Future.join(all).transform(ignored -> {
             java.util.Set<String> hidden = new java.util.HashSet<>();
             authChecks.forEach((tool, check) -> {
-                if (outcomes.get(check).failed()) {
+                Future<Caller> outcome = check.perTool() ? perTool.get(tool) : outcomes.get(check);
+                if (outcome.failed()) {
                     hidden.add(tool);
                 }
             });

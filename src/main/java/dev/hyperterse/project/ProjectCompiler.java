@@ -95,7 +95,8 @@ public final class ProjectCompiler {
         Map<String, String> environment = new LinkedHashMap<>(envFile.values());
         environment.putAll(processEnvironment);
         EnvSubstitution env = new EnvSubstitution(environment);
-        AuthBlocks authBlocks = new AuthBlocks(authPlugins, env, problems);
+        ScriptFiles scriptFiles = new ScriptFiles(projectDir, paths);
+        AuthBlocks authBlocks = new AuthBlocks(authPlugins, env, scriptFiles, problems);
 
         String rootText = TextFiles.read(rootFile, rootShown, problems);
         YamlNode rootNode = rootText == null ? null : YamlDocument.parse(rootText, rootShown, problems);
@@ -117,7 +118,7 @@ public final class ProjectCompiler {
         Set<String> unreadableAdapters = new HashSet<>();
         Map<String, AdapterDef> adapters = readAdapters(root.config().adaptersDir(), env, unreadableAdapters, problems);
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
-                new ScriptFiles(projectDir, paths), paths, problems);
+                scriptFiles, paths, problems);
         Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
 
         problems.throwIfAny();

@@ -123,7 +123,7 @@ final class RootConfigReader {
         boolean authBroken = false;
         ConfigMap auth = top.map("auth");
         if (auth != null) {
-            defaultAuth = authBlocks.read(auth, "the root auth block");
+            defaultAuth = authBlocks.read(auth, "the root auth block", projectDir);
             authBroken = defaultAuth == null;
         } else if (top.has("auth")) {
             authBroken = true;

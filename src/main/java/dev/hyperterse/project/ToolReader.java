@@ -112,7 +112,7 @@ final class ToolReader {
                     + "'handler' (a script; a handler.ts in the tool folder is found by itself)");
         }
 
-        EffectiveAuth auth = auth(cfg, owner);
+        EffectiveAuth auth = auth(cfg, owner, toolDir);
         boolean databaseTool = useDeclared && !scripts.hasHandler();
         if (databaseTool) {
             if (statement == null && !cfg.has("statement")) {
@@ -210,10 +210,10 @@ final class ToolReader {
     private record EffectiveAuth(AuthDef auth, boolean broken) {
     }
 
-    private EffectiveAuth auth(ConfigMap cfg, String owner) {
+    private EffectiveAuth auth(ConfigMap cfg, String owner, Path toolDir) {
         ConfigMap authMap = cfg.map("auth");
         if (authMap != null) {
-            AuthDef auth = authBlocks.read(authMap, owner);
+            AuthDef auth = authBlocks.read(authMap, owner, toolDir);
             return new EffectiveAuth(auth, auth == null);
         }
         if (cfg.has("auth")) {

@@ -1,6 +1,8 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.auth.ScriptAuthCheck;
+import dev.hyperterse.auth.ScriptAuthPlugin;
 import dev.hyperterse.cache.CacheStats;
 import dev.hyperterse.cache.CaffeineResultCache;
 import dev.hyperterse.cache.ResultCache;
@@ -8,6 +10,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.mcp.McpBackend;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.pipeline.Pipeline;
@@ -129,6 +132,10 @@ public final class Snapshot {
                 c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
         List<Future<Void>> starting = new ArrayList<>();
         for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
+            if (check instanceof ScriptAuthCheck) {
+                // an auth script runs like a tool's scripts, with the default tool-call time limit
+                ((ScriptAuthCheck) check).bind(scripts.runtime()::call, project.config().limits().scriptTimeout());
+            }
             starting.add(check.start(vertx));
         }
         List<Future<?>> all = new ArrayList<>(pending.values());
@@ -202,7 +209,7 @@ public final class Snapshot {
                 : vertx.executeBlocking(ScriptEngine::create, false);
         return engine.compose(e -> {
             ScriptEngine own = shared == null ? e : null;
-            Duration longest = Duration.ZERO;
+            Duration longest = project.config().limits().scriptTimeout();
             for (ToolDef tool : project.tools().values()) {
                 if (tool.limits().scriptTimeout().compareTo(longest) > 0) {
                     longest = tool.limits().scriptTimeout();
@@ -252,6 +259,16 @@ public final class Snapshot {
                     uses.add(new ScriptRuntime.Use(tool.name(), script, env));
                 }
             }
+        }
+        for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
+            Map<String, String> env = new LinkedHashMap<>();
+            for (String name : block.scriptEnv()) {
+                String value = project.environment().get(name);
+                if (value != null) {
+                    env.put(name, value);
+                }
+            }
+            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(), env));
         }
         return uses;
     }

@@ -117,7 +117,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         }
         AuthCheck check = null;
         try {
-            check = authPlugins.get(def.plugin()).create(def.policy(), project.environment());
+            check = authPlugins.get(def.plugin()).create(def, project.environment());
         } catch (AuthPolicyException e) {
             problems.add(new ConfigProblem(def.location(), owner + ": auth: " + e.getMessage()));
         }
@@ -139,8 +139,36 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             if (tool.outputMapper() != null) {
                 out.putIfAbsent(tool.outputMapper(), owner + "output mapper");
             }
+            if (tool.auth() != null && tool.auth().script() != null) {
+                out.putIfAbsent(tool.auth().script(), owner(tool.auth(), project) + ": auth script");
+            }
+        }
+        AuthDef root = project.config().defaultAuth();
+        if (root != null && root.script() != null) {
+            out.putIfAbsent(root.script(), "root auth: auth script");
         }
         return out;
+    }
+
+    /** Every distinct {@code plugin: script} auth block: the root default and the tools' own. */
+    public static List<AuthDef> scriptAuthBlocks(Project project) {
+        List<AuthDef> out = new ArrayList<>();
+        for (ToolDef tool : project.tools().values()) {
+            if (tool.auth() != null && tool.auth().script() != null && !out.contains(tool.auth())) {
+                out.add(tool.auth());
+            }
+        }
+        AuthDef root = project.config().defaultAuth();
+        if (root != null && root.script() != null && !out.contains(root)) {
+            out.add(root);
+        }
+        return out;
+    }
+
+    private static String owner(AuthDef block, Project project) {
+        return block.equals(project.config().defaultAuth()) ? "root auth"
+                : project.tools().values().stream().filter(t -> block.equals(t.auth()))
+                        .map(t -> "tool '" + t.name() + "'").findFirst().orElse("auth");
     }
 
     private static List<ConfigProblem> checkScripts(Project project, ScriptEngine engine) {
@@ -181,6 +209,22 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                     }
                 }
             });
+        }
+        for (AuthDef block : scriptAuthBlocks(project)) {
+            Map<String, String> env = new LinkedHashMap<>();
+            block.scriptEnv().forEach(name -> env.put(name, project.environment().getOrDefault(name, "")));
+            ScriptRef script = block.script();
+            if (!checked.add(List.of(script.file(), script.exportName(), env))) {
+                continue;
+            }
+            try {
+                check.check(script, env);
+            } catch (ScriptLoadException e) {
+                ConfigProblem p = problem(script, owner(block, project) + ": auth script", e, paths, seen);
+                if (p != null) {
+                    problems.add(p);
+                }
+            }
         }
         LOG.info("scripts: {} checked in {} ms (TypeScript stripped, modules loaded once)", checked.size(),
                 (System.nanoTime() - started) / 1_000_000);

@@ -259,7 +259,9 @@ class ProjectCompilerErrorsTest {
         Path f = tool("t", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: api_key");
         Path g = tool("u", "use: db", "statement: SELECT {{ auth.claims.sub }}");
         tool("v", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: JWT");
-        tool("w", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: script");
+        tool("w", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: script",
+                "  policy: {path: ./auth.js}");
+        p.write("app/tools/w/auth.js", "export default () => ({ subject: 'x' });\n");
         ProjectException e = p.fails();
         assertProblem(e, f, 2, "{{ auth.claims.sub }}", "needs an auth plugin that provides claims", "uses 'api_key'");
         assertProblem(e, g, 2, "needs an auth plugin that provides claims", "has no auth plugin");
@@ -347,6 +349,38 @@ class ProjectCompilerErrorsTest {
         assertProblem(e, f, 2, "unknown auth plugin 'oauth'");
         assertProblem(e, f, 3, "'auth.policy.a' must be a value or a list of values, got a mapping");
         assertProblem(e, g, 1, "missing required key 'auth.plugin'");
+    }
+
+    @Test
+    void scriptAuthPolicyProblems() {
+        Path r = root("name: x", "auth:", "  plugin: script");
+        Path f = tool("t", "use: db", "statement: SELECT 1", "auth:", "  plugin: script", "  policy:",
+                "    path: ./missing.ts");
+        Path g = tool("u", "use: db", "statement: SELECT 1", "auth:", "  plugin: Script", "  policy:",
+                "    path: ./gate.js#not-a-name", "    env: [NOT_SET_ANYWHERE]", "    extra: 1");
+        Path h = tool("v", "use: db", "statement: SELECT 1", "auth:", "  plugin: script", "  policy:",
+                "    env: [HOME_DIR]");
+        p.write("app/tools/u/gate.js", "export default () => true;\n");
+        ProjectException e = p.fails(Map.of("HOME_DIR", "/home"));
+        assertProblem(e, r, 3, "the root auth block: the script auth plugin needs 'policy: {path: ./auth.ts}'");
+        assertProblem(e, f, 6, "'auth.policy.path' script './missing.ts' not found", "app/tools/t/missing.ts");
+        assertProblem(e, g, 6, "'auth.policy.path' './gate.js#not-a-name': the export after '#' must be a JavaScript name");
+        assertProblem(e, g, 7, "tool 'u': environment variable 'NOT_SET_ANYWHERE' is not set (listed in 'policy.env')");
+        assertProblem(e, g, 8, "unknown key 'auth.policy.extra'", "allowed keys: path, env");
+        assertProblem(e, h, 5, "missing required key 'auth.policy.path'", "./auth.ts");
+        assertEquals(6, e.problems().size(), e.getMessage());
+    }
+
+    @Test
+    void scriptAuthResolvesItsPathLikeAHandler() throws Exception {
+        root("name: x", "auth:", "  plugin: script", "  policy:", "    path: gate.ts#check", "    env: [TENANT_KEY]");
+        p.write("gate.ts", "export const check = () => true;\n");
+        tool("t", "use: db", "statement: SELECT {{ auth.claims.tenant }}");
+        var auth = p.compile(Map.of("TENANT_KEY", "k")).tools().get("t").auth();
+        assertEquals("script", auth.plugin());
+        assertEquals("gate.ts", auth.script().file().getFileName().toString());
+        assertEquals("check", auth.script().exportName());
+        assertEquals(List.of("TENANT_KEY"), auth.scriptEnv());
     }
 
     // ---- root config ----

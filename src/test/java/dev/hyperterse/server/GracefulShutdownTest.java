@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +60,9 @@ class GracefulShutdownTest {
             var stopped = server.server().shutdown(Duration.ofSeconds(10)).toCompletionStage().toCompletableFuture();
             ExecutionException refused = assertThrows(ExecutionException.class, () -> CompletableFuture
                     .supplyAsync(() -> call(new RawHttp(server.baseUrl()), 0)).get(5, TimeUnit.SECONDS),
-                    "no new connection is accepted once shutdown began");
-            assertTrue(causedBy(refused, ConnectException.class), refused.toString());
+                    "no new connection is served once shutdown began");
+            // refused, or (when it raced the listener closing) closed without an answer
+            assertTrue(causedBy(refused, IOException.class), refused.toString());
 
             for (CompletableFuture<HttpResponse<String>> c : calls) {
                 HttpResponse<String> r = c.get(10, TimeUnit.SECONDS);

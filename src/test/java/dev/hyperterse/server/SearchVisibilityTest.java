@@ -31,8 +31,12 @@ class SearchVisibilityTest {
     }
 
     static List<String> search(RawHttp http, String... headers) throws Exception {
+        return searchFor(http, "report", headers);
+    }
+
+    static List<String> searchFor(RawHttp http, String query, String... headers) throws Exception {
         JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject().put("query", "report")));
+                .put("arguments", new JsonObject().put("query", query)));
         JsonObject body = new JsonObject(http.mcp(call, headers).body());
         JsonArray hits = new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
         return hits.stream().map(h -> ((JsonObject) h).getString("name")).sorted().toList();

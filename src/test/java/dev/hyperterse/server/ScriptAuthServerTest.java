@@ -1,0 +1,165 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * {@code plugin: script}: a project's own auth rule as a script that sees the request headers and
+ * the tool name, throws or returns false to deny, and may name the caller with claims that
+ * statements and the tool's scripts see.
+ */
+class ScriptAuthServerTest {
+    @TempDir
+    static Path dir;
+    static RunningServer server;
+    static RawHttp http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), String.join("\n",
+                "name: gated",
+                "tools:",
+                "  search:",
+                "    filter_by_auth: true",
+                "auth:",
+                "  plugin: script",
+                "  policy:",
+                "    path: auth/gate.ts",
+                "    env: [GATE_TOKEN]",
+                ""));
+        Files.createDirectories(dir.resolve("auth"));
+        Files.writeString(dir.resolve("auth/gate.ts"), String.join("\n",
+                "interface AuthRequest { headers: Record<string, string>; tool: string }",
+                "export default (req: AuthRequest) => {",
+                "  if (req.headers['x-gate-token'] !== process.env.GATE_TOKEN) {",
+                "    throw new Error('missing or wrong X-Gate-Token');",
+                "  }",
+                "  if (req.tool === 'gated-admin' && req.headers['x-role'] !== 'admin') return false;",
+                "  const tenant = req.headers['x-tenant'];",
+                "  if (!tenant) return undefined;",
+                "  return { subject: 'user-' + tenant, claims: { tenant, level: 3 } };",
+                "};",
+                ""));
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        RunningServer.writeTool(dir, "gated-rows", String.join("\n",
+                "description: 'Rows of the caller''s tenant'",
+                "use: db",
+                "statement: >-",
+                "  SELECT id, tenant FROM (SELECT 1 AS id, 'acme' AS tenant UNION ALL SELECT 2, 'globex'",
+                "  UNION ALL SELECT 3, 'acme') WHERE tenant = {{ auth.claims.tenant }} ORDER BY id",
+                ""));
+        RunningServer.writeTool(dir, "gated-admin", "description: 'Admin report'\nuse: db\nstatement: SELECT 42 AS answer\n");
+        RunningServer.writeTool(dir, "gated-whoami", "description: 'Who the scripts think called'\n"
+                + "handler: ./whoami.js\n");
+        Files.writeString(dir.resolve("app/tools/gated-whoami/whoami.js"),
+                "export default ({ auth, tool }) => ({ tool, subject: auth.subject, tenant: auth.claims.tenant ?? null });\n");
+        RunningServer.writeTool(dir, "gated-signed", String.join("\n",
+                "description: 'A tool with its own asynchronous auth script'",
+                "use: db",
+                "statement: SELECT 'signed' AS ok",
+                "auth:",
+                "  plugin: script",
+                "  policy: {path: './check.js#gate'}",
+                ""));
+        Files.writeString(dir.resolve("app/tools/gated-signed/check.js"), String.join("\n",
+                "export const gate = async ({ headers }) => {",
+                "  await Promise.resolve();",
+                "  if (headers['x-signature'] !== 'valid') throw new Error('bad signature');",
+                "  return true;",
+                "};",
+                ""));
+        RunningServer.writeTool(dir, "gated-open", "description: 'Open report'\nuse: db\nstatement: SELECT 1 AS one\n"
+                + "auth:\n  plugin: allow_all\n");
+        server = RunningServer.start(dir, Map.of("GATE_TOKEN", "let-me-in"), s -> s);
+        http = new RawHttp(server.baseUrl());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    static JsonObject execute(String tool, String... headers) throws Exception {
+        return new JsonObject(http.mcp(RawHttp.execute(1, tool, new JsonObject()), headers).body());
+    }
+
+    static JsonArray rows(JsonObject response) {
+        return new JsonArray(response.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+    }
+
+    static String denial(JsonObject response) {
+        JsonObject error = response.getJsonObject("error");
+        assertEquals(-32000, error.getInteger("code"), response.encode());
+        assertEquals("auth", error.getJsonObject("data").getString("stage"));
+        return error.getString("message");
+    }
+
+    @Test
+    void aThrownErrorDeniesWithItsMessage() throws Exception {
+        assertEquals("auth failed: missing or wrong X-Gate-Token", denial(execute("gated-admin")));
+        assertEquals("auth failed: missing or wrong X-Gate-Token",
+                denial(execute("gated-admin", "X-Gate-Token", "guess")));
+    }
+
+    @Test
+    void theScriptSeesTheToolNameAndCanReturnFalse() throws Exception {
+        assertEquals("auth failed: denied by the auth script",
+                denial(execute("gated-admin", "X-Gate-Token", "let-me-in")));
+        assertEquals(42, rows(execute("gated-admin", "X-Gate-Token", "let-me-in", "X-Role", "admin"))
+                .getJsonObject(0).getInteger("answer"));
+    }
+
+    @Test
+    void returnedClaimsFilterRowsAsBoundValues() throws Exception {
+        assertEquals(List.of(1, 3), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "acme")));
+        assertEquals(List.of(2), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "globex")));
+        assertEquals(List.of(), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "acme' OR '1'='1")));
+        // allowed without an identity: the statement's claim is missing, so the call is refused
+        assertEquals("auth failed: the caller's token has no 'tenant' claim",
+                denial(execute("gated-rows", "X-Gate-Token", "let-me-in")));
+    }
+
+    static List<Integer> ids(JsonObject response) {
+        return rows(response).stream().map(r -> ((JsonObject) r).getInteger("id")).toList();
+    }
+
+    @Test
+    void claimsReachTheToolsScripts() throws Exception {
+        JsonObject me = rows(execute("gated-whoami", "X-Gate-Token", "let-me-in", "X-Tenant", "acme")).getJsonObject(0);
+        assertEquals(new JsonObject().put("tool", "gated-whoami").put("subject", "user-acme").put("tenant", "acme"), me);
+        JsonObject nobody = rows(execute("gated-whoami", "X-Gate-Token", "let-me-in")).getJsonObject(0);
+        assertNull(nobody.getValue("subject"));
+        assertNull(nobody.getValue("tenant"));
+    }
+
+    @Test
+    void aToolsOwnAsyncScriptReplacesTheRootBlock() throws Exception {
+        assertEquals("auth failed: bad signature", denial(execute("gated-signed", "X-Gate-Token", "let-me-in")));
+        assertEquals("signed", rows(execute("gated-signed", "X-Signature", "valid")).getJsonObject(0).getString("ok"));
+    }
+
+    @Test
+    void searchShowsWhatTheScriptWouldAllowPerTool() throws Exception {
+        assertEquals(List.of("gated-open"), SearchVisibilityTest.searchFor(http, "gated"));
+        assertEquals(List.of("gated-open", "gated-rows", "gated-whoami"),
+                SearchVisibilityTest.searchFor(http, "gated", "X-Gate-Token", "let-me-in"));
+        assertEquals(List.of("gated-admin", "gated-open", "gated-rows", "gated-signed", "gated-whoami"),
+                SearchVisibilityTest.searchFor(http, "gated", "X-Gate-Token", "let-me-in", "X-Role", "admin",
+                        "X-Signature", "valid"));
+    }
+}
