@@ -1,6 +1,7 @@
 package dev.hyperterse.script;
 
 import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.telemetry.Metrics;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
@@ -23,15 +24,23 @@ final class ScriptPool {
     private final Map<String, String> env;
     private final ScriptContexts contexts;
     private final ScheduledExecutorService watchdog;
+    private final Metrics metrics;
     private final Deque<LoadedScript> idle = new ConcurrentLinkedDeque<>();
     private final Set<LoadedScript> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     ScriptPool(ScriptRef script, Map<String, String> env, ScriptContexts contexts, ScheduledExecutorService watchdog) {
+        this(script, env, contexts, watchdog, Metrics.NONE);
+    }
+
+    /** @param metrics told how many contexts are loaded */
+    ScriptPool(ScriptRef script, Map<String, String> env, ScriptContexts contexts, ScheduledExecutorService watchdog,
+               Metrics metrics) {
         this.script = script;
         this.env = Map.copyOf(env);
         this.contexts = contexts;
         this.watchdog = watchdog;
+        this.metrics = metrics;
     }
 
     /** Loads one context ahead of the first call. Runs on a worker thread. */
@@ -74,7 +83,7 @@ final class ScriptPool {
     private LoadedScript acquire() throws ScriptLoadException {
         LoadedScript loaded = idle.pollFirst();
         while (loaded != null && loaded.broken()) {
-            live.remove(loaded);
+            forget(loaded);
             loaded = idle.pollFirst();
         }
         return loaded != null ? loaded : load();
@@ -85,18 +94,27 @@ final class ScriptPool {
             throw new ScriptLoadException(script.file(), 0, 0, "the server is shutting down");
         }
         LoadedScript loaded = contexts.load(script, env);
-        live.add(loaded);
+        if (live.add(loaded)) {
+            metrics.scriptContextsChanged(1);
+        }
         return loaded;
+    }
+
+    /** A context leaves the pool for good (the caller closes or cancels it). */
+    private void forget(LoadedScript loaded) {
+        if (live.remove(loaded)) {
+            metrics.scriptContextsChanged(-1);
+        }
     }
 
     private void release(LoadedScript loaded) {
         if (loaded.broken() || closed) {
-            live.remove(loaded);
+            forget(loaded);
             loaded.cancel();
         } else {
             idle.addFirst(loaded);
             if (closed && idle.remove(loaded)) {
-                live.remove(loaded);
+                forget(loaded);
                 loaded.close();
             }
         }
@@ -112,8 +130,8 @@ final class ScriptPool {
         closed = true;
         for (LoadedScript loaded : live) {
             loaded.cancel();
+            forget(loaded);
         }
-        live.clear();
         idle.clear();
     }
 }

@@ -2,6 +2,7 @@ package dev.hyperterse.script;
 
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.pipeline.ScriptInvoker;
+import dev.hyperterse.telemetry.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -55,14 +56,16 @@ public final class ScriptRuntime implements ScriptInvoker {
     private final ScheduledExecutorService watchdog;
     private final ScriptFetch fetch;
     private final Vertx vertx;
+    private final Metrics metrics;
 
     private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, WorkerExecutor workers,
-                          ScheduledExecutorService watchdog, ScriptFetch fetch) {
+                          ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics) {
         this.vertx = vertx;
         this.pools = pools;
         this.workers = workers;
         this.watchdog = watchdog;
         this.fetch = fetch;
+        this.metrics = metrics;
     }
 
     /**
@@ -75,6 +78,16 @@ public final class ScriptRuntime implements ScriptInvoker {
      */
     public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
                                               Collection<Use> uses, int workerCount, Duration longestTimeout) {
+        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout, Metrics.NONE);
+    }
+
+    /**
+     * Like {@link #start(Vertx, ScriptEngine, Path, Collection, int, Duration)}, reporting calls,
+     * busy workers, queueing and loaded contexts to {@code metrics}.
+     */
+    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                              Collection<Use> uses, int workerCount, Duration longestTimeout,
+                                              Metrics metrics) {
         ScriptFetch fetch = new ScriptFetch(vertx);
         ScriptContexts contexts;
         try {
@@ -98,10 +111,10 @@ public final class ScriptRuntime implements ScriptInvoker {
         for (Use use : uses) {
             ScriptRef script = use.script();
             ScriptPool pool = distinct.computeIfAbsent(new PoolKey(script.file(), script.exportName(), use.env()),
-                    k -> new ScriptPool(script, use.env(), contexts, watchdog));
+                    k -> new ScriptPool(script, use.env(), contexts, watchdog, metrics));
             pools.put(new UseKey(use.tool(), script.file(), script.exportName()), pool);
         }
-        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), workers, watchdog, fetch);
+        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), workers, watchdog, fetch, metrics);
         long started = System.nanoTime();
         List<Future<Void>> warming = new ArrayList<>();
         distinct.forEach((key, pool) -> warming.add(workers.executeBlocking(() -> {
@@ -140,7 +153,8 @@ public final class ScriptRuntime implements ScriptInvoker {
         if (pool == null) {
             return Future.failedFuture(new ScriptFailure("the script " + script.file().getFileName() + " was not loaded"));
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long called = System.nanoTime();
+        long deadline = called + timeout.toNanos();
         Promise<Object> answer = Promise.promise();
         // the timer answers a call still waiting for a worker; once running, the watchdog stops it
         AtomicBoolean decided = new AtomicBoolean();
@@ -163,7 +177,12 @@ public final class ScriptRuntime implements ScriptInvoker {
                 // its time passed while it waited: starting it now would only hold a worker
                 throw waitedTooLong(timeout);
             }
-            return pool.run(payload, timeout, deadline);
+            metrics.scriptWorkerBusy(System.nanoTime() - called);
+            try {
+                return pool.run(payload, timeout, deadline);
+            } finally {
+                metrics.scriptWorkerIdle();
+            }
         }, false).onComplete(ar -> {
             vertx.cancelTimer(timer[0]);
             if (ar.succeeded()) {
@@ -172,7 +191,14 @@ public final class ScriptRuntime implements ScriptInvoker {
                 answer.tryFail(ar.cause());
             }
         });
-        return answer.future();
+        return answer.future().andThen(ar -> metrics.scriptCall(metricLabel(tool), ar.succeeded() ? "ok"
+                : ar.cause() instanceof ScriptFailure && ((ScriptFailure) ar.cause()).timedOut() ? "timeout" : "error",
+                System.nanoTime() - called));
+    }
+
+    /** Tool names label script metrics; auth scripts, which belong to no one tool, count as {@code (auth)}. */
+    private static String metricLabel(String tool) {
+        return tool.startsWith("auth@") ? "(auth)" : tool;
     }
 
     private static ScriptFailure waitedTooLong(Duration timeout) {

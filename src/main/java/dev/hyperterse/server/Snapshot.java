@@ -118,7 +118,7 @@ public final class Snapshot {
                         ? new StartupException(((ProjectException) e).problems().stream()
                                 .map(ConfigProblem::toString).toList())
                         : e))
-                .compose(assembly -> startScripts(vertx, project, engine)
+                .compose(assembly -> startScripts(vertx, project, engine, telemetry)
                         .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
                                         cacheForPipeline)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
@@ -200,7 +200,8 @@ public final class Snapshot {
     }
 
     /** The scripts a project uses, loaded and warmed; an empty holder when it has none. */
-    private static Future<Scripts> startScripts(Vertx vertx, Project project, ScriptEngine shared) {
+    private static Future<Scripts> startScripts(Vertx vertx, Project project, ScriptEngine shared,
+                                                Telemetry telemetry) {
         Map<ScriptRef, String> used = ToolAssembly.scripts(project);
         if (used.isEmpty()) {
             return Future.succeededFuture(new Scripts(null, null));
@@ -216,7 +217,7 @@ public final class Snapshot {
                 }
             }
             return ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
-                            project.config().scriptWorkers(), longest)
+                            project.config().scriptWorkers(), longest, telemetry.metrics())
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
                         if (failure instanceof ScriptLoadException) {

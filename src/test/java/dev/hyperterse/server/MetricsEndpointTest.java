@@ -38,6 +38,10 @@ class MetricsEndpointTest {
         RunningServer.writeTool(dir, "cached-customer", "use: shop\n"
                 + "statement: SELECT id, name FROM customers WHERE id = {{ inputs.customer_id }}\n"
                 + "inputs:\n  customer_id:\n    type: int\ncache:\n  enabled: true\n  ttl: 60\n");
+        RunningServer.writeTool(dir, "greet", "handler: ./greet.js\ninputs:\n  name:\n    type: string\n");
+        Files.writeString(dir.resolve("app/tools/greet/greet.js"), "export default ({ inputs }) => ({ hi: inputs.name });\n");
+        RunningServer.writeTool(dir, "broken", "handler: ./broken.js\n");
+        Files.writeString(dir.resolve("app/tools/broken/broken.js"), "export default () => { throw new Error('no'); };\n");
         telemetry = TelemetrySetup.forTesting(null, false, true);
         server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry));
         http = new RawHttp(server.baseUrl());
@@ -60,6 +64,8 @@ class MetricsEndpointTest {
         http.mcp(RawHttp.execute(5, "cached-customer", new JsonObject().put("customer_id", 1)), s);
         http.mcp(RawHttp.execute(6, "cached-customer", new JsonObject().put("customer_id", 1)), s);
         http.mcp(RawHttp.request(7, "tools/list", null), s);
+        http.mcp(RawHttp.execute(8, "greet", new JsonObject().put("name", "Ada")), s);
+        http.mcp(RawHttp.execute(9, "broken", new JsonObject()), s);
 
         HttpResponse<String> r = http.send("GET", "/metrics");
         assertEquals(200, r.statusCode());
@@ -73,8 +79,8 @@ class MetricsEndpointTest {
                 "a name no tool has is never a label");
         assertTrue(text.contains("hyperterse_tool_call_duration_seconds_bucket{outcome=\"ok\",tool=\"get-customer\",le=\"0.1\"}"),
                 "durations are a histogram");
-        assertEquals(4, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"ok\""));
-        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32000\""));
+        assertEquals(5, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"ok\""));
+        assertEquals(2, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32000\""));
         assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32601\""));
         assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/list\",status=\"ok\""));
         assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"initialize\",status=\"ok\""));
@@ -84,13 +90,17 @@ class MetricsEndpointTest {
         assertEquals(1, value(text, "hyperterse_cache_lookups_total", "result=\"miss\",tool=\"cached-customer\""));
         assertEquals(1, value(text, "hyperterse_cache_entries", null));
         assertEquals(1, value(text, "hyperterse_sessions_live", null));
-        assertEquals(5, value(text, "hyperterse_tools", null));
+        assertEquals(7, value(text, "hyperterse_tools", null));
         assertTrue(value(text, "vertx_http_server_requests_total", "code=\"200\",method=\"POST\",route=\"/mcp\"") >= 7,
                 "Vert.x counts HTTP requests by method, status and route");
         assertTrue(value(text, "jvm_memory_used_bytes", "area=\"heap\",id=\"G1 Eden Space\"") > 0
                 || text.contains("jvm_memory_used_bytes{area=\"heap\""), "JVM metrics");
         assertTrue(text.contains("jvm_threads_live_threads"), "JVM metrics");
-        assertTrue(text.contains("hyperterse_script_workers_busy"), "script pool gauges exist for the script runtime");
+        assertEquals(1, value(text, "hyperterse_script_call_duration_seconds_count", "outcome=\"ok\",tool=\"greet\""));
+        assertEquals(1, value(text, "hyperterse_script_call_duration_seconds_count", "outcome=\"error\",tool=\"broken\""));
+        assertEquals(2, value(text, "hyperterse_script_queue_wait_seconds_count", null), "each call waited for a worker once");
+        assertEquals(0, value(text, "hyperterse_script_workers_busy", null));
+        assertEquals(2, value(text, "hyperterse_script_contexts", null), "one warm context per script, reused by its call");
     }
 
     @Test
