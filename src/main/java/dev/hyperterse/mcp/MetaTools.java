@@ -16,6 +16,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -39,6 +40,11 @@ final class MetaTools {
      * handing it to another thread.
      */
     static final int RANK_ON_WORKER_FROM = 500;
+    /**
+     * The most tools a search asks per-tool auth rules (scripts) about, best-ranked first, so one
+     * search can never run a script for every tool of a large catalog.
+     */
+    static final int PER_TOOL_AUTH_CANDIDATES = 50;
 
     private final Vertx vertx;
     private final ToolErrorMode errorMode;
@@ -158,15 +164,47 @@ final class MetaTools {
         Future<Predicate<ToolDef>> visible = backend.searchFiltersByAuth()
                 ? backend.pipeline().visibleTo(context) : Future.succeededFuture(null);
         SearchIndex index = backend.searchIndex();
+        boolean perTool = backend.searchFiltersByAuth() && backend.pipeline().hasPerToolChecks();
+        // a rule that decides per tool is asked only about the best-ranked candidates
+        int candidates = perTool ? Math.max(index.limit(), PER_TOOL_AUTH_CANDIDATES) : index.limit();
         return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM
-                ? Future.succeededFuture(searchResult(index, (String) query, filter))
-                : vertx.executeBlocking(() -> searchResult(index, (String) query, filter), false));
+                        ? Future.succeededFuture(index.search((String) query, filter, candidates))
+                        : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
+                .compose(ranked -> perTool
+                        ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>())
+                        : Future.succeededFuture(ranked))
+                .map(this::searchResult);
     }
 
-    /** Ranks and renders; thread-safe (the index is immutable), so it may run on a worker. */
-    private JsonObject searchResult(SearchIndex index, String query, Predicate<ToolDef> filter) {
+    /**
+     * Walks the ranked candidates from {@code from} in windows of the hits still wanted, asking
+     * each window's per-tool auth rules at once, and keeps the visible ones in rank order.
+     */
+    private Future<List<SearchHit>> visibleHits(McpBackend backend, List<SearchHit> ranked, int limit,
+                                                CallContext context, int from, List<SearchHit> kept) {
+        if (kept.size() >= limit || from >= ranked.size()) {
+            return Future.succeededFuture(kept);
+        }
+        List<SearchHit> window = ranked.subList(from, Math.min(ranked.size(), from + limit - kept.size()));
+        List<Future<Boolean>> allowed = new ArrayList<>();
+        for (SearchHit hit : window) {
+            allowed.add(backend.pipeline().decidedPerTool(hit.tool())
+                    ? backend.pipeline().mayExecute(hit.tool(), context) : Future.succeededFuture(true));
+        }
+        return Future.all(allowed).compose(x -> {
+            for (int i = 0; i < window.size(); i++) {
+                if (allowed.get(i).result()) {
+                    kept.add(window.get(i));
+                }
+            }
+            return visibleHits(backend, ranked, limit, context, from + window.size(), kept);
+        });
+    }
+
+    /** Renders ranked hits. */
+    private JsonObject searchResult(List<SearchHit> ranked) {
         JsonArray hits = new JsonArray();
-        for (SearchHit hit : index.search(query, filter)) {
+        for (SearchHit hit : ranked) {
             hits.add(hit.toJson());
         }
         if (!searchOutputSchema) {

@@ -309,35 +309,50 @@ public final class Pipeline {
     }
 
     /**
-     * Which tools this caller may execute, so {@code search} shows only those. Each distinct
-     * auth check runs once; tools without an auth block are visible to everyone.
+     * Which tools this caller may execute, as far as checks that answer the same for every tool
+     * can tell, so {@code search} shows only those: each distinct such check runs once, and tools
+     * without an auth block are visible to everyone. Tools whose check answers per tool (a
+     * script, see {@link #decidedPerTool}) pass here; ask {@link #mayExecute} about them.
      */
     public Future<java.util.function.Predicate<ToolDef>> visibleTo(CallContext context) {
-        // a check that answers per tool (a script) runs per tool; the others once
         Map<AuthCheck, Future<Caller>> outcomes = new java.util.IdentityHashMap<>();
-        Map<String, Future<Caller>> perTool = new java.util.HashMap<>();
         authChecks.forEach((tool, check) -> {
-            if (check.perTool()) {
-                perTool.put(tool, check.authenticate(tool, context));
-            } else {
+            if (!check.perTool()) {
                 outcomes.computeIfAbsent(check, c -> c.authenticate(context));
             }
         });
-        if (outcomes.isEmpty() && perTool.isEmpty()) {
+        if (outcomes.isEmpty()) {
             return Future.succeededFuture(t -> true);
         }
-        List<Future<Caller>> all = new ArrayList<>(outcomes.values());
-        all.addAll(perTool.values());
-        return Future.join(all).transform(ignored -> {
+        return Future.join(new ArrayList<>(outcomes.values())).transform(ignored -> {
             java.util.Set<String> hidden = new java.util.HashSet<>();
             authChecks.forEach((tool, check) -> {
-                Future<Caller> outcome = check.perTool() ? perTool.get(tool) : outcomes.get(check);
-                if (outcome.failed()) {
+                if (!check.perTool() && outcomes.get(check).failed()) {
                     hidden.add(tool);
                 }
             });
             return Future.succeededFuture(t -> !hidden.contains(t.name()));
         });
+    }
+
+    /** True when the tool's auth check decides per tool (a script), so {@link #visibleTo} cannot. */
+    public boolean decidedPerTool(ToolDef tool) {
+        AuthCheck check = authChecks.get(tool.name());
+        return check != null && check.perTool();
+    }
+
+    /** Whether this caller may execute the tool: its auth check, run now. */
+    public Future<Boolean> mayExecute(ToolDef tool, CallContext context) {
+        AuthCheck check = authChecks.get(tool.name());
+        if (check == null) {
+            return Future.succeededFuture(true);
+        }
+        return check.authenticate(tool.name(), context).transform(ar -> Future.succeededFuture(ar.succeeded()));
+    }
+
+    /** True when some tool's auth check decides per tool. */
+    public boolean hasPerToolChecks() {
+        return authChecks.values().stream().anyMatch(AuthCheck::perTool);
     }
 
     /** Exposed for the search tool and the server: the tools this pipeline serves. */

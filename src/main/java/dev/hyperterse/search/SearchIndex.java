@@ -117,19 +117,31 @@ public final class SearchIndex {
      * tools a caller may not see never take a place within the limit.
      */
     public List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible) {
+        return search(query, visible, limit);
+    }
+
+    /**
+     * Like {@link #search(String, java.util.function.Predicate)}, returning up to {@code maxHits}
+     * (which may exceed the limit: candidates for a caller whose visibility is decided afterwards).
+     */
+    public List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits) {
         String normalizedQuery = SearchText.normalize(query);
-        if (normalizedQuery.isEmpty() || entries.length == 0) {
+        if (normalizedQuery.isEmpty() || entries.length == 0 || maxHits <= 0) {
             return List.of();
         }
-        Scratch scratch = idleScratch.poll();
+        int capacity = Math.min(maxHits, entries.length);
+        boolean pooled = capacity == Math.min(limit, entries.length);
+        Scratch scratch = pooled ? idleScratch.poll() : null;
         if (scratch == null) {
-            scratch = new Scratch(vocabulary.size(), entries.length, Math.min(limit, entries.length));
+            scratch = new Scratch(vocabulary.size(), entries.length, capacity);
         }
         try {
             return rank(normalizedQuery, scratch, visible);
         } finally {
-            scratch.reset(vocabulary.size());
-            idleScratch.offer(scratch);
+            if (pooled) {
+                scratch.reset(vocabulary.size());
+                idleScratch.offer(scratch);
+            }
         }
     }
 

@@ -136,6 +136,13 @@ class MetricsEndpointTest {
         }
     }
 
+    /** Like {@link #value}, 0 when the series was never recorded. */
+    static double valueOrZero(String text, String name, String labels) {
+        String series = labels == null ? name : name + "{" + labels + "}";
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(series) + " (\\S+)$").matcher(text);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
     /** The value of one series: {@code name{labels} value}, labels exactly as Prometheus prints them. */
     static double value(String text, String name, String labels) {
         String series = labels == null ? name : name + "{" + labels + "}";
