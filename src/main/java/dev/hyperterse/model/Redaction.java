@@ -13,6 +13,8 @@ public final class Redaction {
     private static final String SECRET_WORDS = "password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey"
             + "|private[_-]?key|access[_-]?key|credential|signature|authorization|cookie";
     private static final Pattern SENSITIVE_NAME = Pattern.compile("(?i)(" + SECRET_WORDS + ")");
+    /** A name that is, or ends in, the word "key": {@code key}, {@code license_key}, {@code sshKey} (not {@code monkey}). */
+    private static final Pattern KEY_NAME = Pattern.compile("(?:^|[_.-])(?i:key)$|^(?i:key)(?:[_.-]|$)|[a-z0-9]Key$");
     /** {@code name=value}, {@code name: value}, {@code "name":"value"} where the name holds a secret word. */
     private static final Pattern KV_SECRET = Pattern.compile("(?i)([\\w.-]*(?:" + SECRET_WORDS + ")[\\w.-]*)"
             + "([\"']?\\s*[=:]\\s*)((?:bearer|basic)\\s+)?(\"[^\"]*\"|'[^']*'|[^\\s;&,}\"']+)");
@@ -47,7 +49,7 @@ public final class Redaction {
 
     /** True when a name (an input, a header, a parameter) suggests its value is a secret. */
     public static boolean sensitiveName(String name) {
-        return name != null && SENSITIVE_NAME.matcher(name).find();
+        return name != null && (SENSITIVE_NAME.matcher(name).find() || KEY_NAME.matcher(name).find());
     }
 
     private static String quoted(String value) {

@@ -127,7 +127,7 @@ final class ToolReader {
                     + " has no adapter to run it on)");
         }
 
-        CachePolicy cache = cachePolicy(cfg);
+        CachePolicy cache = cachePolicy(cfg, databaseTool);
         Limits limits = limits(cfg, databaseTool ? adapters.get(use) : null, databaseTool);
         List<YamlNode.Scalar> invalidates = invalidates(cfg);
         List<String> invalidated = new ArrayList<>();
@@ -355,8 +355,13 @@ final class ToolReader {
         }
     }
 
-    private CachePolicy cachePolicy(ConfigMap cfg) {
-        CachePolicy base = root.config().cache();
+    /**
+     * The root {@code tools.cache} with the tool's own {@code cache:} keys over it. A handler may
+     * have side effects, so a handler tool is cached only when its own block turns caching on.
+     */
+    private CachePolicy cachePolicy(ConfigMap cfg, boolean databaseTool) {
+        CachePolicy root = this.root.config().cache();
+        CachePolicy base = databaseTool ? root : new CachePolicy(false, root.ttlSeconds());
         ConfigMap cache = cfg.map("cache");
         if (cache == null) {
             return base;

@@ -35,10 +35,12 @@ class RedactionTest {
     @Test
     void namesThatHoldSecrets() {
         for (String name : new String[] {"password", "db_password", "apiKey", "api_key", "X-API-Key", "token",
-                "refresh_token", "client_secret", "authorization", "Cookie", "private_key"}) {
+                "refresh_token", "client_secret", "authorization", "Cookie", "private_key", "key", "license_key",
+                "sshKey", "KEY", "key-id", "signing.key"}) {
             assertTrue(Redaction.sensitiveName(name), name);
         }
-        for (String name : new String[] {"customer_id", "email", "status", "query", "text"}) {
+        for (String name : new String[] {"customer_id", "email", "status", "query", "text", "monkey", "keyword",
+                "turkey_count", "keys_pressed"}) {
             assertFalse(Redaction.sensitiveName(name), name);
         }
     }

@@ -299,7 +299,15 @@ class ProjectCompilerTest {
         Map<String, ToolDef> tools = compile().tools();
         assertEquals(new CachePolicy(true, 30), tools.get("users-get-user").cache());
         assertEquals(new CachePolicy(false, 60), tools.get("list-orders").cache());
-        assertEquals(new CachePolicy(true, 60), tools.get("weather").cache());
+        // a handler tool is cached only when its own block says so: handlers may have side effects
+        assertEquals(new CachePolicy(false, 60), tools.get("weather").cache());
+    }
+
+    @Test
+    void aHandlerToolTurnsItsCacheOnItself() throws Exception {
+        p.write("app/tools/weather/config.terse",
+                "description: Weather\ninputs:\n  city:\n    type: string\ncache:\n  enabled: true\n");
+        assertEquals(new CachePolicy(true, 60), compile().tools().get("weather").cache());
     }
 
     @Test
