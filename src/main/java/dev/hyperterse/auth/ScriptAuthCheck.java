@@ -102,6 +102,12 @@ public final class ScriptAuthCheck implements AuthCheck {
         }
         if (result instanceof JsonObject) {
             JsonObject identity = (JsonObject) result;
+            for (String key : identity.fieldNames()) {
+                if (!key.equals("subject") && !key.equals("claims")) {
+                    // {allowed: false} must not read as "allowed": only the documented shape allows
+                    return misbehaved("it returned an object with '" + key + "' (only 'subject' and 'claims' are known)");
+                }
+            }
             Object claims = identity.getValue("claims");
             Object subject = identity.getValue("subject");
             if ((claims != null && !(claims instanceof JsonObject)) || (subject != null && !(subject instanceof String))) {
@@ -132,9 +138,16 @@ public final class ScriptAuthCheck implements AuthCheck {
         return out;
     }
 
-    /** The script's own reason, without the "Error: " every thrown Error starts with. */
-    private static AuthDeniedException denied(Throwable e) {
-        if (e instanceof ScriptFailure && ((ScriptFailure) e).timedOut()) {
+    /**
+     * The script's own reason, without the "Error: " every thrown Error starts with. Anything that
+     * is not the script's failure (the runtime shutting down, a bug) is logged, not shown.
+     */
+    private AuthDeniedException denied(Throwable e) {
+        if (!(e instanceof ScriptFailure)) {
+            LOG.warn("auth script {} could not run: {}", script.file().getFileName(), e.toString());
+            return new AuthDeniedException("the auth script failed (see the server log)");
+        }
+        if (((ScriptFailure) e).timedOut()) {
             return new AuthDeniedException("the auth script " + e.getMessage());
         }
         String message = String.valueOf(e.getMessage());

@@ -251,9 +251,17 @@ public final class Pipeline {
                 .put("claims", new JsonObject(new java.util.LinkedHashMap<>(caller.claims()))));
     }
 
-    /** Who called, for per-caller cache entries: the subject and every claim, in a stable order. */
+    /** Claims that change with every token of the same caller, so they never split cache entries. */
+    private static final java.util.Set<String> PER_TOKEN_CLAIMS = java.util.Set.of("exp", "iat", "nbf", "jti", "auth_time");
+
+    /**
+     * Who called, for per-caller cache entries: the subject and the claims that describe the
+     * caller (not the token), in a stable order.
+     */
     private static String identity(Caller caller) {
-        return caller.subject() + " " + new JsonObject(new java.util.TreeMap<>(caller.claims())).encode();
+        java.util.TreeMap<String, Object> claims = new java.util.TreeMap<>(caller.claims());
+        claims.keySet().removeAll(PER_TOKEN_CLAIMS);
+        return caller.subject() + " " + new JsonObject(new java.util.LinkedHashMap<>(claims)).encode();
     }
 
     private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {

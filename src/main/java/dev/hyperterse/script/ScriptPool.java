@@ -68,13 +68,21 @@ final class ScriptPool {
             throw new ScriptFailure("cannot load the script: " + e.getMessage(), false, e);
         }
         long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
+        if (System.nanoTime() - end >= 0) {
+            // loading a fresh context used up the time: keep the context for the next call
+            release(loaded);
+            throw new ScriptFailure("timed out after " + Durations.show(limit), true, null);
+        }
         long callNumber = loaded.begin(end);
-        ScheduledFuture<?> timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
-                Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> timer = null;
         try {
+            timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
+                    Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
             return loaded.invoke(callNumber, payload, limit);
         } finally {
-            timer.cancel(false);
+            if (timer != null) {
+                timer.cancel(false);
+            }
             loaded.endCall();
             release(loaded);
         }

@@ -161,6 +161,7 @@ public final class ScriptRuntime implements ScriptInvoker {
         long[] timer = new long[1];
         timer[0] = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
             if (decided.compareAndSet(false, true)) {
+                metrics.scriptQueueTimedOut(System.nanoTime() - called);
                 answer.tryFail(waitedTooLong(timeout));
             } else {
                 // running: the watchdog stops it; should the script not stop, the caller still hears
@@ -173,11 +174,17 @@ public final class ScriptRuntime implements ScriptInvoker {
             }
         });
         workers.executeBlocking(() -> {
-            if (!decided.compareAndSet(false, true) || System.nanoTime() >= deadline) {
-                // its time passed while it waited: starting it now would only hold a worker
+            if (!decided.compareAndSet(false, true)) {
+                // the timer answered already: its time passed while it waited
                 throw waitedTooLong(timeout);
             }
-            metrics.scriptWorkerBusy(System.nanoTime() - called);
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                // starting it now would only hold a worker
+                metrics.scriptQueueTimedOut(now - called);
+                throw waitedTooLong(timeout);
+            }
+            metrics.scriptWorkerBusy(now - called);
             try {
                 return pool.run(payload, timeout, deadline);
             } finally {

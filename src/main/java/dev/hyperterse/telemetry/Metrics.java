@@ -60,6 +60,10 @@ public interface Metrics {
     default void scriptWorkerBusy(long queuedNanos) {
     }
 
+    /** A script call gave up waiting for a worker thread after {@code waitedNanos}: its time limit passed. */
+    default void scriptQueueTimedOut(long waitedNanos) {
+    }
+
     /** A script call gave its worker thread back. */
     default void scriptWorkerIdle() {
     }

@@ -73,16 +73,23 @@ public final class MicrometerMetrics implements Metrics {
 
     @Override
     public void scriptCall(String tool, String outcome, long nanos) {
-        timer("hyperterse.script.call.duration", "Script calls (handlers and mappers) by tool and outcome (ok, error, timeout)",
+        timer("hyperterse.script.call.duration", "Script calls (handlers, mappers and auth scripts) by tool and outcome (ok, error, timeout)",
                 "tool", tool, "outcome", outcome).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void scriptWorkerBusy(long queuedNanos) {
         scriptWorkersBusy.incrementAndGet();
+        scriptQueueTimedOut(queuedNanos);
+    }
+
+    @Override
+    public void scriptQueueTimedOut(long waitedNanos) {
+        // the same timer: a call that gave up waiting waited too
         timers.computeIfAbsent(List.of("hyperterse.script.queue.wait"), k -> Timer.builder(k.get(0))
-                        .description("Time script calls waited for a worker thread").register(registry))
-                .record(queuedNanos, TimeUnit.NANOSECONDS);
+                        .description("Time script calls waited for a worker thread (including calls whose limit "
+                                + "passed while they waited)").register(registry))
+                .record(waitedNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -83,6 +83,9 @@ class ScriptAuthServerTest {
                 "  return true;",
                 "};",
                 ""));
+        RunningServer.writeTool(dir, "gated-odd", "description: 'A rule that answers in an unknown shape'\n"
+                + "use: db\nstatement: SELECT 1 AS one\nauth:\n  plugin: script\n  policy: {path: ./odd.js}\n");
+        Files.writeString(dir.resolve("app/tools/gated-odd/odd.js"), "export default () => ({ allowed: false });\n");
         RunningServer.writeTool(dir, "gated-open", "description: 'Open report'\nuse: db\nstatement: SELECT 1 AS one\n"
                 + "auth:\n  plugin: allow_all\n");
         server = RunningServer.start(dir, Map.of("GATE_TOKEN", "let-me-in"), s -> s);
@@ -145,6 +148,11 @@ class ScriptAuthServerTest {
         JsonObject nobody = rows(execute("gated-whoami", "X-Gate-Token", "let-me-in")).getJsonObject(0);
         assertNull(nobody.getValue("subject"));
         assertNull(nobody.getValue("tenant"));
+    }
+
+    @Test
+    void anAnswerInAnUnknownShapeDenies() throws Exception {
+        assertEquals("auth failed: the auth script returned an unusable answer", denial(execute("gated-odd")));
     }
 
     @Test
