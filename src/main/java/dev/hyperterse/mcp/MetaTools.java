@@ -45,6 +45,8 @@ final class MetaTools {
      * search can never run a script for every tool of a large catalog.
      */
     static final int PER_TOOL_AUTH_CANDIDATES = 50;
+    /** After this long, a search asks per-tool auth rules about no further window of candidates. */
+    static final long PER_TOOL_AUTH_BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
 
     private final Vertx vertx;
     private final ToolErrorMode errorMode;
@@ -171,18 +173,21 @@ final class MetaTools {
                         ? Future.succeededFuture(index.search((String) query, filter, candidates))
                         : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
                 .compose(ranked -> perTool
-                        ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>())
+                        ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(), System.nanoTime())
                         : Future.succeededFuture(ranked))
                 .map(this::searchResult);
     }
 
     /**
      * Walks the ranked candidates from {@code from} in windows of the hits still wanted, asking
-     * each window's per-tool auth rules at once, and keeps the visible ones in rank order.
+     * each window's per-tool auth rules at once, and keeps the visible ones in rank order. No new
+     * window starts once {@link #PER_TOOL_AUTH_BUDGET_NANOS} have passed since {@code started}
+     * (slow rules answer with fewer hits, not late).
      */
     private Future<List<SearchHit>> visibleHits(McpBackend backend, List<SearchHit> ranked, int limit,
-                                                CallContext context, int from, List<SearchHit> kept) {
-        if (kept.size() >= limit || from >= ranked.size()) {
+                                                CallContext context, int from, List<SearchHit> kept, long started) {
+        if (kept.size() >= limit || from >= ranked.size()
+                || (from > 0 && System.nanoTime() - started > PER_TOOL_AUTH_BUDGET_NANOS)) {
             return Future.succeededFuture(kept);
         }
         List<SearchHit> window = ranked.subList(from, Math.min(ranked.size(), from + limit - kept.size()));
@@ -197,7 +202,7 @@ final class MetaTools {
                     kept.add(window.get(i));
                 }
             }
-            return visibleHits(backend, ranked, limit, context, from + window.size(), kept);
+            return visibleHits(backend, ranked, limit, context, from + window.size(), kept, started);
         });
     }
 

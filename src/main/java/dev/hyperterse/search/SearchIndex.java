@@ -71,8 +71,12 @@ public final class SearchIndex {
     private final TokenVocabulary vocabulary;
     private final GramIndex grams;
     private final int limit;
-    /** Per-query work arrays, reused so a query allocates little; one per concurrent caller. */
-    private final ConcurrentLinkedQueue<Scratch> idleScratch = new ConcurrentLinkedQueue<>();
+    /**
+     * Per-query work arrays by how many hits they hold, reused so a query allocates little; one
+     * per concurrent caller (capacities: the limit, and the candidate count of filtered searches).
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, ConcurrentLinkedQueue<Scratch>> idleScratch =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param tools the tools to rank, in declaration order (the last tie-break)
@@ -130,17 +134,19 @@ public final class SearchIndex {
             return List.of();
         }
         int capacity = Math.min(maxHits, entries.length);
-        boolean pooled = capacity == Math.min(limit, entries.length);
-        Scratch scratch = pooled ? idleScratch.poll() : null;
+        // a few capacities at most are ever asked for; beyond that, don't keep the arrays
+        ConcurrentLinkedQueue<Scratch> pool = idleScratch.size() < 4
+                ? idleScratch.computeIfAbsent(capacity, c -> new ConcurrentLinkedQueue<>()) : idleScratch.get(capacity);
+        Scratch scratch = pool == null ? null : pool.poll();
         if (scratch == null) {
             scratch = new Scratch(vocabulary.size(), entries.length, capacity);
         }
         try {
             return rank(normalizedQuery, scratch, visible);
         } finally {
-            if (pooled) {
+            if (pool != null) {
                 scratch.reset(vocabulary.size());
-                idleScratch.offer(scratch);
+                pool.offer(scratch);
             }
         }
     }
