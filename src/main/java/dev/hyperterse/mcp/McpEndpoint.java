@@ -49,6 +49,11 @@ public final class McpEndpoint {
      */
     static final int MAX_BATCH = 100;
 
+    /** Event-bus addresses by which a cluster's nodes reach requests and streams held by another. */
+    static final String CANCEL_ADDRESS = "hyperterse.mcp.cancel";
+    static final String ENDED_ADDRESS = "hyperterse.mcp.session-ended";
+
+    private final Vertx vertx;
     private final SessionStore sessions;
     private final LiveSessions live;
     private final OriginPolicy originPolicy;
@@ -86,6 +91,29 @@ public final class McpEndpoint {
         ToolCatalog tools = new ToolCatalog(metaTools, conformanceFixtures ? new ConformanceFixtures(vertx) : null,
                 settings.pageSize());
         this.methods = new McpMethods(backends, sessions, tools, listChanged);
+        this.vertx = vertx;
+        if (vertx.isClustered()) {
+            listenToPeers();
+        }
+    }
+
+    /** A cancellation for a request of a session that may run on another node of the cluster. */
+    private void cancelElsewhere(String sessionId, Object requestId) {
+        if (vertx.isClustered()) {
+            vertx.eventBus().publish(CANCEL_ADDRESS, new JsonObject().put("session", sessionId).put("requestId", requestId));
+        }
+    }
+
+    /** Cancellations and ended sessions from other nodes, for the requests and streams held here. */
+    private void listenToPeers() {
+        vertx.eventBus().<JsonObject>consumer(CANCEL_ADDRESS, message -> {
+            JsonObject body = message.body();
+            Object requestId = body.getValue("requestId");
+            if (JsonRpc.validId(requestId)) {
+                McpMethods.cancelHere(live.find(body.getString("session", "")), requestId);
+            }
+        });
+        vertx.eventBus().<JsonObject>consumer(ENDED_ADDRESS, message -> live.end(message.body().getString("session", "")));
     }
 
     public OriginPolicy originPolicy() {
@@ -237,7 +265,7 @@ public final class McpEndpoint {
             return;
         }
         if (!env.isRequest()) {
-            methods.notification(env, liveSession);
+            methods.notification(env, session, liveSession, this::cancelElsewhere);
             rc.response().setStatusCode(202).end();
             return;
         }
@@ -281,7 +309,7 @@ public final class McpEndpoint {
             } else if (env.isRequest()) {
                 run(exchange, env, session, liveSession, rc);
             } else {
-                methods.notification(env, liveSession);
+                methods.notification(env, session, liveSession, this::cancelElsewhere);
             }
         }
         exchange.seal();
@@ -404,6 +432,10 @@ public final class McpEndpoint {
         }
         sessions.remove(id).onComplete(ar -> {
             live.end(id);
+            if (ar.succeeded() && ar.result() && vertx.isClustered()) {
+                // its streams and running calls on other nodes end now, not at their next sweep
+                vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
+            }
             if (ar.failed()) {
                 storeFailed(rc, ar.cause());
             } else if (!ar.result()) {

@@ -74,21 +74,38 @@ final class McpMethods {
         });
     }
 
-    /** Acts on a notification; unknown ones are ignored, as JSON-RPC requires. */
-    void notification(Envelope env, LiveSession live) {
+    /**
+     * Acts on a notification; unknown ones are ignored, as JSON-RPC requires.
+     *
+     * @param elsewhere told about a cancellation of a session's request that does not run on this
+     *                  node (in a cluster it may run on another)
+     */
+    void notification(Envelope env, Session session, LiveSession live, java.util.function.BiConsumer<String, Object> elsewhere) {
         if ("notifications/cancelled".equals(env.method)) {
             Object requestId = env.params.getValue("requestId");
             // cancellations refer to requests of the same session; a request without a session
             // cannot be named by anyone else, and unknown or finished ids are ignored
-            RunningRequest running = live == null || !JsonRpc.validId(requestId) ? null : live.running(requestId);
-            if (running != null) {
-                LOG.debug("request {} cancelled by the client", requestId);
-                running.cancel();
-                live.unregister(running);
+            if (session == null || !JsonRpc.validId(requestId)) {
+                return;
+            }
+            if (!cancelHere(live, requestId)) {
+                elsewhere.accept(session.id(), requestId);
             }
             return;
         }
         LOG.debug("notification {}", env.method);
+    }
+
+    /** Cancels the session's request if it runs on this node; false when it does not. */
+    static boolean cancelHere(LiveSession live, Object requestId) {
+        RunningRequest running = live == null ? null : live.running(requestId);
+        if (running == null) {
+            return false;
+        }
+        LOG.debug("request {} cancelled by the client", requestId);
+        running.cancel();
+        live.unregister(running);
+        return true;
     }
 
     private Future<JsonObject> dispatch(Envelope env, Session session, RunningRequest scope, RoutingContext rc) {

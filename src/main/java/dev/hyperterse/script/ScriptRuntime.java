@@ -35,6 +35,8 @@ public final class ScriptRuntime implements ScriptInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
     /** How long past its limit a running call may take to stop before its caller is answered anyway. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** Numbers the worker pools, one per runtime. */
+    private static final java.util.concurrent.atomic.AtomicLong POOLS = new java.util.concurrent.atomic.AtomicLong();
 
     /** One script as one tool uses it, with the environment values that tool passes in. */
     public record Use(String tool, ScriptRef script, Map<String, String> env) {
@@ -99,8 +101,10 @@ public final class ScriptRuntime implements ScriptInvoker {
         }
         // A context switch per call is the price of never running scripts on an event loop.
         long maxExecute = longestTimeout.plusSeconds(30).toMillis();
-        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts", workerCount, maxExecute,
-                TimeUnit.MILLISECONDS);
+        // a name of its own: Vert.x reuses a live pool of the same name with its old size, and on a
+        // reload the outgoing version's pool is still open when this one starts
+        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts-" + POOLS.incrementAndGet(),
+                workerCount, maxExecute, TimeUnit.MILLISECONDS);
         ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hyperterse-script-watchdog");
             t.setDaemon(true);

@@ -181,11 +181,10 @@ class DeploymentFilesTest {
         assertFalse(lastUser.equals("root") || lastUser.equals("0"), "the runtime stage runs as " + lastUser);
         assertTrue(healthcheck, "HEALTHCHECK probes /heartbeat");
         String pom = Files.readString(Path.of("pom.xml"));
-        Matcher graal = Pattern.compile("<graal\\.version>([^<]+)</graal\\.version>").matcher(pom);
-        if (graal.find()) {
-            assertTrue(Files.readString(Path.of("Dockerfile")).contains(":" + graal.group(1)),
-                    "the compiler jars must match the GraalJS version in the jar (" + graal.group(1) + ")");
-        }
+        Matcher graal = Pattern.compile("<graalvm\\.version>([^<]+)</graalvm\\.version>").matcher(pom);
+        assertTrue(graal.find(), "pom.xml names the GraalJS version as graalvm.version");
+        assertTrue(Files.readString(Path.of("Dockerfile")).contains(":" + graal.group(1)),
+                "the compiler jars must match the GraalJS version in the jar (" + graal.group(1) + ")");
         String ignored = Files.readString(Path.of(".dockerignore"));
         assertTrue(ignored.contains("target/"), "the build context leaves out build output");
     }

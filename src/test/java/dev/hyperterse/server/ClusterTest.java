@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three clustered nodes in this JVM on loopback, each serving the same project from its own
@@ -73,6 +74,9 @@ class ClusterTest {
         Path bump = Files.createDirectories(p.resolve("app/tools/bump"));
         Files.writeString(bump.resolve("config.terse"), "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
                 + "cache:\n  enabled: false\ninvalidates: [get-counter]\n");
+        Path slow = Files.createDirectories(p.resolve("app/tools/slow-count"));
+        Files.writeString(slow.resolve("config.terse"), "use: db\ntimeout: 20s\ncache:\n  enabled: false\nstatement: '"
+                + "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c'\n");
         return p;
     }
 
@@ -94,7 +98,8 @@ class ClusterTest {
         ServeOptions serve = watch == null ? ServeOptions.DEFAULTS : ServeOptions.DEFAULTS.withReloads(
                 () -> new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(folder),
                 watch.isZero() ? null : watch);
-        HyperterseServer server = HyperterseServer.start(vertx, p, p.config().server(), 0, connectors, auth, serve)
+        HyperterseServer server = HyperterseServer.start(vertx, p,
+                        p.config().server().withProgressInterval(java.time.Duration.ofMillis(50)), 0, connectors, auth, serve)
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Node node = new Node(hz, vertx, server, new RawHttp("http://127.0.0.1:" + server.port()));
         nodes.add(node);
@@ -120,6 +125,45 @@ class ClusterTest {
         JsonObject body = call(node, null, "get-counter");
         return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"))
                 .getJsonObject(0).getInteger("n");
+    }
+
+    /** A call on node A with progress, so its stream shows it is running. */
+    static dev.hyperterse.testing.SseStream slowCall(Node node, String session, String id) throws Exception {
+        JsonObject request = RawHttp.execute(id, "slow-count", new JsonObject());
+        request.getJsonObject("params").put("_meta", new JsonObject().put("progressToken", id));
+        dev.hyperterse.testing.SseStream stream = node.http().mcpStream(request, "Mcp-Session-Id", session);
+        java.time.Duration wait = java.time.Duration.ofSeconds(10);
+        assertTrue(stream.next(wait).priming());
+        assertEquals("notifications/progress", stream.next(wait).json().getString("method"), "the statement runs");
+        return stream;
+    }
+
+    /** The stream ends within the time given, with nothing but progress: the call was cut, unanswered. */
+    static void endsUnanswered(dev.hyperterse.testing.SseStream stream) throws Exception {
+        for (dev.hyperterse.testing.SseStream.Event e : stream.rest(java.time.Duration.ofSeconds(10))) {
+            assertEquals("notifications/progress", e.json().getString("method"), "no response after the cut: " + e);
+        }
+    }
+
+    @Test
+    void aCancelOrADeleteSentToAnotherNodeReachesTheCall() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Node a = start(cluster, port, "a");
+        Node b = start(cluster, port, "b");
+        String session = a.http().mcp(RawHttp.initialize("2025-11-25")).headers().firstValue("mcp-session-id").orElseThrow();
+
+        // the load balancer sends the cancellation to B; the 20 s statement runs on A
+        dev.hyperterse.testing.SseStream first = slowCall(a, session, "slow-1");
+        assertEquals(202, b.http().mcp(RawHttp.notification("notifications/cancelled",
+                new JsonObject().put("requestId", "slow-1")), "Mcp-Session-Id", session).statusCode());
+        endsUnanswered(first);
+
+        // a DELETE on B ends the session's streams and calls on A at once
+        dev.hyperterse.testing.SseStream second = slowCall(a, session, "slow-2");
+        assertEquals(200, b.http().send("DELETE", "/mcp", "Mcp-Session-Id", session).statusCode());
+        endsUnanswered(second);
+        assertEquals(404, a.http().mcp(RawHttp.request(3, "ping", null), "Mcp-Session-Id", session).statusCode());
     }
 
     @Test
