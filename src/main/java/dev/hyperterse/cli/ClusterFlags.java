@@ -41,18 +41,57 @@ final class ClusterFlags {
             description = "Also discover members by multicast (off by default). Env: HYPERTERSE_CLUSTER_MULTICAST=true.")
     boolean multicast;
 
-    /** The cluster settings, or null when this node runs alone. */
+    /**
+     * The cluster settings, or null when this node runs alone.
+     *
+     * @throws IllegalArgumentException naming the flag or variable whose value is wrong
+     */
     ClusterOptions resolve(String bindHost, Map<String, String> env) {
-        if (!enabled && !Boolean.parseBoolean(env.getOrDefault("HYPERTERSE_CLUSTER", "false"))) {
+        if (!enabled && !flag(env, "HYPERTERSE_CLUSTER")) {
             return null;
         }
         List<String> peers = members != null ? members : split(env.get("HYPERTERSE_CLUSTER_MEMBERS"));
         String announce = host != null ? host : env.getOrDefault("HYPERTERSE_CLUSTER_HOST", defaultHost(bindHost));
-        int clusterPort = port != null ? port
-                : Integer.parseInt(env.getOrDefault("HYPERTERSE_CLUSTER_PORT", String.valueOf(ClusterOptions.DEFAULT_PORT)));
+        int clusterPort = port != null ? checkPort(port, "--cluster-port", String.valueOf(port))
+                : portFromEnv(env.get("HYPERTERSE_CLUSTER_PORT"));
         String clusterName = name != null ? name : env.getOrDefault("HYPERTERSE_CLUSTER_NAME", "hyperterse");
-        boolean mc = multicast || Boolean.parseBoolean(env.getOrDefault("HYPERTERSE_CLUSTER_MULTICAST", "false"));
+        boolean mc = multicast || flag(env, "HYPERTERSE_CLUSTER_MULTICAST");
         return new ClusterOptions(clusterName, announce, clusterPort, peers, mc);
+    }
+
+    /** An on/off variable: true, 1, yes, on (or their opposites), in any case; unset is off. */
+    private static boolean flag(Map<String, String> env, String variable) {
+        String value = env.get(variable);
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true": case "1": case "yes": case "on":
+                return true;
+            case "false": case "0": case "no": case "off":
+                return false;
+            default:
+                throw new IllegalArgumentException(variable + " must be true or false, got '" + value + "'");
+        }
+    }
+
+    private static int portFromEnv(String value) {
+        if (value == null || value.isBlank()) {
+            return ClusterOptions.DEFAULT_PORT;
+        }
+        try {
+            return checkPort(Integer.parseInt(value.strip()), "HYPERTERSE_CLUSTER_PORT", value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("HYPERTERSE_CLUSTER_PORT must be a port number from 1 to 65535, got '"
+                    + value + "'");
+        }
+    }
+
+    private static int checkPort(int port, String source, String written) {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException(source + " must be a port number from 1 to 65535, got '" + written + "'");
+        }
+        return port;
     }
 
     private static List<String> split(String list) {

@@ -125,6 +125,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Vertx vertx;
         try {
             vertx = newVertx(telemetry, settings.host());
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            telemetry.close();
+            loader.close();
+            return 1;
         } catch (RuntimeException | ExecutionException e) {
             err.println("cannot join the cluster: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
             telemetry.close();
