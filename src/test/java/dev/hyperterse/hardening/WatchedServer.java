@@ -57,6 +57,29 @@ final class WatchedServer implements AutoCloseable {
     static WatchedServer quickstart(Path scratch) throws Exception {
         Path project = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(project, "echo", ECHO_TOOL);
+        return watch(project);
+    }
+
+    /**
+     * The quickstart and echo tool plus script tools: {@code hello}, a TypeScript handler, and
+     * {@code get-customer-mapped}, the point query with an input and an output mapper.
+     */
+    static WatchedServer quickstartWithScripts(Path scratch) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        RunningServer.writeTool(project, "echo", ECHO_TOOL);
+        RunningServer.writeTool(project, "hello", "inputs:\n  name: { type: string }\n");
+        java.nio.file.Files.writeString(project.resolve("app/tools/hello/handler.ts"),
+                "export default ({ inputs }: { inputs: { name: string } }) => ({ greeting: `hello ${inputs.name}` });\n");
+        RunningServer.writeTool(project, "get-customer-mapped", "use: shop\ninputs:\n  customer_id: { type: int }\n"
+                + "statement: SELECT id, name FROM customers WHERE id = {{ inputs.customer_id }}\n");
+        java.nio.file.Files.writeString(project.resolve("app/tools/get-customer-mapped/input.ts"),
+                "export default ({ inputs }: { inputs: Record<string, unknown> }) => inputs;\n");
+        java.nio.file.Files.writeString(project.resolve("app/tools/get-customer-mapped/output.ts"),
+                "export default ({ results }: { results: Array<{ name: string }> }) => results.map(r => ({ who: r.name }));\n");
+        return watch(project);
+    }
+
+    private static WatchedServer watch(Path project) throws Exception {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         log.start();
         root().addAppender(log);
@@ -95,6 +118,11 @@ final class WatchedServer implements AutoCloseable {
         assertTrue(result != null, call.body());
         JsonArray rows = new JsonArray(result.getJsonArray("content").getJsonObject(0).getString("text"));
         assertEquals("Ada Lovelace", rows.getJsonObject(0).getString("name"));
+    }
+
+    /** Every log event so far. */
+    List<ILoggingEvent> events() {
+        return List.copyOf(log.list);
     }
 
     /** Log lines so far that show a problem of the server rather than of a caller. */
