@@ -21,7 +21,15 @@ public final class CliRunner {
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Run(code, out.toString(), err.toString());
+        // the commands set the process's log level, as they should; tests share one process
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.classic.Level level = root.getLevel();
+        try {
+            int code = cli.execute(args);
+            return new Run(code, out.toString(), err.toString());
+        } finally {
+            root.setLevel(level);
+        }
     }
 }

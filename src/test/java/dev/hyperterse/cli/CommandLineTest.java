@@ -5,10 +5,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,22 +18,13 @@ class CommandLineTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new Main());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    static CliRunner.Run run(String... args) {
+        return CliRunner.run(args);
     }
 
     @Test
     void validateAcceptsTheQuickstart() {
-        Run r = run("validate", "tools-examples/quickstart");
+        CliRunner.Run r = run("validate", "tools-examples/quickstart");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("project 'quickstart' is valid: 4 tools, 1 adapters"), r.out());
     }
@@ -52,7 +40,7 @@ class CommandLineTest {
         Files.writeString(b.resolve("config.terse"),
                 "use: nodb\nstatement: SELECT {{ inputs.x }}\ninputs:\n  y:\n    type: int\n");
 
-        Run r = run("validate", dir.toString());
+        CliRunner.Run r = run("validate", dir.toString());
         assertEquals(1, r.code());
         List<String> lines = r.err().lines().filter(l -> l.startsWith("  ")).map(String::trim).toList();
         assertTrue(r.err().startsWith(lines.size() + " configuration errors:"), r.err());
@@ -71,7 +59,7 @@ class CommandLineTest {
         Path t = Files.createDirectories(dir.resolve("app/tools/t"));
         Files.writeString(t.resolve("config.terse"),
                 "use: db\nstatement: |\n  SELECT id\n  FROM \"{{ inputs.col }}\"\ninputs:\n  col:\n    type: string\n");
-        Run r = run("validate", dir.toString());
+        CliRunner.Run r = run("validate", dir.toString());
         assertEquals(1, r.code());
         assertTrue(r.err().contains("tools/t/config.terse:4: tool 't': statement: placeholder '{{ inputs.col }}' is inside "
                 + "the quoted identifier"), r.err());
@@ -80,7 +68,7 @@ class CommandLineTest {
     @Test
     void initCreatesAProjectThatStartServes() throws Exception {
         Path project = dir.resolve("notes");
-        Run init = run("init", project.toString());
+        CliRunner.Run init = run("init", project.toString());
         assertEquals(0, init.code(), init.err());
         assertEquals(0, run("validate", project.toString()).code());
         assertEquals(1, run("init", project.toString()).code(), "refuses to overwrite");
@@ -104,15 +92,15 @@ class CommandLineTest {
 
     @Test
     void versionAndHelp() {
-        Run version = run("--version");
+        CliRunner.Run version = run("--version");
         assertEquals(0, version.code());
         assertTrue(version.out().startsWith("hyperterse "), version.out());
-        Run help = run("--help");
+        CliRunner.Run help = run("--help");
         assertEquals(0, help.code());
         for (String command : List.of("start", "validate", "init")) {
             assertTrue(help.out().contains(command), help.out());
         }
-        Run startHelp = run("start", "--help");
+        CliRunner.Run startHelp = run("start", "--help");
         for (String option : List.of("--file", "--port", "--host", "--log-level", "--verbose")) {
             assertTrue(startHelp.out().contains(option), option);
         }
@@ -132,7 +120,7 @@ class CommandLineTest {
     @Test
     void startRefusesABrokenProjectWithExitStatusOne() throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "version: 1\n");
-        Run r = run("start", dir.toString(), "--port", "0");
+        CliRunner.Run r = run("start", dir.toString(), "--port", "0");
         assertEquals(1, r.code());
         assertTrue(r.err().contains(".hyperterse"), r.err());
     }

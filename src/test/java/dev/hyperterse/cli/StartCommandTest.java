@@ -42,10 +42,10 @@ class StartCommandTest {
 
     @Test
     void badOperationsFlagsAreUsageErrors() {
-        CommandLineTest.Run format = CommandLineTest.run("start", "tools-examples/quickstart", "--log-format", "xml");
+        CliRunner.Run format = CommandLineTest.run("start", "tools-examples/quickstart", "--log-format", "xml");
         assertEquals(2, format.code());
         assertTrue(format.err().contains("--log-format must be text or json"), format.err());
-        CommandLineTest.Run interval = CommandLineTest.run("start", "tools-examples/quickstart", "--watch-interval", "soon");
+        CliRunner.Run interval = CommandLineTest.run("start", "tools-examples/quickstart", "--watch-interval", "soon");
         assertEquals(2, interval.code());
         assertTrue(interval.err().contains("--watch-interval must be a duration"), interval.err());
     }

@@ -46,11 +46,13 @@ final class WatchedServer implements AutoCloseable {
     private final RunningServer server;
     private final RawHttp http;
     private final ListAppender<ILoggingEvent> log;
+    private final Level rootLevelBefore;
 
-    private WatchedServer(RunningServer server, ListAppender<ILoggingEvent> log) {
+    private WatchedServer(RunningServer server, ListAppender<ILoggingEvent> log, Level rootLevelBefore) {
         this.server = server;
         this.http = new RawHttp(server.baseUrl());
         this.log = log;
+        this.rootLevelBefore = rootLevelBefore;
     }
 
     /** The quickstart project plus the echo tool, served from a copy in {@code scratch}. */
@@ -83,15 +85,20 @@ final class WatchedServer implements AutoCloseable {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         log.start();
         root().addAppender(log);
+        // the checks read INFO lines (failed calls) and WARN lines (blocked threads) whatever level
+        // an earlier test in this process left the root logger at
+        Level before = root().getLevel();
+        root().setLevel(Level.INFO);
         try {
             RunningServer server = RunningServer.start(project, Map.of(), Connectors.builtIn(), s -> s, ServeOptions.DEFAULTS,
                     new VertxOptions()
                             .setBlockedThreadCheckInterval(100).setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
                             .setMaxEventLoopExecuteTime(1000).setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
                             .setWarningExceptionTime(1000).setWarningExceptionTimeUnit(TimeUnit.MILLISECONDS));
-            return new WatchedServer(server, log);
+            return new WatchedServer(server, log, before);
         } catch (Exception e) {
             root().detachAppender(log);
+            root().setLevel(before);
             throw e;
         }
     }
@@ -144,6 +151,7 @@ final class WatchedServer implements AutoCloseable {
             server.close();
         } finally {
             root().detachAppender(log);
+            root().setLevel(rootLevelBefore);
         }
         assertEquals(List.of(), problems(), "no blocked event loop, no internal errors");
     }
