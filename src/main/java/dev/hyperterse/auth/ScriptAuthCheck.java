@@ -34,30 +34,14 @@ public final class ScriptAuthCheck implements AuthCheck {
     }
 
     private final ScriptRef script;
-    private final Map<String, String> env;
+    /** How the script runtime tells this block's contexts apart from the same file used elsewhere. */
     private final String useKey;
     private volatile Runner runner;
     private volatile Duration timeout = Duration.ofSeconds(5);
 
-    ScriptAuthCheck(ScriptRef script, Map<String, String> env, String useKey) {
+    ScriptAuthCheck(ScriptRef script, String useKey) {
         this.script = script;
-        this.env = Map.copyOf(env);
         this.useKey = useKey;
-    }
-
-    /** The script that decides. */
-    public ScriptRef script() {
-        return script;
-    }
-
-    /** The environment values the script sees as {@code process.env}. */
-    public Map<String, String> env() {
-        return env;
-    }
-
-    /** How the script runtime tells this script's contexts apart from the same file used elsewhere. */
-    public String useKey() {
-        return useKey;
     }
 
     /** Connects the check to the runtime that loaded its script; calls before this are denied. */

@@ -2,7 +2,8 @@ package dev.hyperterse.auth;
 
 import dev.hyperterse.model.AuthDef;
 
-import java.util.LinkedHashMap;
+import dev.hyperterse.script.ScriptRuntime;
+
 import java.util.Map;
 
 /**
@@ -28,18 +29,11 @@ public final class ScriptAuthPlugin implements AuthPlugin {
         if (block.script() == null) {
             return create(block.policy(), environment);
         }
-        Map<String, String> env = new LinkedHashMap<>();
-        for (String name : block.scriptEnv()) {
-            String value = environment.get(name);
-            if (value != null) {
-                env.put(name, value);
-            }
-        }
-        return new ScriptAuthCheck(block.script(), env, useKey(block));
+        return new ScriptAuthCheck(block.script(), useKey(block));
     }
 
     /** How the script runtime knows a script auth block's script: one set of contexts per block. */
     public static String useKey(AuthDef block) {
-        return "auth@" + block.location();
+        return ScriptRuntime.AUTH_USE_PREFIX + block.location();
     }
 }

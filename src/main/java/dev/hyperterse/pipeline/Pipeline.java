@@ -43,6 +43,8 @@ public final class Pipeline {
     private final Map<String, CompiledStatement> statements;
     private final Map<String, Connector> connectors;
     private final Map<String, AuthCheck> authChecks;
+    /** Whether some check decides per tool (asked on every search). */
+    private final boolean perToolChecks;
     private final ResultCache cache;
     private final ScriptInvoker scripts;
     private final Tracing tracing;
@@ -69,6 +71,7 @@ public final class Pipeline {
         this.statements = Map.copyOf(statements);
         this.connectors = Map.copyOf(connectors);
         this.authChecks = Map.copyOf(authChecks);
+        this.perToolChecks = authChecks.values().stream().anyMatch(AuthCheck::perTool);
         this.cache = cache;
         this.scripts = scripts;
         this.tracing = telemetry.tracing();
@@ -360,7 +363,7 @@ public final class Pipeline {
 
     /** True when some tool's auth check decides per tool. */
     public boolean hasPerToolChecks() {
-        return authChecks.values().stream().anyMatch(AuthCheck::perTool);
+        return perToolChecks;
     }
 
     /** Exposed for the search tool and the server: the tools this pipeline serves. */

@@ -35,6 +35,8 @@ public final class ScriptRuntime implements ScriptInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
     /** How long past its limit a running call may take to stop before its caller is answered anyway. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** Starts the tool name of a {@link Use} that is an auth block's script rather than a tool's. */
+    public static final String AUTH_USE_PREFIX = "auth@";
     /** Numbers the worker pools, one per runtime. */
     private static final java.util.concurrent.atomic.AtomicLong POOLS = new java.util.concurrent.atomic.AtomicLong();
 
@@ -209,7 +211,7 @@ public final class ScriptRuntime implements ScriptInvoker {
 
     /** Tool names label script metrics; auth scripts, which belong to no one tool, count as {@code (auth)}. */
     private static String metricLabel(String tool) {
-        return tool.startsWith("auth@") ? "(auth)" : tool;
+        return tool.startsWith(AUTH_USE_PREFIX) ? "(auth)" : tool;
     }
 
     private static ScriptFailure waitedTooLong(Duration timeout) {

@@ -248,13 +248,7 @@ public final class Snapshot {
     private static List<ScriptRuntime.Use> uses(Project project) {
         List<ScriptRuntime.Use> uses = new ArrayList<>();
         for (ToolDef tool : project.tools().values()) {
-            Map<String, String> env = new LinkedHashMap<>();
-            for (String name : tool.scriptEnv()) {
-                String value = project.environment().get(name);
-                if (value != null) {
-                    env.put(name, value);
-                }
-            }
+            Map<String, String> env = passedEnv(tool.scriptEnv(), project);
             for (ScriptRef script : java.util.Arrays.asList(tool.inputMapper(), tool.handler(), tool.outputMapper())) {
                 if (script != null) {
                     uses.add(new ScriptRuntime.Use(tool.name(), script, env));
@@ -262,16 +256,22 @@ public final class Snapshot {
             }
         }
         for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
-            Map<String, String> env = new LinkedHashMap<>();
-            for (String name : block.scriptEnv()) {
-                String value = project.environment().get(name);
-                if (value != null) {
-                    env.put(name, value);
-                }
-            }
-            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(), env));
+            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
+                    passedEnv(block.scriptEnv(), project)));
         }
         return uses;
+    }
+
+    /** The values of the environment variables a script is allowed to read, by name. */
+    private static Map<String, String> passedEnv(List<String> names, Project project) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : names) {
+            String value = project.environment().get(name);
+            if (value != null) {
+                env.put(name, value);
+            }
+        }
+        return env;
     }
 
     /** A snapshot's script runtime and the engine it started for itself, if any; both may be null. */

@@ -139,13 +139,9 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             if (tool.outputMapper() != null) {
                 out.putIfAbsent(tool.outputMapper(), owner + "output mapper");
             }
-            if (tool.auth() != null && tool.auth().script() != null) {
-                out.putIfAbsent(tool.auth().script(), owner(tool.auth(), project) + ": auth script");
-            }
         }
-        AuthDef root = project.config().defaultAuth();
-        if (root != null && root.script() != null) {
-            out.putIfAbsent(root.script(), "root auth: auth script");
+        for (AuthDef block : scriptAuthBlocks(project)) {
+            out.putIfAbsent(block.script(), owner(block, project) + ": auth script");
         }
         return out;
     }
@@ -171,6 +167,13 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                         .map(t -> "tool '" + t.name() + "'").findFirst().orElse("auth");
     }
 
+    /** The environment a script is checked with: each variable it may read, unset ones as "". */
+    private static Map<String, String> checkedEnv(List<String> names, Project project) {
+        Map<String, String> env = new LinkedHashMap<>();
+        names.forEach(name -> env.put(name, project.environment().getOrDefault(name, "")));
+        return env;
+    }
+
     private static List<ConfigProblem> checkScripts(Project project, ScriptEngine engine) {
         List<ConfigProblem> problems = new ArrayList<>();
         if (scripts(project).isEmpty()) {
@@ -190,8 +193,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         long started = System.nanoTime();
         for (ToolDef tool : project.tools().values()) {
             // top-level code may read process.env, so each script loads with the tool's values
-            Map<String, String> env = new LinkedHashMap<>();
-            tool.scriptEnv().forEach(name -> env.put(name, project.environment().getOrDefault(name, "")));
+            Map<String, String> env = checkedEnv(tool.scriptEnv(), project);
             Map<ScriptRef, String> roles = new LinkedHashMap<>();
             roles.put(tool.inputMapper(), "input mapper");
             roles.put(tool.handler(), "handler");
@@ -211,8 +213,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             });
         }
         for (AuthDef block : scriptAuthBlocks(project)) {
-            Map<String, String> env = new LinkedHashMap<>();
-            block.scriptEnv().forEach(name -> env.put(name, project.environment().getOrDefault(name, "")));
+            Map<String, String> env = checkedEnv(block.scriptEnv(), project);
             ScriptRef script = block.script();
             if (!checked.add(List.of(script.file(), script.exportName(), env))) {
                 continue;
