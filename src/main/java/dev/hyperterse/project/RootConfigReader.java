@@ -2,6 +2,7 @@ package dev.hyperterse.project;
 
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.HostPattern;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
@@ -25,7 +26,8 @@ final class RootConfigReader {
             List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
-            "script_workers");
+            "script_workers", "fetch");
+    private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
@@ -119,6 +121,9 @@ final class RootConfigReader {
         int scriptWorkers = tools == null ? BAD_INT : orBad(tools.integer(required(tools, "script_workers"), 1,
                 MAX_SCRIPT_WORKERS, "a number of threads from 1 to " + MAX_SCRIPT_WORKERS));
 
+        ConfigMap fetch = tools == null ? null : section(tools, "fetch", FETCH_KEYS);
+        List<HostPattern> allowHosts = fetch == null ? List.of() : allowHosts(fetch);
+
         AuthDef defaultAuth = null;
         boolean authBroken = false;
         ConfigMap auth = top.map("auth");
@@ -134,8 +139,25 @@ final class RootConfigReader {
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability));
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts);
         return new RootConfig(config, defaultAuth, authBroken);
+    }
+
+    /** {@code tools.fetch.allow_hosts}: each entry a host, {@code *.domain} or either with {@code :port}. */
+    private static List<HostPattern> allowHosts(ConfigMap fetch) {
+        List<String> written = fetch.stringList(required(fetch, "allow_hosts"));
+        List<HostPattern> patterns = new java.util.ArrayList<>();
+        if (written == null) {
+            return patterns;
+        }
+        for (String entry : written) {
+            try {
+                patterns.add(HostPattern.parse(entry));
+            } catch (IllegalArgumentException e) {
+                fetch.error("allow_hosts", "'tools.fetch.allow_hosts': " + e.getMessage());
+            }
+        }
+        return patterns;
     }
 
     private CachePolicy cachePolicy(ConfigMap cache) {

@@ -11,7 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +31,9 @@ final class LoadedScript {
     /** The project folder as messages would show it, removed from them: callers see relative paths. */
     private final String projectPrefix;
     private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+    private final ScriptConsole console;
+    /** How to stop the current call's unfinished fetches: a script's requests end with its call. */
+    private final Queue<Runnable> outstanding = new ConcurrentLinkedQueue<>();
     private Value export;
     private Value helpers;
     private Value invoke;
@@ -46,6 +51,7 @@ final class LoadedScript {
     LoadedScript(Context context, String displayName, String projectDir) {
         this.context = context;
         this.displayName = displayName;
+        this.console = new ScriptConsole(displayName);
         this.projectPrefix = projectDir.endsWith("/") ? projectDir : projectDir + "/";
     }
 
@@ -62,6 +68,36 @@ final class LoadedScript {
 
     String displayName() {
         return displayName;
+    }
+
+    /** Where the script's {@code console} writes, bounded per call. */
+    ScriptConsole console() {
+        return console;
+    }
+
+    /**
+     * Registers how to stop a request call {@code callNumber} started; stops it at once when that
+     * call is over already. Safe from any thread.
+     */
+    void track(long callNumber, Runnable stop) {
+        outstanding.add(stop);
+        synchronized (this) {
+            if (running && call == callNumber) {
+                return;
+            }
+        }
+        stopOutstanding();
+    }
+
+    private void stopOutstanding() {
+        Runnable stop;
+        while ((stop = outstanding.poll()) != null) {
+            try {
+                stop.run();
+            } catch (RuntimeException e) {
+                LOG.debug("stopping a request of {}", displayName, e);
+            }
+        }
     }
 
     /** True once the context was cancelled or failed in a way that leaves it unusable. */
@@ -104,6 +140,7 @@ final class LoadedScript {
     synchronized long begin(long deadlineNanos) {
         deadline = deadlineNanos;
         running = true;
+        console.begin();
         return ++call;
     }
 
@@ -166,7 +203,7 @@ final class LoadedScript {
         }
         if (settled[1]) {
             String reason = outcome[0] == null ? "undefined" : helpers.invokeMember("describe", outcome[0]).asString();
-            throw new ScriptFailure(withoutHostPaths(reason));
+            throw new ScriptFailure(withoutHostPaths(ScriptErrors.withoutSyntaxSource(reason)));
         }
         return outcome[0];
     }
@@ -192,7 +229,9 @@ final class LoadedScript {
         if (LOG.isDebugEnabled()) {
             LOG.debug("script {} threw: {}\n{}", displayName, e.getMessage(), guestStack(e));
         }
-        return new ScriptFailure(withoutHostPaths(String.valueOf(e.getMessage())), false, e);
+        String message = String.valueOf(e.getMessage());
+        return new ScriptFailure(withoutHostPaths(e.isSyntaxError() ? ScriptErrors.withoutSource(message)
+                : ScriptErrors.withoutSyntaxSource(message)), false, e);
     }
 
     private String withoutHostPaths(String message) {
@@ -228,10 +267,15 @@ final class LoadedScript {
         cancel();
     }
 
-    /** Marks the current call over; true when the context must not be reused. */
-    synchronized boolean endCall() {
-        running = false;
-        return broken;
+    /** Marks the current call over and stops its unfinished requests; true when the context must not be reused. */
+    boolean endCall() {
+        boolean wasBroken;
+        synchronized (this) {
+            running = false;
+            wasBroken = broken;
+        }
+        stopOutstanding();
+        return wasBroken;
     }
 
     /**
@@ -240,6 +284,7 @@ final class LoadedScript {
      */
     void cancel() {
         broken = true;
+        stopOutstanding();
         try {
             context.close(true);
         } catch (RuntimeException e) {

@@ -17,21 +17,29 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The only file system scripts see: read-only, limited to the project folder (after following
- * symbolic links), and there only to load modules. It also makes the module world work:
+ * The only file system scripts see: read-only, and there only to load module files. A file is
+ * served only when its name and its real name (after following symbolic links) are module names
+ * ({@code .ts .mts .cts .js .mjs .cjs .json}, not hidden), and its real path lies inside the
+ * project folder, in one of the module folders (the project's script folders and
+ * {@code node_modules}), outside hidden folders other than those {@code node_modules} keeps
+ * (pnpm's {@code .pnpm}). So {@code .env} files, {@code .hyperterse} and {@code *.terse} files can
+ * never be read, however a script asks. It also makes the module world work:
  * <ul>
  *   <li>TypeScript files are served type-stripped, and a relative import may leave out the
  *   extension or say {@code .js} for a {@code .ts} file, as TypeScript allows;</li>
  *   <li>bare imports ({@code dayjs}) resolve from the project's {@code node_modules};</li>
  *   <li>a bare import of a CommonJS package is served an ES module facade over it.</li>
  * </ul>
- * Listing folders, writing and anything outside the project are refused.
+ * Listing folders, writing and anything else are refused.
  */
 final class ModuleFileSystem implements FileSystem {
     private static final Set<? extends OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
@@ -39,15 +47,44 @@ final class ModuleFileSystem implements FileSystem {
     private static final List<String> PROBES = List.of(".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".json",
             "/index.ts", "/index.js", "/index.mjs");
 
+    /** What a module file's name ends with (compared lower-cased). */
+    private static final List<String> MODULE_EXTENSIONS = List.of(".ts", ".mts", ".cts", ".js", ".mjs", ".cjs",
+            ".json");
+    static final String REFUSED = "scripts can only load module files (.ts, .js, .mjs, .cjs, .json) from the "
+            + "project's script folders and node_modules";
+
     private final Path root;
+    private final List<Path> moduleFolders;
     private final TypeScriptStripper typescript;
     private final PackageResolver packages;
     private final Map<String, Source> commonJsSources = new ConcurrentHashMap<>();
 
-    ModuleFileSystem(Path projectDir, TypeScriptStripper typescript) throws IOException {
+    /**
+     * @param moduleFolders the folders module files may come from besides the project's
+     *                      {@code node_modules}; ones that do not exist or lie outside the project are left out
+     */
+    ModuleFileSystem(Path projectDir, Collection<Path> moduleFolders, TypeScriptStripper typescript)
+            throws IOException {
         this.root = projectDir.toRealPath();
+        List<Path> folders = new ArrayList<>();
+        for (Path folder : moduleFolders) {
+            addFolder(folders, folder);
+        }
+        addFolder(folders, root.resolve("node_modules"));
+        this.moduleFolders = List.copyOf(folders);
         this.typescript = typescript;
         this.packages = new PackageResolver(root);
+    }
+
+    private void addFolder(List<Path> folders, Path folder) {
+        try {
+            Path real = folder.toRealPath();
+            if (real.startsWith(root) && Files.isDirectory(real) && !folders.contains(real)) {
+                folders.add(real);
+            }
+        } catch (IOException missing) {
+            // a folder that does not exist holds no modules
+        }
     }
 
     Path root() {
@@ -90,10 +127,11 @@ final class ModuleFileSystem implements FileSystem {
         Path mapped = map(path);
         Path facadeOf = CommonJsFacade.underlying(mapped);
         Path target = facadeOf != null ? facadeOf : mapped;
-        if (!Files.exists(target)) {
-            throw new NoSuchFileException(path.toString());
+        if (Files.isDirectory(target)) {
+            real(target);
+        } else {
+            moduleFile(target);
         }
-        real(target);
     }
 
     @Override
@@ -133,16 +171,17 @@ final class ModuleFileSystem implements FileSystem {
         Path mapped = map(path);
         Path facadeOf = CommonJsFacade.underlying(mapped);
         if (facadeOf != null) {
-            return CommonJsFacade.facadeFor(real(facadeOf));
+            return CommonJsFacade.facadeFor(moduleFile(facadeOf));
         }
-        return real(mapped);
+        return Files.isDirectory(mapped) ? real(mapped) : moduleFile(mapped);
     }
 
     @Override
     public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
         Path mapped = map(path);
         Path facadeOf = CommonJsFacade.underlying(mapped);
-        return Files.readAttributes(real(facadeOf != null ? facadeOf : mapped), attributes);
+        Path target = facadeOf != null ? facadeOf : mapped;
+        return Files.readAttributes(Files.isDirectory(target) ? real(target) : moduleFile(target), attributes);
     }
 
     @Override
@@ -193,7 +232,7 @@ final class ModuleFileSystem implements FileSystem {
             Path base = specifier.startsWith("/") ? Path.of(specifier) : fromFile.resolveSibling(specifier);
             Path normalized = toAbsolutePath(base).normalize();
             if (!normalized.startsWith(root)) {
-                throw outside(normalized);
+                throw refused(normalized);
             }
             found = PackageResolver.probeRequire(normalized);
         } else {
@@ -204,18 +243,31 @@ final class ModuleFileSystem implements FileSystem {
                     + (isBare(specifier) ? " (looked in the project's node_modules; Node's built-in modules are "
                     + "not available to scripts)" : ""));
         }
-        return real(found);
+        return moduleFile(found);
     }
 
     /**
-     * A CommonJS module compiled once per file and content and shared by every context (the
-     * engine shares parsed code between equal sources): a function of
-     * {@code (exports, require, module, __filename, __dirname)}.
+     * A CommonJS module or JSON file compiled once per file and content and shared by every
+     * context (the engine shares parsed code between equal sources): a function of
+     * {@code (exports, require, module, __filename, __dirname, parse)}, where {@code parse} is
+     * the {@code JSON.parse} taken before any script ran. Which of the two a file is, is decided
+     * here from its real name, and a JSON file is checked here, so a script can neither make a
+     * file count as JSON nor see a JSON parser quote it.
+     *
+     * @param file a real path {@link #moduleFile} accepted
+     * @throws IOException naming the file and the position of invalid JSON, never its content
      */
     Source commonJsSource(Path file) throws IOException {
         String code = new String(content(file), StandardCharsets.UTF_8);
+        boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+        if (json) {
+            JsonText.check(code, file.getFileName().toString());
+        }
         return commonJsSources.computeIfAbsent(file + "\n" + code, k -> Source.newBuilder("js", file.toFile())
-                .content("(function (exports, require, module, __filename, __dirname) {" + code + "\n})")
+                .content(json
+                        ? "(function (exports, require, module, __filename, __dirname, parse) { module.exports = parse("
+                                + io.vertx.core.json.Json.encode(code) + "); })"
+                        : "(function (exports, require, module, __filename, __dirname) {" + code + "\n})")
                 .buildLiteral());
     }
 
@@ -224,11 +276,11 @@ final class ModuleFileSystem implements FileSystem {
         Path mapped = map(path);
         Path facadeOf = CommonJsFacade.underlying(mapped);
         if (facadeOf != null) {
-            Path file = real(facadeOf);
+            Path file = moduleFile(facadeOf);
             return CommonJsFacade.source(file, Files.readString(file, StandardCharsets.UTF_8))
                     .getBytes(StandardCharsets.UTF_8);
         }
-        Path file = real(mapped);
+        Path file = moduleFile(mapped);
         if (TypeScriptStripper.isTypeScript(file)) {
             try {
                 return typescript.strip(file, Files.readString(file, StandardCharsets.UTF_8))
@@ -247,7 +299,7 @@ final class ModuleFileSystem implements FileSystem {
     private Path map(Path path) throws IOException {
         Path p = toAbsolutePath(path).normalize();
         if (!p.startsWith(root)) {
-            throw outside(path);
+            throw refused(path);
         }
         if (CommonJsFacade.underlying(p) != null || Files.exists(p)) {
             return p;
@@ -273,13 +325,87 @@ final class ModuleFileSystem implements FileSystem {
     private Path real(Path p) throws IOException {
         Path real = p.toRealPath();
         if (!real.startsWith(root)) {
-            throw outside(p);
+            throw refused(p);
         }
         return real;
     }
 
-    private static AccessDeniedException outside(Path path) {
-        return new AccessDeniedException(path.toString(), null, "scripts can only load modules from the project folder");
+    /**
+     * The real path of a module file scripts may load, or a refusal. Hidden names ({@code .env*},
+     * {@code .hyperterse}) and {@code *.terse} are refused whether they exist or not.
+     */
+    Path moduleFile(Path file) throws IOException {
+        Path absolute = toAbsolutePath(file).normalize();
+        if (isHiddenOrConfig(absolute) || !absolute.startsWith(root)) {
+            throw refused(file);
+        }
+        Path real;
+        try {
+            real = absolute.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(file.toString());
+        }
+        if (!isModuleName(absolute)) {
+            throw refused(file);
+        }
+        if (!isModuleName(real) || !Files.isRegularFile(real) || !inModuleFolder(real)) {
+            throw refused(file);
+        }
+        return real;
+    }
+
+    /** Names refused before anything is asked of the disk, so a script cannot even learn they exist. */
+    private static boolean isHiddenOrConfig(Path file) {
+        Path name = file.getFileName();
+        String text = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
+        return text.startsWith(".") || text.endsWith(".terse");
+    }
+
+    /** True for a name ending in a module extension and not hidden ({@code .env.js} is no module). */
+    static boolean isModuleName(Path file) {
+        Path name = file.getFileName();
+        if (name == null) {
+            return false;
+        }
+        String text = name.toString().toLowerCase(Locale.ROOT);
+        if (text.startsWith(".")) {
+            return false;
+        }
+        for (String extension : MODULE_EXTENSIONS) {
+            if (text.endsWith(extension) && text.length() > extension.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Inside a module folder, and inside no hidden folder except below {@code node_modules}. */
+    private boolean inModuleFolder(Path real) {
+        boolean inFolder = false;
+        for (Path folder : moduleFolders) {
+            if (real.startsWith(folder)) {
+                inFolder = true;
+                break;
+            }
+        }
+        if (!inFolder || !real.startsWith(root)) {
+            return false;
+        }
+        Path relative = root.relativize(real);
+        for (int i = 0; i < relative.getNameCount() - 1; i++) {
+            String segment = relative.getName(i).toString();
+            if (segment.equals("node_modules")) {
+                return true;
+            }
+            if (segment.startsWith(".")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static AccessDeniedException refused(Path path) {
+        return new AccessDeniedException(path.toString(), null, REFUSED);
     }
 
     private static AccessDeniedException readOnly(Path path) {

@@ -4,6 +4,8 @@ import dev.hyperterse.model.ScriptRef;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,8 +16,14 @@ import java.util.Map;
 public final class ScriptCheck {
     private final ScriptContexts contexts;
 
-    public ScriptCheck(ScriptEngine engine, Path projectDir) throws IOException {
-        this.contexts = new ScriptContexts(engine, projectDir, null);
+    /**
+     * @param moduleFolders where module files may be loaded from besides {@code node_modules} (see
+     *                      {@link ScriptAccess#moduleFolders()})
+     * @param scripts       the scripts to be checked, whose folders are module folders too
+     */
+    public ScriptCheck(ScriptEngine engine, Path projectDir, List<Path> moduleFolders, Collection<ScriptRef> scripts)
+            throws IOException {
+        this.contexts = new ScriptContexts(engine, projectDir, ScriptAccess.foldersWith(moduleFolders, scripts), null);
     }
 
     /** Loads the script in a throwaway context, its {@code process.env} holding {@code env}. */

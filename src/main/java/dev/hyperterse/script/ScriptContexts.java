@@ -12,8 +12,6 @@ import org.graalvm.polyglot.SourceSection;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.IOAccess;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +36,6 @@ import java.util.Map;
  * {@code process.env} holding only the values a tool passes in.
  */
 final class ScriptContexts {
-    private static final Logger CONSOLE = LoggerFactory.getLogger("dev.hyperterse.script.console");
     private static final String MODULE = "application/javascript+module";
 
     private final ScriptEngine engine;
@@ -48,9 +46,10 @@ final class ScriptContexts {
      * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
      *              project), so {@code fetch} rejects
      */
-    ScriptContexts(ScriptEngine engine, Path projectDir, ScriptFetch fetch) throws IOException {
+    ScriptContexts(ScriptEngine engine, Path projectDir, Collection<Path> moduleFolders, ScriptFetch fetch)
+            throws IOException {
         this.engine = engine;
-        this.files = new ModuleFileSystem(projectDir, engine.typescript());
+        this.files = new ModuleFileSystem(projectDir, moduleFolders, engine.typescript());
         this.fetch = fetch;
     }
 
@@ -65,9 +64,10 @@ final class ScriptContexts {
         Context context = newContext();
         LoadedScript loaded = new LoadedScript(context, displayName(file), files.root().toString());
         try {
+            CommonJsLoader commonJs = new CommonJsLoader(files);
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
-                            resolveRequire(), compileCommonJs(), readJson());
+                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS);
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -130,24 +130,9 @@ final class ScriptContexts {
                 .build();
     }
 
-    private ProxyExecutable consoleFor(LoadedScript loaded) {
-        String name = loaded.displayName();
+    private static ProxyExecutable consoleFor(LoadedScript loaded) {
         return args -> {
-            String level = args[0].asString();
-            String text = args[1].asString();
-            switch (level) {
-                case "debug":
-                    CONSOLE.debug("[{}] {}", name, text);
-                    break;
-                case "warn":
-                    CONSOLE.warn("[{}] {}", name, text);
-                    break;
-                case "error":
-                    CONSOLE.error("[{}] {}", name, text);
-                    break;
-                default:
-                    CONSOLE.info("[{}] {}", name, text);
-            }
+            loaded.console().write(args[0].asString(), args[1].asString());
             return null;
         };
     }
@@ -171,58 +156,20 @@ final class ScriptContexts {
             }
             long call = loaded.currentCall();
             String body = args[3].isNull() ? null : args[3].asString();
-            fetch.send(args[0].asString(), args[1].asString().toUpperCase(Locale.ROOT),
-                    new JsonObject(args[2].asString()), body, left,
+            JsonObject headers;
+            try {
+                headers = new JsonObject(args[2].asString());
+            } catch (RuntimeException e) {
+                onError.execute("the headers are not a plain object");
+                return null;
+            }
+            loaded.track(call, fetch.send(args[0].asString(), args[1].asString().toUpperCase(Locale.ROOT),
+                    headers, body, left,
                     response -> loaded.postFor(call, () -> onResponse.execute(response.status(),
                             response.statusText(), response.headersJson(), response.body(), response.url())),
-                    message -> loaded.postFor(call, () -> onError.execute(message)));
+                    message -> loaded.postFor(call, () -> onError.execute(message))));
             return null;
         };
-    }
-
-    /**
-     * {@code hostResolve(specifier, parentFile)}: the absolute file, or {@code "!" + message}
-     * (the bootstrap throws it as a JavaScript error: a Java exception would reach the script
-     * as an opaque host exception).
-     */
-    private ProxyExecutable resolveRequire() {
-        return args -> {
-            try {
-                return files.resolveRequire(args[0].asString(), Path.of(args[1].asString())).toString();
-            } catch (IOException e) {
-                return "!" + failureText(e);
-            }
-        };
-    }
-
-    /** {@code hostCompile(file)}: the module's wrapper function, or {@code "!" + message}. */
-    private ProxyExecutable compileCommonJs() {
-        return args -> {
-            try {
-                return Context.getCurrent().eval(files.commonJsSource(Path.of(args[0].asString())));
-            } catch (IOException e) {
-                return "!" + failureText(e);
-            }
-        };
-    }
-
-    /** {@code hostReadJson(file)}: the text of a JSON file, or {@code "!" + message}. */
-    private ProxyExecutable readJson() {
-        return args -> {
-            try {
-                return new String(files.content(Path.of(args[0].asString())), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "!" + failureText(e);
-            }
-        };
-    }
-
-    private String failureText(IOException e) {
-        String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (e instanceof java.nio.file.FileSystemException && ((java.nio.file.FileSystemException) e).getReason() != null) {
-            reason = ((java.nio.file.FileSystemException) e).getReason();
-        }
-        return reason.replace(files.root() + "/", "");
     }
 
     private String displayName(Path file) {
@@ -241,9 +188,15 @@ final class ScriptContexts {
         return names.isEmpty() ? " (it exports nothing)" : " (it exports: " + String.join(", ", names) + ")";
     }
 
-    /** A load failure at the position GraalJS reports (a syntax error, a failed import). */
+    /**
+     * A load failure at the position GraalJS reports (a syntax error, a failed import). A syntax
+     * error keeps GraalJS's first line and drops the source excerpt after it.
+     */
     static ScriptLoadException loadFailure(Path entry, PolyglotException e) {
         String message = String.valueOf(e.getMessage());
+        if (e.isSyntaxError()) {
+            message = ScriptErrors.withoutSource(message);
+        }
         if (e.isHostException() || e.isInternalError()) {
             message = "internal error while loading: " + message;
         }

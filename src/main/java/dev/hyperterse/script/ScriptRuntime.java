@@ -92,10 +92,22 @@ public final class ScriptRuntime implements ScriptInvoker {
     public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
                                               Collection<Use> uses, int workerCount, Duration longestTimeout,
                                               Metrics metrics) {
-        ScriptFetch fetch = new ScriptFetch(vertx);
+        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout, metrics,
+                new ScriptAccess(List.of(projectDir), FetchRules.OPEN));
+    }
+
+    /**
+     * Like {@link #start(Vertx, ScriptEngine, Path, Collection, int, Duration, Metrics)}, with what
+     * the scripts may reach: module folders and where {@code fetch} may go.
+     */
+    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                              Collection<Use> uses, int workerCount, Duration longestTimeout,
+                                              Metrics metrics, ScriptAccess access) {
+        ScriptFetch fetch = new ScriptFetch(vertx, access.fetch());
         ScriptContexts contexts;
         try {
-            contexts = new ScriptContexts(engine, projectDir, fetch);
+            contexts = new ScriptContexts(engine, projectDir, ScriptAccess.foldersWith(access.moduleFolders(),
+                    uses.stream().map(Use::script).toList()), fetch);
         } catch (IOException e) {
             fetch.close();
             return Future.failedFuture(new ScriptLoadException(projectDir, 0, 0, "cannot open the project folder: "

@@ -81,7 +81,10 @@ public final class HyperterseServer {
         ClusterInvalidation invalidation = vertx.isClustered() ? new ClusterInvalidation(vertx) : null;
         java.util.function.UnaryOperator<dev.hyperterse.cache.ResultCache> cacheForPipeline =
                 cache -> invalidation == null ? cache : invalidation.publishing(cache);
-        return Snapshot.open(vertx, project, connectors, authPlugins, telemetry, cacheForPipeline, options.scriptEngine())
+        // the port scripts may not fetch from: the one asked for, then the one bound (with port 0)
+        java.util.concurrent.atomic.AtomicInteger listening = new java.util.concurrent.atomic.AtomicInteger(port);
+        return Snapshot.open(vertx, project, connectors, authPlugins, telemetry, cacheForPipeline, options.scriptEngine(),
+                        listening::get)
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -99,7 +102,7 @@ public final class HyperterseServer {
             }
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins, telemetry, cacheForPipeline,
-                            options.scriptEngine()), current,
+                            options.scriptEngine(), listening::get), current,
                     (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
@@ -137,6 +140,7 @@ public final class HyperterseServer {
                     .requestHandler(router)
                     .listen()
                     .compose(http -> {
+                        listening.set(http.actualPort());
                         LOG.info("serving '{}' ({} tools, {} adapters) at http://{}:{}{}",
                                 project.config().name(), project.tools().size(), project.adapters().size(),
                                 displayHost(settings.host()), http.actualPort(), MCP_PATH);

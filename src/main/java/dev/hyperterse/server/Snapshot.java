@@ -18,6 +18,8 @@ import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.DisplayPaths;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.script.FetchRules;
+import dev.hyperterse.script.ScriptAccess;
 import dev.hyperterse.script.ScriptEngine;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
@@ -98,7 +100,7 @@ public final class Snapshot {
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
-                null);
+                null, () -> -1);
     }
 
     /**
@@ -107,18 +109,20 @@ public final class Snapshot {
      *
      * @param cacheForPipeline wraps this node's cache for the pipeline (e.g. to publish
      *                         invalidations to the cluster)
+     * @param serverPort       the port the server listens on, once it does (0 or less before): scripts
+     *                         may not fetch from it
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
                                         Telemetry telemetry,
                                         java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                        ScriptEngine engine) {
+                                        ScriptEngine engine, java.util.function.IntSupplier serverPort) {
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException
                         ? new StartupException(((ProjectException) e).problems().stream()
                                 .map(ConfigProblem::toString).toList())
                         : e))
-                .compose(assembly -> startScripts(vertx, project, engine, telemetry)
+                .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
                         .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
                                         cacheForPipeline)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
@@ -201,7 +205,7 @@ public final class Snapshot {
 
     /** The scripts a project uses, loaded and warmed; an empty holder when it has none. */
     private static Future<Scripts> startScripts(Vertx vertx, Project project, ScriptEngine shared,
-                                                Telemetry telemetry) {
+                                                Telemetry telemetry, java.util.function.IntSupplier serverPort) {
         Map<ScriptRef, String> used = ToolAssembly.scripts(project);
         if (used.isEmpty()) {
             return Future.succeededFuture(new Scripts(null, null));
@@ -217,7 +221,9 @@ public final class Snapshot {
                 }
             }
             return ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
-                            project.config().scriptWorkers(), longest, telemetry.metrics())
+                            project.config().scriptWorkers(), longest, telemetry.metrics(),
+                            new ScriptAccess(List.of(project.config().rootDir()),
+                                    new FetchRules(project.config().fetchAllowHosts(), serverPort)))
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
                         if (failure instanceof ScriptLoadException) {

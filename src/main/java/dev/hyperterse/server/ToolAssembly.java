@@ -182,7 +182,8 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         DisplayPaths paths = new DisplayPaths(Path.of(""));
         ScriptCheck check;
         try {
-            check = new ScriptCheck(engine, project.config().projectDir());
+            check = new ScriptCheck(engine, project.config().projectDir(), List.of(project.config().rootDir()),
+                    scripts(project).keySet());
         } catch (IOException e) {
             problems.add(new ConfigProblem(project.config().location(), "cannot open the project folder for scripts: "
                     + e.getMessage()));

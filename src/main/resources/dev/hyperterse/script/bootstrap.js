@@ -1,43 +1,57 @@
 // Runs once in every script context before the script's module loads. It receives the host
 // functions as arguments and keeps them in this closure, so scripts can call console and fetch
 // but can never reach the host functions themselves.
-(function (hostLog, hostFetch, envJson, hostResolve, hostCompile, hostReadJson) {
+(function (hostLog, hostFetch, envJson, hostResolve, hostLoad, lineChars) {
   'use strict';
 
+  // The intrinsics this closure relies on, taken before any script code runs: a script that
+  // replaces JSON.parse, String.prototype methods or Function.prototype.call later changes only
+  // its own world, never what the loader or the host helpers do.
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const create = Object.create;
+  const StringOf = String;
+  const ErrorOf = Error;
+  const uncurry = (f) => (self, ...args) => apply(f, self, args);
+  const substring = uncurry(String.prototype.substring);
+  const lastIndexOf = uncurry(String.prototype.lastIndexOf);
+
   // CommonJS, for packages that are not ES modules: Node's module object, require and cache.
-  // The host resolves (relative files, node_modules) and compiles, only inside the project.
-  const modules = new Map();
+  // The host decides everything (which file, JSON or code, parsing, compiling: see
+  // CommonJsLoader); this part only calls what it compiled.
+  const modules = create(null);
   function host(result) {
-    if (typeof result === 'string' && result.startsWith('!')) {
-      throw new Error(result.substring(1));
+    if (typeof result === 'string' && result[0] === '!') {
+      throw new ErrorOf(substring(result, 1));
     }
     return result;
   }
   function load(file) {
-    const cached = modules.get(file);
+    const cached = modules[file];
     if (cached !== undefined) {
       return cached.exports;
     }
+    const compiled = host(hostLoad(file));
     const module = { exports: {}, id: file, filename: file, loaded: false, children: [] };
-    modules.set(file, module);
+    modules[file] = module;
     try {
-      if (file.endsWith('.json')) {
-        module.exports = JSON.parse(host(hostReadJson(file)));
-      } else {
-        const dirname = file.substring(0, file.lastIndexOf('/')) || '/';
-        host(hostCompile(file)).call(module.exports, module.exports, requireFrom(file), module, file, dirname);
-      }
+      const dirname = substring(file, 0, lastIndexOf(file, '/')) || '/';
+      apply(compiled, module.exports, [module.exports, requireFrom(file), module, file, dirname, parse]);
     } catch (e) {
-      modules.delete(file);
+      delete modules[file];
       throw e;
     }
     module.loaded = true;
     return module.exports;
   }
   function requireFrom(parent) {
-    const require = (specifier) => load(host(hostResolve(String(specifier), parent)));
-    require.resolve = (specifier) => host(hostResolve(String(specifier), parent));
-    require.cache = Object.create(null);
+    const resolve = (specifier) => host(hostResolve(StringOf(specifier), parent));
+    const require = (specifier) => load(resolve(specifier));
+    require.resolve = resolve;
+    require.cache = create(null);
     return require;
   }
 
@@ -49,34 +63,41 @@
       return String(value);
     }
     try {
-      const json = JSON.stringify(value);
+      const json = stringify(value);
       return json === undefined ? String(value) : json;
     } catch (e) {
       return String(value);
     }
   }
+  // The host writes at most lineChars of a line: reading more of a long argument, or formatting
+  // arguments past that, would only cost time.
   function logger(level) {
     return function (...args) {
-      hostLog(level, args.map(text).join(' '));
+      let line = '';
+      for (let i = 0; i < args.length && line.length <= lineChars; i++) {
+        const part = StringOf(text(args[i]));
+        line += (i === 0 ? '' : ' ') + (part.length > lineChars ? substring(part, 0, lineChars + 1) : part);
+      }
+      hostLog(level, line);
     };
   }
-  const console = Object.freeze({
+  const console = freeze({
     log: logger('info'), info: logger('info'), debug: logger('debug'), trace: logger('debug'),
     warn: logger('warn'), error: logger('error'),
   });
 
   function headerObject(json) {
-    const headers = JSON.parse(json);
-    Object.defineProperty(headers, 'get', {
+    const headers = parse(json);
+    defineProperty(headers, 'get', {
       value: (name) => {
         const v = headers[String(name).toLowerCase()];
         return v === undefined ? null : v;
       },
     });
-    Object.defineProperty(headers, 'has', {
+    defineProperty(headers, 'has', {
       value: (name) => Object.prototype.hasOwnProperty.call(headers, String(name).toLowerCase()),
     });
-    return Object.freeze(headers);
+    return freeze(headers);
   }
   function requestHeaders(given) {
     const out = {};
@@ -96,10 +117,10 @@
     const method = String(options.method == null ? 'GET' : options.method).toUpperCase();
     let body = options.body;
     if (body != null && typeof body !== 'string') {
-      body = JSON.stringify(body);
+      body = stringify(body);
     }
     return new Promise((resolve, reject) => {
-      hostFetch(String(url), method, JSON.stringify(requestHeaders(options.headers)), body == null ? null : body,
+      hostFetch(String(url), method, stringify(requestHeaders(options.headers)), body == null ? null : body,
         (status, statusText, headersJson, responseText, finalUrl) => {
           let used = false;
           const read = () => {
@@ -109,39 +130,39 @@
             used = true;
             return Promise.resolve(responseText);
           };
-          resolve(Object.freeze({
+          resolve(freeze({
             url: finalUrl, status, statusText, ok: status >= 200 && status < 300,
             headers: headerObject(headersJson),
             get bodyUsed() { return used; },
             text: read,
-            json: () => read().then((t) => JSON.parse(t)),
+            json: () => read().then((t) => parse(t)),
           }));
         },
         (message) => reject(new TypeError('fetch failed: ' + message)));
     });
   }
 
-  const define = (name, value) => Object.defineProperty(globalThis, name,
+  const define = (name, value) => defineProperty(globalThis, name,
     { value, writable: true, configurable: true, enumerable: false });
   define('console', console);
   define('fetch', fetch);
-  define('process', Object.freeze({ env: Object.freeze(JSON.parse(envJson)) }));
-  // What CommonJS facades (ES modules standing in for CommonJS packages) load their file with.
-  Object.defineProperty(globalThis, '__hyperterse_require', { value: load });
+  define('process', freeze({ env: freeze(parse(envJson)) }));
+  // What CommonJS facades (ES modules standing in for CommonJS packages) load their file with: a
+  // require of an absolute path, which the host resolves and checks like any other. Fixed in
+  // place (not writable, not configurable), so no script can swap it under a facade.
+  defineProperty(globalThis, '__hyperterse_require', { value: requireFrom(null) });
   // Java.type is refused anyway (no host access); removing the object makes the refusal plain.
   delete globalThis.Java;
 
-  // The host's own helpers, taken before any script code runs, so a script that replaces
+  // The host's own helpers, made before any script code runs, so a script that replaces
   // JSON.parse or Promise.prototype.then changes only its own world.
-  const parse = JSON.parse;
-  const stringify = JSON.stringify;
   const toJson = (value) => {
     const json = stringify(value);
     return json === undefined ? null : json;
   };
   const isThenable = (value) => value !== null && (typeof value === 'object' || typeof value === 'function')
     && typeof value.then === 'function';
-  return Object.freeze({
+  return freeze({
     // One host call per script call: the payload goes in as JSON text, and the result comes back
     // as JSON text (or null), or as the promise to await.
     invoke: (fn, payloadJson) => {

@@ -431,6 +431,16 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void fetchAllowHostsMustBeHosts() {
+        Path r = root("name: x", "tools:", "  fetch:", "    allow_hosts: ['https://api.example.com/v1']");
+        assertProblem(p.fails(), r, 4, "'tools.fetch.allow_hosts': 'https://api.example.com/v1' is not a host");
+        r = root("name: x", "tools:", "  fetch:", "    allow_hosts: ['api.*.com']");
+        assertProblem(p.fails(), r, 4, "'tools.fetch.allow_hosts': 'api.*.com': a '*' may only start an entry");
+        r = root("name: x", "tools:", "  fetch:", "    allow_hosts: ['api.example.com:99999']");
+        assertProblem(p.fails(), r, 4, "has no valid port (1 to 65535)");
+    }
+
+    @Test
     void badDurationsAndSizes() {
         Path r = root("name: x",
                 "tools:",

@@ -49,6 +49,8 @@ class ProjectCompilerTest {
                 "  statement_timeout: 20s",
                 "  script_timeout: 3s",
                 "  script_workers: 6",
+                "  fetch:",
+                "    allow_hosts: [api.example.com, '*.weather.example:8443', '[::1]:9000']",
                 "server:",
                 "  port: \"{{ env.SHOP_PORT }}\"",
                 "  host: 0.0.0.0",
@@ -187,6 +189,9 @@ class ProjectCompilerTest {
         assertEquals(new CachePolicy(true, 60), config.cache());
         assertEquals(new Limits(500, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.limits());
         assertEquals(6, config.scriptWorkers());
+        assertEquals(java.util.List.of(new dev.hyperterse.model.HostPattern("api.example.com", false, -1),
+                new dev.hyperterse.model.HostPattern("weather.example", true, 8443),
+                new dev.hyperterse.model.HostPattern("::1", false, 9000)), config.fetchAllowHosts());
         assertTrue(ProjectFixture.samePath(config.location().file(), dir.resolve(".hyperterse")));
 
         ServerSettings server = config.server();

@@ -23,6 +23,8 @@ class FetchTest {
     ScriptFixture p;
     HttpServer server;
     String base;
+    java.util.concurrent.CompletableFuture<Long> slowStarted = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<Long> slowClosed = new java.util.concurrent.CompletableFuture<>();
 
     @BeforeAll
     static void engine() {
@@ -53,8 +55,17 @@ class FetchTest {
                 case "/missing":
                     req.response().setStatusCode(404).end("not here");
                     break;
+                case "/after-slow":
+                    // answers once /slow has arrived, so a script awaiting it knows its /slow request is out
+                    slowStarted.thenRun(() -> p.vertx.runOnContext(v -> req.response().end("ok")));
+                    break;
+                case "/redirect-home":
+                    req.response().setStatusCode(302).putHeader("location", req.getParam("to")).end();
+                    break;
                 default:
-                    // /slow: never answers
+                    // /slow: never answers; tells when its connection goes
+                    req.connection().closeHandler(v -> slowClosed.complete(System.nanoTime()));
+                    slowStarted.complete(System.nanoTime());
                     break;
             }
         }).listen(0, "127.0.0.1"));
@@ -123,5 +134,72 @@ class FetchTest {
         assertTrue(out.getString(0).startsWith("TypeError: fetch failed: only absolute http and https URLs"), out.encode());
         assertTrue(out.getString(1).startsWith("TypeError: fetch failed:"), out.encode());
         assertTrue(out.getString(2).startsWith("TypeError: fetch failed:"), out.encode());
+    }
+
+    /** A handler that fetches its own server is refused, by every name of this machine, redirects included. */
+    @Test
+    void theServersOwnAddressIsRefused() throws Exception {
+        int port = server.actualPort();
+        p.write("h.js",
+                "const attempt = async (url) => { try { return (await fetch(url)).status; } catch (e) { return e.message; } };",
+                "export default async ({ inputs }) => [await attempt('http://127.0.0.1:' + inputs.port + '/json'),",
+                "  await attempt('http://localhost:' + inputs.port + '/json'), await attempt('http://0.0.0.0:' + inputs.port + '/json'),",
+                "  await attempt('http://[::1]:' + inputs.port + '/json'),",
+                "  await attempt('http://127.0.0.1:' + inputs.other + '/redirect-home?to=' + encodeURIComponent('http://localhost:' + inputs.port + '/json'))];");
+        HttpServer other = ScriptFixture.await(p.vertx.createHttpServer().requestHandler(req -> req.response()
+                .setStatusCode(302).putHeader("location", req.getParam("to")).end()).listen(0, "127.0.0.1"));
+        JsonObject payload = new JsonObject().put("tool", "t").put("inputs", new JsonObject().put("port", port)
+                .put("other", other.actualPort()));
+        ScriptRuntime runtime = p.start(new FetchRules(java.util.List.of(), () -> port), p.ref("h.js"));
+        try {
+            io.vertx.core.json.JsonArray out = (io.vertx.core.json.JsonArray) ScriptFixture.await(
+                    runtime.call(p.ref("h.js"), payload, Duration.ofSeconds(10)));
+            for (int i = 0; i < out.size(); i++) {
+                assertTrue(String.valueOf(out.getValue(i)).contains("this server's own address"), out.encode());
+            }
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+        // an entry naming the address with its port allows it deliberately
+        ScriptRuntime allowed = p.start(new FetchRules(java.util.List.of(dev.hyperterse.model.HostPattern.parse(
+                "127.0.0.1:" + port)), () -> port), p.ref("h.js"));
+        try {
+            io.vertx.core.json.JsonArray out = (io.vertx.core.json.JsonArray) ScriptFixture.await(
+                    allowed.call(p.ref("h.js"), payload, Duration.ofSeconds(10)));
+            assertEquals(200, out.getInteger(0));
+            assertTrue(out.getString(1).contains("is not in tools.fetch.allow_hosts"), out.encode());
+        } finally {
+            ScriptFixture.await(allowed.close());
+        }
+    }
+
+    @Test
+    void anAllowListLimitsTheHosts() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => { try { return (await fetch(inputs.base + '/json')).status; }",
+                "  catch (e) { return e.message; } };");
+        ScriptRuntime runtime = p.start(new FetchRules(java.util.List.of(dev.hyperterse.model.HostPattern.parse(
+                "*.example.com")), () -> -1), p.ref("h.js"));
+        try {
+            assertEquals("fetch failed: 127.0.0.1:" + server.actualPort() + " is not in tools.fetch.allow_hosts "
+                    + "(*.example.com)", ScriptFixture.await(runtime.call(p.ref("h.js"), payload(base), Duration.ofSeconds(5))));
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    /** A request the script did not await ends with its call, not when the call's time would have run out. */
+    @Test
+    void requestsEndWithTheCall() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => { fetch(inputs.base + '/slow').catch(() => {});",
+                "  await (await fetch(inputs.base + '/after-slow')).text(); return 1; };");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            assertEquals(1, ScriptFixture.await(runtime.call(p.ref("h.js"), payload(base), Duration.ofSeconds(60))));
+            long started = slowStarted.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            long closed = slowClosed.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue((closed - started) / 1_000_000 < 15_000, "the request lived " + (closed - started) / 1_000_000 + " ms");
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
     }
 }

@@ -27,7 +27,7 @@ public final class ScriptCallBench {
         JsonObject payload = new JsonObject(args[2]);
         int rounds = Integer.parseInt(args[3]);
         try (ScriptEngine engine = ScriptEngine.create()) {
-            LoadedScript loaded = new ScriptContexts(engine, project, null)
+            LoadedScript loaded = new ScriptContexts(engine, project, java.util.List.of(project), null)
                     .load(new ScriptRef(script, "default", null), Map.of());
             List<Double> perCall = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {

@@ -53,6 +53,16 @@ final class ScriptFixture implements AutoCloseable {
         return await(ScriptRuntime.startScripts(vertx, engine, dir, List.of(scripts), workers, Duration.ofSeconds(5)));
     }
 
+    /** A runtime whose scripts fetch under {@code rules}. */
+    ScriptRuntime start(FetchRules rules, ScriptRef... scripts) throws Exception {
+        List<ScriptRuntime.Use> uses = new java.util.ArrayList<>();
+        for (ScriptRef script : scripts) {
+            uses.add(new ScriptRuntime.Use("", script, java.util.Map.of()));
+        }
+        return await(ScriptRuntime.start(vertx, engine, dir, uses, 1, Duration.ofSeconds(5),
+                dev.hyperterse.telemetry.Metrics.NONE, new ScriptAccess(List.of(dir), rules)));
+    }
+
     /** Starts a runtime for one script, calls it once, closes the runtime. */
     Object callOnce(ScriptRef script, JsonObject payload) throws Exception {
         ScriptRuntime runtime = start(1, script);
