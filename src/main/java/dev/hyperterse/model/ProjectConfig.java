@@ -18,9 +18,12 @@ import java.nio.file.Path;
  * @param defaultAuth the root {@code auth:} block tools without their own inherit, or null
  * @param observability the {@code observability:} block: tracing, metrics and log format
  * @param scriptWorkers threads that run handler and mapper scripts ({@code tools.script_workers}, default 4)
+ * @param strictHandlerInputs {@code tools.strict_handler_inputs}: handler tools' inputs are checked as
+ *                    strictly as database tools' (default false: Hyperterse passes them through)
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
-                            AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability) {
+                            AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
+                            boolean strictHandlerInputs) {
 }

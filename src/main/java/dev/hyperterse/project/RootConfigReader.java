@@ -25,7 +25,7 @@ final class RootConfigReader {
             List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
-            "script_workers");
+            "script_workers", "strict_handler_inputs");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
@@ -119,6 +119,8 @@ final class RootConfigReader {
         int scriptWorkers = tools == null ? BAD_INT : orBad(tools.integer(required(tools, "script_workers"), 1,
                 MAX_SCRIPT_WORKERS, "a number of threads from 1 to " + MAX_SCRIPT_WORKERS));
 
+        Boolean strictHandlerInputs = tools == null ? null : tools.bool(required(tools, "strict_handler_inputs"));
+
         AuthDef defaultAuth = null;
         boolean authBroken = false;
         ConfigMap auth = top.map("auth");
@@ -134,7 +136,8 @@ final class RootConfigReader {
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability));
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability),
+                strictHandlerInputs != null && strictHandlerInputs);
         return new RootConfig(config, defaultAuth, authBroken);
     }
 

@@ -138,7 +138,8 @@ final class ToolReader {
         ToolDef tool = new ToolDef(name, toolPath, description, databaseTool ? use : null,
                 databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
-                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts));
+                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
+                !databaseTool && !root.config().strictHandlerInputs());
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
