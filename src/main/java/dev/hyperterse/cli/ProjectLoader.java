@@ -24,7 +24,8 @@ final class ProjectLoader implements AutoCloseable {
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
     Project load(Path path, PrintWriter err) {
         try {
-            Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+            Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).compile(path);
             if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
                 scriptEngine = ScriptEngine.create();
             }
@@ -41,7 +42,8 @@ final class ProjectLoader implements AutoCloseable {
      * reload, which logs the problems and keeps the running version.
      */
     Project compile(Path path) throws ProjectException {
-        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).compile(path);
         if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
             scriptEngine = ScriptEngine.create();
         }

@@ -1,5 +1,6 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.AdapterCheck;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.SourceLocation;
@@ -28,14 +29,21 @@ final class AdapterReader {
     private final Set<String> connectorTypes;
     private final EnvSubstitution env;
     private final Problems problems;
+    private final AdapterCheck check;
+    private final Path projectDir;
 
-    AdapterReader(Set<String> connectorTypes, EnvSubstitution env, Problems problems) {
+    /** @param check reads an adapter as its connector will; run on adapters with no problem of their own */
+    AdapterReader(Set<String> connectorTypes, EnvSubstitution env, Problems problems, AdapterCheck check,
+                  Path projectDir) {
         this.connectorTypes = connectorTypes;
         this.env = env;
         this.problems = problems;
+        this.check = check;
+        this.projectDir = projectDir;
     }
 
     ReadAdapter read(Path file, Path shown, YamlNode root) {
+        int problemsBefore = problems.errorCount();
         ConfigMap cfg = ConfigMap.top(root, shown, problems);
         cfg.rejectUnknownKeys(KEYS);
 
@@ -78,8 +86,38 @@ final class AdapterReader {
                 }
             }
         }
-        return new ReadAdapter(new AdapterDef(name, connector, connection, options, SourceLocation.of(shown)),
-                nameLocation);
+        AdapterDef adapter = new AdapterDef(name, connector, connection, options, SourceLocation.of(shown));
+        if (problems.errorCount() == problemsBefore) {
+            checkWithConnector(adapter, cfg, optionsMap);
+        }
+        return new ReadAdapter(adapter, nameLocation);
+    }
+
+    /** The connector's own reading: its refusal is an error, options it does not use are warnings. */
+    private void checkWithConnector(AdapterDef adapter, ConfigMap cfg, ConfigMap optionsMap) {
+        try {
+            for (String warning : check.check(adapter, projectDir)) {
+                SourceLocation at = optionLocation(warning, cfg, optionsMap);
+                problems.warn(at.file(), at.line(), warning);
+            }
+        } catch (IllegalArgumentException e) {
+            SourceLocation at = optionLocation(e.getMessage(), cfg, optionsMap);
+            problems.error(at.file(), at.line(), e.getMessage());
+        }
+    }
+
+    /** The line of the option a message names ({@code option 'x'} or {@code option x}), else of the connection string. */
+    private static SourceLocation optionLocation(String message, ConfigMap cfg, ConfigMap optionsMap) {
+        if (optionsMap != null) {
+            String lower = message.toLowerCase(Locale.ROOT);
+            for (YamlNode.Entry entry : optionsMap.entries()) {
+                String key = entry.key().toLowerCase(Locale.ROOT);
+                if (lower.contains("option '" + key + "'") || lower.contains("option " + key + " ")) {
+                    return new SourceLocation(entry.value().file(), entry.value().line());
+                }
+            }
+        }
+        return cfg.location("connection_string");
     }
 
     private String optionValue(YamlNode.Entry entry, ConfigMap optionsMap, String owner) {

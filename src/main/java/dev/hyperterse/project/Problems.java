@@ -38,6 +38,10 @@ final class Problems {
         return !errors.isEmpty();
     }
 
+    int errorCount() {
+        return errors.size();
+    }
+
     /** Throws every error collected so far, sorted by file and line. */
     void throwIfAny() throws ProjectException {
         if (!errors.isEmpty()) {
