@@ -44,6 +44,7 @@ final class AdapterReader {
 
     ReadAdapter read(Path file, Path shown, YamlNode root) {
         int problemsBefore = problems.errorCount();
+        int missingBefore = problems.missingVariables();
         ConfigMap cfg = ConfigMap.top(root, shown, problems);
         cfg.rejectUnknownKeys(KEYS);
 
@@ -72,7 +73,7 @@ final class AdapterReader {
         String connection = cfg.requiredString("connection_string", "");
         if (connection != null) {
             SourceLocation at = cfg.location("connection_string");
-            connection = env.resolve(connection, variable -> problems.error(at.file(), at.line(), owner
+            connection = env.resolve(connection, variable -> problems.missingVariable(at.file(), at.line(), variable, owner
                     + ": environment variable '" + variable + "' is not set (used in 'connection_string')"));
         }
 
@@ -87,7 +88,8 @@ final class AdapterReader {
             }
         }
         AdapterDef adapter = new AdapterDef(name, connector, connection, options, SourceLocation.of(shown));
-        if (problems.errorCount() == problemsBefore) {
+        // an adapter whose variables are not all set cannot be read as it will be at start
+        if (problems.errorCount() == problemsBefore && problems.missingVariables() == missingBefore) {
             checkWithConnector(adapter, cfg, optionsMap);
         }
         return new ReadAdapter(adapter, nameLocation);
@@ -130,7 +132,7 @@ final class AdapterReader {
         }
         Object typed = ((YamlNode.Scalar) node).value();
         String value = typed instanceof String
-                ? env.resolve((String) typed, variable -> problems.error(node.file(), node.line(), owner
+                ? env.resolve((String) typed, variable -> problems.missingVariable(node.file(), node.line(), variable, owner
                         + ": environment variable '" + variable + "' is not set (used in '" + key + "')"))
                 : plainText(typed);
         if (entry.key().equals(ROW_LIMIT_OPTION) && rowLimit(value) == null) {

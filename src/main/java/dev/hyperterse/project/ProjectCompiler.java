@@ -43,6 +43,7 @@ public final class ProjectCompiler {
     private final DisplayPaths paths;
     private final YamlNode defaults;
     private final AdapterCheck adapterCheck;
+    private final boolean missingVariablesAreWarnings;
 
     /**
      * @param processEnvironment the real environment ({@code System.getenv()}); it wins over env files
@@ -64,15 +65,17 @@ public final class ProjectCompiler {
         this.paths = new DisplayPaths(workingDir);
         this.defaults = PackagedDefaults.load();
         this.adapterCheck = AdapterCheck.NONE;
+        this.missingVariablesAreWarnings = false;
     }
 
-    private ProjectCompiler(ProjectCompiler base, AdapterCheck adapterCheck) {
+    private ProjectCompiler(ProjectCompiler base, AdapterCheck adapterCheck, boolean missingVariablesAreWarnings) {
         this.processEnvironment = base.processEnvironment;
         this.connectorTypes = base.connectorTypes;
         this.authPlugins = base.authPlugins;
         this.paths = base.paths;
         this.defaults = base.defaults;
         this.adapterCheck = adapterCheck;
+        this.missingVariablesAreWarnings = missingVariablesAreWarnings;
     }
 
     /**
@@ -82,7 +85,17 @@ public final class ProjectCompiler {
      * {@code start} alike.
      */
     public ProjectCompiler withAdapterCheck(AdapterCheck check) {
-        return new ProjectCompiler(this, check);
+        return new ProjectCompiler(this, check, missingVariablesAreWarnings);
+    }
+
+    /**
+     * This compiler, reporting an environment variable that is not set as a warning instead of an
+     * error, as Hyperterse resolves them only when it connects and executes: for {@code validate}
+     * in CI, which runs without the deployment's secrets. The compiled project then has such a
+     * variable as an empty value; it is for checking only, never for serving.
+     */
+    public ProjectCompiler withMissingVariablesAsWarnings() {
+        return new ProjectCompiler(this, adapterCheck, true);
     }
 
     /**
@@ -99,7 +112,7 @@ public final class ProjectCompiler {
      * for a {@code validate} command that prints them.
      */
     public Project compile(Path path, Consumer<ConfigProblem> warnings) throws ProjectException {
-        Problems problems = new Problems(LOG, warnings);
+        Problems problems = new Problems(LOG, warnings, missingVariablesAreWarnings);
         Path given = path.toAbsolutePath().normalize();
         if (!Files.exists(given)) {
             problems.error(paths.show(given), 0, "no such project folder or file");
@@ -148,6 +161,10 @@ public final class ProjectCompiler {
         LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s){}", root.config().name(), rootShown,
                 adapters.size(), tools.size(),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
+        if (problems.missingVariablesAreWarnings()) {
+            // reported as warnings: empty stand-ins let the statements and scripts be checked further
+            problems.missingVariableNames().forEach(name -> environment.putIfAbsent(name, ""));
+        }
         return new Project(root.config(), adapters, tools, environment);
     }
 

@@ -220,7 +220,7 @@ final class RootConfigReader {
         if (scalar.value() instanceof String) {
             text = env.resolve(text, variable -> {
                 missing[0] = true;
-                server.error("port", "server.port: environment variable '" + variable + "' is not set");
+                server.missingVariable("port", variable, "server.port: environment variable '" + variable + "' is not set");
             });
             if (missing[0]) {
                 return null;

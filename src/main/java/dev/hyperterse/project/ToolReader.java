@@ -337,7 +337,7 @@ final class ToolReader {
                 }
             } else if (p.isEnv()) {
                 if (!env.isSet(name) && reported.add("env." + name)) {
-                    cfg.error("statement", owner + ": environment variable '" + name
+                    cfg.missingVariable("statement", name, owner + ": environment variable '" + name
                             + "' is not set (used in 'statement')");
                 }
             } else if (p.isClaim() && !effective.broken() && reported.add("claims." + name)
@@ -420,7 +420,7 @@ final class ToolReader {
                 cfg.errorAt(item, "'env' must be a list of environment variable names (letters, digits and '_'), "
                         + "but an item is " + YamlNode.describe(item));
             } else if (!env.isSet(name)) {
-                cfg.errorAt(item, owner + ": environment variable '" + name + "' is not set (listed in 'env')");
+                cfg.missingVariable(item, name, owner + ": environment variable '" + name + "' is not set (listed in 'env')");
             } else if (!out.contains(name)) {
                 out.add(name);
             }

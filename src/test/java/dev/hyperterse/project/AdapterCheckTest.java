@@ -83,4 +83,16 @@ class AdapterCheckTest {
         assertEquals(2, e.problems().get(0).location().line());
         assertTrue(e.problems().get(0).message().contains("must be a URL"), e.problems().get(0).message());
     }
+
+    @Test
+    void aVariableThatIsNotSetIsAWarningWhenAskedAndTheAdapterIsNotReadWithoutIt(@TempDir Path dir) throws Exception {
+        project(dir, "db.terse", "connector: postgres\nconnection_string: '{{ env.HT_TEST_UNSET_URL }}'\n");
+        ProjectException strict = assertThrows(ProjectException.class, () -> compiler.compile(dir));
+        assertEquals(1, strict.problems().size(), strict.problems().toString());
+        List<ConfigProblem> warnings = new ArrayList<>();
+        compiler.withMissingVariablesAsWarnings().compile(dir, warnings::add);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertEquals("adapter 'db': environment variable 'HT_TEST_UNSET_URL' is not set (used in 'connection_string')"
+                + " (start needs it)", warnings.get(0).message());
+    }
 }
