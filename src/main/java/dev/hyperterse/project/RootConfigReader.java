@@ -23,6 +23,8 @@ import java.util.Locale;
 final class RootConfigReader {
     static final List<String> ROOT_KEYS =
             List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
+    /** Hyperterse features this server does not serve: named in a warning, never ignored silently. */
+    static final List<String> UNSERVED_FEATURES = List.of("agents");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
             "script_workers", "strict_handler_inputs");
@@ -75,7 +77,15 @@ final class RootConfigReader {
      */
     RootConfig read(YamlNode merged, Path projectDir, Path rootShown) {
         ConfigMap top = ConfigMap.top(merged, rootShown, problems);
-        top.warnUnknownKeys(ROOT_KEYS);
+        List<String> readOrNamed = new java.util.ArrayList<>(ROOT_KEYS);
+        readOrNamed.addAll(UNSERVED_FEATURES);
+        top.warnUnknownKeys(readOrNamed);
+        for (String feature : UNSERVED_FEATURES) {
+            if (top.has(feature)) {
+                problems.warn(rootShown, top.entry(feature).keyLine(), "'" + feature + "' (Hyperterse " + feature + ") is not served by "
+                        + "this server: the project's " + feature + " are ignored");
+            }
+        }
 
         String name = top.requiredString("name", " (the project's name)");
         if (name != null && name.isBlank()) {
@@ -102,6 +112,16 @@ final class RootConfigReader {
             }
             problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + " does not exist");
             toolsDir = null;
+        }
+
+        if (rootDir != null) {
+            for (String feature : UNSERVED_FEATURES) {
+                Path folder = rootDir.resolve(feature);
+                if (Files.isDirectory(folder) && !top.has(feature)) {
+                    problems.warn(paths.show(folder), 0, "the " + feature + " folder (Hyperterse " + feature
+                            + ") is not served by this server: its files are ignored");
+                }
+            }
         }
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
