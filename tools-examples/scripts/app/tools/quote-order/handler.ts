@@ -1,7 +1,7 @@
 import { round2, vatRate } from '../../lib/money.js';
 
 interface Payload {
-  inputs: { unit_price: number; quantity: number; country: string };
+  inputs: { unit_price?: number; quantity: number; country: string };
   tool: string;
 }
 
@@ -15,6 +15,10 @@ interface Quote {
 
 // Async on purpose: a handler may await (fetch, for instance); the server awaits the promise.
 export default async function quote({ inputs }: Payload): Promise<Quote> {
+  // declared inputs arrive checked and coerced; a missing required one is the handler's to judge
+  if (inputs.unit_price === undefined) {
+    throw new Error('unit_price is required');
+  }
   if (inputs.unit_price < 0) {
     throw new Error('unit_price must not be negative');
   }

@@ -23,8 +23,19 @@ final class ProjectLoader implements AutoCloseable {
 
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
     Project load(Path path, PrintWriter err) {
+        return load(path, err, false);
+    }
+
+    /**
+     * @param missingVariablesAreWarnings report variables that are not set as warnings (for
+     *                                    {@code validate}); the project is then for checking only
+     */
+    Project load(Path path, PrintWriter err, boolean missingVariablesAreWarnings) {
         try {
-            Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+            ProjectCompiler compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                    .withAdapterCheck(connectors.adapterCheck());
+            Project project = (missingVariablesAreWarnings ? compiler.withMissingVariablesAsWarnings() : compiler)
+                    .compile(path);
             if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
                 scriptEngine = ScriptEngine.create();
             }
@@ -41,7 +52,8 @@ final class ProjectLoader implements AutoCloseable {
      * reload, which logs the problems and keeps the running version.
      */
     Project compile(Path path) throws ProjectException {
-        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names()).compile(path);
+        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).compile(path);
         if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
             scriptEngine = ScriptEngine.create();
         }

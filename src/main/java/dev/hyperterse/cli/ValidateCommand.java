@@ -35,6 +35,11 @@ final class ValidateCommand implements Callable<Integer> {
             "reported as a warning and its statements are skipped."})
     boolean checkDb;
 
+    @Option(names = "--strict-env", description = {"Report an environment variable that is not set as an error",
+            "(as start does). Without it such a variable is a warning, so a project can be validated",
+            "without the deployment's secrets, e.g. in CI."})
+    boolean strictEnv;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -43,7 +48,7 @@ final class ValidateCommand implements Callable<Integer> {
         Logging.setLevel(2);
         PrintWriter err = spec.commandLine().getErr();
         try (ProjectLoader loader = new ProjectLoader()) {
-            Project project = loader.load(location.resolve(), err);
+            Project project = loader.load(location.resolve(), err, !strictEnv);
             if (project == null) {
                 return 1;
             }

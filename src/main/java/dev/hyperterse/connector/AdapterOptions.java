@@ -10,37 +10,54 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * An adapter's {@code options}, read the same way by every connector: each key must be one the
- * connector knows (or one the server reads for every connector), and each value must have its
- * key's type. Messages name the adapter and list the known keys, so a typo is fixed in one try.
+ * An adapter's {@code options}, read the same way by every connector: each value must have its
+ * key's type. A key the connector does not know is set aside, as Hyperterse ignores such options:
+ * the connector may pass it on to its driver, or report it with {@link #ignored} (a warning naming
+ * it as written and listing the known keys, so a typo is fixed in one try).
  */
 public final class AdapterOptions {
     /** Options the project compiler reads for every connector (row cap, time limit); not a connector's to reject. */
     public static final Set<String> GENERIC = Set.of("row_limit", "statement_timeout");
 
     private final String adapter;
+    private final String connector;
+    private final Set<String> known;
     private final Map<String, String> values;
+    private final Map<String, String> unknown;
 
-    private AdapterOptions(String adapter, Map<String, String> values) {
+    private AdapterOptions(String adapter, String connector, Set<String> known, Map<String, String> values,
+                           Map<String, String> unknown) {
         this.adapter = adapter;
+        this.connector = connector;
+        this.known = known;
         this.values = values;
+        this.unknown = unknown;
     }
 
-    /**
-     * @param known the connector's own keys
-     * @throws ConnectorException naming the first unknown key and every known one
-     */
+    /** @param known the connector's own keys */
     public static AdapterOptions of(String adapter, String connector, Map<String, String> options, Set<String> known) {
         Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> unknown = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : options.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (!known.contains(key) && !GENERIC.contains(key)) {
-                throw new ConnectorException("adapter '" + adapter + "': unknown option '" + e.getKey()
-                        + "' for connector " + connector + "; known options: " + String.join(", ", new TreeSet<>(known)));
+                unknown.put(e.getKey(), e.getValue());
+            } else {
+                values.put(key, e.getValue());
             }
-            values.put(key, e.getValue());
         }
-        return new AdapterOptions(adapter, values);
+        return new AdapterOptions(adapter, connector, known, values, unknown);
+    }
+
+    /** Options the connector does not know, keyed as written, in the order written. */
+    public Map<String, String> unknown() {
+        return java.util.Collections.unmodifiableMap(unknown);
+    }
+
+    /** The warning for an option the connector does not use: named as written, with the known ones. */
+    public String ignored(String writtenKey) {
+        return "adapter '" + adapter + "': option '" + writtenKey + "' is not used by the " + connector
+                + " connector and is ignored; known options: " + String.join(", ", new TreeSet<>(known));
     }
 
     /** The value as written (trimmed), or {@code fallback} when the key is absent. */

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** Creates connectors of one type ({@code connector: sqlite} in an adapter file). */
@@ -25,6 +26,16 @@ public interface ConnectorFactory {
     default CompiledStatement compile(String template, Map<String, String> env) throws StatementException {
         return StatementTemplate.compile(template, dialect(), env);
     }
+
+    /**
+     * Reads the adapter's connection string and options exactly as {@link #connect} does, without
+     * connecting: {@code validate} and {@code start} judge an adapter by this one reading.
+     *
+     * @param projectDir the project folder; relative file paths in the adapter resolve against it
+     * @return warnings: options this connector does not use, each named as written
+     * @throws ConnectorException naming the adapter and what is wrong
+     */
+    List<String> check(AdapterDef adapter, Path projectDir);
 
     /**
      * Opens the adapter's pool and verifies a connection. Fails with a {@link ConnectorException}

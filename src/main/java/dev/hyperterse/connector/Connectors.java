@@ -30,6 +30,24 @@ public final class Connectors {
         return Collections.unmodifiableSet(byType.keySet());
     }
 
+    /**
+     * An {@link dev.hyperterse.model.AdapterCheck} for the project compiler: each adapter read by its
+     * connector as it will be read at connect time.
+     */
+    public dev.hyperterse.model.AdapterCheck adapterCheck() {
+        return (adapter, projectDir) -> {
+            ConnectorFactory factory = byType.get(adapter.connector());
+            if (factory == null) {
+                return List.of();
+            }
+            try {
+                return factory.check(adapter, projectDir);
+            } catch (ConnectorException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        };
+    }
+
     /** @return the factory, or null when the type is unknown */
     public ConnectorFactory get(String type) {
         return byType.get(type);

@@ -132,7 +132,9 @@ final class MetaTools {
                         .put("description", new JsonObject().put("type", "string"))
                         .put("statement", new JsonObject().put("type", "string")
                                 .put("description", "The SQL template (database tools only)."))
-                        .put("inputs", new JsonObject().put("type", "array").put("items", input)))
+                        .put("inputs", new JsonObject().put("type", "array").put("items", input))
+                        .put("any_inputs", new JsonObject().put("type", "boolean")
+                                .put("description", "True when the tool takes whatever inputs you send.")))
                 .put("required", new JsonArray().add("name").add("relevance_score").add("description").add("inputs"));
         return new JsonObject()
                 .put("type", "object")

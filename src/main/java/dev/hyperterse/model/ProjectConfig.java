@@ -20,12 +20,14 @@ import java.nio.file.Path;
  * @param scriptWorkers threads that run handler and mapper scripts ({@code tools.script_workers}, default 4)
  * @param fetchAllowHosts {@code tools.fetch.allow_hosts}: the only hosts scripts may {@code fetch}
  *                    from; empty (the default) allows any host but this server itself
+ * @param strictHandlerInputs {@code tools.strict_handler_inputs}: handler tools' inputs are checked as
+ *                    strictly as database tools' (default false: Hyperterse passes them through)
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
-                            java.util.List<HostPattern> fetchAllowHosts) {
+                            java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
     }

@@ -7,6 +7,9 @@ import java.util.Optional;
  * A compiled tool. Exactly one of {@code use} (a database tool with a {@code statement}) and
  * {@code handler} (a script tool) is set. {@code path} is the tool folder relative to the tools
  * folder, given to scripts as {@code payload.tool}. Inputs keep their declaration order.
+ * {@code openInputs} marks a handler tool that takes the caller's inputs as Hyperterse does: declared
+ * ones are checked and coerced, undeclared ones pass through unchanged, and a missing required one is
+ * left for the handler to decide on.
  */
 public record ToolDef(
         String name,
@@ -24,7 +27,8 @@ public record ToolDef(
         Limits limits,
         SourceLocation location,
         SourceLocation statementLocation,
-        List<String> scriptEnv) {
+        List<String> scriptEnv,
+        boolean openInputs) {
 
     public ToolDef {
         inputs = List.copyOf(inputs);
@@ -40,7 +44,21 @@ public record ToolDef(
                    ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
                    List<String> invalidates, Limits limits, SourceLocation location) {
         this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
-                invalidates, limits, location, location, List.of());
+                invalidates, limits, location, location, List.of(), false);
+    }
+
+    /** A tool whose inputs are checked strictly: unknown fields and missing required inputs are errors. */
+    public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
+                   ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
+                   List<String> invalidates, Limits limits, SourceLocation location, SourceLocation statementLocation,
+                   List<String> scriptEnv) {
+        this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
+                invalidates, limits, location, statementLocation, scriptEnv, false);
+    }
+
+    /** True when any input the caller sends reaches the handler: a handler tool with open inputs that declares none. */
+    public boolean takesAnyInputs() {
+        return openInputs && inputs.isEmpty();
     }
 
     public boolean isDatabaseTool() {

@@ -13,7 +13,10 @@ import java.util.Map;
 /**
  * Checks a call's inputs against the tool's declarations and coerces them to their types:
  * unknown fields and missing required inputs are errors, defaults fill gaps, and an optional
- * input with no default becomes null (bound as SQL NULL).
+ * input with no default becomes null (bound as SQL NULL). A tool with open inputs (a handler tool
+ * unless {@code tools.strict_handler_inputs} is set) still gets its declared inputs checked and
+ * coerced, but undeclared fields pass through unchanged after them and a missing required input
+ * is simply absent: the handler decides what it means, as in Hyperterse.
  */
 public final class InputValidator {
 
@@ -22,9 +25,11 @@ public final class InputValidator {
 
     /** @return the coerced inputs in declaration order */
     public static Map<String, Object> validate(ToolDef tool, JsonObject inputs) {
-        for (String key : inputs.fieldNames()) {
-            if (tool.input(key).isEmpty()) {
-                throw failure(tool, "unknown input field '" + CallerText.cut(key) + "'");
+        if (!tool.openInputs()) {
+            for (String key : inputs.fieldNames()) {
+                if (tool.input(key).isEmpty()) {
+                    throw failure(tool, "unknown input field '" + CallerText.cut(key) + "'");
+                }
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -35,8 +40,10 @@ public final class InputValidator {
                     out.put(def.name(), def.defaultValue());
                 } else if (def.optional()) {
                     out.put(def.name(), null);
-                } else {
+                } else if (!tool.openInputs()) {
                     throw failure(tool, "required input '" + def.name() + "' is missing");
+                } else if (inputs.containsKey(def.name())) {
+                    out.put(def.name(), null);
                 }
                 continue;
             }
@@ -44,6 +51,13 @@ public final class InputValidator {
                 out.put(def.name(), def.type().coerce(plain(raw)));
             } catch (InputValueException e) {
                 throw failure(tool, "validation error for field '" + def.name() + "': " + e.getMessage());
+            }
+        }
+        if (tool.openInputs()) {
+            for (Map.Entry<String, Object> field : inputs) {
+                if (tool.input(field.getKey()).isEmpty()) {
+                    out.put(field.getKey(), field.getValue());
+                }
             }
         }
         return out;

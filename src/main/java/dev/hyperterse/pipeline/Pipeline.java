@@ -164,6 +164,15 @@ public final class Pipeline {
                         : unexpected(Stage.AUTH, tool, e)));
     }
 
+    private static List<Object> namedValues(Map<String, Object> values) {
+        List<Object> named = new ArrayList<>(values.size() * 2);
+        values.forEach((name, value) -> {
+            named.add(name);
+            named.add(value);
+        });
+        return named;
+    }
+
     private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs, Caller caller) {
         if (tool.inputMapper() == null) {
             return Future.succeededFuture(inputs);
@@ -187,7 +196,8 @@ public final class Pipeline {
             JsonObject payload = withCaller(tool, caller, new JsonObject()
                     .put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values))).put("tool", tool.path()));
             // a handler may answer differently per caller, so its cache entries are per caller
-            CacheKey key = new CacheKey(tool.name(), "handler " + tool.handler(), new ArrayList<>(values.values()),
+            // names are part of the key: a handler with open inputs may get {a: 1} or {b: 1}
+            CacheKey key = new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
                     tool.auth() == null ? null : identity(caller));
             boolean[] loaded = {false};
             Future<CachedRows> handled = cache.getOrLoad(key, tool.cache(), () -> {

@@ -1,5 +1,6 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.AdapterCheck;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.SourceLocation;
@@ -28,14 +29,22 @@ final class AdapterReader {
     private final Set<String> connectorTypes;
     private final EnvSubstitution env;
     private final Problems problems;
+    private final AdapterCheck check;
+    private final Path projectDir;
 
-    AdapterReader(Set<String> connectorTypes, EnvSubstitution env, Problems problems) {
+    /** @param check reads an adapter as its connector will; run on adapters with no problem of their own */
+    AdapterReader(Set<String> connectorTypes, EnvSubstitution env, Problems problems, AdapterCheck check,
+                  Path projectDir) {
         this.connectorTypes = connectorTypes;
         this.env = env;
         this.problems = problems;
+        this.check = check;
+        this.projectDir = projectDir;
     }
 
     ReadAdapter read(Path file, Path shown, YamlNode root) {
+        int problemsBefore = problems.errorCount();
+        int missingBefore = problems.missingVariables();
         ConfigMap cfg = ConfigMap.top(root, shown, problems);
         cfg.rejectUnknownKeys(KEYS);
 
@@ -64,7 +73,7 @@ final class AdapterReader {
         String connection = cfg.requiredString("connection_string", "");
         if (connection != null) {
             SourceLocation at = cfg.location("connection_string");
-            connection = env.resolve(connection, variable -> problems.error(at.file(), at.line(), owner
+            connection = env.resolve(connection, variable -> problems.missingVariable(at.file(), at.line(), variable, owner
                     + ": environment variable '" + variable + "' is not set (used in 'connection_string')"));
         }
 
@@ -78,8 +87,39 @@ final class AdapterReader {
                 }
             }
         }
-        return new ReadAdapter(new AdapterDef(name, connector, connection, options, SourceLocation.of(shown)),
-                nameLocation);
+        AdapterDef adapter = new AdapterDef(name, connector, connection, options, SourceLocation.of(shown));
+        // an adapter whose variables are not all set cannot be read as it will be at start
+        if (problems.errorCount() == problemsBefore && problems.missingVariables() == missingBefore) {
+            checkWithConnector(adapter, cfg, optionsMap);
+        }
+        return new ReadAdapter(adapter, nameLocation);
+    }
+
+    /** The connector's own reading: its refusal is an error, options it does not use are warnings. */
+    private void checkWithConnector(AdapterDef adapter, ConfigMap cfg, ConfigMap optionsMap) {
+        try {
+            for (String warning : check.check(adapter, projectDir)) {
+                SourceLocation at = optionLocation(warning, cfg, optionsMap);
+                problems.warn(at.file(), at.line(), warning);
+            }
+        } catch (IllegalArgumentException e) {
+            SourceLocation at = optionLocation(e.getMessage(), cfg, optionsMap);
+            problems.error(at.file(), at.line(), e.getMessage());
+        }
+    }
+
+    /** The line of the option a message names ({@code option 'x'} or {@code option x}), else of the connection string. */
+    private static SourceLocation optionLocation(String message, ConfigMap cfg, ConfigMap optionsMap) {
+        if (optionsMap != null) {
+            String lower = message.toLowerCase(Locale.ROOT);
+            for (YamlNode.Entry entry : optionsMap.entries()) {
+                String key = entry.key().toLowerCase(Locale.ROOT);
+                if (lower.contains("option '" + key + "'") || lower.contains("option " + key + " ")) {
+                    return new SourceLocation(entry.value().file(), entry.value().line());
+                }
+            }
+        }
+        return cfg.location("connection_string");
     }
 
     private String optionValue(YamlNode.Entry entry, ConfigMap optionsMap, String owner) {
@@ -92,7 +132,7 @@ final class AdapterReader {
         }
         Object typed = ((YamlNode.Scalar) node).value();
         String value = typed instanceof String
-                ? env.resolve((String) typed, variable -> problems.error(node.file(), node.line(), owner
+                ? env.resolve((String) typed, variable -> problems.missingVariable(node.file(), node.line(), variable, owner
                         + ": environment variable '" + variable + "' is not set (used in '" + key + "')"))
                 : plainText(typed);
         if (entry.key().equals(ROW_LIMIT_OPTION) && rowLimit(value) == null) {

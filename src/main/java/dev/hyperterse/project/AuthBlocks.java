@@ -115,7 +115,7 @@ final class AuthBlocks {
                     problems.error(envAt.file(), envAt.line(), owner + ": 'policy.env' must list environment "
                             + "variable names (letters, digits and '_'), got '" + name + "'");
                 } else if (!env.isSet(name)) {
-                    problems.error(envAt.file(), envAt.line(), owner + ": environment variable '" + name
+                    problems.missingVariable(envAt.file(), envAt.line(), name, owner + ": environment variable '" + name
                             + "' is not set (listed in 'policy.env')");
                 } else if (!names.contains(name)) {
                     names.add(name);
@@ -156,7 +156,7 @@ final class AuthBlocks {
         }
         Object v = ((YamlNode.Scalar) node).value();
         if (v instanceof String) {
-            return env.resolve((String) v, name -> problems.error(node.file(), node.line(), owner
+            return env.resolve((String) v, name -> problems.missingVariable(node.file(), node.line(), name, owner
                     + ": environment variable '" + name + "' is not set (used in '" + key + "')"));
         }
         if (v instanceof Integer) {

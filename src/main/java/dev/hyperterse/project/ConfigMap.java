@@ -111,6 +111,17 @@ final class ConfigMap {
         problems.error(node.file(), node.line(), message);
     }
 
+    /** An environment variable the item lists is not set (see {@link Problems#missingVariable}). */
+    void missingVariable(YamlNode item, String variable, String message) {
+        problems.missingVariable(item.file(), item.line(), variable, message);
+    }
+
+    /** An environment variable the value at {@code key} uses is not set (see {@link Problems#missingVariable}). */
+    void missingVariable(String key, String variable, String message) {
+        SourceLocation at = location(key);
+        problems.missingVariable(at.file(), at.line(), variable, message);
+    }
+
     void missing(String key, String why) {
         problems.error(mapping.file(), ownerLine, "missing required key '" + name(key) + "'" + why);
     }

@@ -18,10 +18,47 @@ final class Problems {
     private final List<ConfigProblem> errors = new ArrayList<>();
     private final Logger log;
     private final Consumer<ConfigProblem> warningListener;
+    private final boolean missingVariablesAreWarnings;
+    private final java.util.Set<String> missingVariables = new java.util.TreeSet<>();
+    private int missingReports;
 
     Problems(Logger log, Consumer<ConfigProblem> warningListener) {
+        this(log, warningListener, false);
+    }
+
+    /**
+     * @param missingVariablesAreWarnings true for a check without the deployment's secrets
+     *                                    ({@code validate} in CI): a variable that is not set is a warning
+     */
+    Problems(Logger log, Consumer<ConfigProblem> warningListener, boolean missingVariablesAreWarnings) {
         this.log = log;
         this.warningListener = warningListener;
+        this.missingVariablesAreWarnings = missingVariablesAreWarnings;
+    }
+
+    /** A {@code {{ env.X }}} (or an {@code env:} list item) whose variable is not set. */
+    void missingVariable(Path file, int line, String variable, String message) {
+        missingReports++;
+        missingVariables.add(variable);
+        if (missingVariablesAreWarnings) {
+            warn(file, line, message + " (start needs it)");
+        } else {
+            error(file, line, message);
+        }
+    }
+
+    /** How many uses of variables that are not set were reported so far. */
+    int missingVariables() {
+        return missingReports;
+    }
+
+    /** The names of the variables that are not set but are used. */
+    java.util.Set<String> missingVariableNames() {
+        return java.util.Collections.unmodifiableSet(missingVariables);
+    }
+
+    boolean missingVariablesAreWarnings() {
+        return missingVariablesAreWarnings;
     }
 
     void error(Path file, int line, String message) {
@@ -36,6 +73,10 @@ final class Problems {
 
     boolean hasErrors() {
         return !errors.isEmpty();
+    }
+
+    int errorCount() {
+        return errors.size();
     }
 
     /** Throws every error collected so far, sorted by file and line. */

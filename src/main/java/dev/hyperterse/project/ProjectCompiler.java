@@ -1,5 +1,6 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.AdapterCheck;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ToolDef;
 import org.slf4j.Logger;
@@ -41,6 +42,8 @@ public final class ProjectCompiler {
     private final Set<String> authPlugins;
     private final DisplayPaths paths;
     private final YamlNode defaults;
+    private final AdapterCheck adapterCheck;
+    private final boolean missingVariablesAreWarnings;
 
     /**
      * @param processEnvironment the real environment ({@code System.getenv()}); it wins over env files
@@ -61,6 +64,38 @@ public final class ProjectCompiler {
         this.authPlugins = lowerCase(authPlugins);
         this.paths = new DisplayPaths(workingDir);
         this.defaults = PackagedDefaults.load();
+        this.adapterCheck = AdapterCheck.NONE;
+        this.missingVariablesAreWarnings = false;
+    }
+
+    private ProjectCompiler(ProjectCompiler base, AdapterCheck adapterCheck, boolean missingVariablesAreWarnings) {
+        this.processEnvironment = base.processEnvironment;
+        this.connectorTypes = base.connectorTypes;
+        this.authPlugins = base.authPlugins;
+        this.paths = base.paths;
+        this.defaults = base.defaults;
+        this.adapterCheck = adapterCheck;
+        this.missingVariablesAreWarnings = missingVariablesAreWarnings;
+    }
+
+    /**
+     * This compiler, also reading each adapter's connection string and options as its connector
+     * will at connect time: what that reading refuses is a configuration error at the adapter's
+     * file and line, and options the connector does not use are warnings, for {@code validate} and
+     * {@code start} alike.
+     */
+    public ProjectCompiler withAdapterCheck(AdapterCheck check) {
+        return new ProjectCompiler(this, check, missingVariablesAreWarnings);
+    }
+
+    /**
+     * This compiler, reporting an environment variable that is not set as a warning instead of an
+     * error, as Hyperterse resolves them only when it connects and executes: for {@code validate}
+     * in CI, which runs without the deployment's secrets. The compiled project then has such a
+     * variable as an empty value; it is for checking only, never for serving.
+     */
+    public ProjectCompiler withMissingVariablesAsWarnings() {
+        return new ProjectCompiler(this, adapterCheck, true);
     }
 
     /**
@@ -77,7 +112,7 @@ public final class ProjectCompiler {
      * for a {@code validate} command that prints them.
      */
     public Project compile(Path path, Consumer<ConfigProblem> warnings) throws ProjectException {
-        Problems problems = new Problems(LOG, warnings);
+        Problems problems = new Problems(LOG, warnings, missingVariablesAreWarnings);
         Path given = path.toAbsolutePath().normalize();
         if (!Files.exists(given)) {
             problems.error(paths.show(given), 0, "no such project folder or file");
@@ -116,7 +151,8 @@ public final class ProjectCompiler {
                 .read(YamlDocument.merge(defaults, rootNode), projectDir, rootShown);
 
         Set<String> unreadableAdapters = new HashSet<>();
-        Map<String, AdapterDef> adapters = readAdapters(root.config().adaptersDir(), env, unreadableAdapters, problems);
+        Map<String, AdapterDef> adapters = readAdapters(root.config().adaptersDir(), projectDir, env,
+                unreadableAdapters, problems);
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
                 scriptFiles, paths, problems);
         Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
@@ -125,16 +161,20 @@ public final class ProjectCompiler {
         LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s){}", root.config().name(), rootShown,
                 adapters.size(), tools.size(),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
+        if (problems.missingVariablesAreWarnings()) {
+            // reported as warnings: empty stand-ins let the statements and scripts be checked further
+            problems.missingVariableNames().forEach(name -> environment.putIfAbsent(name, ""));
+        }
         return new Project(root.config(), adapters, tools, environment);
     }
 
-    private Map<String, AdapterDef> readAdapters(Path adaptersDir, EnvSubstitution env, Set<String> unreadable,
-                                                 Problems problems) {
+    private Map<String, AdapterDef> readAdapters(Path adaptersDir, Path projectDir, EnvSubstitution env,
+                                                 Set<String> unreadable, Problems problems) {
         Map<String, AdapterDef> adapters = new LinkedHashMap<>();
         if (adaptersDir == null || !Files.isDirectory(adaptersDir)) {
             return adapters;
         }
-        AdapterReader reader = new AdapterReader(connectorTypes, env, problems);
+        AdapterReader reader = new AdapterReader(connectorTypes, env, problems, adapterCheck, projectDir);
         Map<String, Path> definedIn = new LinkedHashMap<>();
         for (Path file : find(adaptersDir, name -> name.toLowerCase(Locale.ROOT).endsWith(".terse"), problems)) {
             Path shown = paths.show(file);

@@ -24,9 +24,11 @@ import java.util.Locale;
 final class RootConfigReader {
     static final List<String> ROOT_KEYS =
             List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
+    /** Hyperterse features this server does not serve: named in a warning, never ignored silently. */
+    static final List<String> UNSERVED_FEATURES = List.of("agents");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
-            "script_workers", "fetch");
+            "script_workers", "fetch", "strict_handler_inputs");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -77,7 +79,15 @@ final class RootConfigReader {
      */
     RootConfig read(YamlNode merged, Path projectDir, Path rootShown) {
         ConfigMap top = ConfigMap.top(merged, rootShown, problems);
-        top.warnUnknownKeys(ROOT_KEYS);
+        List<String> readOrNamed = new java.util.ArrayList<>(ROOT_KEYS);
+        readOrNamed.addAll(UNSERVED_FEATURES);
+        top.warnUnknownKeys(readOrNamed);
+        for (String feature : UNSERVED_FEATURES) {
+            if (top.has(feature)) {
+                problems.warn(rootShown, top.entry(feature).keyLine(), "'" + feature + "' (Hyperterse " + feature + ") is not served by "
+                        + "this server: the project's " + feature + " are ignored");
+            }
+        }
 
         String name = top.requiredString("name", " (the project's name)");
         if (name != null && name.isBlank()) {
@@ -106,6 +116,16 @@ final class RootConfigReader {
             toolsDir = null;
         }
 
+        if (rootDir != null) {
+            for (String feature : UNSERVED_FEATURES) {
+                Path folder = rootDir.resolve(feature);
+                if (Files.isDirectory(folder) && !top.has(feature)) {
+                    problems.warn(paths.show(folder), 0, "the " + feature + " folder (Hyperterse " + feature
+                            + ") is not served by this server: its files are ignored");
+                }
+            }
+        }
+
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
         Boolean filterByAuth = search == null ? null : search.bool(required(search, "filter_by_auth"));
@@ -123,6 +143,7 @@ final class RootConfigReader {
 
         ConfigMap fetch = tools == null ? null : section(tools, "fetch", FETCH_KEYS);
         List<HostPattern> allowHosts = fetch == null ? List.of() : allowHosts(fetch);
+        Boolean strictHandlerInputs = tools == null ? null : tools.bool(required(tools, "strict_handler_inputs"));
 
         AuthDef defaultAuth = null;
         boolean authBroken = false;
@@ -139,7 +160,8 @@ final class RootConfigReader {
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts);
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
+                strictHandlerInputs != null && strictHandlerInputs);
         return new RootConfig(config, defaultAuth, authBroken);
     }
 
@@ -239,7 +261,7 @@ final class RootConfigReader {
         if (scalar.value() instanceof String) {
             text = env.resolve(text, variable -> {
                 missing[0] = true;
-                server.error("port", "server.port: environment variable '" + variable + "' is not set");
+                server.missingVariable("port", variable, "server.port: environment variable '" + variable + "' is not set");
             });
             if (missing[0]) {
                 return null;

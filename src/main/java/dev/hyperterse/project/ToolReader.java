@@ -138,7 +138,8 @@ final class ToolReader {
         ToolDef tool = new ToolDef(name, toolPath, description, databaseTool ? use : null,
                 databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
-                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts));
+                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
+                !databaseTool && !root.config().strictHandlerInputs());
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
@@ -336,7 +337,7 @@ final class ToolReader {
                 }
             } else if (p.isEnv()) {
                 if (!env.isSet(name) && reported.add("env." + name)) {
-                    cfg.error("statement", owner + ": environment variable '" + name
+                    cfg.missingVariable("statement", name, owner + ": environment variable '" + name
                             + "' is not set (used in 'statement')");
                 }
             } else if (p.isClaim() && !effective.broken() && reported.add("claims." + name)
@@ -419,7 +420,7 @@ final class ToolReader {
                 cfg.errorAt(item, "'env' must be a list of environment variable names (letters, digits and '_'), "
                         + "but an item is " + YamlNode.describe(item));
             } else if (!env.isSet(name)) {
-                cfg.errorAt(item, owner + ": environment variable '" + name + "' is not set (listed in 'env')");
+                cfg.missingVariable(item, name, owner + ": environment variable '" + name + "' is not set (listed in 'env')");
             } else if (!out.contains(name)) {
                 out.add(name);
             }

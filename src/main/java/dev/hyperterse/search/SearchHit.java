@@ -14,8 +14,9 @@ public record SearchHit(String name, int relevanceScore, double rawScore, ToolDe
     /**
      * The hit as the {@code search} tool returns it. Keys are inserted in wire order (JsonObject
      * keeps insertion order): {@code name, relevance_score, description, statement} (database
-     * tools only), {@code inputs}. An input's {@code description} appears only when non-empty and
-     * {@code default_value} only when it has a default, as in Hyperterse.
+     * tools only), {@code inputs}, then {@code any_inputs: true} for a handler that takes whatever
+     * inputs the caller sends (it declares none). An input's {@code description} appears only when
+     * non-empty and {@code default_value} only when it has a default, as in Hyperterse.
      */
     public JsonObject toJson() {
         JsonObject json = new JsonObject()
@@ -39,6 +40,10 @@ public record SearchHit(String name, int relevanceScore, double rawScore, ToolDe
             }
             inputs.add(entry);
         }
-        return json.put("inputs", inputs);
+        json.put("inputs", inputs);
+        if (tool.takesAnyInputs()) {
+            json.put("any_inputs", true);
+        }
+        return json;
     }
 }

@@ -118,7 +118,7 @@ class ScriptToolsServerTest {
         JsonObject us = rows(execute("quote-order", Map.of("unit_price", 2.5, "country", "us"))).getJsonObject(0);
         assertEquals(2.5, us.getDouble("gross"));
         McpError missing = assertThrows(McpError.class, () -> execute("quote-order", Map.of()));
-        assertEquals("input validation failed: required input 'unit_price' is missing",
+        assertEquals("handler script failed for tool quote-order: Error: unit_price is required",
                 missing.getJsonRpcError().message());
         McpError thrown = assertThrows(McpError.class, () -> execute("quote-order", Map.of("unit_price", -1)));
         assertEquals("handler script failed for tool quote-order: Error: unit_price must not be negative",

@@ -45,6 +45,11 @@ public final class DelayConnectors implements ConnectorFactory {
     }
 
     @Override
+    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
+        return java.util.List.of();
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
         opened.incrementAndGet();
         return Future.succeededFuture(new DelayConnector(vertx, adapter.name()));

@@ -36,6 +36,11 @@ public final class MySqlConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
+        return MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
         MySqlSettings settings;
         try {

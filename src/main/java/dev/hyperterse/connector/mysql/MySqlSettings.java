@@ -25,9 +25,14 @@ import java.util.regex.Pattern;
  * @param sslCa     {@code ssl_ca}: PEM file of the CA for {@code verify_ca}/{@code verify_identity}, or null
  * @param charset   {@code charset} (default utf8mb4)
  * @param collation {@code collation}, or null for the charset's default
+ * @param warnings  options this connector does not use, each named as written
  */
 record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, String sslCa, String charset,
-                     String collation) {
+                     String collation, java.util.List<String> warnings) {
+    MySqlSettings {
+        warnings = java.util.List.copyOf(warnings);
+    }
+
     static final int DEFAULT_PORT = 3306;
     static final Set<String> CONNECTION_KEYS = Set.of("ssl_mode", "ssl_ca", "charset", "collation", "connect_timeout");
     static final Set<String> KNOWN;
@@ -99,7 +104,17 @@ record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, Stri
             }
         }
         Map<String, String> merged = new LinkedHashMap<>(settings);
-        options.forEach((k, v) -> merged.put(canonical(k), v));
+        options.forEach((k, v) -> {
+            String key = canonical(k);
+            // the Go driver's own settings are accepted in options as in the DSN; the rest keep
+            // their written name, so a warning names them as the project does
+            if (!GO_DRIVER_ONLY.contains(key.replace("_", ""))) {
+                merged.put(KNOWN.contains(key) || key.equals("timeout") ? key : k, v);
+            }
+        });
+        if (merged.containsKey("timeout") && !merged.containsKey("connect_timeout")) {
+            merged.put("connect_timeout", merged.remove("timeout"));
+        }
         AdapterOptions o = AdapterOptions.of(adapter, "mysql", merged, KNOWN);
         String user = endpoint.user() == null || endpoint.user().isEmpty() ? System.getProperty("user.name")
                 : endpoint.user();
@@ -111,8 +126,10 @@ record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, Stri
             throw new ConnectorException("adapter '" + adapter + "': ssl_mode " + sslMode.value
                     + " needs ssl_ca, a PEM file with the certificate authority that signed the server's certificate");
         }
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        o.unknown().keySet().forEach(key -> warnings.add(o.ignored(key)));
         return new MySqlSettings(resolved, PoolSettings.read(o), sslMode, ca, o.string("charset", "utf8mb4"),
-                o.string("collation", null));
+                o.string("collation", null), warnings);
     }
 
     /** {@code sslmode}, {@code ssl-mode} and {@code sslMode} all mean {@code ssl_mode}. */

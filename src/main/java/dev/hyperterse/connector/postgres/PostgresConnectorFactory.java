@@ -43,6 +43,11 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
+        return PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
         PostgresSettings settings;
         try {

@@ -22,10 +22,12 @@ import java.util.TreeSet;
  *
  * @param sslMode     {@code sslmode} (libpq's names; default {@code prefer}, libpq's default)
  * @param sslRootCert {@code sslrootcert}: PEM file of the CA for {@code verify-ca}/{@code verify-full}, or null
- * @param startup     run-time parameters sent when a connection opens ({@code application_name}, {@code search_path})
+ * @param startup     run-time parameters sent when a connection opens ({@code application_name}, {@code search_path},
+ *                    and the session settings of {@link #SESSION_SETTINGS} given as options)
+ * @param warnings    options this connector does not use, each named as written
  */
 record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, String sslRootCert,
-                        Map<String, String> startup) {
+                        Map<String, String> startup, java.util.List<String> warnings) {
     static final int DEFAULT_PORT = 5432;
     /** Settings a connection string may carry besides host, port, database, user and password. */
     static final Set<String> CONNECTION_KEYS = Set.of("sslmode", "sslrootcert", "application_name", "search_path",
@@ -38,12 +40,24 @@ record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, S
         KNOWN = Set.copyOf(known);
     }
 
+    /**
+     * Session settings an option may set, sent as run-time parameters when a connection opens (as
+     * pgx sends a DSN's unknown parameters). Only these: a name the server does not know would
+     * otherwise fail every connection at start, where {@code validate} could not have seen it.
+     */
+    static final Set<String> SESSION_SETTINGS = Set.of("timezone", "datestyle", "intervalstyle", "lock_timeout",
+            "idle_in_transaction_session_timeout", "default_transaction_read_only", "work_mem", "extra_float_digits");
+    /** pgxpool's names for pool settings (Hyperterse's PostgreSQL options), as this server names them. */
+    private static final Map<String, String> PGX_POOL_NAMES = Map.of("pool_max_conns", "max_connections",
+            "pool_max_conn_lifetime", "max_lifetime", "pool_max_conn_idle_time", "idle_timeout");
+
     private static final Map<String, SslMode> SSL_MODES = Map.of("disable", SslMode.DISABLE, "allow", SslMode.ALLOW,
             "prefer", SslMode.PREFER, "require", SslMode.REQUIRE, "verify-ca", SslMode.VERIFY_CA,
             "verify-full", SslMode.VERIFY_FULL);
 
     PostgresSettings {
         startup = Map.copyOf(startup);
+        warnings = java.util.List.copyOf(warnings);
     }
 
     /**
@@ -71,7 +85,10 @@ record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, S
             }
         }
         Map<String, String> merged = new LinkedHashMap<>(endpoint.parameters());
-        merged.putAll(options);
+        options.forEach((key, value) -> {
+            String ours = PGX_POOL_NAMES.get(key.toLowerCase(java.util.Locale.ROOT));
+            merged.put(ours != null && !options.containsKey(ours) ? ours : key, value);
+        });
         AdapterOptions o = AdapterOptions.of(adapter, "postgres", merged, KNOWN);
         String user = endpoint.user() == null || endpoint.user().isEmpty() ? System.getProperty("user.name")
                 : endpoint.user();
@@ -90,7 +107,15 @@ record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, S
         if (searchPath != null) {
             startup.put("search_path", searchPath);
         }
-        return new PostgresSettings(resolved, PoolSettings.read(o), sslMode, rootCert, startup);
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        o.unknown().forEach((key, value) -> {
+            if (SESSION_SETTINGS.contains(key.toLowerCase(java.util.Locale.ROOT))) {
+                startup.put(key.toLowerCase(java.util.Locale.ROOT), value.trim());
+            } else {
+                warnings.add(o.ignored(key));
+            }
+        });
+        return new PostgresSettings(resolved, PoolSettings.read(o), sslMode, rootCert, startup, warnings);
     }
 
     private static Endpoint fromKeyValues(String adapter, Map<String, String> kv) {

@@ -43,6 +43,11 @@ public final class RedisConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
+        return RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
         RedisSettings settings;
         try {

@@ -25,10 +25,18 @@ import java.util.Set;
  * @param connectTimeout {@code connect_timeout} (default 5s)
  * @param idleTimeout    {@code idle_timeout}: an unused connection is closed after this (default 10m)
  * @param sslCa          {@code ssl_ca}: PEM file of a CA to trust for {@code rediss://}, or null
+ * @param warnings       options this connector does not use, each named as written
  */
 record RedisSettings(Endpoint endpoint, boolean tls, int maxConnections, Duration connectTimeout,
-                     Duration idleTimeout, String sslCa) {
+                     Duration idleTimeout, String sslCa, java.util.List<String> warnings) {
+    RedisSettings {
+        warnings = java.util.List.copyOf(warnings);
+    }
+
     static final Set<String> KNOWN = Set.of("max_connections", "connect_timeout", "idle_timeout", "ssl_ca");
+    /** go-redis's names for the same settings, as Hyperterse's Redis options are written. */
+    private static final Map<String, String> GO_REDIS_NAMES = Map.of("pool_size", "max_connections",
+            "dial_timeout", "connect_timeout", "conn_max_idle_time", "idle_timeout");
 
     static RedisSettings parse(String adapter, String connectionString, Map<String, String> options) {
         String text = connectionString == null ? "" : connectionString.trim();
@@ -52,13 +60,18 @@ record RedisSettings(Endpoint endpoint, boolean tls, int maxConnections, Duratio
         if (!database.matches("\\d{1,5}")) {
             throw ConnectionStrings.bad(adapter, "redis", "the database '" + database + "' is not a number");
         }
-        merged.putAll(options);
+        options.forEach((key, value) -> {
+            String ours = GO_REDIS_NAMES.get(key.toLowerCase(Locale.ROOT));
+            merged.put(ours != null && !options.containsKey(ours) ? ours : key, value);
+        });
         AdapterOptions o = AdapterOptions.of(adapter, "redis", merged, KNOWN);
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        o.unknown().keySet().forEach(key -> warnings.add(o.ignored(key)));
         boolean tls = text.toLowerCase(Locale.ROOT).startsWith("rediss:");
         return new RedisSettings(new Endpoint(endpoint.host(), endpoint.port(), database, endpoint.user(),
                 endpoint.password(), Map.of()), tls, o.positiveInt("max_connections", 10),
                 o.duration("connect_timeout", Duration.ofSeconds(5), false),
-                o.duration("idle_timeout", Duration.ofMinutes(10), true), o.string("ssl_ca", null));
+                o.duration("idle_timeout", Duration.ofMinutes(10), true), o.string("ssl_ca", null), warnings);
     }
 
     RedisOptions redisOptions(Path projectDir) {

@@ -44,6 +44,12 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
+        SqliteLocation.resolve(adapter.name(), adapter.connectionString(), projectDir);
+        return SqliteOptions.parse(adapter.name(), adapter.options()).warnings();
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
         SqliteOptions options;
         SqliteLocation location;

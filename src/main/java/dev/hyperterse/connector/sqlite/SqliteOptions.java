@@ -17,9 +17,10 @@ import java.util.Set;
  *                       (WAL for writable files, SQLite's own otherwise)
  * @param readOnly       {@code read_only}: pool connections cannot write
  * @param initSql        {@code init_sql}: SQL files, relative to the project, run in order on a new database
+ * @param warnings       options this connector does not use, each named as written
  */
 record SqliteOptions(int maxConnections, Duration busyTimeout, String journalMode, boolean readOnly,
-                     List<String> initSql) {
+                     List<String> initSql, List<String> warnings) {
 
     static final Set<String> KNOWN = Set.of("max_connections", "busy_timeout", "journal_mode", "read_only", "init_sql");
     private static final Map<String, String> JOURNAL_MODES = Map.of("delete", "DELETE", "truncate", "TRUNCATE",
@@ -29,6 +30,7 @@ record SqliteOptions(int maxConnections, Duration busyTimeout, String journalMod
 
     SqliteOptions {
         initSql = List.copyOf(initSql);
+        warnings = List.copyOf(warnings);
     }
 
     static SqliteOptions parse(String adapter, Map<String, String> options) {
@@ -41,6 +43,7 @@ record SqliteOptions(int maxConnections, Duration busyTimeout, String journalMod
         }
         return new SqliteOptions(o.positiveInt("max_connections", DEFAULT_MAX_CONNECTIONS),
                 o.duration("busy_timeout", DEFAULT_BUSY_TIMEOUT, true),
-                o.choice("journal_mode", JOURNAL_MODES, null), o.bool("read_only", false), initSql);
+                o.choice("journal_mode", JOURNAL_MODES, null), o.bool("read_only", false), initSql,
+                o.unknown().keySet().stream().map(o::ignored).toList());
     }
 }

@@ -252,9 +252,13 @@ class RedisConnectorTest {
         String refused = connectFailure("redis://:s3cret-pw@127.0.0.1:1/0", Map.of("connect_timeout", "2s"));
         assertTrue(refused.startsWith("cannot connect to Redis at 127.0.0.1:1/0: "), refused);
         assertFalse(refused.contains("s3cret-pw"), refused);
-        assertTrue(connectFailure(TestDatabases.redisUrl(), Map.of("pool_size", "2"))
-                .startsWith("adapter 'cache': unknown option 'pool_size' for connector redis; known options: "
-                        + "connect_timeout, idle_timeout, max_connections, ssl_ca"));
+        // go-redis's pool_size (Hyperterse's Redis docs) is max_connections; other unknown options are warnings
+        assertEquals(java.util.List.of(), factory.check(adapter(TestDatabases.redisUrl(), Map.of("pool_size", "2")),
+                Path.of(".")));
+        assertEquals(java.util.List.of("adapter 'cache': option 'MinIdleConns' is not used by the redis connector and"
+                        + " is ignored; known options: connect_timeout, idle_timeout, max_connections, ssl_ca"),
+                factory.check(adapter(TestDatabases.redisUrl(), Map.of("MinIdleConns", "2")), Path.of(".")));
+        assertTrue(connectFailure(TestDatabases.redisUrl(), Map.of("pool_size", "0")).contains("option max_connections is '0'"));
         assertTrue(connectFailure("localhost:6379", Map.of()).contains("must be a URL"));
         assertTrue(connectFailure(TestDatabases.redisUrl() + "/x", Map.of()).contains("is not a number"));
         Connector db1 = connect(TestDatabases.redisUrl().replaceFirst("(/\\d+)?$", "") + "/1", Map.of("max_connections", "2"));

@@ -497,11 +497,19 @@ public abstract class SqlConnectorContract {
     }
 
     @Test
-    void unknownOptionsListTheKnownOnes() {
-        String message = connectFailure(isolation.url(), Map.of("pool_size", "3"));
-        assertTrue(message.startsWith("adapter 'db': unknown option 'pool_size' for connector " + factory().type()
-                + "; known options: "), message);
+    void unknownOptionsAreWarningsThatListTheKnownOnes() {
+        // as Hyperterse, an option the connector does not use is ignored: named as written, with the known ones
+        java.util.List<String> warnings = factory().check(adapter(isolation.url(), Map.of("Pool_Sizzle", "3")),
+                Path.of("."));
+        assertEquals(1, warnings.size(), warnings.toString());
+        String message = warnings.get(0);
+        assertTrue(message.startsWith("adapter 'db': option 'Pool_Sizzle' is not used by the " + factory().type()
+                + " connector and is ignored; known options: "), message);
         assertTrue(message.contains("connect_timeout") && message.contains("max_connections"), message);
+        Map<String, String> withUnknown = new HashMap<>(isolation.options());
+        withUnknown.put("Pool_Sizzle", "3");
+        assertEquals("[{\"one\":1}]", rows(connectTo(isolation.url(), withUnknown), "SELECT 1 AS one").encode(),
+                "an adapter with an option the connector does not use still connects");
         assertTrue(connectFailure(isolation.url(), Map.of("max_connections", "0")).contains("option max_connections is '0'"));
         assertTrue(connectFailure(isolation.url(), Map.of("idle_timeout", "soon")).contains("option idle_timeout"));
         // the options the server reads for every connector are accepted

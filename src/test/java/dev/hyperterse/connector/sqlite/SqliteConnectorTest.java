@@ -475,8 +475,9 @@ class SqliteConnectorTest {
 
     @Test
     void optionsAreChecked() throws Exception {
-        assertEquals("adapter 'db': unknown option 'pool_size' for connector sqlite; known options: busy_timeout,"
-                + " init_sql, journal_mode, max_connections, read_only", connectFailure(":memory:", Map.of("pool_size", "3")));
+        assertEquals(java.util.List.of("adapter 'db': option 'pool_size' is not used by the sqlite connector and is"
+                + " ignored; known options: busy_timeout, init_sql, journal_mode, max_connections, read_only"),
+                factory.check(adapter(":memory:", Map.of("pool_size", "3")), project));
         assertTrue(connectFailure(":memory:", Map.of("max_connections", "0")).contains("option max_connections is '0'"));
         assertTrue(connectFailure(":memory:", Map.of("busy_timeout", "soon")).contains("option busy_timeout"));
         assertTrue(connectFailure(":memory:", Map.of("journal_mode", "fast")).contains("option journal_mode"));
