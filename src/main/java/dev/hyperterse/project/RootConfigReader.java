@@ -24,8 +24,8 @@ final class RootConfigReader {
     static final List<String> ROOT_KEYS =
             List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
     private static final List<String> TOOLS_KEYS =
-            List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
-            "script_workers");
+            List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
+            "script_timeout", "script_workers");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
@@ -111,8 +111,10 @@ final class RootConfigReader {
         CachePolicy cache = cachePolicy(cacheSection);
         Long cacheSize = cacheSection == null ? null : cacheSection.byteSize(required(cacheSection, "max_size"));
         long cacheMaxBytes = cacheSize == null ? BAD_INT : cacheSize;
-        Limits limits = tools == null ? new Limits(BAD_INT, BAD_DURATION, BAD_DURATION) : new Limits(
+        Long resultBytes = tools == null ? null : tools.byteSize(required(tools, "result_max_bytes"));
+        Limits limits = tools == null ? new Limits(BAD_INT, BAD_INT, BAD_DURATION, BAD_DURATION) : new Limits(
                 orBad(tools.positiveInt(required(tools, "row_limit"))),
+                resultBytes == null ? BAD_INT : resultBytes,
                 orBad(tools.duration(required(tools, "statement_timeout"))),
                 orBad(tools.duration(required(tools, "script_timeout"))));
 
