@@ -97,7 +97,20 @@ final class JwtCheck implements AuthCheck {
     }
 
     private Future<Caller> verify(String token, boolean mayRefresh) {
-        return provider.authenticate(new TokenCredentials(token)).transform(ar -> {
+        String mistyped = JwtClaimTypes.problem(token);
+        if (mistyped != null) {
+            return Future.failedFuture(new AuthDeniedException("invalid token: " + mistyped));
+        }
+        Future<User> checked;
+        try {
+            checked = provider.authenticate(new TokenCredentials(token));
+        } catch (RuntimeException e) {
+            // the provider reads claims with casts and may throw instead of failing: whatever a
+            // token makes it do, the token is refused, never the server's failure
+            LOG.debug("token refused by the JWT provider", e);
+            checked = Future.failedFuture(e);
+        }
+        return checked.transform(ar -> {
             if (ar.succeeded()) {
                 return claimsOf(ar.result());
             }
@@ -128,8 +141,14 @@ final class JwtCheck implements AuthCheck {
                 }
             }
         }
-        Object sub = claims.getValue("sub");
-        return Future.succeededFuture(new Caller(sub == null ? null : sub.toString(), claims.getMap()));
+        // a claim written as null is an absent claim (required_claims treats it so too)
+        Map<String, Object> present = new java.util.LinkedHashMap<>();
+        claims.getMap().forEach((name, value) -> {
+            if (value != null) {
+                present.put(name, value);
+            }
+        });
+        return Future.succeededFuture(new Caller(claims.getString("sub"), present));
     }
 
     /** OAuth puts scopes in a space-separated {@code scope}; some issuers use an {@code scp} array. */

@@ -1,7 +1,12 @@
 package dev.hyperterse.cache;
 
+import dev.hyperterse.model.ResultCut;
 import io.vertx.core.json.JsonArray;
 
-/** A cached result: the rows and whether a row limit cut them. Treat as read-only. */
-public record CachedRows(JsonArray rows, boolean truncated) {
+/**
+ * A cached result: the rows and whether a cap cut them. Only results already held to the tool's
+ * caps are stored, so an entry is never larger than the tool's {@code result_max_bytes}. Treat
+ * as read-only.
+ */
+public record CachedRows(JsonArray rows, ResultCut cut) {
 }

@@ -2,6 +2,7 @@ package dev.hyperterse.mcp;
 
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.pipeline.Stage;
@@ -245,7 +246,7 @@ final class MetaTools {
         return running
                 .map(result -> {
                     scope.log(LogLevel.INFO, "execute " + shown + ": " + rowCount(result) + " in " + millisSince(started)
-                            + " ms" + (result.truncated() ? " (cut at the row limit of " + result.rowLimit() + ")" : ""));
+                            + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
                     return rowsResult(result);
                 })
                 .recover(e -> {
@@ -291,11 +292,41 @@ final class MetaTools {
     private static JsonObject rowsResult(ToolResult result) {
         JsonObject out = textResult(result.rows().encode());
         if (result.truncated()) {
-            out.getJsonArray("content").add(new JsonObject().put("type", "text").put("text",
-                    "Note: only the first " + result.rowLimit() + " rows are shown; the result had more. "
-                            + "Narrow the query to see the rest."));
+            out.getJsonArray("content").add(new JsonObject().put("type", "text").put("text", cutNote(result)));
         }
         return out;
+    }
+
+    /** Which cap cut a result, and its value: {@code cut at the size limit of 4mb}. */
+    static String cutBy(ToolResult result) {
+        return result.cut() == ResultCut.BYTE_LIMIT
+                ? "cut at the size limit of " + size(result.byteLimit()) + " (result_max_bytes)"
+                : "cut at the row limit of " + result.rowLimit() + " (row_limit)";
+    }
+
+    /** The note a cut result carries, so a model knows it saw part of the answer and why. */
+    static String cutNote(ToolResult result) {
+        int shown = result.rows().size();
+        if (result.cut() == ResultCut.BYTE_LIMIT) {
+            return shown == 0
+                    ? "Note: no rows are shown: the first row alone is larger than the tool's result size limit of "
+                            + size(result.byteLimit()) + " (result_max_bytes). Select fewer or shorter columns."
+                    : "Note: only the first " + shown + " rows are shown: the result was " + cutBy(result)
+                            + ". Narrow the query or select fewer columns to see the rest.";
+        }
+        return "Note: only the first " + shown + " rows are shown: the result was " + cutBy(result)
+                + ". Narrow the query to see the rest.";
+    }
+
+    /** A byte count as the project files write sizes: 4mb, 512kb, or 1000 bytes. */
+    private static String size(long bytes) {
+        if (bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + "mb";
+        }
+        if (bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "kb";
+        }
+        return bytes + " bytes";
     }
 
     static JsonObject textResult(String text) {

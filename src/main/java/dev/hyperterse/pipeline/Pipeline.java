@@ -10,7 +10,9 @@ import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.telemetry.Metrics;
@@ -18,6 +20,7 @@ import dev.hyperterse.telemetry.Telemetry;
 import dev.hyperterse.telemetry.TraceSpan;
 import dev.hyperterse.telemetry.Tracing;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -192,6 +195,7 @@ public final class Pipeline {
     private Future<ToolResult> run(ToolDef tool, Map<String, Object> values, Caller caller, Future<Void> cancellation,
                                    TraceSpan span) {
         int rowLimit = tool.limits().rowLimit();
+        long byteLimit = tool.limits().resultMaxBytes();
         if (!tool.isDatabaseTool()) {
             JsonObject payload = withCaller(tool, caller, new JsonObject()
                     .put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values))).put("tool", tool.path()));
@@ -204,10 +208,10 @@ public final class Pipeline {
                 loaded[0] = true;
                 return callScript(tool, tool.handler(), payload, Stage.HANDLER,
                         "handler script failed for tool " + tool.name() + ": ")
-                        .map(out -> new CachedRows(ResultCoercion.rows(out), false));
+                        .map(out -> withinSizeLimit(ResultCoercion.rows(out), tool.limits()));
             });
             cacheLookup(tool, span, loaded[0]);
-            return handled.map(rows -> new ToolResult(rows.rows(), false, rowLimit));
+            return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit));
         }
         CompiledStatement statement = statements.get(tool.name());
         Connector connector = connectors.get(tool.use());
@@ -231,11 +235,11 @@ public final class Pipeline {
         Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
             loaded[0] = true;
             return connector.execute(statement, bound,
-                            new QueryOptions(rowLimit, tool.limits().statementTimeout(), cancellation))
-                    .map(r -> new CachedRows(r.rows(), r.truncated()));
+                            new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation))
+                    .map(r -> new CachedRows(r.rows(), r.cut()));
         });
         cacheLookup(tool, span, loaded[0]);
-        return rows.map(r -> new ToolResult(r.rows(), r.truncated(), rowLimit))
+        return rows.map(r -> new ToolResult(r.rows(), r.cut(), rowLimit, byteLimit))
                 .recover(e -> Future.failedFuture(e instanceof ConnectorException
                         ? new ToolException(Stage.EXECUTION, tool.name(), "execution failed: " + e.getMessage())
                         : unexpected(Stage.EXECUTION, tool, e)));
@@ -249,7 +253,25 @@ public final class Pipeline {
                 new JsonObject().put("results", result.rows()).put("tool", tool.path()));
         return callScript(tool, tool.outputMapper(), payload, Stage.OUTPUT_TRANSFORM,
                 "output transform failed for tool " + tool.name() + ": ")
-                .map(out -> new ToolResult(ResultCoercion.rows(out), result.truncated(), result.rowLimit()));
+                .map(out -> new ToolResult(ResultCoercion.rows(out), result.cut(), result.rowLimit(),
+                        result.byteLimit()));
+    }
+
+    /**
+     * A handler's rows held to the tool's size limit, as a connector holds a statement's (the row
+     * limit is for statements): the rows before the first that does not fit. The script made them
+     * already, but the answer and the cache entry stay bounded.
+     */
+    private static CachedRows withinSizeLimit(JsonArray rows, Limits limits) {
+        ResultBudget budget = new ResultBudget(Integer.MAX_VALUE, limits.resultMaxBytes());
+        JsonArray kept = new JsonArray();
+        for (Object row : rows) {
+            if (!budget.admit(row)) {
+                break;
+            }
+            kept.add(row);
+        }
+        return new CachedRows(kept, budget.cut());
     }
 
     /**

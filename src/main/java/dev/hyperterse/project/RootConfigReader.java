@@ -27,8 +27,8 @@ final class RootConfigReader {
     /** Hyperterse features this server does not serve: named in a warning, never ignored silently. */
     static final List<String> UNSERVED_FEATURES = List.of("agents");
     private static final List<String> TOOLS_KEYS =
-            List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
-            "script_workers", "fetch", "strict_handler_inputs");
+            List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
+            "script_timeout", "script_workers", "fetch", "strict_handler_inputs");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -133,8 +133,10 @@ final class RootConfigReader {
         CachePolicy cache = cachePolicy(cacheSection);
         Long cacheSize = cacheSection == null ? null : cacheSection.byteSize(required(cacheSection, "max_size"));
         long cacheMaxBytes = cacheSize == null ? BAD_INT : cacheSize;
-        Limits limits = tools == null ? new Limits(BAD_INT, BAD_DURATION, BAD_DURATION) : new Limits(
+        Long resultBytes = tools == null ? null : tools.byteSize(required(tools, "result_max_bytes"));
+        Limits limits = tools == null ? new Limits(BAD_INT, BAD_INT, BAD_DURATION, BAD_DURATION) : new Limits(
                 orBad(tools.positiveInt(required(tools, "row_limit"))),
+                resultBytes == null ? BAD_INT : resultBytes,
                 orBad(tools.duration(required(tools, "statement_timeout"))),
                 orBad(tools.duration(required(tools, "script_timeout"))));
 

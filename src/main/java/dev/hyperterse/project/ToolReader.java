@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 /** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
-            "mappers", "auth", "cache", "row_limit", "timeout", "invalidates", "env");
+            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default");
     private static final List<String> MAPPER_KEYS = List.of("input", "output");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
@@ -376,7 +376,8 @@ final class ToolReader {
     /**
      * A tool's {@code row_limit} and {@code timeout} win over its adapter's {@code options}, which
      * win over the root {@code tools.*}. {@code timeout} is the statement timeout of a database
-     * tool and the script timeout of a handler tool.
+     * tool and the script timeout of a handler tool. A tool's {@code result_max_bytes} wins over
+     * the root's.
      */
     private Limits limits(ConfigMap cfg, AdapterDef adapter, boolean databaseTool) {
         Limits base = root.config().limits();
@@ -391,12 +392,15 @@ final class ToolReader {
             adapterTimeout = timeoutOption == null ? null : AdapterReader.statementTimeout(timeoutOption);
         }
         int rowLimit = rows != null ? rows : adapterRows != null ? adapterRows : base.rowLimit();
+        Long ownBytes = cfg.byteSize("result_max_bytes");
+        long resultMaxBytes = ownBytes != null ? ownBytes : base.resultMaxBytes();
         if (databaseTool) {
             Duration statementTimeout = timeout != null ? timeout
                     : adapterTimeout != null ? adapterTimeout : base.statementTimeout();
-            return new Limits(rowLimit, statementTimeout, base.scriptTimeout());
+            return new Limits(rowLimit, resultMaxBytes, statementTimeout, base.scriptTimeout());
         }
-        return new Limits(rowLimit, base.statementTimeout(), timeout != null ? timeout : base.scriptTimeout());
+        return new Limits(rowLimit, resultMaxBytes, base.statementTimeout(),
+                timeout != null ? timeout : base.scriptTimeout());
     }
 
     /**

@@ -2,7 +2,9 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.auth.AuthCheck;
 import dev.hyperterse.auth.AuthDeniedException;
+import dev.hyperterse.auth.Caller;
 import dev.hyperterse.auth.ProtectedResource;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -52,7 +54,14 @@ final class ResourceServerGuard {
         }
         boolean presented = rc.request().getHeader(HttpHeaders.AUTHORIZATION) != null;
         rc.request().pause();
-        rootAuth.get().authenticate(rc.request()::getHeader).onComplete(ar -> {
+        Future<Caller> checked;
+        try {
+            checked = rootAuth.get().authenticate(rc.request()::getHeader);
+        } catch (RuntimeException e) {
+            // whatever a presented token makes a check do, the answer is 401, never a 500
+            checked = Future.failedFuture(e);
+        }
+        checked.onComplete(ar -> {
             rc.request().resume();
             if (ar.succeeded()) {
                 rc.next();

@@ -126,6 +126,48 @@ class JwtPluginTest {
                 .put("scp", new JsonArray().add("tools:read").add("orders:admin")))))));
     }
 
+    /**
+     * A signed token whose registered claims have the wrong JSON type is refused with a reason,
+     * as an expired one is: the check never throws and never fails with anything but a denial.
+     */
+    @Test
+    void typeConfusedClaimsAreDenialsNeverInternalErrors() throws Exception {
+        AuthCheck check = started(hmacPolicy());
+        Object[] notNumbers = {"soon", String.valueOf(now() + 300), null, true, new JsonObject().put("t", 1),
+                new JsonArray().add(now() + 300)};
+        Object[] notStrings = {12, null, false, new JsonObject(), new JsonArray().add("https://issuer.test")};
+        Map<String, Object[]> cases = Map.of("exp", notNumbers, "nbf", notNumbers, "iat", notNumbers,
+                "iss", notStrings, "sub", notStrings,
+                "aud", new Object[]{7, null, true, new JsonObject().put("aud", "mcp-test"),
+                        new JsonArray().add("mcp-test").add(3), new JsonArray().add(new JsonArray().add("mcp-test"))});
+        for (Map.Entry<String, Object[]> c : cases.entrySet()) {
+            for (Object value : c.getValue()) {
+                String token = hmacToken(claims().put(c.getKey(), value));
+                Future<Caller> answer;
+                try {
+                    answer = check.authenticate(bearer(token));
+                } catch (RuntimeException thrown) {
+                    throw new AssertionError(c.getKey() + " = " + value + " threw " + thrown, thrown);
+                }
+                Throwable e = answer.toCompletionStage().toCompletableFuture().handle((ok, x) -> x)
+                        .get(10, TimeUnit.SECONDS);
+                String what = c.getKey() + " = " + value;
+                assertTrue(e instanceof AuthDeniedException, what + " gave " + e);
+                assertEquals(AuthDeniedException.Reason.UNAUTHENTICATED, ((AuthDeniedException) e).reason(), what);
+                assertTrue(e.getMessage().startsWith("invalid token: claim '" + c.getKey() + "' must be"),
+                        what + " gave " + e.getMessage());
+                assertTrue(!e.getMessage().contains("soon") && !e.getMessage().contains("issuer.test"),
+                        "the reason names the claim, not its value: " + e.getMessage());
+            }
+        }
+        // the right types still pass: fractional NumericDates, an audience array, a null custom claim
+        Caller caller = await(check.authenticate(bearer(hmacToken(claims().put("exp", now() + 300.5)
+                .put("iat", now() - 1.25).put("nbf", now() - 10).put("aud", new JsonArray().add("mcp-test").add("x"))
+                .putNull("tenant")))));
+        assertEquals("alice", caller.subject());
+        assertTrue(!caller.claims().containsKey("tenant"), "a null claim is an absent claim");
+    }
+
     @Test
     void badPoliciesAreStartUpErrors() {
         JwtPlugin plugin = new JwtPlugin();

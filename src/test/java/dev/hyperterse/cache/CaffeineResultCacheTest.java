@@ -1,6 +1,7 @@
 package dev.hyperterse.cache;
 
 import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.ResultCut;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -38,7 +39,7 @@ class CaffeineResultCacheTest {
 
     Future<CachedRows> loadOf(int value) {
         loads.incrementAndGet();
-        return Future.succeededFuture(new CachedRows(new JsonArray().add(new JsonObject().put("v", value)), false));
+        return Future.succeededFuture(new CachedRows(new JsonArray().add(new JsonObject().put("v", value)), ResultCut.NONE));
     }
 
     static CacheKey key(Object... values) {
@@ -106,7 +107,7 @@ class CaffeineResultCacheTest {
                 return slow.future();
             }));
         }
-        slow.complete(new CachedRows(new JsonArray().add(new JsonObject().put("v", 7)), false));
+        slow.complete(new CachedRows(new JsonArray().add(new JsonObject().put("v", 7)), ResultCut.NONE));
         for (Future<CachedRows> call : calls) {
             assertEquals(7, await(call).rows().getJsonObject(0).getInteger("v"));
         }
@@ -142,7 +143,7 @@ class CaffeineResultCacheTest {
         for (int i = 0; i < 20; i++) {
             int n = i;
             await(small.getOrLoad(key((long) n), TEN_SECONDS, () -> Future.succeededFuture(
-                    new CachedRows(new JsonArray().add(new JsonObject().put("v", big + n)), false))));
+                    new CachedRows(new JsonArray().add(new JsonObject().put("v", big + n)), ResultCut.NONE))));
         }
         CacheStats stats = small.stats();
         assertTrue(stats.weightBytes() <= 4096, "weight " + stats.weightBytes());

@@ -464,7 +464,7 @@ class ProjectCompilerErrorsTest {
                 "  progress_interval: never",
                 "  search_output_schema: maybe");
         Path f = p.handlerTool("t", "timeout: 0\nrow_limit: 0");
-        Path g = p.handlerTool("u", "timeout: 5 minutes");
+        Path g = p.handlerTool("u", "timeout: 5 minutes\nresult_max_bytes: 0");
         ProjectException e = p.fails();
         assertProblem(e, r, 3, "'tools.statement_timeout' must be a duration greater than zero", "\"soon\"");
         assertProblem(e, r, 4, "'tools.script_timeout' must be a duration greater than zero", "got 0");
@@ -485,7 +485,8 @@ class ProjectCompilerErrorsTest {
         assertProblem(e, f, 1, "'timeout' must be a duration greater than zero");
         assertProblem(e, f, 2, "'row_limit' must be a positive integer, got 0");
         assertProblem(e, g, 1, "'timeout' must be a duration", "\"5 minutes\"");
-        assertEquals(19, e.problems().size(), e.getMessage());
+        assertProblem(e, g, 2, "'result_max_bytes' must be a size greater than zero in bytes", "got 0");
+        assertEquals(20, e.problems().size(), e.getMessage());
     }
 
     @Test

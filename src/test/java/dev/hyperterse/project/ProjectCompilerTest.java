@@ -46,6 +46,7 @@ class ProjectCompilerTest {
                 "    enabled: true",
                 "    ttl: 60",
                 "  row_limit: 500",
+                "  result_max_bytes: 2mb",
                 "  statement_timeout: 20s",
                 "  script_timeout: 3s",
                 "  script_workers: 6",
@@ -129,6 +130,7 @@ class ProjectCompilerTest {
                 "cache:",
                 "  ttl: 30",
                 "row_limit: 50",
+                "result_max_bytes: 512kb",
                 ""));
 
         p.write("app/tools/orders/config.terse", String.join("\n",
@@ -187,7 +189,7 @@ class ProjectCompilerTest {
         assertEquals(dir.resolve("app/adapters").toAbsolutePath().normalize(), config.adaptersDir());
         assertEquals(5, config.searchLimit());
         assertEquals(new CachePolicy(true, 60), config.cache());
-        assertEquals(new Limits(500, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.limits());
+        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.limits());
         assertEquals(6, config.scriptWorkers());
         assertEquals(java.util.List.of(new dev.hyperterse.model.HostPattern("api.example.com", false, -1),
                 new dev.hyperterse.model.HostPattern("weather.example", true, 8443),
@@ -318,11 +320,11 @@ class ProjectCompilerTest {
     @Test
     void limitsToolOverAdapterOverRoot() throws Exception {
         Map<String, ToolDef> tools = compile().tools();
-        assertEquals(new Limits(50, Duration.ofSeconds(10), Duration.ofSeconds(3)), tools.get("users-get-user").limits());
-        assertEquals(new Limits(200, Duration.ofSeconds(2), Duration.ofSeconds(3)), tools.get("list-orders").limits());
-        assertEquals(new Limits(500, Duration.ofSeconds(20), Duration.ofSeconds(7)), tools.get("weather").limits(),
+        assertEquals(new Limits(50, 512L << 10, Duration.ofSeconds(10), Duration.ofSeconds(3)), tools.get("users-get-user").limits());
+        assertEquals(new Limits(200, 2L << 20, Duration.ofSeconds(2), Duration.ofSeconds(3)), tools.get("list-orders").limits());
+        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(7)), tools.get("weather").limits(),
                 "a handler tool's timeout is its script timeout");
-        assertEquals(new Limits(500, Duration.ofSeconds(20), Duration.ofSeconds(3)), tools.get("index").limits());
+        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), tools.get("index").limits());
     }
 
     @Test

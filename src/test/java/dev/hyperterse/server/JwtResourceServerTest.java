@@ -149,4 +149,64 @@ class JwtResourceServerTest {
                 "Bearer " + token("root", "orders:read orders:admin")).body());
         assertEquals(3, new JsonArray(ok.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text")).size());
     }
+
+    /** Signed, unexpired claims for the root policy, with one claim overwritten (null included). */
+    static String tokenWith(String claim, Object value) {
+        JsonObject claims = new JsonObject().put("sub", "alice").put("scope", "orders:read orders:admin")
+                .put("aud", "https://mcp.example.test/mcp").put("iss", "https://login.example.test")
+                .put("exp", System.currentTimeMillis() / 1000 + 300);
+        return signer.generateToken(claims.put(claim, value), new JWTOptions().setNoTimestamp(true));
+    }
+
+    static final Object[][] MISTYPED_CLAIMS = {
+            {"exp", "soon"}, {"exp", null}, {"exp", String.valueOf(System.currentTimeMillis() / 1000 + 300)},
+            {"nbf", "yesterday"}, {"nbf", null}, {"iat", null}, {"iat", new JsonObject().put("t", 1)},
+            {"aud", 42}, {"aud", null}, {"aud", new JsonObject()}, {"iss", new JsonArray().add("https://login.example.test")},
+            {"sub", 7}, {"sub", new JsonObject().put("id", "alice")}, {"sub", null}};
+
+    @Test
+    void mistypedClaimsGet401LikeAnExpiredTokenNever500() throws Exception {
+        for (Object[] c : MISTYPED_CLAIMS) {
+            String what = c[0] + " = " + c[1];
+            HttpResponse<String> r = http.mcp(RawHttp.initialize("2025-11-25"), "Authorization",
+                    "Bearer " + tokenWith((String) c[0], c[1]));
+            assertEquals(401, r.statusCode(), what + ": " + r.body());
+            assertTrue(r.headers().firstValue("www-authenticate").orElseThrow().contains("error=\"invalid_token\""), what);
+            JsonObject error = new JsonObject(r.body()).getJsonObject("error");
+            assertEquals(-32000, error.getInteger("code"), what);
+            assertTrue(error.getString("message").startsWith("Unauthorized: invalid token: claim '" + c[0] + "' must be"),
+                    what + ": " + error.getString("message"));
+        }
+        assertEquals(200, http.send("GET", "/heartbeat").statusCode());
+    }
+
+    /** A per-tool jwt block (no root block): the same tokens are auth failures of the call, not -32603. */
+    @Test
+    void mistypedClaimsAreAuthFailuresOfAPerToolPolicy(@TempDir Path project) throws Exception {
+        Files.writeString(project.resolve(".hyperterse"), "name: per-tool\n");
+        Files.createDirectories(project.resolve("app/adapters"));
+        Files.writeString(project.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path tool = Files.createDirectories(project.resolve("app/tools/whoami"));
+        Files.writeString(tool.resolve("config.terse"), "use: db\nstatement: SELECT {{ auth.claims.sub }} AS me\n"
+                + "auth:\n  plugin: jwt\n  policy:\n    secret: '{{ env.JWT_SECRET }}'\n"
+                + "    audience: https://mcp.example.test/mcp\n    issuer: https://login.example.test\n");
+        try (RunningServer perTool = RunningServer.start(project, Map.of("JWT_SECRET", SECRET), s -> s)) {
+            RawHttp client = new RawHttp(perTool.baseUrl());
+            JsonObject ok = new JsonObject(client.mcp(execute("whoami"), "Authorization",
+                    "Bearer " + tokenWith("scope", "any")).body());
+            assertEquals("[{\"me\":\"alice\"}]",
+                    ok.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+            for (Object[] c : MISTYPED_CLAIMS) {
+                String what = c[0] + " = " + c[1];
+                HttpResponse<String> r = client.mcp(execute("whoami"), "Authorization",
+                        "Bearer " + tokenWith((String) c[0], c[1]));
+                assertEquals(200, r.statusCode(), what + ": " + r.body());
+                JsonObject error = new JsonObject(r.body()).getJsonObject("error");
+                assertEquals(-32000, error.getInteger("code"), what + ": " + r.body());
+                assertEquals("auth", error.getJsonObject("data").getString("stage"), what);
+                assertTrue(error.getString("message").startsWith("auth failed: invalid token: claim '" + c[0] + "'"),
+                        what + ": " + error.getString("message"));
+            }
+        }
+    }
 }

@@ -40,8 +40,49 @@ class ResultLimitsAndStartupChecksTest {
                     .mcp(RawHttp.execute(1, "three-rows", new JsonObject())).body());
             JsonArray content = response.getJsonObject("result").getJsonArray("content");
             assertEquals(new JsonArray("[{\"n\":1},{\"n\":2}]"), new JsonArray(content.getJsonObject(0).getString("text")));
-            assertEquals("Note: only the first 2 rows are shown; the result had more. Narrow the query to see the rest.",
+            assertEquals("Note: only the first 2 rows are shown: the result was cut at the row limit of 2 (row_limit)."
+                            + " Narrow the query to see the rest.",
                     content.getJsonObject(1).getString("text"));
+        }
+    }
+
+    /** Five rows of about 420 bytes of JSON each: two fit in 1kb. */
+    static final String WIDE_ROWS = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 5)"
+            + " SELECT n, replace(hex(zeroblob(200)), '0', 'x') AS body FROM s";
+
+    static JsonArray content(RunningServer server, String tool) throws Exception {
+        JsonObject response = new JsonObject(new RawHttp(server.baseUrl())
+                .mcp(RawHttp.execute(1, tool, new JsonObject())).body());
+        return response.getJsonObject("result").getJsonArray("content");
+    }
+
+    @Test
+    void aResultCutAtItsSizeLimitSaysWhichLimitAndCachedCopiesObeyIt() throws Exception {
+        project();
+        RunningServer.writeTool(dir, "wide", "use: db\nresult_max_bytes: 1kb\ncache: { enabled: true, ttl: 60 }\n"
+                + "statement: \"" + WIDE_ROWS + "\"\n");
+        RunningServer.writeTool(dir, "too-wide", "use: db\nresult_max_bytes: 300\nstatement: \"" + WIDE_ROWS + "\"\n");
+        Files.createDirectories(dir.resolve("app/tools/made"));
+        Files.writeString(dir.resolve("app/tools/made/made.js"),
+                "export default () => [1, 2, 3, 4, 5].map(n => ({ n, body: 'y'.repeat(400) }));\n");
+        RunningServer.writeTool(dir, "made", "handler: ./made.js\nresult_max_bytes: 1kb\n");
+        try (RunningServer server = RunningServer.start(dir)) {
+            for (int call = 0; call < 2; call++) {   // the second answer comes from the cache
+                JsonArray content = content(server, "wide");
+                JsonArray rows = new JsonArray(content.getJsonObject(0).getString("text"));
+                assertEquals(2, rows.size(), "call " + call);
+                assertTrue(content.getJsonObject(0).getString("text").length() <= 1024);
+                assertEquals("Note: only the first 2 rows are shown: the result was cut at the size limit of 1kb"
+                                + " (result_max_bytes). Narrow the query or select fewer columns to see the rest.",
+                        content.getJsonObject(1).getString("text"), "call " + call);
+            }
+            JsonArray none = content(server, "too-wide");
+            assertEquals("[]", none.getJsonObject(0).getString("text"));
+            assertEquals("Note: no rows are shown: the first row alone is larger than the tool's result size limit"
+                    + " of 300 bytes (result_max_bytes). Select fewer or shorter columns.", none.getJsonObject(1).getString("text"));
+            JsonArray made = content(server, "made");
+            assertEquals(2, new JsonArray(made.getJsonObject(0).getString("text")).size(), "a handler's result obeys it too");
+            assertTrue(made.getJsonObject(1).getString("text").contains("size limit of 1kb"));
         }
     }
 

@@ -6,6 +6,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.model.AdapterDef;
 import io.vertx.core.Future;
@@ -101,7 +102,7 @@ public final class DelayConnectors implements ConnectorFactory {
                     result.tryFail(new ConnectorException("pool closed"));
                 } else {
                     result.tryComplete(new QueryResult(new JsonArray().add(new JsonObject().put("slept", ms)
-                            .put("adapter", name)), false));
+                            .put("adapter", name)), ResultCut.NONE));
                 }
             };
             if (ms <= 0) {

@@ -2,6 +2,7 @@ package dev.hyperterse.connector.mysql;
 
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.BindText;
 import dev.hyperterse.connector.Failures;
@@ -36,9 +37,9 @@ import java.util.regex.Pattern;
  * text, which MySQL reads). A running statement is stopped with {@code KILL QUERY} from a
  * separate connection, for which each call first asks its connection's id.
  *
- * <p>Plain {@code SELECT}s are read through a server-side cursor fetching one row more than the
- * limit, so no more rows cross the network. Other statements are read without one and only the
- * first rows are kept: the client hangs when a cursor is opened on a statement that returns no
+ * <p>Plain {@code SELECT}s are read through a server-side cursor in fetches sized by the call's
+ * {@link ResultBudget}, so no more rows cross the network than it needs. Other statements are
+ * read without one and only the rows the budget admits are kept: the client hangs when a cursor is opened on a statement that returns no
  * rows (an UPDATE, or {@code SELECT ... INTO}), and it cannot tell beforehand.
  */
 final class MySqlFlavor implements SqlFlavor {
@@ -67,7 +68,7 @@ final class MySqlFlavor implements SqlFlavor {
 
     @Override
     public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
-                                       int rowLimit, StatementRun run) {
+                                       ResultBudget budget, StatementRun run) {
         Tuple tuple = bind(values);
         return conn.query("SELECT CONNECTION_ID()").execute().compose(ids -> {
             long id = ids.iterator().next().getLong(0);
@@ -76,9 +77,11 @@ final class MySqlFlavor implements SqlFlavor {
             }
             String sql = statement.text();
             if (cursorable(sql)) {
-                return conn.prepare(sql).compose(ps -> read(ps, tuple, rowLimit));
+                return conn.prepare(sql).compose(ps -> read(ps, tuple, budget));
             }
-            return conn.preparedQuery(sql).collecting(SqlRows.collector(rowLimit, NO_SPECIAL)).execute(tuple)
+            // rows past the budget still cross the network, but are dropped as they arrive: stopping a
+            // statement that writes (INSERT ... RETURNING) halfway would undo its writes
+            return conn.preparedQuery(sql).collecting(SqlRows.collector(() -> budget, NO_SPECIAL)).execute(tuple)
                     .map(SqlRows::of);
         });
     }
@@ -87,10 +90,9 @@ final class MySqlFlavor implements SqlFlavor {
         return SqlText.leadingKeyword(sql).equals("SELECT") && !INTO.matcher(sql).find();
     }
 
-    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, int rowLimit) {
+    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, ResultBudget budget) {
         Cursor cursor = ps.cursor(tuple);
-        return cursor.read(rowLimit + 1)
-                .map(rows -> SqlRows.of(rows, rowLimit, cursor.hasMore(), true, NO_SPECIAL))
+        return SqlRows.read(cursor, budget, true, NO_SPECIAL)
                 .andThen(done -> {
                     // queued on the connection ahead of whatever it runs next, so not waited for
                     if (cursor.hasMore()) {

@@ -3,6 +3,7 @@ package dev.hyperterse.connector.postgres;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.sql.SqlFlavor;
@@ -42,8 +43,9 @@ import java.util.regex.Pattern;
  * template compiler recorded. The client's own retry for such parameters does not work through a
  * pool, and only for un-prepared queries.
  *
- * <p>Rows are read through a cursor that asks for one row more than the limit, so the server
- * stops after that many rows (an endless query included) instead of sending everything. The
+ * <p>Rows are read through a cursor in fetches sized by the call's {@link ResultBudget}, asking
+ * for no more than one row past the row limit, so the server stops there (an endless query
+ * included) instead of sending everything, and rows too many for the size limit never arrive. The
  * statement under the cursor is prepared once per connection ({@link ConnectionStatements}). A
  * running statement is stopped with PostgreSQL's cancel request.
  */
@@ -88,7 +90,7 @@ final class PostgresFlavor implements SqlFlavor {
 
     @Override
     public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
-                                       int rowLimit, StatementRun run) {
+                                       ResultBudget budget, StatementRun run) {
         return shape(conn, statement).compose(shape -> {
             Tuple tuple = PgParameters.bind(statement, shape, values, sessionZone);
             if (!run.start(() -> cancels.cancel(conn))) {
@@ -96,16 +98,15 @@ final class PostgresFlavor implements SqlFlavor {
             }
             boolean counts = COUNTING.contains(SqlText.leadingKeyword(shape.text()));
             return prepared.on(conn, shape.text())
-                    .compose(ps -> read(ps, tuple, rowLimit, counts))
+                    .compose(ps -> read(ps, tuple, budget, counts))
                     // a kept statement that failed (a changed table, a broken connection) is prepared afresh
                     .onFailure(e -> prepared.forget(conn, shape.text()));
         }).onFailure(e -> forgetIfStale(statement, e));
     }
 
-    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, int rowLimit, boolean counts) {
+    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {
         Cursor cursor = ps.cursor(tuple);
-        return cursor.read(rowLimit + 1)
-                .map(rows -> SqlRows.of(rows, rowLimit, cursor.hasMore(), counts, PgResultValues::special))
+        return SqlRows.read(cursor, budget, counts, PgResultValues::special)
                 .andThen(done -> {
                     // queued on the connection ahead of whatever it runs next, so not waited for
                     if (cursor.hasMore()) {

@@ -102,6 +102,10 @@ final class RedisConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was "
                     + options.rowLimit()));
         }
+        if (options.byteLimit() < 1) {
+            return Future.failedFuture(new IllegalArgumentException("result size limit must be at least 1 byte, was "
+                    + options.byteLimit()));
+        }
         RedisCommand command = command(statement);
         Request request = Request.cmd(Command.create(command.name()));
         try {
@@ -119,7 +123,7 @@ final class RedisConnector implements Connector {
                 vertx.cancelTimer(timer);
             }
             if (done.succeeded()) {
-                result.tryComplete(RedisReplies.row(done.result(), options.rowLimit()));
+                result.tryComplete(RedisReplies.row(done.result(), options.budget()));
             } else {
                 result.tryFail(Failures.of(done.cause(), where, Failures::oneLine));
             }

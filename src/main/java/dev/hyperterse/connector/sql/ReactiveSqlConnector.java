@@ -81,6 +81,10 @@ public final class ReactiveSqlConnector implements Connector {
         if (rowLimit < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was " + rowLimit));
         }
+        if (options.byteLimit() < 1) {
+            return Future.failedFuture(new IllegalArgumentException("result size limit must be at least 1 byte, was "
+                    + options.byteLimit()));
+        }
         Promise<QueryResult> result = Promise.promise();
         StatementRun run = new StatementRun();
         Duration timeout = options.timeout();
@@ -99,7 +103,7 @@ public final class ReactiveSqlConnector implements Connector {
                 .compose(conn -> {
                     Future<QueryResult> running;
                     try {
-                        running = flavor.execute(conn, statement, values, rowLimit, run);
+                        running = flavor.execute(conn, statement, values, options.budget(), run);
                     } catch (RuntimeException e) {
                         running = Future.failedFuture(e);
                     }

@@ -2,6 +2,7 @@ package dev.hyperterse.connector.sql;
 
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.connector.StatementDialect;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
@@ -23,10 +24,10 @@ public interface SqlFlavor {
     /**
      * Runs the statement on a connection the caller holds. Calls {@link StatementRun#start} just
      * before sending the statement and fails with {@link StatementRun#notStarted()} when that
-     * refuses. Reads at most {@code rowLimit} rows plus one (to know whether more exist).
+     * refuses. Keeps the rows the budget admits, and reads no more than it needs to find a cut.
      */
-    Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values, int rowLimit,
-                                StatementRun run);
+    Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
+                                ResultBudget budget, StatementRun run);
 
     /** The driver's reason for a failed statement, in one line: no stack trace, no secrets. */
     String reason(Throwable failure);

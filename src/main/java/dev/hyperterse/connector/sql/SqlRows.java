@@ -1,8 +1,12 @@
 package dev.hyperterse.connector.sql;
 
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.model.ResultCut;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Cursor;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlResult;
@@ -17,8 +21,9 @@ import java.util.stream.Collector;
 
 /**
  * Rows of a statement as a {@link QueryResult}: objects in column order (a repeated column name
- * keeps its first position and the last value), at most the row limit of them; a statement that
- * returns no columns (a write without RETURNING, DDL) becomes {@code [{"rows_affected": n}]}.
+ * keeps its first position and the last value), as many as the call's {@link ResultBudget}
+ * admits; a statement that returns no columns (a write without RETURNING, DDL) becomes
+ * {@code [{"rows_affected": n}]}.
  */
 public final class SqlRows {
 
@@ -26,27 +31,42 @@ public final class SqlRows {
     }
 
     /**
-     * From rows read through a cursor that was asked for {@code limit + 1} rows.
+     * Reads a cursor in fetches the budget sizes ({@link ResultBudget#nextFetch()}), turning each
+     * row into JSON as it comes and stopping at the first row that does not fit, so no more than
+     * one fetch of rows beyond what the result keeps is ever in memory. The cursor is left open
+     * when rows remain; the caller closes it.
      *
-     * @param more   whether the cursor has rows left after these
      * @param counts whether the driver's row count means rows written (PostgreSQL's client reads a
      *               number out of every command tag, {@code CREATE TABLE} included)
      */
-    public static QueryResult of(RowSet<Row> rows, int limit, boolean more, boolean counts,
-                                 Function<Object, Object> special) {
-        List<String> columns = rows.columnsNames();
-        if (columns == null || columns.isEmpty()) {
-            return affected(counts ? rows.rowCount() : 0);
-        }
-        JsonArray out = new JsonArray();
-        for (Row row : rows) {
-            if (out.size() == limit) {
-                more = true;
-                break;
+    public static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
+                                           Function<Object, Object> special) {
+        return read(cursor, budget, counts, special, new JsonArray(), true);
+    }
+
+    private static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
+                                            Function<Object, Object> special, JsonArray out, boolean first) {
+        return cursor.read(budget.nextFetch()).compose(rows -> {
+            List<String> columns = rows.columnsNames();
+            if (first && (columns == null || columns.isEmpty())) {
+                return Future.succeededFuture(affected(counts ? rows.rowCount() : 0));
             }
-            out.add(object(row, special));
+            take(rows, budget, special, out);
+            if (budget.full() || !cursor.hasMore()) {
+                return Future.succeededFuture(new QueryResult(out, budget.cut()));
+            }
+            return read(cursor, budget, counts, special, out, false);
+        });
+    }
+
+    private static void take(RowSet<Row> rows, ResultBudget budget, Function<Object, Object> special, JsonArray out) {
+        for (Row row : rows) {
+            JsonObject object = object(row, special);
+            if (!budget.admit(object)) {
+                return;
+            }
+            out.add(object);
         }
-        return new QueryResult(out, more);
     }
 
     /** From a result read to its end by {@link #collector}: keeps the rows the collector kept. */
@@ -56,11 +76,11 @@ public final class SqlRows {
             return affected(result.rowCount());
         }
         Capped capped = result.value();
-        return new QueryResult(capped.rows, capped.truncated);
+        return new QueryResult(capped.rows, capped.budget.cut());
     }
 
     public static QueryResult affected(long count) {
-        return new QueryResult(new JsonArray().add(new JsonObject().put("rows_affected", count)), false);
+        return new QueryResult(new JsonArray().add(new JsonObject().put("rows_affected", count)), ResultCut.NONE);
     }
 
     private static JsonObject object(Row row, Function<Object, Object> special) {
@@ -72,23 +92,27 @@ public final class SqlRows {
     }
 
     /**
-     * For statements read without a cursor: keeps the first {@code limit} rows as JSON and only
-     * notes that more came, so memory stays bounded whatever the statement returns.
+     * For statements read without a cursor: keeps rows as JSON while the budget admits them and
+     * then drops the rest as they arrive, so memory stays bounded whatever the statement returns.
+     * Rows after a cut are not even turned into JSON.
      */
-    public static Collector<Row, Capped, Capped> collector(int limit, Function<Object, Object> special) {
+    public static Collector<Row, Capped, Capped> collector(Supplier<ResultBudget> budgets,
+                                                           Function<Object, Object> special) {
         return new Collector<>() {
             @Override
             public Supplier<Capped> supplier() {
-                return Capped::new;
+                return () -> new Capped(budgets.get());
             }
 
             @Override
             public BiConsumer<Capped, Row> accumulator() {
                 return (capped, row) -> {
-                    if (capped.rows.size() < limit) {
-                        capped.rows.add(object(row, special));
-                    } else {
-                        capped.truncated = true;
+                    if (capped.budget.full()) {
+                        return;
+                    }
+                    JsonObject object = object(row, special);
+                    if (capped.budget.admit(object)) {
+                        capped.rows.add(object);
                     }
                 };
             }
@@ -113,6 +137,10 @@ public final class SqlRows {
     /** What {@link #collector} keeps. */
     public static final class Capped {
         private final JsonArray rows = new JsonArray();
-        private boolean truncated;
+        private final ResultBudget budget;
+
+        Capped(ResultBudget budget) {
+            this.budget = budget;
+        }
     }
 }

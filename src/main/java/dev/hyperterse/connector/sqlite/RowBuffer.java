@@ -1,5 +1,7 @@
 package dev.hyperterse.connector.sqlite;
 
+import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.model.ResultCut;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -13,38 +15,36 @@ import java.util.function.Supplier;
 import java.util.stream.Collector;
 
 /**
- * Turns rows into JSON on the worker thread that reads them, and stops reading at
- * {@code limit + 1} rows: the extra row only proves the result was cut. The Vert.x JDBC client
- * reads a result set to its end and offers no per-statement row cap, so the collector throws
- * {@link Full} to stop it; the client then closes the statement and the caller takes the rows
- * gathered so far.
+ * Turns rows into JSON on the worker thread that reads them, one at a time as the driver steps
+ * through them, and stops reading at the first row the call's {@link ResultBudget} does not admit
+ * (one past the row limit, or one that would pass the size limit). The Vert.x JDBC client reads
+ * a result set to its end and offers no per-statement cap, so the collector throws {@link Full}
+ * to stop it; the client then closes the statement and the caller takes the rows gathered so far.
  */
 final class RowBuffer implements Collector<Row, RowBuffer, RowBuffer> {
-    private final int limit;
+    private final ResultBudget budget;
     private final JsonArray rows = new JsonArray();
-    private boolean truncated;
 
-    RowBuffer(int limit) {
-        this.limit = limit;
+    RowBuffer(ResultBudget budget) {
+        this.budget = budget;
     }
 
     JsonArray rows() {
         return rows;
     }
 
-    boolean truncated() {
-        return truncated;
+    ResultCut cut() {
+        return budget.cut();
     }
 
     private void add(Row row) {
-        if (rows.size() == limit) {
-            truncated = true;
-            throw new Full();
-        }
         JsonObject object = new JsonObject();
         for (int i = 0; i < row.size(); i++) {
             // A repeated column name keeps its first position and the last value.
             object.put(row.getColumnName(i), json(row.getValue(i)));
+        }
+        if (!budget.admit(object)) {
+            throw new Full();
         }
         rows.add(object);
     }
@@ -93,7 +93,7 @@ final class RowBuffer implements Collector<Row, RowBuffer, RowBuffer> {
         private static final long serialVersionUID = 1L;
 
         Full() {
-            super("row limit reached", null, false, false);
+            super("result limit reached", null, false, false);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.StatementDialect;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -93,13 +94,17 @@ final class SqliteConnector implements Connector {
         if (rowLimit < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was " + rowLimit));
         }
+        if (options.byteLimit() < 1) {
+            return Future.failedFuture(new IllegalArgumentException("result size limit must be at least 1 byte, was "
+                    + options.byteLimit()));
+        }
         Tuple tuple;
         try {
             tuple = bindValues(values);
         } catch (IllegalArgumentException e) {
             return Future.failedFuture(e);
         }
-        RowBuffer buffer = new RowBuffer(rowLimit);
+        RowBuffer buffer = new RowBuffer(options.budget());
         StatementRun run = new StatementRun();
         long runId = dataSource.register(run);
         String sql = TrackedDataSource.tagged(statement.text(), runId);
@@ -123,10 +128,10 @@ final class SqliteConnector implements Connector {
                                 if (rows.columnsNames() == null || rows.columnsNames().isEmpty()) {
                                     return rowsAffected(conn, rows.rowCount(), run.changesBefore());
                                 }
-                                return Future.succeededFuture(new QueryResult(buffer.rows(), false));
+                                return Future.succeededFuture(new QueryResult(buffer.rows(), buffer.cut()));
                             }
                             if (done.cause() instanceof RowBuffer.Full) {
-                                return Future.succeededFuture(new QueryResult(buffer.rows(), true));
+                                return Future.succeededFuture(new QueryResult(buffer.rows(), buffer.cut()));
                             }
                             return Future.failedFuture(done.cause());
                         }))
@@ -153,7 +158,7 @@ final class SqliteConnector implements Connector {
         return conn.query("SELECT total_changes()").execute().map(after -> {
             long changed = after.iterator().next().getLong(0) - changesBefore;
             int affected = changed == 0 ? 0 : reported;
-            return new QueryResult(new JsonArray().add(new JsonObject().put("rows_affected", affected)), false);
+            return new QueryResult(new JsonArray().add(new JsonObject().put("rows_affected", affected)), ResultCut.NONE);
         });
     }
 

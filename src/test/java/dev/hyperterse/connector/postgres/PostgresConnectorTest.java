@@ -2,7 +2,9 @@ package dev.hyperterse.connector.postgres;
 
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.json.JsonObject;
@@ -189,6 +191,20 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals("[{\"g\":1},{\"g\":2},{\"g\":3},{\"g\":4},{\"g\":5}]", cut.rows().encode());
         assertTrue(cut.truncated());
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "read 6 rows, not 2 billion");
+    }
+
+    /**
+     * A million rows of 1 MiB each (a terabyte) under a row limit of a million: the size limit
+     * ends the read after a few rows, because the cursor fetches only as many rows as the
+     * remaining budget can hold, and the server never computes the rest.
+     */
+    @Test
+    void theSizeLimitStopsAHugeResultAfterAFewRowsOnTheServer() {
+        QueryResult cut = await(db.execute(compile("SELECT n, repeat('x', 1048576) AS body FROM generate_series(1, 1000000) n"),
+                List.of(), QueryOptions.of(1_000_000, 4L << 20, TIMEOUT)));
+        assertEquals(3, cut.rows().size());
+        assertEquals(ResultCut.BYTE_LIMIT, cut.cut());
+        assertEquals(50, count("seq"), "the connection serves the next statement");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
@@ -203,6 +204,39 @@ class RedisConnectorTest {
         assertFalse(await(execute(redis, "LRANGE " + key("long") + " 0 -1", 20, TIMEOUT)).truncated());
     }
 
+    private QueryResult capped(String template, long byteLimit, Object... values) {
+        try {
+            return await(redis.execute(factory.compile(template, Map.of()), Arrays.asList(values),
+                    QueryOptions.of(1000, byteLimit, TIMEOUT)));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void theSizeLimitCutsLongRepliesBeforeConvertingThem() {
+        String mib = "x".repeat(1 << 20);
+        for (int i = 0; i < 6; i++) {
+            run("RPUSH " + key("big") + " {{ inputs.v }}", i + mib);
+            run("HSET " + key("bighash") + " {{ inputs.f }} {{ inputs.v }}", "f" + i, mib);
+        }
+        QueryResult list = capped("LRANGE " + key("big") + " 0 -1", 4L << 20);
+        JsonArray values = list.rows().getJsonObject(0).getJsonArray("values");
+        assertEquals(3, values.size());
+        assertEquals("2" + mib, values.getString(2));
+        assertEquals(ResultCut.BYTE_LIMIT, list.cut());
+        QueryResult map = capped("HGETALL " + key("bighash"), 4L << 20);
+        assertEquals(List.of("f0", "f1", "f2"), List.copyOf(map.rows().getJsonObject(0).getJsonObject("value").fieldNames()));
+        assertEquals(ResultCut.BYTE_LIMIT, map.cut());
+        assertEquals(ResultCut.NONE, capped("LRANGE " + key("big") + " 0 -1", 8L << 20).cut());
+        // a scalar larger than the limit gives no row, and the cut
+        run("SET " + key("huge") + " {{ inputs.v }}", mib);
+        QueryResult scalar = capped("GET " + key("huge"), 4096);
+        assertEquals(new JsonArray(), scalar.rows());
+        assertEquals(ResultCut.BYTE_LIMIT, scalar.cut());
+        assertEquals("[{\"value\":\"ok\"}]", capped("ECHO ok", 4096).rows().encode());
+    }
+
     @Test
     void redisErrorsAreCallErrors() {
         run("SET " + key("str") + " x");
@@ -231,7 +265,7 @@ class RedisConnectorTest {
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2));
         Promise<Void> cancel = Promise.promise();
         Future<QueryResult> blocked = redis.execute(compileOrFail("BLPOP " + key("never") + " 2"), List.of(),
-                new QueryOptions(10, TIMEOUT, cancel.future()));
+                new QueryOptions(10, 1L << 20, TIMEOUT, cancel.future()));
         vertx.setTimer(200, id -> cancel.complete());
         assertEquals("statement cancelled", error(blocked));
         assertEquals("[{\"value\":\"PONG\"}]", run("PING").encode(), "other calls go on");

@@ -9,6 +9,7 @@ import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
@@ -392,6 +393,46 @@ public abstract class SqlConnectorContract {
         assertFalse(write.truncated());
     }
 
+    /** 1 MiB of text per row: a 4mb result holds three of them (with their column names). */
+    protected static final int MIB = 1 << 20;
+
+    @Test
+    void theSizeLimitCutsRowsAsTheyArriveAndSaysSo() {
+        // a cursor-read SELECT, and a statement read without one (MySQL reads WITH so)
+        for (String template : List.of("SELECT n, repeat('x', " + MIB + ") AS body FROM seq ORDER BY n",
+                "WITH s AS (SELECT n FROM seq) SELECT n, repeat('x', " + MIB + ") AS body FROM s ORDER BY n")) {
+            QueryResult cut = await(db.execute(compile(template), List.of(), QueryOptions.of(1000, 4L * MIB, TIMEOUT)));
+            assertEquals(3, cut.rows().size(), template);
+            assertEquals(List.of(1, 2, 3), cut.rows().stream()
+                    .map(r -> ((Number) ((JsonObject) r).getValue("n")).intValue()).collect(Collectors.toList()));
+            assertEquals(MIB, cut.rows().getJsonObject(2).getString("body").length());
+            assertEquals(ResultCut.BYTE_LIMIT, cut.cut(), template);
+            // the row limit still applies first when it is the smaller cap
+            QueryResult rows = await(db.execute(compile(template), List.of(), QueryOptions.of(2, 4L * MIB, TIMEOUT)));
+            assertEquals(2, rows.rows().size());
+            assertEquals(ResultCut.ROW_LIMIT, rows.cut());
+        }
+        // small rows under a big limit are not cut; the same rows under a small one are
+        QueryResult whole = await(db.execute(compile("SELECT n FROM seq"), List.of(), QueryOptions.of(1000, 4L * MIB, TIMEOUT)));
+        assertEquals(50, whole.rows().size());
+        assertEquals(ResultCut.NONE, whole.cut());
+        QueryResult small = await(db.execute(compile("SELECT n FROM seq ORDER BY n"), List.of(),
+                QueryOptions.of(1000, 50, TIMEOUT)));
+        // six rows are 49 bytes of JSON, a seventh would make 57
+        assertEquals("[{\"n\":1},{\"n\":2},{\"n\":3},{\"n\":4},{\"n\":5},{\"n\":6}]", small.rows().encode());
+        assertEquals(ResultCut.BYTE_LIMIT, small.cut());
+    }
+
+    @Test
+    void aFirstRowLargerThanTheSizeLimitGivesNoRowsAndTheCut() {
+        QueryResult none = await(db.execute(compile("SELECT n, repeat('x', 5000) AS body FROM seq ORDER BY n"),
+                List.of(), QueryOptions.of(1000, 4096, TIMEOUT)));
+        assertEquals(new JsonArray(), none.rows());
+        assertEquals(ResultCut.BYTE_LIMIT, none.cut());
+        // the connection is fine afterwards (the cursor was closed)
+        assertEquals(50, count("seq"));
+    }
+
     // ---- time limit and cancellation ----
 
     @Test
@@ -416,7 +457,7 @@ public abstract class SqlConnectorContract {
         Promise<Void> cancel = Promise.promise();
         long start = System.nanoTime();
         Future<QueryResult> running = c.execute(compile(sleep(10) + " /* " + marker + " */"), List.of(),
-                new QueryOptions(10, Duration.ofSeconds(30), cancel.future()));
+                new QueryOptions(10, 1L << 20, Duration.ofSeconds(30), cancel.future()));
         vertx.setTimer(300, id -> cancel.complete());
         assertEquals("statement cancelled", error(running));
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));

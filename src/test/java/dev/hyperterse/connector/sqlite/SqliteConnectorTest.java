@@ -10,6 +10,7 @@ import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.StatementTemplate;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.SourceLocation;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -253,6 +254,26 @@ class SqliteConnectorTest {
         assertTrue(result.truncated());
     }
 
+    @Test
+    void theSizeLimitStopsReadingAtTheFirstRowThatDoesNotFit() throws Exception {
+        Connector c = memoryWith("");
+        // a million rows of 1 MiB each: reading stops at the fourth
+        String huge = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000000)"
+                + " SELECT n, replace(hex(zeroblob(524288)), '0', 'x') AS body FROM s";
+        QueryResult cut = await(c.execute(compile(huge), List.of(), QueryOptions.of(1_000_000, 4L << 20, TIMEOUT)));
+        assertEquals(3, cut.rows().size());
+        assertEquals(1 << 20, cut.rows().getJsonObject(2).getString("body").length());
+        assertEquals(ResultCut.BYTE_LIMIT, cut.cut());
+        // a first row larger than the limit: no rows, and the cut
+        QueryResult none = await(c.execute(compile(huge), List.of(), QueryOptions.of(1000, 4096, TIMEOUT)));
+        assertEquals(new JsonArray(), none.rows());
+        assertEquals(ResultCut.BYTE_LIMIT, none.cut());
+        // the row limit, when smaller, still decides
+        QueryResult rows = await(c.execute(compile(huge), List.of(), QueryOptions.of(2, 4L << 20, TIMEOUT)));
+        assertEquals(2, rows.rows().size());
+        assertEquals(ResultCut.ROW_LIMIT, rows.cut());
+    }
+
     // ---- injection ----
 
     @Test
@@ -295,7 +316,7 @@ class SqliteConnectorTest {
         long start = System.nanoTime();
         Future<QueryResult> running = c.execute(compile(
                 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"),
-                List.of(), new QueryOptions(10, Duration.ofSeconds(30), cancel.future()));
+                List.of(), new QueryOptions(10, 1L << 20, Duration.ofSeconds(30), cancel.future()));
         vertx.setTimer(150, id -> cancel.complete());
         assertEquals("statement cancelled", error(running));
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));

@@ -1,0 +1,210 @@
+package dev.hyperterse.connector;
+
+import dev.hyperterse.model.ResultCut;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one result may still take, checked as each row arrives, so a result never holds more than
+ * its caps: at most {@code rowLimit} rows (items) and {@code byteLimit} bytes of JSON. The first
+ * item that does not fit ends the result; the items before it are kept and {@link #cut()} says
+ * which cap applied. An item bigger than the whole byte limit therefore ends the result where it
+ * stands: the first row alone too big gives no rows and a byte-limit cut.
+ *
+ * <p>Sizes are estimated from the values as they will be written, without encoding them: a
+ * string by its length plus quotes, an integer by its digits, other numbers by their longest
+ * form, objects and arrays by their parts and punctuation. One per call; not thread-safe (a call
+ * reads its rows on one thread at a time).
+ */
+public final class ResultBudget {
+    /** Rows asked of a cursor before any row size is known. */
+    static final int FIRST_FETCH = 64;
+    /** A fetch is at most this many times the previous one, should later rows be larger. */
+    private static final int FETCH_GROWTH = 4;
+    private static final int LONGEST_DOUBLE = 24;
+
+    private final int rowLimit;
+    private final long byteLimit;
+    private int taken;
+    /** The JSON array's brackets and, per item after the first, a comma. */
+    private long bytes = 2;
+    private long largest;
+    private int lastFetch;
+    private ResultCut cut = ResultCut.NONE;
+
+    public ResultBudget(int rowLimit, long byteLimit) {
+        if (rowLimit < 1) {
+            throw new IllegalArgumentException("row limit must be at least 1, was " + rowLimit);
+        }
+        if (byteLimit < 1) {
+            throw new IllegalArgumentException("result size limit must be at least 1 byte, was " + byteLimit);
+        }
+        this.rowLimit = rowLimit;
+        this.byteLimit = byteLimit;
+    }
+
+    /**
+     * Counts one more item if it fits.
+     *
+     * @param value a JSON value (a row's object, or an element of a reply)
+     * @return false when it does not fit; then nothing more does, and {@link #cut()} says why
+     */
+    public boolean admit(Object value) {
+        if (cut == ResultCut.NONE && taken == rowLimit) {
+            cut = ResultCut.ROW_LIMIT;
+        }
+        return cut == ResultCut.NONE && admitSized(size(value));
+    }
+
+    /**
+     * Counts one more item whose JSON size the caller measured (when measuring the source is
+     * cheaper than converting it first).
+     *
+     * @return false when it does not fit; then nothing more does, and {@link #cut()} says why
+     */
+    public boolean admitSized(long itemBytes) {
+        if (cut != ResultCut.NONE) {
+            return false;
+        }
+        if (taken == rowLimit) {
+            cut = ResultCut.ROW_LIMIT;
+            return false;
+        }
+        long size = itemBytes + (taken == 0 ? 0 : 1);
+        largest = Math.max(largest, size);
+        if (size > byteLimit - bytes) {
+            cut = ResultCut.BYTE_LIMIT;
+            return false;
+        }
+        bytes += size;
+        taken++;
+        return true;
+    }
+
+    /** The source says more items exist than were offered: a cut by the row limit, unless already cut. */
+    public void moreExist() {
+        if (cut == ResultCut.NONE) {
+            cut = ResultCut.ROW_LIMIT;
+        }
+    }
+
+    /** True once an item was refused: reading more is pointless. */
+    public boolean full() {
+        return cut != ResultCut.NONE;
+    }
+
+    public ResultCut cut() {
+        return cut;
+    }
+
+    /** Bytes taken so far, as estimated. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /**
+     * How many rows to ask a cursor for next: one more than the row limit leaves (that row only
+     * proves a cut), and no more than the byte limit leaves room for at the largest row seen, plus
+     * one to find the cut. So a cursor never brings far more rows into memory than the result can
+     * keep, and a result of small rows still comes in one or two fetches.
+     */
+    public int nextFetch() {
+        long wanted = (long) rowLimit - taken + 1;
+        if (largest > 0) {
+            wanted = Math.min(wanted, Math.max(0, byteLimit - bytes) / largest + 1);
+            wanted = Math.min(wanted, (long) lastFetch * FETCH_GROWTH);
+        } else {
+            wanted = Math.min(wanted, FIRST_FETCH);
+        }
+        lastFetch = (int) Math.max(1, wanted);
+        return lastFetch;
+    }
+
+    /** The estimated size of a JSON value as it will be written. */
+    public static long size(Object value) {
+        if (value == null) {
+            return 4;
+        }
+        if (value instanceof String) {
+            return ((String) value).length() + 2L;
+        }
+        if (value instanceof Boolean) {
+            return 5;
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return digits(((Number) value).longValue());
+        }
+        if (value instanceof BigDecimal) {
+            BigDecimal d = (BigDecimal) value;
+            // digits, sign, point, and an exponent when written in scientific form
+            return d.precision() + 8L;
+        }
+        if (value instanceof BigInteger) {
+            return ((BigInteger) value).bitLength() * 31L / 100 + 3;
+        }
+        if (value instanceof Number) {
+            return LONGEST_DOUBLE;
+        }
+        if (value instanceof JsonObject) {
+            return objectSize(((JsonObject) value).getMap());
+        }
+        if (value instanceof Map) {
+            return objectSize((Map<?, ?>) value);
+        }
+        if (value instanceof JsonArray) {
+            return arraySize(((JsonArray) value).getList());
+        }
+        if (value instanceof List) {
+            return arraySize((List<?>) value);
+        }
+        if (value instanceof byte[]) {
+            return base64(((byte[]) value).length);
+        }
+        if (value instanceof Buffer) {
+            return base64(((Buffer) value).length());
+        }
+        return String.valueOf(value).length() + 2L;
+    }
+
+    private static long objectSize(Map<?, ?> map) {
+        long total = 2;
+        boolean first = true;
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            // "key": value, with the comma before every field but the first
+            total += String.valueOf(e.getKey()).length() + 3L + size(e.getValue()) + (first ? 0 : 1);
+            first = false;
+        }
+        return total;
+    }
+
+    private static long arraySize(List<?> list) {
+        long total = 2;
+        for (Object element : list) {
+            total += size(element) + 1;
+        }
+        return list.isEmpty() ? total : total - 1;
+    }
+
+    private static long base64(long bytes) {
+        return (bytes + 2) / 3 * 4 + 2;
+    }
+
+    private static long digits(long n) {
+        if (n == Long.MIN_VALUE) {
+            return 20;
+        }
+        long size = n < 0 ? 2 : 1;
+        long v = Math.abs(n);
+        while (v >= 10) {
+            v /= 10;
+            size++;
+        }
+        return size;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.hyperterse.connector;
+
+import dev.hyperterse.model.ResultCut;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ResultBudgetTest {
+
+    @Test
+    void sizesAreNeverBelowTheEncodedJson() {
+        JsonObject row = new JsonObject().put("id", 123456789L).put("neg", -42).put("name", "Ünïcode and \"quotes\"")
+                .put("price", new BigDecimal("19.99")).put("big", new BigInteger("123456789012345678901234567890"))
+                .put("ratio", 0.1 + 0.2).put("ok", true).putNull("none")
+                .put("doc", new JsonObject().put("tags", new JsonArray().add("a").add(1).addNull()))
+                .put("empty", new JsonArray());
+        long estimate = ResultBudget.size(row);
+        long actual = row.encode().length();
+        // quotes inside strings are the one thing counted short (by their escape); this row has 4
+        assertTrue(estimate + 4 >= actual && estimate <= actual * 2, estimate + " for " + actual + ": " + row.encode());
+        assertEquals(new JsonArray().add(1).add(22).encode().length(), ResultBudget.size(new JsonArray().add(1).add(22)));
+        assertEquals(new byte[300].length / 3 * 4 + 2, ResultBudget.size(new byte[300]));
+    }
+
+    @Test
+    void theFirstItemThatDoesNotFitEndsTheResult() {
+        ResultBudget budget = new ResultBudget(100, 20);
+        assertTrue(budget.admit("12345678"));   // [ + "12345678" + ] = 12
+        assertFalse(budget.admit("123456789"));  // would be 12 + 1 + 11 = 24
+        assertEquals(ResultCut.BYTE_LIMIT, budget.cut());
+        assertFalse(budget.admit("1"), "nothing fits after a cut, even a small item");
+        ResultBudget rows = new ResultBudget(2, 1000);
+        assertTrue(rows.admit(1) && rows.admit(2));
+        assertFalse(rows.admit(3));
+        assertEquals(ResultCut.ROW_LIMIT, rows.cut());
+        ResultBudget tooBig = new ResultBudget(10, 10);
+        assertFalse(tooBig.admit("a string longer than the limit"));
+        assertEquals(ResultCut.BYTE_LIMIT, tooBig.cut());
+    }
+
+    /** What keeps memory bounded: a cursor is asked only for rows the remaining budget can hold. */
+    @Test
+    void fetchesAreSizedByTheRemainingBudget() {
+        ResultBudget small = new ResultBudget(10, 4L << 20);
+        assertEquals(11, small.nextFetch(), "one past the row limit proves a cut");
+
+        ResultBudget big = new ResultBudget(1_000_000, 4L << 20);
+        assertEquals(ResultBudget.FIRST_FETCH, big.nextFetch());
+        String mib = "x".repeat(1 << 20);
+        assertTrue(big.admit(new JsonObject().put("body", mib)));
+        int next = big.nextFetch();
+        assertTrue(next >= 1 && next <= 4, "about 3 MiB left for rows of 1 MiB: " + next);
+
+        ResultBudget tiny = new ResultBudget(1000, 4L << 20);
+        tiny.nextFetch();
+        for (int i = 0; i < 64; i++) {
+            tiny.admit(new JsonObject().put("n", i));
+        }
+        assertEquals(4 * ResultBudget.FIRST_FETCH, tiny.nextFetch(), "small rows: fetches grow fourfold at most");
+    }
+}
