@@ -18,9 +18,12 @@ import java.nio.file.Path;
  * @param defaultAuth the root {@code auth:} block tools without their own inherit, or null
  * @param observability the {@code observability:} block: tracing, metrics and log format
  * @param scriptWorkers threads that run handler and mapper scripts ({@code tools.script_workers}, default 4)
+ * @param promptsDir  {@code prompts.directory} resolved against the root (default {@code prompts}); null when absent
+ * @param resourcesDir {@code resources.directory} resolved against the root (default {@code resources}); null when absent
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
-                            AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability) {
+                            AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
+                            Path promptsDir, Path resourcesDir) {
 }

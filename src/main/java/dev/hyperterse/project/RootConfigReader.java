@@ -22,7 +22,8 @@ import java.util.Locale;
  */
 final class RootConfigReader {
     static final List<String> ROOT_KEYS =
-            List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
+            List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability",
+                    "prompts", "resources");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "statement_timeout", "script_timeout",
             "script_workers");
@@ -86,6 +87,8 @@ final class RootConfigReader {
         ConfigMap tools = section(top, "tools", TOOLS_KEYS);
         ConfigMap adapters = section(top, "adapters", ADAPTERS_KEYS);
         ConfigMap server = section(top, "server", SERVER_KEYS);
+        ConfigMap prompts = section(top, "prompts", ADAPTERS_KEYS);
+        ConfigMap resources = section(top, "resources", ADAPTERS_KEYS);
         ConfigMap build = top.map("build");
         if (build != null) {
             build.warnUnknownKeys(BUILD_KEYS);
@@ -103,6 +106,11 @@ final class RootConfigReader {
             problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + " does not exist");
             toolsDir = null;
         }
+
+        Path promptsDir = rootDir == null || prompts == null ? null
+                : optionalFolder(prompts, "directory", rootDir, rootShown, "prompts");
+        Path resourcesDir = rootDir == null || resources == null ? null
+                : optionalFolder(resources, "directory", rootDir, rootShown, "resources");
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
@@ -134,7 +142,8 @@ final class RootConfigReader {
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability));
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability),
+                promptsDir, resourcesDir);
         return new RootConfig(config, defaultAuth, authBroken);
     }
 
@@ -268,6 +277,22 @@ final class RootConfigReader {
             map.error(key, "'" + map.name(key) + "' is not a valid path: " + e.getReason());
             return null;
         }
+    }
+
+    /**
+     * A prompts or resources folder: absent is fine when the project did not name it (a project
+     * without prompts), an error when it did.
+     */
+    private Path optionalFolder(ConfigMap map, String key, Path base, Path rootShown, String what) {
+        Path dir = folder(map, key, base);
+        if (dir == null || Files.isDirectory(dir)) {
+            return dir;
+        }
+        SourceLocation at = userLocation(map, key, rootShown);
+        if (at.line() > 0) {
+            problems.error(at.file(), at.line(), what + " folder " + paths.show(dir) + " does not exist");
+        }
+        return null;
     }
 
     /** A nested section whose unknown keys are warned about; null when it is not a mapping (reported). */
