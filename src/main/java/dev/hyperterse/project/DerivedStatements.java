@@ -4,6 +4,7 @@ import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.Placeholders;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
@@ -24,6 +25,7 @@ import java.util.regex.Pattern;
  * parameters like {@code {{ inputs.NAME }}} of a tool, never pasted into the text.
  */
 final class DerivedStatements {
+    static final int COMPLETION_ROWS = 100;
     private static final Pattern ARGS = Pattern.compile("\\{\\{(\\s*)args\\.([A-Za-z_][\\w-]*)(\\s*)\\}\\}");
 
     private final RootConfigReader.RootConfig root;
@@ -129,8 +131,14 @@ final class DerivedStatements {
         for (String name : allowed) {
             defs.add(new InputDef(name, InputType.STRING, null, false, false, null, at));
         }
+        Limits limits = root.config().limits();
+        if (toolName.startsWith("completion:")) {
+            // MCP takes at most 100 completion values: a row limit of 100 tells when there are more
+            limits = new Limits(Math.min(limits.rowLimit(), COMPLETION_ROWS), limits.statementTimeout(),
+                    limits.scriptTimeout());
+        }
         derived.put(toolName, new ToolDef(toolName, "", owner, use, text, defs, null, null, null, auth,
-                root.config().cache(), List.of(), root.config().limits(), at, statementAt, List.of()));
+                root.config().cache(), List.of(), limits, at, statementAt, List.of()));
         return toolName;
     }
 
