@@ -221,6 +221,7 @@ public final class McpEndpoint {
                 .transform(x -> sessions.evictExpired())
                 .onSuccess(ended -> {
                     ended.forEach(live::end);
+                    ended.forEach(resources::forget);
                     live.endUnused(settings.sessionIdleTimeout());
                 })
                 .mapEmpty();
@@ -455,6 +456,7 @@ public final class McpEndpoint {
         }
         sessions.remove(id).onComplete(ar -> {
             live.end(id);
+            resources.forget(id);
             if (ar.succeeded() && ar.result() && vertx.isClustered()) {
                 // its streams and running calls on other nodes end now, not at their next sweep
                 vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
