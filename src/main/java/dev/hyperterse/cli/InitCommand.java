@@ -130,6 +130,21 @@ final class InitCommand implements Callable<Integer> {
                 + "    type: string\n"
                 + "    description: 'The note text'\n"
                 + "    optional: true\n");
+        files.put("app/resources/note/config.terse", ""
+                + "# A resource template: reading notes://3 runs the statement with id 3 bound as a parameter.\n"
+                + "uri_template: notes://{id}\n"
+                + "description: 'One note by its id, as JSON'\n"
+                + "use: notes-db\n"
+                + "statement: SELECT id, title, body, created_at FROM notes WHERE id = {{ args.id }}\n");
+        files.put("app/prompts/summarize-note.terse", ""
+                + "description: 'Summarize a note in one sentence'\n"
+                + "arguments:\n"
+                + "  id:\n"
+                + "    description: 'The note id'\n"
+                + "    required: true\n"
+                + "messages:\n"
+                + "  - role: user\n"
+                + "    text: 'Read notes://{{ id }} and summarize it in one sentence.'\n");
         return files;
     }
 }

@@ -55,8 +55,11 @@ final class ValidateCommand implements Callable<Integer> {
             if (checkDb && !checkDatabases(loader, project, err)) {
                 return 1;
             }
-            spec.commandLine().getOut().printf("project '%s' is valid: %d tools, %d adapters%s%n",
+            spec.commandLine().getOut().printf("project '%s' is valid: %d tools, %d adapters%s%s%n",
                     project.config().name(), project.tools().size(), project.adapters().size(),
+                    project.prompts().isEmpty() && project.resources().isEmpty() ? ""
+                            : String.format(", %d prompts, %d resources", project.prompts().size(),
+                                    project.resources().size()),
                     checkDb ? " (statements checked against the reachable databases)" : "");
         }
         return 0;

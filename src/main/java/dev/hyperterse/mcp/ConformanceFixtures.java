@@ -11,8 +11,9 @@ import java.util.List;
 /**
  * The tools the official MCP conformance suite ({@code @modelcontextprotocol/conformance}) calls
  * on a server, so the suite can exercise this transport: plain text, a tool error, progress,
- * logging, SSE polling (a stream closed mid-call) and JSON Schema 2020-12 keywords. Served only
- * with {@code start --conformance-fixtures}; they touch no project and no database.
+ * logging, SSE polling (a stream closed mid-call) and JSON Schema 2020-12 keywords; and the
+ * prompts ({@code test_simple_prompt}, …) and resources ({@code test://static-text}, …) it reads.
+ * Served only with {@code start --conformance-fixtures}; they touch no project and no database.
  */
 final class ConformanceFixtures {
     static final String SIMPLE_TEXT = "test_simple_text";
@@ -23,6 +24,19 @@ final class ConformanceFixtures {
     static final String JSON_SCHEMA_2020_12 = "json_schema_2020_12_tool";
     static final List<String> NAMES =
             List.of(SIMPLE_TEXT, ERROR_HANDLING, WITH_PROGRESS, WITH_LOGGING, RECONNECTION, JSON_SCHEMA_2020_12);
+
+    static final String SIMPLE_PROMPT = "test_simple_prompt";
+    static final String PROMPT_WITH_ARGUMENTS = "test_prompt_with_arguments";
+    static final String PROMPT_WITH_RESOURCE = "test_prompt_with_embedded_resource";
+    static final String PROMPT_WITH_IMAGE = "test_prompt_with_image";
+    static final List<String> PROMPTS = List.of(SIMPLE_PROMPT, PROMPT_WITH_ARGUMENTS, PROMPT_WITH_RESOURCE, PROMPT_WITH_IMAGE);
+    static final String STATIC_TEXT = "test://static-text";
+    static final String STATIC_BINARY = "test://static-binary";
+    static final String WATCHED = "test://watched-resource";
+    static final String TEMPLATE = "test://template/{id}/data";
+    private static final java.util.regex.Pattern TEMPLATE_MATCH = java.util.regex.Pattern.compile("test://template/([^/]+)/data");
+    /** A 1x1 PNG. */
+    private static final String PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
     /** The pause the suite's scenarios describe between two notifications. */
     private static final long STEP_MILLIS = 50;
@@ -101,6 +115,110 @@ final class ConformanceFixtures {
             default:
                 throw new McpException(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
         }
+    }
+
+    // ---- prompts and resources the suite reads ----
+
+    boolean hasPrompt(String name) {
+        return PROMPTS.contains(name);
+    }
+
+    JsonArray promptDefinitions() {
+        return new JsonArray()
+                .add(prompt(SIMPLE_PROMPT, "A simple prompt without arguments (conformance fixture)."))
+                .add(prompt(PROMPT_WITH_ARGUMENTS, "A prompt with two required arguments (conformance fixture).",
+                        "arg1", "First test argument", "arg2", "Second test argument"))
+                .add(prompt(PROMPT_WITH_RESOURCE, "A prompt embedding a resource (conformance fixture).",
+                        "resourceUri", "URI of the resource to embed"))
+                .add(prompt(PROMPT_WITH_IMAGE, "A prompt with an image (conformance fixture)."));
+    }
+
+    JsonObject getPrompt(String name, JsonObject arguments) {
+        JsonArray messages = new JsonArray();
+        switch (name) {
+            case SIMPLE_PROMPT:
+                messages.add(user(textContent("This is a simple prompt for testing.")));
+                break;
+            case PROMPT_WITH_ARGUMENTS:
+                requireArguments(name, arguments, "arg1", "arg2");
+                messages.add(user(textContent("Prompt with arguments: arg1='" + arguments.getValue("arg1")
+                        + "', arg2='" + arguments.getValue("arg2") + "'")));
+                break;
+            case PROMPT_WITH_RESOURCE:
+                requireArguments(name, arguments, "resourceUri");
+                messages.add(user(new JsonObject().put("type", "resource").put("resource", new JsonObject()
+                        .put("uri", String.valueOf(arguments.getValue("resourceUri"))).put("mimeType", "text/plain")
+                        .put("text", "Embedded resource content for testing."))));
+                messages.add(user(textContent("Please process the embedded resource above.")));
+                break;
+            default:
+                messages.add(user(new JsonObject().put("type", "image").put("data", PIXEL_PNG).put("mimeType", "image/png")));
+                messages.add(user(textContent("Please analyze the image above.")));
+        }
+        return new JsonObject().put("messages", messages);
+    }
+
+    boolean hasResource(String uri) {
+        return uri.equals(STATIC_TEXT) || uri.equals(STATIC_BINARY) || uri.equals(WATCHED)
+                || TEMPLATE_MATCH.matcher(uri).matches();
+    }
+
+    JsonArray resourceDefinitions() {
+        return new JsonArray()
+                .add(resource(STATIC_TEXT, "static-text", "A static text resource (conformance fixture).", "text/plain"))
+                .add(resource(STATIC_BINARY, "static-binary", "A static binary resource (conformance fixture).", "image/png"))
+                .add(resource(WATCHED, "watched-resource", "A resource to subscribe to (conformance fixture).", "text/plain"));
+    }
+
+    JsonArray templateDefinitions() {
+        return new JsonArray().add(new JsonObject().put("uriTemplate", TEMPLATE).put("name", "template-data")
+                .put("description", "Data by id (conformance fixture).").put("mimeType", "application/json"));
+    }
+
+    JsonObject readResource(String uri) {
+        JsonObject content = new JsonObject().put("uri", uri);
+        java.util.regex.Matcher m = TEMPLATE_MATCH.matcher(uri);
+        if (uri.equals(STATIC_BINARY)) {
+            content.put("mimeType", "image/png").put("blob", PIXEL_PNG);
+        } else if (m.matches()) {
+            content.put("mimeType", "application/json")
+                    .put("text", new JsonObject().put("id", m.group(1)).put("templateTest", true)
+                            .put("data", "Data for ID: " + m.group(1)).encode());
+        } else if (uri.equals(WATCHED)) {
+            content.put("mimeType", "text/plain").put("text", "Watched resource content");
+        } else {
+            content.put("mimeType", "text/plain").put("text", "This is the content of the static text resource.");
+        }
+        return new JsonObject().put("contents", new JsonArray().add(content));
+    }
+
+    private static void requireArguments(String prompt, JsonObject arguments, String... names) {
+        for (String n : names) {
+            if (!(arguments.getValue(n) instanceof String)) {
+                throw new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: missing required argument '" + n
+                        + "' of prompt '" + prompt + "'");
+            }
+        }
+    }
+
+    private static JsonObject prompt(String name, String description, String... arguments) {
+        JsonArray args = new JsonArray();
+        for (int i = 0; i < arguments.length; i += 2) {
+            args.add(new JsonObject().put("name", arguments[i]).put("description", arguments[i + 1]).put("required", true));
+        }
+        return new JsonObject().put("name", name).put("description", description).put("arguments", args);
+    }
+
+    private static JsonObject resource(String uri, String name, String description, String mimeType) {
+        return new JsonObject().put("uri", uri).put("name", name).put("description", description).put("mimeType", mimeType);
+    }
+
+    private static JsonObject user(JsonObject content) {
+        return new JsonObject().put("role", "user").put("content", content);
+    }
+
+    private static JsonObject textContent(String text) {
+        return new JsonObject().put("type", "text").put("text", text);
     }
 
     /** Waits one step, or fails at once when the call is cancelled. */

@@ -1,14 +1,30 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.model.PromptDef;
+import dev.hyperterse.model.ResourceDef;
 import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.search.SearchIndex;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * What the endpoint serves from one project snapshot: the server's identity, the pipeline that
- * runs tools and the search index over them. Replaced as a whole on reload.
+ * runs tools and the search index over them, and the project's prompts and resources. Replaced as
+ * a whole on reload.
  *
  * @param searchFiltersByAuth whether {@code search} shows a caller only the tools it may execute
  */
 public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
-                         boolean searchFiltersByAuth) {
+                         boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources) {
+    public McpBackend {
+        prompts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prompts));
+        resources = List.copyOf(resources);
+    }
+
+    /** A backend with tools only. */
+    public McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
+                      boolean searchFiltersByAuth) {
+        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, Map.of(), List.of());
+    }
 }

@@ -59,6 +59,7 @@ public final class McpEndpoint {
     private final OriginPolicy originPolicy;
     private final ServerSettings settings;
     private final McpMethods methods;
+    private final ResourceMethods resources;
     private final Tracing tracing;
     private final Metrics metrics;
 
@@ -88,9 +89,11 @@ public final class McpEndpoint {
         this.originPolicy = new OriginPolicy(settings.allowedOrigins(), settings.allowedHosts(), settings.host());
         MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
                 settings.progressInterval());
-        ToolCatalog tools = new ToolCatalog(metaTools, conformanceFixtures ? new ConformanceFixtures(vertx) : null,
-                settings.pageSize());
-        this.methods = new McpMethods(backends, sessions, tools, listChanged);
+        ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
+        ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
+        this.resources = new ResourceMethods(vertx, fixtures);
+        this.methods = new McpMethods(backends, sessions, tools, listChanged, new PromptMethods(fixtures), resources,
+                new CompletionMethods(fixtures));
         this.vertx = vertx;
         if (vertx.isClustered()) {
             listenToPeers();
@@ -176,6 +179,26 @@ public final class McpEndpoint {
         return sent;
     }
 
+    /**
+     * Tells the sessions subscribed to {@code uri} on this node that its content changed
+     * ({@code notifications/resources/updated}).
+     *
+     * @return how many sessions it went to
+     */
+    public int resourceUpdated(String uri) {
+        int sent = 0;
+        JsonObject notification = new JsonObject().put("jsonrpc", "2.0").put("method", "notifications/resources/updated")
+                .put("params", new JsonObject().put("uri", uri));
+        for (String session : resources.subscribers(uri)) {
+            if (notify(session, notification)) {
+                sent++;
+            } else {
+                resources.forget(session);
+            }
+        }
+        return sent;
+    }
+
     /** Sessions with live state on this node (streams, running calls, recent use). */
     public int liveSessions() {
         return live.size();
@@ -198,6 +221,7 @@ public final class McpEndpoint {
                 .transform(x -> sessions.evictExpired())
                 .onSuccess(ended -> {
                     ended.forEach(live::end);
+                    ended.forEach(resources::forget);
                     live.endUnused(settings.sessionIdleTimeout());
                 })
                 .mapEmpty();
@@ -432,6 +456,7 @@ public final class McpEndpoint {
         }
         sessions.remove(id).onComplete(ar -> {
             live.end(id);
+            resources.forget(id);
             if (ar.succeeded() && ar.result() && vertx.isClustered()) {
                 // its streams and running calls on other nodes end now, not at their next sweep
                 vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));

@@ -15,8 +15,9 @@ import java.util.Map;
 
 /**
  * The JSON-RPC methods of MCP this server answers ({@code initialize}, {@code ping},
- * {@code tools/list}, {@code tools/call}, {@code logging/setLevel}) and the notifications it
- * acts on ({@code notifications/cancelled}). Transport concerns stay in {@link McpEndpoint}.
+ * {@code tools/list}, {@code tools/call}, {@code logging/setLevel}, and the prompt, resource and
+ * completion methods, whose logic lives in {@link PromptMethods}, {@link ResourceMethods} and
+ * {@link CompletionMethods}) and the notifications it acts on ({@code notifications/cancelled}). Transport concerns stay in {@link McpEndpoint}.
  */
 final class McpMethods {
     private static final Logger LOG = LoggerFactory.getLogger(McpMethods.class);
@@ -26,19 +27,28 @@ final class McpMethods {
 
     /** The methods this server answers; metrics and spans name any other one {@code other}. */
     static final java.util.Set<String> METHODS =
-            java.util.Set.of("initialize", "ping", "tools/list", "tools/call", "logging/setLevel");
+            java.util.Set.of("initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "prompts/list",
+                    "prompts/get", "resources/list", "resources/templates/list", "resources/read",
+                    "resources/subscribe", "resources/unsubscribe", "completion/complete");
 
     private final BackendSource backends;
     private final SessionStore sessions;
     private final ToolCatalog tools;
     private final boolean listChanged;
+    private final PromptMethods prompts;
+    private final ResourceMethods resources;
+    private final CompletionMethods completions;
 
     /** @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload) */
-    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged) {
+    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged,
+               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions) {
         this.backends = backends;
         this.sessions = sessions;
         this.tools = tools;
         this.listChanged = listChanged;
+        this.prompts = prompts;
+        this.resources = resources;
+        this.completions = completions;
     }
 
     /**
@@ -121,6 +131,22 @@ final class McpMethods {
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
                 return setLevel(params, session);
+            case "prompts/list":
+                return onBackend(b -> prompts.list(b, context(rc, session, scope)));
+            case "prompts/get":
+                return onBackend(b -> prompts.get(b, params, context(rc, session, scope)));
+            case "resources/list":
+                return onBackend(b -> resources.list(b, context(rc, session, scope), false));
+            case "resources/templates/list":
+                return onBackend(b -> resources.list(b, context(rc, session, scope), true));
+            case "resources/read":
+                return onBackend(b -> resources.read(b, params, context(rc, session, scope)));
+            case "resources/subscribe":
+                return onBackend(b -> resources.subscribe(b, params, session, true));
+            case "resources/unsubscribe":
+                return onBackend(b -> resources.subscribe(b, params, session, false));
+            case "completion/complete":
+                return onBackend(b -> completions.complete(b, params, context(rc, session, scope)));
             default:
                 throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
         }
@@ -141,12 +167,44 @@ final class McpMethods {
             lease.release();
             return new JsonObject()
                     .put("protocolVersion", version)
-                    .put("capabilities", new JsonObject()
-                            .put("tools", new JsonObject().put("listChanged", listChanged))
-                            .put("logging", new JsonObject()))
+                    .put("capabilities", capabilities(b))
                     .put("serverInfo", new JsonObject().put("name", b.serverName()).put("version", b.serverVersion()))
                     .put("instructions", INSTRUCTIONS);
         });
+    }
+
+    /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */
+    private JsonObject capabilities(McpBackend b) {
+        JsonObject caps = new JsonObject()
+                .put("tools", new JsonObject().put("listChanged", listChanged))
+                .put("logging", new JsonObject());
+        if (prompts.offered(b)) {
+            caps.put("prompts", new JsonObject().put("listChanged", listChanged));
+        }
+        if (resources.offered(b)) {
+            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", listChanged));
+        }
+        if (completions.offered(b)) {
+            caps.put("completions", new JsonObject());
+        }
+        return caps;
+    }
+
+    /** Runs a method on a leased backend, released when the method completes (or throws). */
+    private Future<JsonObject> onBackend(java.util.function.Function<McpBackend, Future<JsonObject>> method) {
+        BackendSource.Lease lease = backends.acquire();
+        try {
+            return method.apply(lease.backend()).andThen(done -> lease.release());
+        } catch (RuntimeException e) {
+            lease.release();
+            throw e;
+        }
+    }
+
+    private static CallContext context(RoutingContext rc, Session session, RunningRequest scope) {
+        Map<String, String> headers = new HashMap<>();
+        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+        return new CallContext(headers, session == null ? null : session.id(), scope.cancellation());
     }
 
     private Future<JsonObject> toolsCall(JsonObject params, Session session, RunningRequest scope, RoutingContext rc) {
@@ -158,9 +216,7 @@ final class McpMethods {
         if (arguments != null && !(arguments instanceof JsonObject)) {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
-        Map<String, String> headers = new HashMap<>();
-        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        CallContext context = new CallContext(headers, session == null ? null : session.id(), scope.cancellation());
+        CallContext context = context(rc, session, scope);
         // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
         BackendSource.Lease lease = backends.acquire();
         Future<JsonObject> call;

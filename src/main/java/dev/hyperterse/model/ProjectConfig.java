@@ -22,12 +22,15 @@ import java.nio.file.Path;
  *                    from; empty (the default) allows any host but this server itself
  * @param strictHandlerInputs {@code tools.strict_handler_inputs}: handler tools' inputs are checked as
  *                    strictly as database tools' (default false: Hyperterse passes them through)
+ * @param promptsDir  {@code prompts.directory} resolved against the root (default {@code prompts}); null when absent
+ * @param resourcesDir {@code resources.directory} resolved against the root (default {@code resources}); null when absent
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
-                            java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs) {
+                            java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
+                            Path promptsDir, Path resourcesDir) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
     }

@@ -43,6 +43,8 @@ public final class Pipeline {
     static final String STAGE = "hyperterse.stage";
 
     private final Map<String, ToolDef> tools;
+    /** Statements of resource templates and completions: run like tools, never reached by a tool name. */
+    private final Map<String, ToolDef> derived;
     private final Map<String, CompiledStatement> statements;
     private final Map<String, Connector> connectors;
     private final Map<String, AuthCheck> authChecks;
@@ -70,7 +72,20 @@ public final class Pipeline {
     public Pipeline(Map<String, ToolDef> tools, Map<String, CompiledStatement> statements,
                     Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
                     ScriptInvoker scripts, Telemetry telemetry) {
+        this(tools, Map.of(), statements, connectors, authChecks, cache, scripts, telemetry);
+    }
+
+    /**
+     * @param derived    the project's derived tools (statements of resource templates and
+     *                   completions), run by {@link #executeDerived}
+     * @param authChecks auth checks by tool name, and by the access key of each prompt and
+     *                   resource that has an auth block
+     */
+    public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
+                    Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
+                    ScriptInvoker scripts, Telemetry telemetry) {
         this.tools = Map.copyOf(tools);
+        this.derived = Map.copyOf(derived);
         this.statements = Map.copyOf(statements);
         this.connectors = Map.copyOf(connectors);
         this.authChecks = Map.copyOf(authChecks);
@@ -82,8 +97,34 @@ public final class Pipeline {
     }
 
     public Future<ToolResult> execute(String toolName, JsonObject inputs, CallContext context) {
+        return execute(tools.get(toolName), toolName, inputs, context);
+    }
+
+    /**
+     * Runs a derived tool (a resource template's or a completion's statement) through the same
+     * stages as a tool: auth, validation, cache, connector, row limit.
+     */
+    public Future<ToolResult> executeDerived(String name, JsonObject inputs, CallContext context) {
+        return execute(derived.get(name), name, inputs, context);
+    }
+
+    /**
+     * Whether the caller passes the auth check known by {@code key} (a prompt's or resource's
+     * access key, or a tool name); true when there is none. Fails with the auth stage's
+     * {@link ToolException} when it does not, so callers can tell why.
+     */
+    public Future<Caller> admit(String key, CallContext context) {
+        AuthCheck check = authChecks.get(key);
+        if (check == null) {
+            return Future.succeededFuture(Caller.ANONYMOUS);
+        }
+        return check.authenticate(key, context).recover(e -> Future.failedFuture(e instanceof AuthDeniedException
+                ? new ToolException(Stage.AUTH, null, "auth failed: " + e.getMessage())
+                : new ToolException(Stage.AUTH, ToolException.TOOL_FAILURE, null, "auth failed: internal error", e)));
+    }
+
+    private Future<ToolResult> execute(ToolDef tool, String toolName, JsonObject inputs, CallContext context) {
         long started = System.nanoTime();
-        ToolDef tool = tools.get(toolName);
         // a name no tool has comes from the caller: it never names a span or a metric
         TraceSpan call = !tracing.enabled() ? TraceSpan.NONE
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
@@ -360,7 +401,7 @@ public final class Pipeline {
     public Future<java.util.function.Predicate<ToolDef>> visibleTo(CallContext context) {
         Map<AuthCheck, Future<Caller>> outcomes = new java.util.IdentityHashMap<>();
         authChecks.forEach((tool, check) -> {
-            if (!check.perTool()) {
+            if (!check.perTool() && tools.containsKey(tool)) {
                 outcomes.computeIfAbsent(check, c -> c.authenticate(context));
             }
         });
@@ -370,7 +411,7 @@ public final class Pipeline {
         return Future.join(new ArrayList<>(outcomes.values())).transform(ignored -> {
             java.util.Set<String> hidden = new java.util.HashSet<>();
             authChecks.forEach((tool, check) -> {
-                if (!check.perTool() && outcomes.get(check).failed()) {
+                if (!check.perTool() && tools.containsKey(tool) && outcomes.get(check).failed()) {
                     hidden.add(tool);
                 }
             });

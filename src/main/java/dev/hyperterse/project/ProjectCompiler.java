@@ -2,6 +2,8 @@ package dev.hyperterse.project;
 
 import dev.hyperterse.model.AdapterCheck;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.PromptDef;
+import dev.hyperterse.model.ResourceDef;
 import dev.hyperterse.model.ToolDef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -156,16 +158,75 @@ public final class ProjectCompiler {
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
                 scriptFiles, paths, problems);
         Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
+        DerivedStatements derived = new DerivedStatements(root, adapters, unreadableAdapters, env, problems);
+        ArgumentReader arguments = new ArgumentReader(derived, problems);
+        Map<String, PromptDef> prompts = readPrompts(root.config().promptsDir(),
+                new PromptReader(root, authBlocks, arguments, problems), problems);
+        List<ResourceDef> resources = readResources(root.config().resourcesDir(),
+                new ResourceReader(root, authBlocks, arguments, derived, problems), problems);
 
         problems.throwIfAny();
-        LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s){}", root.config().name(), rootShown,
-                adapters.size(), tools.size(),
+        LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s), {} prompt(s), {} resource(s){}",
+                root.config().name(), rootShown, adapters.size(), tools.size(), prompts.size(), resources.size(),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
         if (problems.missingVariablesAreWarnings()) {
             // reported as warnings: empty stand-ins let the statements and scripts be checked further
             problems.missingVariableNames().forEach(name -> environment.putIfAbsent(name, ""));
         }
-        return new Project(root.config(), adapters, tools, environment);
+        return new Project(root.config(), adapters, tools, environment, prompts, resources, derived.tools());
+    }
+
+    private Map<String, PromptDef> readPrompts(Path promptsDir, PromptReader reader, Problems problems) {
+        Map<String, PromptDef> prompts = new LinkedHashMap<>();
+        if (promptsDir == null) {
+            return prompts;
+        }
+        Map<String, Path> definedIn = new LinkedHashMap<>();
+        for (Path file : find(promptsDir, name -> name.toLowerCase(Locale.ROOT).endsWith(".terse"), problems)) {
+            Path shown = paths.show(file);
+            YamlNode node = parse(file, shown, problems);
+            if (node == null) {
+                continue;
+            }
+            PromptReader.ReadPrompt read = reader.read(file, shown, node);
+            String name = read.prompt().name();
+            Path first = definedIn.putIfAbsent(name, shown);
+            if (first != null) {
+                problems.error(read.nameLocation().file(), read.nameLocation().line(), "duplicate prompt name '"
+                        + name + "': defined in " + first + " and in " + shown);
+            } else {
+                prompts.put(name, read.prompt());
+            }
+        }
+        return prompts;
+    }
+
+    private List<ResourceDef> readResources(Path resourcesDir, ResourceReader reader, Problems problems) {
+        List<ResourceDef> resources = new ArrayList<>();
+        if (resourcesDir == null) {
+            return resources;
+        }
+        Map<String, Path> definedIn = new LinkedHashMap<>();
+        for (Path file : find(resourcesDir, name -> name.equalsIgnoreCase("config.terse"), problems)) {
+            Path shown = paths.show(file);
+            YamlNode node = parse(file, shown, problems);
+            if (node == null) {
+                continue;
+            }
+            ResourceDef resource = reader.read(file, shown, node);
+            if (resource == null) {
+                continue;
+            }
+            String kind = resource.isTemplate() ? "uri_template" : "uri";
+            Path first = definedIn.putIfAbsent(kind + " " + resource.address(), shown);
+            if (first != null) {
+                problems.error(shown, 0, "duplicate " + kind + " '" + resource.address() + "': defined in " + first
+                        + " and in " + shown);
+            } else {
+                resources.add(resource);
+            }
+        }
+        return resources;
     }
 
     private Map<String, AdapterDef> readAdapters(Path adaptersDir, Path projectDir, EnvSubstitution env,

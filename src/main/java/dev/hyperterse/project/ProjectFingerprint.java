@@ -21,7 +21,7 @@ import java.util.TreeMap;
 
 /**
  * The size and modification time of every file of a project that a compile reads: root and
- * adapter/tool configs, env files, scripts and package manifests. Two fingerprints differ when
+ * adapter/tool configs, env files, scripts and package manifests, and the files of resources. Two fingerprints differ when
  * any such file was added, removed or rewritten. Plain directory walking (symbolic links
  * followed), so it works where change notifications do not: NFS, and Kubernetes ConfigMap
  * volumes whose files are links that are re-pointed on update. Database files, logs and
@@ -59,7 +59,7 @@ public record ProjectFingerprint(Map<String, Stamp> files) {
 
                         @Override
                         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                            if (attrs.isRegularFile() && relevant(name(file))) {
+                            if (attrs.isRegularFile() && (relevant(name(file)) || servedAsResource(projectDir, file))) {
                                 files.put(projectDir.relativize(file).toString(),
                                         new Stamp(attrs.size(), attrs.lastModifiedTime().toMillis()));
                             }
@@ -89,6 +89,19 @@ public record ProjectFingerprint(Map<String, Stamp> files) {
         }
         int dot = fileName.lastIndexOf('.');
         return dot >= 0 && EXTENSIONS.contains(fileName.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Files below a {@code resources} folder are served as they are (a resource's {@code file}),
+     * so an edit to one is a change whatever its extension.
+     */
+    static boolean servedAsResource(Path projectDir, Path file) {
+        for (Path part : projectDir.relativize(file)) {
+            if (part.toString().equals("resources")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What changed since {@code earlier}, one entry per file ({@code changed x}, {@code added y}, {@code removed z}). */

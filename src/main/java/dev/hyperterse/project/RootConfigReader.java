@@ -23,7 +23,8 @@ import java.util.Locale;
  */
 final class RootConfigReader {
     static final List<String> ROOT_KEYS =
-            List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability");
+            List.of("name", "version", "root", "tools", "adapters", "server", "build", "auth", "observability",
+                    "prompts", "resources");
     /** Hyperterse features this server does not serve: named in a warning, never ignored silently. */
     static final List<String> UNSERVED_FEATURES = List.of("agents");
     private static final List<String> TOOLS_KEYS =
@@ -98,6 +99,8 @@ final class RootConfigReader {
         ConfigMap tools = section(top, "tools", TOOLS_KEYS);
         ConfigMap adapters = section(top, "adapters", ADAPTERS_KEYS);
         ConfigMap server = section(top, "server", SERVER_KEYS);
+        ConfigMap prompts = section(top, "prompts", ADAPTERS_KEYS);
+        ConfigMap resources = section(top, "resources", ADAPTERS_KEYS);
         ConfigMap build = top.map("build");
         if (build != null) {
             build.warnUnknownKeys(BUILD_KEYS);
@@ -125,6 +128,10 @@ final class RootConfigReader {
                 }
             }
         }
+        Path promptsDir = rootDir == null || prompts == null ? null
+                : optionalFolder(prompts, "directory", rootDir, rootShown, "prompts");
+        Path resourcesDir = rootDir == null || resources == null ? null
+                : optionalFolder(resources, "directory", rootDir, rootShown, "resources");
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
@@ -163,7 +170,7 @@ final class RootConfigReader {
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
-                strictHandlerInputs != null && strictHandlerInputs);
+                strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir);
         return new RootConfig(config, defaultAuth, authBroken);
     }
 
@@ -314,6 +321,22 @@ final class RootConfigReader {
             map.error(key, "'" + map.name(key) + "' is not a valid path: " + e.getReason());
             return null;
         }
+    }
+
+    /**
+     * A prompts or resources folder: absent is fine when the project did not name it (a project
+     * without prompts), an error when it did.
+     */
+    private Path optionalFolder(ConfigMap map, String key, Path base, Path rootShown, String what) {
+        Path dir = folder(map, key, base);
+        if (dir == null || Files.isDirectory(dir)) {
+            return dir;
+        }
+        SourceLocation at = userLocation(map, key, rootShown);
+        if (at.line() > 0) {
+            problems.error(at.file(), at.line(), what + " folder " + paths.show(dir) + " does not exist");
+        }
+        return null;
     }
 
     /** A nested section whose unknown keys are warned about; null when it is not a mapping (reported). */

@@ -182,6 +182,7 @@ public final class HyperterseServer {
             int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
             LOG.debug("the project's tools changed: told {} sessions", told);
         }
+        PromptsAndResources.notifyChanges(endpoint, old.project(), now.project());
         if (!old.project().config().server().equals(now.project().config().server())
                 || !old.project().config().observability().equals(now.project().config().observability())) {
             LOG.warn("'server' and 'observability' settings changed: they take effect at the next restart");

@@ -176,12 +176,12 @@ public final class Snapshot {
                         return vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
-                            Pipeline pipeline = new Pipeline(project.tools(), assembly.statements(), live,
+                            Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry);
                             SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit());
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
-                                    project.config().searchFiltersByAuth());
+                                    project.config().searchFiltersByAuth(), project.prompts(), project.resources());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
                         }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });
@@ -189,7 +189,7 @@ public final class Snapshot {
     }
 
     private static boolean usesCache(Project project) {
-        return project.tools().values().stream().anyMatch(t -> t.cache().active());
+        return project.allTools().values().stream().anyMatch(t -> t.cache().active());
     }
 
     private static Future<Void> closeAll(Map<String, Connector> live, ToolAssembly assembly) {

@@ -52,8 +52,9 @@ public final class StatementChecks {
     public static Future<List<ConfigProblem>> check(Project project, Map<String, CompiledStatement> statements,
                                                     Map<String, Connector> live) {
         Map<ToolDef, Future<Void>> checks = new LinkedHashMap<>();
+        Map<String, ToolDef> tools = project.allTools();
         statements.forEach((toolName, statement) -> {
-            ToolDef tool = project.tools().get(toolName);
+            ToolDef tool = tools.get(toolName);
             Connector connector = live.get(tool.use());
             if (connector != null) {
                 Future<Void> check;
@@ -69,8 +70,8 @@ public final class StatementChecks {
             List<ConfigProblem> problems = new ArrayList<>();
             checks.forEach((tool, f) -> {
                 if (f.failed()) {
-                    problems.add(new ConfigProblem(tool.statementLocation(), "tool '" + tool.name()
-                            + "': the statement does not prepare on adapter '" + tool.use() + "': "
+                    problems.add(new ConfigProblem(tool.statementLocation(), ToolAssembly.owner(tool)
+                            + ": the statement does not prepare on adapter '" + tool.use() + "': "
                             + f.cause().getMessage()));
                 }
             });

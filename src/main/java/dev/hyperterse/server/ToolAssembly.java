@@ -72,7 +72,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         Map<String, CompiledStatement> statements = new LinkedHashMap<>();
         Map<String, AuthCheck> authChecks = new LinkedHashMap<>();
         Map<AuthDef, AuthCheck> checks = new java.util.HashMap<>();
-        for (ToolDef tool : project.tools().values()) {
+        for (ToolDef tool : project.allTools().values()) {
             if (tool.isDatabaseTool()) {
                 AdapterDef adapter = project.adapters().get(tool.use());
                 ConnectorFactory factory = connectors.get(adapter.connector());
@@ -83,14 +83,33 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                     if (at.line() > 0 && e.line() > 0) {
                         at = at.atLine(at.line() + e.line() - 1);
                     }
-                    problems.add(new ConfigProblem(at, "tool '" + tool.name() + "': statement: " + e.getMessage()));
+                    problems.add(new ConfigProblem(at, owner(tool) + ": statement: " + e.getMessage()));
                 }
             }
             if (tool.auth() != null) {
-                AuthCheck check = checkFor(tool.auth(), "tool '" + tool.name() + "'", checks, project, authPlugins,
-                        problems);
+                AuthCheck check = checkFor(tool.auth(), owner(tool), checks, project, authPlugins, problems);
                 if (check != null) {
                     authChecks.put(tool.name(), check);
+                }
+            }
+        }
+        // prompts and resources are checked by their access key (a statement-backed template's
+        // derived tool has that name already)
+        for (dev.hyperterse.model.PromptDef prompt : project.prompts().values()) {
+            if (prompt.auth() != null) {
+                AuthCheck check = checkFor(prompt.auth(), "prompt '" + prompt.name() + "'", checks, project,
+                        authPlugins, problems);
+                if (check != null) {
+                    authChecks.put(prompt.accessKey(), check);
+                }
+            }
+        }
+        for (dev.hyperterse.model.ResourceDef resource : project.resources()) {
+            if (resource.auth() != null && !authChecks.containsKey(resource.accessKey())) {
+                AuthCheck check = checkFor(resource.auth(), "resource '" + resource.name() + "'", checks, project,
+                        authPlugins, problems);
+                if (check != null) {
+                    authChecks.put(resource.accessKey(), check);
                 }
             }
         }
@@ -107,6 +126,11 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             throw new ProjectException(problems);
         }
         return new ToolAssembly(statements, authChecks, rootAuth);
+    }
+
+    /** How messages name a tool, or the resource or completion a derived tool belongs to. */
+    static String owner(ToolDef tool) {
+        return tool.name().contains(":") ? tool.description() : "tool '" + tool.name() + "'";
     }
 
     /** One check per distinct auth block; a policy that cannot work is a problem at its line. */
@@ -154,9 +178,14 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                 out.add(tool.auth());
             }
         }
-        AuthDef root = project.config().defaultAuth();
-        if (root != null && root.script() != null && !out.contains(root)) {
-            out.add(root);
+        List<AuthDef> others = new ArrayList<>();
+        project.prompts().values().forEach(p -> others.add(p.auth()));
+        project.resources().forEach(r -> others.add(r.auth()));
+        others.add(project.config().defaultAuth());
+        for (AuthDef block : others) {
+            if (block != null && block.script() != null && !out.contains(block)) {
+                out.add(block);
+            }
         }
         return out;
     }

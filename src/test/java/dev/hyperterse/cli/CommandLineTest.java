@@ -87,6 +87,13 @@ class CommandLineTest {
             JsonArray rows = new JsonArray(new JsonObject(http.mcp(find).body()).getJsonObject("result")
                     .getJsonArray("content").getJsonObject(0).getString("text"));
             assertEquals("From a test", rows.getJsonObject(0).getString("title"));
+            JsonObject read = dev.hyperterse.testing.RawHttp.request(3, "resources/read", new JsonObject().put("uri", "notes://1"));
+            String note = new JsonObject(http.mcp(read).body()).getJsonObject("result").getJsonArray("contents")
+                    .getJsonObject(0).getString("text");
+            assertEquals("Welcome", new JsonArray(note).getJsonObject(0).getString("title"));
+            JsonObject prompt = dev.hyperterse.testing.RawHttp.request(4, "prompts/get", new JsonObject()
+                    .put("name", "summarize-note").put("arguments", new JsonObject().put("id", "1")));
+            assertTrue(http.mcp(prompt).body().contains("Read notes://1 and summarize it"));
         }
     }
 

@@ -1,0 +1,237 @@
+package dev.hyperterse.mcp;
+
+import dev.hyperterse.model.ArgumentText;
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.ConfinedPaths;
+import dev.hyperterse.model.MimeTypes;
+import dev.hyperterse.model.ResourceDef;
+import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.pipeline.ToolResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code resources/list}, {@code resources/templates/list}, {@code resources/read} and
+ * {@code resources/subscribe}/{@code unsubscribe}, over one backend and one caller, whatever
+ * protocol generation asked. Text or base64 {@code blob} by the resource's mime type; a template's
+ * file is read on a worker and only from the template's own folder; a statement-backed template
+ * runs through the pipeline like a tool.
+ */
+final class ResourceMethods {
+    /** Code the MCP specification gives "resource not found". */
+    static final int RESOURCE_NOT_FOUND = -32002;
+    /** The most URIs one session may watch: subscriptions are kept in memory. */
+    static final int MAX_SUBSCRIPTIONS = 1000;
+    static final long MAX_TEMPLATE_FILE_BYTES = 10L << 20;
+
+    private final Vertx vertx;
+    private final ConformanceFixtures fixtures;
+    /** Subscribed URIs by session id. */
+    private final Map<String, Set<String>> subscriptions = new ConcurrentHashMap<>();
+
+    ResourceMethods(Vertx vertx, ConformanceFixtures fixtures) {
+        this.vertx = vertx;
+        this.fixtures = fixtures;
+    }
+
+    boolean offered(McpBackend backend) {
+        return fixtures != null || !backend.resources().isEmpty();
+    }
+
+    Future<JsonObject> list(McpBackend backend, CallContext context, boolean templates) {
+        List<ResourceDef> of = new ArrayList<>();
+        for (ResourceDef r : backend.resources()) {
+            if (r.isTemplate() == templates) {
+                of.add(r);
+            }
+        }
+        return McpResults.visible(backend.pipeline(), of, ResourceDef::accessKey, context).map(visible -> {
+            JsonArray out = new JsonArray();
+            for (ResourceDef r : visible) {
+                JsonObject d = templates ? new JsonObject().put("uriTemplate", r.uriTemplate().text())
+                        : new JsonObject().put("uri", r.uri());
+                d.put("name", r.name());
+                if (r.title() != null) {
+                    d.put("title", r.title());
+                }
+                if (r.description() != null) {
+                    d.put("description", r.description());
+                }
+                d.put("mimeType", r.mimeType());
+                if (r.source() == ResourceDef.Source.FILE) {
+                    d.put("size", r.bytes().length);
+                } else if (r.source() == ResourceDef.Source.TEXT) {
+                    d.put("size", r.content().getBytes(StandardCharsets.UTF_8).length);
+                }
+                out.add(d);
+            }
+            if (fixtures != null) {
+                (templates ? fixtures.templateDefinitions() : fixtures.resourceDefinitions()).forEach(out::add);
+            }
+            return new JsonObject().put(templates ? "resourceTemplates" : "resources", out);
+        });
+    }
+
+    Future<JsonObject> read(McpBackend backend, JsonObject params, CallContext context) {
+        String uri = McpResults.requiredString(params, "resources/read", "uri");
+        Target target = find(backend, uri);
+        if (target == null) {
+            if (fixtures != null && fixtures.hasResource(uri)) {
+                return Future.succeededFuture(fixtures.readResource(uri));
+            }
+            throw notFound(uri);
+        }
+        ResourceDef r = target.resource();
+        return backend.pipeline().admit(r.accessKey(), context)
+                .compose(caller -> content(backend, r, uri, target.values(), context))
+                .map(content -> new JsonObject().put("contents", new JsonArray().add(content)));
+    }
+
+    Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on) {
+        String method = on ? "resources/subscribe" : "resources/unsubscribe";
+        String uri = McpResults.requiredString(params, method, "uri");
+        if (session == null) {
+            throw new McpException(JsonRpc.INVALID_REQUEST, method + ": subscriptions belong to a session; "
+                    + "initialize one first");
+        }
+        if (!on) {
+            Set<String> set = subscriptions.get(session.id());
+            if (set != null) {
+                set.remove(uri);
+            }
+            return Future.succeededFuture(new JsonObject());
+        }
+        if (find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
+            throw notFound(uri);
+        }
+        Set<String> set = subscriptions.computeIfAbsent(session.id(), id -> ConcurrentHashMap.newKeySet());
+        if (set.size() >= MAX_SUBSCRIPTIONS && !set.contains(uri)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
+                    + MAX_SUBSCRIPTIONS + " resources");
+        }
+        set.add(uri);
+        return Future.succeededFuture(new JsonObject());
+    }
+
+    /** Sessions that subscribed to {@code uri}. */
+    List<String> subscribers(String uri) {
+        List<String> out = new ArrayList<>();
+        subscriptions.forEach((session, uris) -> {
+            if (uris.contains(uri)) {
+                out.add(session);
+            }
+        });
+        return out;
+    }
+
+    /** Forgets a session's subscriptions (it ended). */
+    void forget(String sessionId) {
+        subscriptions.remove(sessionId);
+    }
+
+    private record Target(ResourceDef resource, Map<String, String> values) {
+    }
+
+    /** The concrete resource with this URI, else the first template that matches it. */
+    private static Target find(McpBackend backend, String uri) {
+        for (ResourceDef r : backend.resources()) {
+            if (!r.isTemplate() && r.uri().equals(uri)) {
+                return new Target(r, Map.of());
+            }
+        }
+        for (ResourceDef r : backend.resources()) {
+            if (r.isTemplate()) {
+                Map<String, String> values = r.uriTemplate().match(uri);
+                if (values != null) {
+                    return new Target(r, values);
+                }
+            }
+        }
+        return null;
+    }
+
+    private Future<JsonObject> content(McpBackend backend, ResourceDef r, String uri, Map<String, String> values,
+                                       CallContext context) {
+        switch (r.source()) {
+            case TEXT:
+                return Future.succeededFuture(text(uri, r.mimeType(), r.content()));
+            case FILE:
+                return Future.succeededFuture(bytes(uri, r.mimeType(), r.bytes()));
+            case TEXT_TEMPLATE:
+                return Future.succeededFuture(text(uri, r.mimeType(), ArgumentText.render(r.content(), values)));
+            case FILE_TEMPLATE:
+                return templateFile(r, uri, ArgumentText.render(r.content(), values));
+            default:
+                return backend.pipeline().executeDerived(r.tool(), new JsonObject(new java.util.LinkedHashMap<>(values)),
+                        context).map(result -> rows(r, uri, result));
+        }
+    }
+
+    /** A template's file: on a worker, from the template's own folder only. */
+    private Future<JsonObject> templateFile(ResourceDef r, String uri, String path) {
+        return vertx.executeBlocking(() -> {
+            Path file;
+            try {
+                file = ConfinedPaths.resolve(r.folder(), "its resource folder", r.folder(), path);
+            } catch (IllegalArgumentException e) {
+                boolean missing = e.getMessage().endsWith("does not exist");
+                throw missing ? notFound(uri) : new McpException(JsonRpc.INVALID_PARAMS,
+                        "resources/read: " + CallerText.cut(uri) + ": " + e.getMessage());
+            }
+            if (file.getFileName().toString().equalsIgnoreCase("config.terse")) {
+                throw notFound(uri);
+            }
+            try {
+                if (Files.size(file) > MAX_TEMPLATE_FILE_BYTES) {
+                    throw new McpException(JsonRpc.SERVER_ERROR, "resources/read: the file is larger than "
+                            + (MAX_TEMPLATE_FILE_BYTES >> 20) + " MB");
+                }
+                return bytes(uri, r.mimeType(), Files.readAllBytes(file));
+            } catch (IOException e) {
+                throw new McpException(JsonRpc.SERVER_ERROR, "resources/read: the file cannot be read");
+            }
+        }, false);
+    }
+
+    /** A statement's rows as JSON; no row means there is no such resource. */
+    private static JsonObject rows(ResourceDef r, String uri, ToolResult result) {
+        if (result.rows().isEmpty()) {
+            throw notFound(uri);
+        }
+        JsonObject content = text(uri, r.mimeType(), result.rows().encode());
+        if (result.truncated()) {
+            content.put("_meta", new JsonObject().put("dev.hyperterse/truncated", true)
+                    .put("dev.hyperterse/rowLimit", result.rowLimit()));
+        }
+        return content;
+    }
+
+    private static JsonObject text(String uri, String mimeType, String text) {
+        return new JsonObject().put("uri", uri).put("mimeType", mimeType).put("text", text);
+    }
+
+    private static JsonObject bytes(String uri, String mimeType, byte[] bytes) {
+        if (MimeTypes.isText(mimeType)) {
+            return text(uri, mimeType, new String(bytes, StandardCharsets.UTF_8));
+        }
+        return new JsonObject().put("uri", uri).put("mimeType", mimeType)
+                .put("blob", Base64.getEncoder().encodeToString(bytes));
+    }
+
+    static McpException notFound(String uri) {
+        return new McpException(RESOURCE_NOT_FOUND, "Resource not found: " + CallerText.cut(uri));
+    }
+}
