@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.ToolErrorMode;
@@ -290,7 +291,7 @@ final class MetaTools {
         JsonObject out = textResult(result.rows().encode());
         if (result.truncated()) {
             out.getJsonArray("content").add(new JsonObject().put("type", "text").put("text",
-                    "Note: only the first " + result.rowLimit() + " rows are shown; the result had more. "
+                    "Note: only the first " + Counted.of(result.rowLimit(), "row is", "rows are") + " shown; the result had more. "
                             + "Narrow the query to see the rest."));
         }
         return out;

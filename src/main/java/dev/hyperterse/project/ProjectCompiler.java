@@ -1,5 +1,6 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ToolDef;
 import org.slf4j.Logger;
@@ -122,8 +123,8 @@ public final class ProjectCompiler {
         Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
 
         problems.throwIfAny();
-        LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s){}", root.config().name(), rootShown,
-                adapters.size(), tools.size(),
+        LOG.debug("compiled project '{}' from {}: {}, {}{}", root.config().name(), rootShown,
+                Counted.of(adapters.size(), "adapter"), Counted.of(tools.size(), "tool"),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
         return new Project(root.config(), adapters, tools, environment);
     }

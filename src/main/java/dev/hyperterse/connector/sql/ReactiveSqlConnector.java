@@ -1,5 +1,6 @@
 package dev.hyperterse.connector.sql;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.Endpoint;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
@@ -75,8 +76,9 @@ public final class ReactiveSqlConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         if (values.size() != statement.parameters().size()) {
-            return Future.failedFuture(new IllegalArgumentException("statement has " + statement.parameters().size()
-                    + " parameters but " + values.size() + " values were given"));
+            return Future.failedFuture(new IllegalArgumentException("statement has "
+                    + Counted.of(statement.parameters().size(), "parameter") + " but "
+                    + Counted.of(values.size(), "value was", "values were") + " given"));
         }
         if (rowLimit < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was " + rowLimit));
