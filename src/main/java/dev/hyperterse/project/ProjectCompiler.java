@@ -122,7 +122,9 @@ public final class ProjectCompiler {
                 scriptFiles, paths, problems);
         Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
 
-        problems.throwIfAny();
+        if (problems.hasErrors()) {
+            problems.throwIfAny(new Project(root.config(), adapters, tools, environment));
+        }
         LOG.debug("compiled project '{}' from {}: {}, {}{}", root.config().name(), rootShown,
                 Counted.of(adapters.size(), "adapter"), Counted.of(tools.size(), "tool"),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));

@@ -39,6 +39,29 @@ class ValidateCommandTest {
         assertTrue(out.toString().contains("project 't' is valid: 1 tool,"), out.toString());
     }
 
+    /** Configuration errors do not hide script syntax errors: one run reports both, scripts at file:line:column. */
+    @Test
+    void configurationAndScriptErrorsInOneRun(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: t\ntools:\n  search:\n    limit: 0\n");
+        Files.createDirectories(dir.resolve("app/tools/t"));
+        Files.writeString(dir.resolve("app/tools/t/config.terse"), "description: t\ninputs:\n  x:\n    type: nope\n");
+        Files.writeString(dir.resolve("app/tools/t/handler.ts"), "export default (p: {a: number) => 1;\n");
+        Files.createDirectories(dir.resolve("app/tools/u"));
+        Files.writeString(dir.resolve("app/tools/u/config.terse"), "description: u\n");
+        Files.writeString(dir.resolve("app/tools/u/handler.ts"), "export default () => 1;\n");
+        Files.writeString(dir.resolve("app/tools/u/input.ts"), "export default (x) => {\n  return x +;\n};\n");
+
+        CliRunner.Run r = CliRunner.run("validate", dir.toString());
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("4 configuration errors:"), r.err());
+        assertTrue(r.err().contains(".hyperterse:4: "), r.err());
+        assertTrue(r.err().contains("app/tools/t/config.terse:4: "), r.err());
+        assertTrue(r.err().contains("app/tools/t/handler.ts:1:30: tool 't': handler: SyntaxError: Expected ';', got ')'"),
+                r.err());
+        assertTrue(r.err().contains("app/tools/u/input.ts:2:"), r.err());
+        assertTrue(r.err().contains("tool 'u': input mapper: SyntaxError"), r.err());
+    }
+
     /**
      * {@code validate --check-db} changes nothing: a SQLite file that start would create is built
      * in memory instead (and said so), an existing one is opened read-only, leaving no journal
