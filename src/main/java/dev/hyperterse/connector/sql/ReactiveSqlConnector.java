@@ -60,13 +60,13 @@ public final class ReactiveSqlConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         return pool.withConnection(conn -> flavor.check(conn, statement))
-                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), flavor::reason)));
+                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 
     @Override
     public Future<Void> ping() {
         return pool.query("SELECT 1").execute().<Void>mapEmpty()
-                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), flavor::reason)));
+                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 
     @Override
@@ -116,10 +116,17 @@ public final class ReactiveSqlConnector implements Connector {
                     if (done.succeeded()) {
                         result.tryComplete(done.result());
                     } else {
-                        result.tryFail(Failures.of(done.cause(), endpoint.describe(), flavor::reason));
+                        result.tryFail(Failures.of(done.cause(), endpoint.describe(), this::reason));
                     }
                 });
         return result.future();
+    }
+
+    /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */
+    private String reason(Throwable failure) {
+        String reason = flavor.reason(failure);
+        return flavor.missingTable(failure) ? reason + Failures.missingTableHint(adapterName, flavor.connectorType())
+                : reason;
     }
 
     private void stop(StatementRun run) {

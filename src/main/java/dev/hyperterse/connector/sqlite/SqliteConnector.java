@@ -70,14 +70,14 @@ final class SqliteConnector implements Connector {
                  java.sql.PreparedStatement ignored = c.prepareStatement(text)) {
                 return null;
             }
-        }, false).recover(e -> Future.failedFuture(new ConnectorException(DriverMessages.of(e), e)));
+        }, false).recover(e -> Future.failedFuture(new ConnectorException(reason(e), e)));
     }
 
     @Override
     public Future<Void> ping() {
         return pool.query("SELECT 1").execute()
                 .<Void>mapEmpty()
-                .recover(e -> Future.failedFuture(new ConnectorException(DriverMessages.of(e), e)));
+                .recover(e -> Future.failedFuture(new ConnectorException(reason(e), e)));
     }
 
     @Override
@@ -141,7 +141,7 @@ final class SqliteConnector implements Connector {
                         result.tryComplete(done.result());
                     } else {
                         Throwable e = done.cause();
-                        result.tryFail(e instanceof ConnectorException ? e : new ConnectorException(DriverMessages.of(e), e));
+                        result.tryFail(e instanceof ConnectorException ? e : new ConnectorException(reason(e), e));
                     }
                 });
         return result.future();
@@ -189,5 +189,11 @@ final class SqliteConnector implements Connector {
                     anchor.close();
                     return null;
                 }, false));
+    }
+
+    /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */
+    private String reason(Throwable failure) {
+        String reason = DriverMessages.of(failure);
+        return reason.contains("no such table") ? reason + Failures.missingTableHint(adapterName, "sqlite") : reason;
     }
 }
