@@ -1,5 +1,6 @@
 -- The shop's tables on MySQL 8 or MariaDB 10.5+. Times are stored in UTC.
-CREATE TABLE customers (
+-- Safe to run again: existing tables are kept.
+CREATE TABLE IF NOT EXISTS customers (
   id          INT PRIMARY KEY,
   name        VARCHAR(100) NOT NULL,
   email       VARCHAR(200) NOT NULL UNIQUE,
@@ -8,7 +9,7 @@ CREATE TABLE customers (
   created_at  DATETIME NOT NULL
 );
 
-CREATE TABLE products (
+CREATE TABLE IF NOT EXISTS products (
   id          INT PRIMARY KEY,
   sku         CHAR(36) NOT NULL UNIQUE,
   name        VARCHAR(100) NOT NULL,
@@ -19,7 +20,7 @@ CREATE TABLE products (
   thumbnail   BLOB
 );
 
-CREATE TABLE orders (
+CREATE TABLE IF NOT EXISTS orders (
   id          INT AUTO_INCREMENT PRIMARY KEY,
   customer_id INT NOT NULL,
   product_id  INT NOT NULL,

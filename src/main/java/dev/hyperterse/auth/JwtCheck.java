@@ -1,5 +1,6 @@
 package dev.hyperterse.auth;
 
+import dev.hyperterse.model.Counted;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -218,7 +219,7 @@ final class JwtCheck implements AuthCheck {
                         }
                     }
                     provider = JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(jwtOptions()));
-                    LOG.debug("loaded {} signing keys from {}", usable.size(), policy.jwksUrl());
+                    LOG.debug("loaded {} from {}", Counted.of(usable.size(), "signing key"), policy.jwksUrl());
                     return (Void) null;
                 })
                 .onComplete(ar -> {

@@ -19,7 +19,7 @@ final class ClusterFlags {
                     + "so any node serves any session without sticky routing. Env: HYPERTERSE_CLUSTER=true.")
     boolean enabled;
 
-    @Option(names = "--cluster-members", paramLabel = "HOST[:PORT],...", split = ",",
+    @Option(names = "--cluster-members", paramLabel = "HOST[:PORT],...", split = ",", hideParamSyntax = true,
             description = "Other nodes to join (TCP member list). Env: HYPERTERSE_CLUSTER_MEMBERS.")
     List<String> members;
 

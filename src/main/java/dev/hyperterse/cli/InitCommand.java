@@ -16,8 +16,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = {"Create a runnable project: a SQLite database created on first start, two read tools",
-                "and a write tool. Serve it with: start FOLDER"})
+        description = {"Create a runnable project: a SQLite notes database with two read tools and a write tool.",
+                "The database file is created on first start. Serve the project with: start FOLDER"})
 final class InitCommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FOLDER",
@@ -52,7 +52,8 @@ final class InitCommand implements Callable<Integer> {
                 Files.writeString(path, file.getValue(), StandardCharsets.UTF_8);
             }
             out.println("created project '" + name + "' in " + target);
-            out.println("serve it with: java -jar hyperterse.jar start " + (folder == null ? "." : folder));
+            out.println("serve it with: " + Main.launchCommand() + " start "
+                    + Main.shellWord(folder == null ? "." : folder.toString()));
             return 0;
         } catch (IOException e) {
             err.println("cannot create the project in " + target + ": " + e.getMessage());
@@ -72,8 +73,7 @@ final class InitCommand implements Callable<Integer> {
         files.put(".hyperterse", ""
                 + "name: " + name + "\n"
                 + "version: 0.1.0\n"
-                + "server:\n"
-                + "  port: 8080\n");
+                + "# The port is not set here, so --port or $PORT choose it (8080 when neither is given).\n");
         files.put(".gitignore", "data/\n");
         files.put("app/adapters/notes-db.terse", ""
                 + "# An embedded SQLite database; the file is created from db/schema.sql on first start.\n"

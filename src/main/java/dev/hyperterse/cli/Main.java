@@ -3,28 +3,72 @@ package dev.hyperterse.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
 /** {@code java -jar hyperterse.jar <command>}. */
 @Command(name = "hyperterse",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"A declarative MCP server: database and script tools described in a project folder,",
-                "served to AI agents over MCP Streamable HTTP at /mcp."},
+        description = "A declarative MCP server: database and script tools described in a project folder, "
+                + "served to AI agents over MCP Streamable HTTP at /mcp.",
         subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class,
                 CommandLine.HelpCommand.class})
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
+    /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
+    static final int USAGE_ERROR = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
         Logging.install();
-        int code = new CommandLine(new Main()).execute(args);
+        int code = commandLine().execute(args);
         System.exit(code);
     }
 
+    /** The command line with its subcommands, as {@code java -jar hyperterse.jar} runs it. */
+    public static CommandLine commandLine() {
+        return WordWrappedHelp.install(new CommandLine(new Main()));
+    }
+
+    /** No command given: a usage error, like an unknown option. */
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("Missing command: give start, validate or init (or --help).");
+        spec.commandLine().usage(err);
+        return USAGE_ERROR;
+    }
+
+    /**
+     * How to run this program again, for messages that suggest a command: {@code java -jar} with
+     * the jar this process runs from (relative to the working folder when it is inside it), or
+     * with {@code target/hyperterse.jar}, where the build puts it, when not run from a jar.
+     */
+    static String launchCommand() {
+        Path jar = null;
+        try {
+            java.security.CodeSource source = Main.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                jar = Path.of(source.getLocation().toURI());
+            }
+        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+            jar = null;
+        }
+        if (jar == null || !jar.getFileName().toString().endsWith(".jar")) {
+            return "java -jar target/hyperterse.jar";
+        }
+        Path here = Path.of("").toAbsolutePath();
+        Path shown = jar.startsWith(here) ? here.relativize(jar) : jar;
+        return "java -jar " + shellWord(shown.toString());
+    }
+
+    /** {@code word} as a shell reads it back: quoted when it holds anything but plain path characters. */
+    static String shellWord(String word) {
+        return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** The version from the jar manifest. */

@@ -11,12 +11,16 @@ import dev.hyperterse.server.ToolAssembly;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Compiles a project with this server's connectors and auth plugins, loads its scripts once,
  * and prints problems. Owns the script engine it started, if any (see {@link #scriptEngine()}).
  */
 final class ProjectLoader implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProjectLoader.class);
     final Connectors connectors = Connectors.builtIn();
     final AuthPlugins authPlugins = AuthPlugins.builtIn();
     private ScriptEngine scriptEngine;
@@ -32,15 +36,7 @@ final class ProjectLoader implements AutoCloseable {
      */
     Project load(Path path, PrintWriter err, boolean missingVariablesAreWarnings) {
         try {
-            ProjectCompiler compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                    .withAdapterCheck(connectors.adapterCheck());
-            Project project = (missingVariablesAreWarnings ? compiler.withMissingVariablesAsWarnings() : compiler)
-                    .compile(path);
-            if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
-                scriptEngine = ScriptEngine.create();
-            }
-            ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
-            return project;
+            return compile(path, missingVariablesAreWarnings);
         } catch (ProjectException e) {
             print(e, err);
             return null;
@@ -49,16 +45,55 @@ final class ProjectLoader implements AutoCloseable {
 
     /**
      * Compiles and assembles offline like {@link #load}, throwing instead of printing: for a
-     * reload, which logs the problems and keeps the running version.
+     * reload, which logs the problems and keeps the running version. When the configuration has
+     * errors, the scripts that could be located are still loaded, so their syntax errors are
+     * reported in the same run instead of after the configuration is fixed.
      */
     Project compile(Path path) throws ProjectException {
-        Project project = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                .withAdapterCheck(connectors.adapterCheck()).compile(path);
+        return compile(path, false);
+    }
+
+    /** @param missingVariablesAreWarnings see {@link #load(Path, PrintWriter, boolean)} */
+    Project compile(Path path, boolean missingVariablesAreWarnings) throws ProjectException {
+        ProjectCompiler compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck());
+        Project project;
+        try {
+            project = (missingVariablesAreWarnings ? compiler.withMissingVariablesAsWarnings() : compiler)
+                    .compile(path);
+        } catch (ProjectException e) {
+            throw withScriptProblems(e);
+        }
         if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
             scriptEngine = ScriptEngine.create();
         }
         ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
         return project;
+    }
+
+    private ProjectException withScriptProblems(ProjectException e) {
+        Project partial = e.partial().orElse(null);
+        if (partial == null || ToolAssembly.scripts(partial).isEmpty()) {
+            return e;
+        }
+        if (scriptEngine == null) {
+            scriptEngine = ScriptEngine.create();
+        }
+        List<ConfigProblem> scriptProblems;
+        try {
+            scriptProblems = ToolAssembly.checkScripts(partial, scriptEngine);
+        } catch (RuntimeException unexpected) {
+            // the partial project is unchecked; its configuration errors are what matter then
+            LOG.debug("loading the scripts of a project with configuration errors failed", unexpected);
+            return e;
+        }
+        if (scriptProblems.isEmpty()) {
+            return e;
+        }
+        List<ConfigProblem> all = new ArrayList<>(e.problems());
+        all.addAll(scriptProblems);
+        Collections.sort(all);
+        return new ProjectException(all);
     }
 
     /** The engine scripts were checked with, to serve them with; null when the project has none. */

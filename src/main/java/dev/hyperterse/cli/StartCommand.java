@@ -25,6 +25,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 @Command(name = "start", mixinStandardHelpOptions = true,
+        // written out: picocli's synopsis of the cluster group broke inside HOST[:PORT]
+        customSynopsis = {
+            "hyperterse start [PATH] [-f FILE] [-p PORT] [--host HOST]",
+            "        [--log-level 1-4] [--verbose] [--log-format text|json]",
+            "        [--watch [--watch-interval DURATION]] [--conformance-fixtures]",
+            "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
+            "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
@@ -149,8 +156,13 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof StartupException) {
+                StartupException startup = (StartupException) cause;
                 err.println("cannot start '" + project.config().name() + "':");
-                ((StartupException) cause).reasons().forEach(r -> err.println("  " + r));
+                startup.reasons().forEach(r -> err.println("  " + r));
+                if (startup.portInUse()) {
+                    String env = System.getenv("PORT");
+                    err.println(portHint(port != null, configured.port() != null, env != null && !env.isBlank()));
+                }
             } else {
                 err.println("cannot start '" + project.config().name() + "': " + cause.getMessage());
                 LOG.debug("start-up failure", cause);
@@ -176,6 +188,19 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }, "hyperterse-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** What to do about a port in use, naming where the port came from (precedence as in {@link Listen#port}). */
+    static String portHint(boolean fromFlag, boolean fromConfig, boolean fromEnvironment) {
+        if (fromFlag) {
+            return "the port came from --port; give another free one with -p/--port PORT";
+        }
+        if (fromConfig) {
+            return "the port came from server.port in .hyperterse; choose another with -p/--port PORT, "
+                    + "or remove server.port to let $PORT choose";
+        }
+        return "the port came from " + (fromEnvironment ? "$PORT" : "the default (8080)")
+                + "; choose another with -p/--port PORT or $PORT";
     }
 
     /** {@code --watch-interval}, or the default; null when written but not a duration of at least 10ms. */

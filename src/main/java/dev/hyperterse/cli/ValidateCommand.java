@@ -1,5 +1,6 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.project.ConfigProblem;
@@ -23,16 +24,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Check a project without serving it: prints every problem as file:line: message.",
-                "Exit status 0 when the project is valid, 1 otherwise."})
+        description = {"Check a project without serving it, and print every problem as file:line: message.",
+                "Exit status 0 when the project is valid, 1 otherwise. Nothing is created or changed: "
+                        + "not even a SQLite database file that start would create."})
 final class ValidateCommand implements Callable<Integer> {
 
     @Mixin
     ProjectLocation location;
 
-    @Option(names = "--check-db", description = {"Also connect to each adapter's database and prepare every statement,",
-            "reporting syntax errors and unknown tables or columns. An adapter that cannot connect is",
-            "reported as a warning and its statements are skipped."})
+    @Option(names = "--check-db", description = "Also connect to each adapter's database and prepare every "
+            + "statement, reporting syntax errors and unknown tables or columns. An adapter that cannot connect "
+            + "is reported as a warning and its statements are skipped.")
     boolean checkDb;
 
     @Option(names = "--strict-env", description = {"Report an environment variable that is not set as an error",
@@ -55,11 +57,12 @@ final class ValidateCommand implements Callable<Integer> {
             if (checkDb && !checkDatabases(loader, project, err)) {
                 return 1;
             }
-            spec.commandLine().getOut().printf("project '%s' is valid: %d tools, %d adapters%s%s%n",
-                    project.config().name(), project.tools().size(), project.adapters().size(),
+            spec.commandLine().getOut().printf("project '%s' is valid: %s, %s%s%s%n",
+                    project.config().name(), Counted.of(project.tools().size(), "tool"),
+                    Counted.of(project.adapters().size(), "adapter"),
                     project.prompts().isEmpty() && project.resources().isEmpty() ? ""
-                            : String.format(", %d prompts, %d resources", project.prompts().size(),
-                                    project.resources().size()),
+                            : ", " + Counted.of(project.prompts().size(), "prompt") + ", "
+                                    + Counted.of(project.resources().size(), "resource"),
                     checkDb ? " (statements checked against the reachable databases)" : "");
         }
         return 0;
@@ -77,9 +80,14 @@ final class ValidateCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         Map<String, Connector> live = new LinkedHashMap<>();
         try {
-            Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, loader.connectors);
+            List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+            Map<String, Future<Connector>> pending = StatementChecks.connectAllToCheck(vertx, project,
+                    loader.connectors, notes::add);
             Future.join(new ArrayList<>(pending.values())).toCompletionStage().toCompletableFuture()
                     .handle((x, e) -> null).get(2, TimeUnit.MINUTES);
+            synchronized (notes) {
+                notes.forEach(note -> err.println("note: " + note));
+            }
             pending.forEach((name, f) -> {
                 if (f.succeeded()) {
                     live.put(name, f.result());

@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** Creates connectors of one type ({@code connector: sqlite} in an adapter file). */
 public interface ConnectorFactory {
@@ -44,4 +45,18 @@ public interface ConnectorFactory {
      * @param projectDir the project folder; relative file paths in the adapter resolve against it
      */
     Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir);
+
+    /**
+     * Connects only to check statements ({@code validate --check-db}), changing nothing: no file,
+     * folder or table is created. A database server is connected to as {@link #connect} does; an
+     * embedded database is opened read-only, or built in memory when {@code start} would create it.
+     *
+     * @param notes told, in a sentence for the user, each way the check differs from what
+     *              {@code start} would do (such as a database file start would create); may be
+     *              called on any thread
+     */
+    default Future<Connector> connectToCheck(Vertx vertx, AdapterDef adapter, Path projectDir,
+                                             Consumer<String> notes) {
+        return connect(vertx, adapter, projectDir);
+    }
 }

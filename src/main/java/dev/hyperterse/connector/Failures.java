@@ -38,6 +38,21 @@ public final class Failures {
         return new ConnectorException(reason.apply(failure), failure);
     }
 
+    /**
+     * What to add to a "table does not exist" failure: the usual cause is a database whose
+     * tables were never created. The example projects load theirs with {@code tools-examples/load.sh},
+     * whose argument is the connector keyword.
+     */
+    public static String missingTableHint(String adapter, String connector) {
+        if (connector.equals("sqlite")) {
+            return " (is the schema loaded? adapter '" + adapter + "' (sqlite) runs its init_sql only when it creates "
+                    + "the database file: create the table, or delete the file to have it created afresh)";
+        }
+        return " (is the schema loaded? adapter '" + adapter + "' (" + connector + ") reaches its database, but "
+                + "the table is not there: create the tables its tools use; for the example projects run "
+                + "tools-examples/load.sh " + connector + ")";
+    }
+
     /** {@code statement timed out after 30s} (or {@code 250ms}), the same words from every connector. */
     public static ConnectorException timedOut(java.time.Duration timeout) {
         long millis = timeout.toMillis();

@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.ResultCut;

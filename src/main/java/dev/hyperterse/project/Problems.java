@@ -81,10 +81,15 @@ final class Problems {
 
     /** Throws every error collected so far, sorted by file and line. */
     void throwIfAny() throws ProjectException {
+        throwIfAny(null);
+    }
+
+    /** Like {@link #throwIfAny()}, handing on what could be read (see {@link ProjectException#partial()}). */
+    void throwIfAny(Project partial) throws ProjectException {
         if (!errors.isEmpty()) {
             List<ConfigProblem> sorted = new ArrayList<>(errors);
             Collections.sort(sorted);
-            throw new ProjectException(sorted);
+            throw new ProjectException(sorted, partial);
         }
     }
 }

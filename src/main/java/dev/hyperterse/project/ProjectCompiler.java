@@ -1,6 +1,7 @@
 package dev.hyperterse.project;
 
 import dev.hyperterse.model.AdapterCheck;
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
@@ -165,9 +166,13 @@ public final class ProjectCompiler {
         List<ResourceDef> resources = readResources(root.config().resourcesDir(),
                 new ResourceReader(root, authBlocks, arguments, derived, problems), problems);
 
-        problems.throwIfAny();
-        LOG.debug("compiled project '{}' from {}: {} adapter(s), {} tool(s), {} prompt(s), {} resource(s){}",
-                root.config().name(), rootShown, adapters.size(), tools.size(), prompts.size(), resources.size(),
+        if (problems.hasErrors()) {
+            problems.throwIfAny(new Project(root.config(), adapters, tools, environment, prompts, resources,
+                    derived.tools()));
+        }
+        LOG.debug("compiled project '{}' from {}: {}, {}, {}, {}{}", root.config().name(), rootShown,
+                Counted.of(adapters.size(), "adapter"), Counted.of(tools.size(), "tool"),
+                Counted.of(prompts.size(), "prompt"), Counted.of(resources.size(), "resource"),
                 envFile.file() == null ? "" : ", env file " + paths.show(envFile.file()));
         if (problems.missingVariablesAreWarnings()) {
             // reported as warnings: empty stand-ins let the statements and scripts be checked further

@@ -1,5 +1,6 @@
 package dev.hyperterse.script;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.pipeline.ScriptInvoker;
 import dev.hyperterse.telemetry.Metrics;
@@ -145,8 +146,8 @@ public final class ScriptRuntime implements ScriptInvoker {
             if (ar.failed()) {
                 return runtime.close().transform(x -> Future.failedFuture(ar.cause()));
             }
-            LOG.info("scripts: {} loaded and warmed in {} ms on {} ({} workers)", distinct.size(),
-                    (System.nanoTime() - started) / 1_000_000, engine.mode(), workerCount);
+            LOG.info("scripts: {} loaded and warmed in {} ms on {} ({})", distinct.size(),
+                    (System.nanoTime() - started) / 1_000_000, engine.mode(), Counted.of(workerCount, "worker"));
             return Future.succeededFuture(runtime);
         });
     }

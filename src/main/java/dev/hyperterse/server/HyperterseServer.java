@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.cache.CacheStats;
 import dev.hyperterse.connector.Connectors;
@@ -141,8 +142,9 @@ public final class HyperterseServer {
                     .listen()
                     .compose(http -> {
                         listening.set(http.actualPort());
-                        LOG.info("serving '{}' ({} tools, {} adapters) at http://{}:{}{}",
-                                project.config().name(), project.tools().size(), project.adapters().size(),
+                        LOG.info("serving '{}' ({}, {}) at http://{}:{}{}",
+                                project.config().name(), Counted.of(project.tools().size(), "tool"),
+                                Counted.of(project.adapters().size(), "adapter"),
                                 displayHost(settings.host()), http.actualPort(), MCP_PATH);
                         // in a cluster, a reload one node's watcher makes is repeated by the others
                         ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
@@ -166,11 +168,25 @@ public final class HyperterseServer {
                             return Future.failedFuture(e);
                         }
                         vertx.cancelTimer(sweeper);
+                        boolean inUse = addressInUse(e);
+                        String reason = inUse ? "port " + port + " is already in use on " + settings.host()
+                                + " (by another server, or an earlier run still going)" : e.getMessage();
                         return snapshot.close().transform(x -> Future.failedFuture(new StartupException(
-                                java.util.List.of("cannot listen on " + settings.host() + ":" + port + ": "
-                                        + e.getMessage()))));
+                                java.util.List.of("cannot listen on " + settings.host() + ":" + port + ": " + reason),
+                                inUse)));
                     });
         });
+    }
+
+    /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */
+    private static boolean addressInUse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException
+                    || t.getMessage() != null && t.getMessage().contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -180,7 +196,7 @@ public final class HyperterseServer {
     private static void swapped(McpEndpoint endpoint, Snapshot old, Snapshot now) {
         if (ToolSet.changed(old.project(), now.project())) {
             int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
-            LOG.debug("the project's tools changed: told {} sessions", told);
+            LOG.debug("the project's tools changed: told {}", Counted.of(told, "session"));
         }
         PromptsAndResources.notifyChanges(endpoint, old.project(), now.project());
         if (!old.project().config().server().equals(now.project().config().server())
@@ -284,7 +300,7 @@ public final class HyperterseServer {
                     vertx.cancelTimer(timer);
                     int left = serving.calls().count();
                     if (left > 0) {
-                        LOG.warn("shutdown deadline passed with {} calls still running: cancelling them", left);
+                        LOG.warn("shutdown deadline passed with {} still running: cancelling them", Counted.of(left, "call"));
                     }
                     // GET streams never end by themselves; ending them lets the listener finish closing
                     endpoint.closeAll();

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectException;
@@ -126,9 +127,10 @@ public final class Reloader {
                     metrics.reload(ar.succeeded());
                     if (ar.succeeded()) {
                         Snapshot now = current.peek();
-                        LOG.info("reloaded '{}' in {} ms: {} tools, {} adapters (generation {})",
+                        LOG.info("reloaded '{}' in {} ms: {}, {} (generation {})",
                                 now.project().config().name(), (System.nanoTime() - started) / 1_000_000,
-                                now.project().tools().size(), now.project().adapters().size(), generation.get());
+                                Counted.of(now.project().tools().size(), "tool"),
+                                Counted.of(now.project().adapters().size(), "adapter"), generation.get());
                     } else {
                         logFailure(ar.cause());
                     }
@@ -161,8 +163,8 @@ public final class Reloader {
                     vertx.cancelTimer(timer);
                     int left = old.calls().count();
                     if (left > 0) {
-                        LOG.warn("closing the previous version with {} calls still running after {} ms",
-                                left, drainTimeout.toMillis());
+                        LOG.warn("closing the previous version with {} still running after {} ms",
+                                Counted.of(left, "call"), drainTimeout.toMillis());
                     }
                     return old.close();
                 })

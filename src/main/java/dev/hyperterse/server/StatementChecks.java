@@ -44,6 +44,26 @@ public final class StatementChecks {
     }
 
     /**
+     * Every adapter's connection for checking statements only, changing nothing (see
+     * {@link ConnectorFactory#connectToCheck}), started in parallel, by adapter name.
+     */
+    public static Map<String, Future<Connector>> connectAllToCheck(Vertx vertx, Project project, Connectors registry,
+                                                                   java.util.function.Consumer<String> notes) {
+        Map<String, Future<Connector>> pending = new LinkedHashMap<>();
+        for (AdapterDef adapter : project.adapters().values()) {
+            ConnectorFactory factory = registry.get(adapter.connector());
+            Future<Connector> f;
+            try {
+                f = factory.connectToCheck(vertx, adapter, project.config().projectDir(), notes);
+            } catch (RuntimeException e) {
+                f = Future.failedFuture(e);
+            }
+            pending.put(adapter.name(), f);
+        }
+        return pending;
+    }
+
+    /**
      * Prepares each database tool's statement on its live adapter (tools on adapters missing from
      * {@code live} are skipped), in parallel.
      *

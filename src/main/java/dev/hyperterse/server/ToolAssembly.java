@@ -203,7 +203,12 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         return env;
     }
 
-    private static List<ConfigProblem> checkScripts(Project project, ScriptEngine engine) {
+    /**
+     * Loads every script the project names once (syntax, imports, export) and returns a problem
+     * for each that fails. Also for the partial project of a failed compile, so one run reports
+     * configuration and script errors together.
+     */
+    public static List<ConfigProblem> checkScripts(Project project, ScriptEngine engine) {
         List<ConfigProblem> problems = new ArrayList<>();
         if (scripts(project).isEmpty()) {
             return problems;

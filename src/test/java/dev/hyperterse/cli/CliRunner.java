@@ -18,7 +18,7 @@ public final class CliRunner {
     public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new Main());
+        CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         // the commands set the process's log level, as they should; tests share one process

@@ -26,7 +26,7 @@ class CommandLineTest {
     void validateAcceptsTheQuickstart() {
         CliRunner.Run r = run("validate", "tools-examples/quickstart");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("project 'quickstart' is valid: 4 tools, 1 adapters"), r.out());
+        assertTrue(r.out().contains("project 'quickstart' is valid: 4 tools, 1 adapter"), r.out());
     }
 
     @Test

@@ -8,8 +8,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code validate} loads scripts: a syntax error is a configuration error with file:line:column. */
@@ -34,7 +36,70 @@ class ValidateCommandTest {
         code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", dir.toString());
         assertEquals(0, code, err::toString);
-        assertTrue(out.toString().contains("project 't' is valid: 1 tools"), out.toString());
+        assertTrue(out.toString().contains("project 't' is valid: 1 tool,"), out.toString());
+    }
+
+    /** Configuration errors do not hide script syntax errors: one run reports both, scripts at file:line:column. */
+    @Test
+    void configurationAndScriptErrorsInOneRun(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: t\ntools:\n  search:\n    limit: 0\n");
+        Files.createDirectories(dir.resolve("app/tools/t"));
+        Files.writeString(dir.resolve("app/tools/t/config.terse"), "description: t\ninputs:\n  x:\n    type: nope\n");
+        Files.writeString(dir.resolve("app/tools/t/handler.ts"), "export default (p: {a: number) => 1;\n");
+        Files.createDirectories(dir.resolve("app/tools/u"));
+        Files.writeString(dir.resolve("app/tools/u/config.terse"), "description: u\n");
+        Files.writeString(dir.resolve("app/tools/u/handler.ts"), "export default () => 1;\n");
+        Files.writeString(dir.resolve("app/tools/u/input.ts"), "export default (x) => {\n  return x +;\n};\n");
+
+        CliRunner.Run r = CliRunner.run("validate", dir.toString());
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("4 configuration errors:"), r.err());
+        assertTrue(r.err().contains(".hyperterse:4: "), r.err());
+        assertTrue(r.err().contains("app/tools/t/config.terse:4: "), r.err());
+        assertTrue(r.err().contains("app/tools/t/handler.ts:1:30: tool 't': handler: SyntaxError: Expected ';', got ')'"),
+                r.err());
+        assertTrue(r.err().contains("app/tools/u/input.ts:2:"), r.err());
+        assertTrue(r.err().contains("tool 'u': input mapper: SyntaxError"), r.err());
+    }
+
+    /**
+     * {@code validate --check-db} changes nothing: a SQLite file that start would create is built
+     * in memory instead (and said so), an existing one is opened read-only, leaving no journal
+     * files, and statements are still checked against both.
+     */
+    @Test
+    void checkingTheDatabaseCreatesNoFiles(@TempDir Path scratch) throws Exception {
+        Path project = dev.hyperterse.testing.RunningServer.copyExample("quickstart", scratch);
+        dev.hyperterse.testing.RunningServer.writeTool(project, "bad-column",
+                "description: 'reads a column that does not exist'\nuse: shop\nstatement: SELECT no_such_column FROM customers\n");
+        CliRunner.Run missing = CliRunner.run("validate", "--check-db", project.toString());
+        assertEquals(1, missing.code(), missing.err());
+        assertTrue(missing.err().contains("data/shop.db does not exist yet; start will create it from init_sql "
+                + "db/schema.sql, db/seed.sql"), missing.err());
+        assertTrue(missing.err().contains("tool 'bad-column': the statement does not prepare on adapter 'shop'"),
+                missing.err());
+        assertTrue(missing.err().contains("no_such_column"), missing.err());
+        assertFalse(Files.exists(project.resolve("data")), "validate created " + project.resolve("data"));
+
+        java.nio.file.Files.delete(project.resolve("app/tools/bad-column/config.terse"));
+        java.nio.file.Files.delete(project.resolve("app/tools/bad-column"));
+        try (dev.hyperterse.testing.RunningServer server = dev.hyperterse.testing.RunningServer.start(project)) {
+            assertTrue(Files.exists(project.resolve("data/shop.db")));
+        }
+        List<String> before = files(project.resolve("data"));
+        byte[] content = Files.readAllBytes(project.resolve("data/shop.db"));
+        CliRunner.Run existing = CliRunner.run("validate", "--check-db", project.toString());
+        assertEquals(0, existing.code(), existing.err());
+        assertFalse(existing.err().contains("does not exist yet"), existing.err());
+        assertEquals(before, files(project.resolve("data")), "validate left files beside the database");
+        assertTrue(java.util.Arrays.equals(content, Files.readAllBytes(project.resolve("data/shop.db"))),
+                "validate changed the database file");
+    }
+
+    private static List<String> files(Path folder) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> list = Files.list(folder)) {
+            return list.map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     @Test

@@ -127,6 +127,17 @@ final class MySqlFlavor implements SqlFlavor {
         return tuple;
     }
 
+    /** Error 1146, {@code Table 'db.t' doesn't exist} (the same number on MySQL and MariaDB). */
+    @Override
+    public boolean missingTable(Throwable failure) {
+        return failure instanceof MySQLException && ((MySQLException) failure).getErrorCode() == 1146;
+    }
+
+    @Override
+    public String connectorType() {
+        return "mysql";
+    }
+
     /** {@code Unknown column 'nope' in 'SELECT' (error 1054, SQLSTATE 42S22)}. */
     @Override
     public String reason(Throwable failure) {

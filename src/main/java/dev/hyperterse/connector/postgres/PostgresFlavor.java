@@ -211,6 +211,17 @@ final class PostgresFlavor implements SqlFlavor {
         return out.append(text, copied, text.length()).toString();
     }
 
+    /** SQLSTATE 42P01, undefined_table. */
+    @Override
+    public boolean missingTable(Throwable failure) {
+        return failure instanceof PgException && "42P01".equals(((PgException) failure).getSqlState());
+    }
+
+    @Override
+    public String connectorType() {
+        return "postgres";
+    }
+
     /** {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail and hint. */
     @Override
     public String reason(Throwable failure) {

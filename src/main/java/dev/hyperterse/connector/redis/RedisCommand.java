@@ -1,5 +1,6 @@
 package dev.hyperterse.connector.redis;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.BindText;
@@ -43,8 +44,8 @@ record RedisCommand(String name, List<List<Object>> words) {
             words.add(parts);
         }
         if (parameter != statement.parameters().size()) {
-            throw new IllegalArgumentException("the command has " + parameter + " placeholders but the statement "
-                    + statement.parameters().size() + " parameters");
+            throw new IllegalArgumentException("the command has " + Counted.of(parameter, "placeholder")
+                    + " but the statement " + Counted.of(statement.parameters().size(), "parameter"));
         }
         return new RedisCommand(((String) words.get(0).get(0)).toUpperCase(Locale.ROOT), words);
     }

@@ -1,5 +1,6 @@
 package dev.hyperterse.connector.redis;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
@@ -95,8 +96,9 @@ final class RedisConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         if (values.size() != statement.parameters().size()) {
-            return Future.failedFuture(new IllegalArgumentException("statement has " + statement.parameters().size()
-                    + " parameters but " + values.size() + " values were given"));
+            return Future.failedFuture(new IllegalArgumentException("statement has "
+                    + Counted.of(statement.parameters().size(), "parameter") + " but "
+                    + Counted.of(values.size(), "value was", "values were") + " given"));
         }
         if (options.rowLimit() < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was "

@@ -1,5 +1,6 @@
 package dev.hyperterse.connector.sql;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.Endpoint;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
@@ -59,13 +60,13 @@ public final class ReactiveSqlConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         return pool.withConnection(conn -> flavor.check(conn, statement))
-                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), flavor::reason)));
+                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 
     @Override
     public Future<Void> ping() {
         return pool.query("SELECT 1").execute().<Void>mapEmpty()
-                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), flavor::reason)));
+                .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 
     @Override
@@ -75,8 +76,9 @@ public final class ReactiveSqlConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         if (values.size() != statement.parameters().size()) {
-            return Future.failedFuture(new IllegalArgumentException("statement has " + statement.parameters().size()
-                    + " parameters but " + values.size() + " values were given"));
+            return Future.failedFuture(new IllegalArgumentException("statement has "
+                    + Counted.of(statement.parameters().size(), "parameter") + " but "
+                    + Counted.of(values.size(), "value was", "values were") + " given"));
         }
         if (rowLimit < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was " + rowLimit));
@@ -118,10 +120,17 @@ public final class ReactiveSqlConnector implements Connector {
                     if (done.succeeded()) {
                         result.tryComplete(done.result());
                     } else {
-                        result.tryFail(Failures.of(done.cause(), endpoint.describe(), flavor::reason));
+                        result.tryFail(Failures.of(done.cause(), endpoint.describe(), this::reason));
                     }
                 });
         return result.future();
+    }
+
+    /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */
+    private String reason(Throwable failure) {
+        String reason = flavor.reason(failure);
+        return flavor.missingTable(failure) ? reason + Failures.missingTableHint(adapterName, flavor.connectorType())
+                : reason;
     }
 
     private void stop(StatementRun run) {

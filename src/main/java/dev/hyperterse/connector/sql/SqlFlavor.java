@@ -31,4 +31,10 @@ public interface SqlFlavor {
 
     /** The driver's reason for a failed statement, in one line: no stack trace, no secrets. */
     String reason(Throwable failure);
+
+    /** Whether the statement failed because a table it names does not exist. */
+    boolean missingTable(Throwable failure);
+
+    /** The connector keyword ({@code postgres}, {@code mysql}), for messages. */
+    String connectorType();
 }

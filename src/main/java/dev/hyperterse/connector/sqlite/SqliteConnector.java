@@ -1,5 +1,6 @@
 package dev.hyperterse.connector.sqlite;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
@@ -70,14 +71,14 @@ final class SqliteConnector implements Connector {
                  java.sql.PreparedStatement ignored = c.prepareStatement(text)) {
                 return null;
             }
-        }, false).recover(e -> Future.failedFuture(new ConnectorException(DriverMessages.of(e), e)));
+        }, false).recover(e -> Future.failedFuture(new ConnectorException(reason(e), e)));
     }
 
     @Override
     public Future<Void> ping() {
         return pool.query("SELECT 1").execute()
                 .<Void>mapEmpty()
-                .recover(e -> Future.failedFuture(new ConnectorException(DriverMessages.of(e), e)));
+                .recover(e -> Future.failedFuture(new ConnectorException(reason(e), e)));
     }
 
     @Override
@@ -88,8 +89,9 @@ final class SqliteConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
         if (values.size() != statement.parameters().size()) {
-            return Future.failedFuture(new IllegalArgumentException("statement has " + statement.parameters().size()
-                    + " parameters but " + values.size() + " values were given"));
+            return Future.failedFuture(new IllegalArgumentException("statement has "
+                    + Counted.of(statement.parameters().size(), "parameter") + " but "
+                    + Counted.of(values.size(), "value was", "values were") + " given"));
         }
         if (rowLimit < 1) {
             return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was " + rowLimit));
@@ -144,7 +146,7 @@ final class SqliteConnector implements Connector {
                         result.tryComplete(done.result());
                     } else {
                         Throwable e = done.cause();
-                        result.tryFail(e instanceof ConnectorException ? e : new ConnectorException(DriverMessages.of(e), e));
+                        result.tryFail(e instanceof ConnectorException ? e : new ConnectorException(reason(e), e));
                     }
                 });
         return result.future();
@@ -192,5 +194,11 @@ final class SqliteConnector implements Connector {
                     anchor.close();
                     return null;
                 }, false));
+    }
+
+    /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */
+    private String reason(Throwable failure) {
+        String reason = DriverMessages.of(failure);
+        return reason.contains("no such table") ? reason + Failures.missingTableHint(adapterName, "sqlite") : reason;
     }
 }

@@ -12,6 +12,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * {@code connector: sqlite}: an embedded database in a file or in memory, so a project runs with
@@ -60,16 +61,45 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
             return Future.failedFuture(e);
         }
         SqliteSetup setup = new SqliteSetup(adapter.name(), location, options, projectDir);
-        return vertx.executeBlocking(setup::prepare, false).compose(anchor -> {
-            TrackedDataSource dataSource = new TrackedDataSource(setup.poolConfig(), location.jdbcUrl());
-            // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
-            Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(options.maxConnections())
-                    .setName(adapter.name()));
-            SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, anchor);
-            return pool.query("SELECT 1").execute()
-                    .<Connector>map(ignored -> connector)
-                    .recover(e -> connector.close().transform(closed ->
-                            Future.failedFuture(setup.cannotOpen(DriverMessages.of(e)))));
-        });
+        return vertx.executeBlocking(setup::prepare, false).compose(anchor ->
+                open(vertx, adapter, setup, new SqliteSetup.Opened(location.jdbcUrl(), setup.poolConfig(), anchor),
+                        options));
+    }
+
+    /**
+     * A file that exists is opened read-only, without creating journal files beside it; a file
+     * that does not exist yet is built in memory from {@code init_sql}, as start would build it
+     * on disk, and the notes say so.
+     */
+    @Override
+    public Future<Connector> connectToCheck(Vertx vertx, AdapterDef adapter, Path projectDir,
+                                            Consumer<String> notes) {
+        SqliteOptions options;
+        SqliteLocation location;
+        try {
+            options = SqliteOptions.parse(adapter.name(), adapter.options());
+            location = SqliteLocation.resolve(adapter.name(), adapter.connectionString(), projectDir);
+        } catch (ConnectorException e) {
+            return Future.failedFuture(e);
+        }
+        if (location.inMemory()) {
+            return connect(vertx, adapter, projectDir);
+        }
+        SqliteSetup setup = new SqliteSetup(adapter.name(), location, options, projectDir);
+        return vertx.executeBlocking(() -> setup.prepareToCheck(notes), false)
+                .compose(opened -> open(vertx, adapter, setup, opened, options));
+    }
+
+    private static Future<Connector> open(Vertx vertx, AdapterDef adapter, SqliteSetup setup,
+                                          SqliteSetup.Opened opened, SqliteOptions options) {
+        TrackedDataSource dataSource = new TrackedDataSource(opened.config(), opened.jdbcUrl());
+        // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
+        Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(options.maxConnections())
+                .setName(adapter.name()));
+        SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, opened.anchor());
+        return pool.query("SELECT 1").execute()
+                .<Connector>map(ignored -> connector)
+                .recover(e -> connector.close().transform(closed ->
+                        Future.failedFuture(setup.cannotOpen(DriverMessages.of(e)))));
     }
 }

@@ -34,6 +34,25 @@ record SqliteLocation(Path file, String query, String uri) {
         return jdbcUrl(file);
     }
 
+    /**
+     * The file's JDBC URL opened read-only ({@code mode=ro}, replacing any {@code mode} given),
+     * and with {@code immutable=1} when asked: SQLite then takes no locks and creates no files.
+     */
+    String readOnlyJdbcUrl(boolean immutable) {
+        StringBuilder q = new StringBuilder();
+        for (String param : query.split("&")) {
+            String name = param.contains("=") ? param.substring(0, param.indexOf('=')) : param;
+            if (!param.isEmpty() && !name.equalsIgnoreCase("mode") && !name.equalsIgnoreCase("immutable")) {
+                q.append(param).append('&');
+            }
+        }
+        q.append("mode=ro");
+        if (immutable) {
+            q.append("&immutable=1");
+        }
+        return "jdbc:sqlite:" + fileUri(file) + "?" + q;
+    }
+
     /** For messages: the path, or {@code :memory:}; never URI parameters (they could hold a key). */
     String describe() {
         return inMemory() ? ":memory:" : file.toString();
@@ -73,6 +92,11 @@ record SqliteLocation(Path file, String query, String uri) {
             return fromFileUri(adapter, s, projectDir);
         }
         return onDisk(adapter, s, "", projectDir);
+    }
+
+    /** A new, private in-memory database. */
+    static SqliteLocation newInMemory() {
+        return memory();
     }
 
     private static SqliteLocation memory() {

@@ -30,6 +30,10 @@ final class SqliteSetup {
     private final SqliteOptions options;
     private final Path projectDir;
 
+    /** What the pool opens: its URL, its connections' settings, and the in-memory anchor or null. */
+    record Opened(String jdbcUrl, SQLiteConfig config, SQLiteConnection anchor) {
+    }
+
     SqliteSetup(String adapter, SqliteLocation location, SqliteOptions options, Path projectDir) {
         this.adapter = adapter;
         this.location = location;
@@ -106,6 +110,36 @@ final class SqliteSetup {
             createInitialised(file);
         }
         return null;
+    }
+
+    /**
+     * Prepares a check that changes nothing on disk: an existing file opens read-only (and
+     * immutable when no write-ahead log is beside it, since a read-only open of a WAL database
+     * would leave -wal and -shm files behind); a missing one is built in memory, as
+     * {@link #prepare} would build it on disk, and {@code notes} says so.
+     */
+    Opened prepareToCheck(java.util.function.Consumer<String> notes) {
+        Path file = location.file();
+        if (Files.isDirectory(file)) {
+            throw cannotOpen("it is a directory");
+        }
+        if (Files.exists(file)) {
+            boolean logBeside = Files.exists(file.resolveSibling(file.getFileName() + "-wal"));
+            SQLiteConfig config = baseConfig();
+            config.setReadOnly(true);
+            return new Opened(location.readOnlyJdbcUrl(!logBeside), config, null);
+        }
+        if (options.readOnly()) {
+            throw cannotOpen("the file does not exist and read_only is set");
+        }
+        SqliteLocation memory = SqliteLocation.newInMemory();
+        SqliteSetup inMemory = new SqliteSetup(adapter, memory, options, projectDir);
+        SQLiteConnection anchor = inMemory.prepare();
+        notes.accept("adapter '" + adapter + "': SQLite database " + location.describe() + " does not exist yet; "
+                + "start will create it" + (options.initSql().isEmpty() ? " empty"
+                : " from init_sql " + String.join(", ", options.initSql()))
+                + " (statements checked against a temporary copy in memory)");
+        return new Opened(memory.jdbcUrl(), inMemory.poolConfig(), anchor);
     }
 
     private void createInitialised(Path file) {

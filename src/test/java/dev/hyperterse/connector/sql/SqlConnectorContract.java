@@ -512,6 +512,20 @@ public abstract class SqlConnectorContract {
         assertInstanceOf(ConnectorException.class, failure(db.check(compile("SELECT * FROM no_such_table"))));
     }
 
+    /** A table that does not exist is usually a schema never loaded: the message says so, naming the adapter. */
+    @Test
+    void aMissingTableHintsAtLoadingTheSchema() {
+        String hint = "(is the schema loaded? adapter 'db' (" + factory().type() + ") reaches its database, but the "
+                + "table is not there: create the tables its tools use; for the example projects run "
+                + "tools-examples/load.sh " + factory().type() + ")";
+        String running = error(execute(db, "SELECT * FROM no_such_table", 10, TIMEOUT));
+        assertTrue(running.endsWith(hint), running);
+        String checking = failure(db.check(compile("SELECT * FROM no_such_table"))).getMessage();
+        assertTrue(checking.endsWith(hint), checking);
+        String column = error(execute(db, "SELECT nope FROM users", 10, TIMEOUT));
+        assertFalse(column.contains("schema"), column);
+    }
+
     @Test
     void argumentsAreValidated() {
         assertInstanceOf(IllegalArgumentException.class,

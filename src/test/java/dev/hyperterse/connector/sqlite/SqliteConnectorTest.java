@@ -48,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(VertxExtension.class)
 class SqliteConnectorTest {
+    private static final String SCHEMA_HINT = " (is the schema loaded? adapter 'db' (sqlite) runs its init_sql only when it creates the database file: "
+                + "create the table, or delete the file to have it created afresh)";
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final String USERS = "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n"
             + "INSERT INTO users (name) VALUES ('Alice'), ('Bob'), ('Charlie');\n";
@@ -226,7 +228,7 @@ class SqliteConnectorTest {
         assertTrue(message.startsWith("SQLITE_CONSTRAINT"), message);
         assertTrue(message.contains("UNIQUE constraint failed: users.id"), message);
         assertFalse(message.contains("\n"), message);
-        assertEquals("SQLITE_ERROR: no such table: nope", error(execute(c, "SELECT * FROM nope", 10, TIMEOUT)));
+        assertEquals("SQLITE_ERROR: no such table: nope" + SCHEMA_HINT, error(execute(c, "SELECT * FROM nope", 10, TIMEOUT)));
     }
 
     // ---- row limit ----
@@ -524,7 +526,8 @@ class SqliteConnectorTest {
         assertInstanceOf(ConnectorException.class, bad);
         assertEquals("SQLITE_ERROR: no such column: nope", bad.getMessage());
         assertEquals("SQLITE_ERROR: near \"SELEC\": syntax error", failure(c.check(compile("SELEC 1"))).getMessage());
-        assertEquals("SQLITE_ERROR: no such table: missing", failure(c.check(compile("SELECT * FROM missing"))).getMessage());
+        assertEquals("SQLITE_ERROR: no such table: missing" + SCHEMA_HINT,
+                failure(c.check(compile("SELECT * FROM missing"))).getMessage());
     }
 
     @Test
