@@ -67,7 +67,7 @@ final class ScriptContexts {
             CommonJsLoader commonJs = new CommonJsLoader(files);
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
-                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS);
+                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -169,6 +169,17 @@ final class ScriptContexts {
                             response.statusText(), response.headersJson(), response.body(), response.url())),
                     message -> loaded.postFor(call, () -> onError.execute(message))));
             return null;
+        };
+    }
+
+    /**
+     * {@code hostWait(done)}: runs this call's queued work (fetch responses) on the thread running
+     * the call until {@code done()} is true; false when the call's time ran out first.
+     */
+    private static ProxyExecutable waitFor(LoadedScript loaded) {
+        return args -> {
+            Value done = args[0];
+            return loaded.runTasksUntil(() -> done.execute().asBoolean());
         };
     }
 
