@@ -208,6 +208,34 @@ final class LoadedScript {
         return outcome[0];
     }
 
+    /**
+     * Runs the current call's queued tasks on this thread (the one running the call, inside a
+     * host call from the script) until {@code done} holds: what a synchronous {@code fetch} read
+     * waits with. Tasks of an earlier call are dropped.
+     *
+     * @return false when the call's time ran out (or the thread was interrupted) first
+     */
+    boolean runTasksUntil(java.util.function.BooleanSupplier done) {
+        long thisCall = call;
+        while (!done.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            Task task;
+            try {
+                task = left <= 0 ? null : tasks.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (task == null) {
+                return false;
+            }
+            if (task.call() == thisCall) {
+                task.action().run();
+            }
+        }
+        return true;
+    }
+
     private ScriptFailure failure(PolyglotException e, Duration limit) {
         if (e.isCancelled() || System.nanoTime() - deadline >= 0) {
             broken = true;

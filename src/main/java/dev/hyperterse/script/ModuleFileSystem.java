@@ -58,6 +58,11 @@ final class ModuleFileSystem implements FileSystem {
     private final TypeScriptStripper typescript;
     private final PackageResolver packages;
     private final Map<String, Source> commonJsSources = new ConcurrentHashMap<>();
+    /**
+     * Bare imports no package matched, by the absolute path GraalJS then looks for (and names in
+     * its error): so the error can name the package and say how to install it instead.
+     */
+    private final Map<String, String> missingPackages = new ConcurrentHashMap<>();
 
     /**
      * @param moduleFolders the folders module files may come from besides the project's
@@ -110,8 +115,32 @@ final class ModuleFileSystem implements FileSystem {
             if (resolved != null) {
                 return resolved.commonJs() ? CommonJsFacade.facadeFor(resolved.file()) : resolved.file();
             }
+            if (missingPackages.size() < 1000) {
+                missingPackages.put(root.resolve(path).toString(), path);
+            }
         }
         return Path.of(path);
+    }
+
+    /**
+     * A load error that names a package GraalJS could not find by the path it looked for
+     * ({@code Cannot find module '/project/dayjs'}) reworded to name the package and the fix;
+     * any other message unchanged.
+     */
+    String withPackageNamed(String message) {
+        for (Map.Entry<String, String> missing : missingPackages.entrySet()) {
+            String quoted = "Cannot find module '" + missing.getKey() + "'";
+            if (message.contains(quoted)) {
+                return message.replace(quoted, "Cannot find package '" + missing.getValue() + "'"
+                        + notInstalled(missing.getValue()));
+            }
+        }
+        return message;
+    }
+
+    private String notInstalled(String specifier) {
+        return " (it is not in " + root.resolve("node_modules") + ": run npm install in " + root
+                + "; Node's built-in modules are not available to scripts)";
     }
 
     private static boolean isBare(String specifier) {
@@ -239,9 +268,9 @@ final class ModuleFileSystem implements FileSystem {
             found = isBare(specifier) ? packages.resolveRequire(specifier) : null;
         }
         if (found == null) {
-            throw new NoSuchFileException(specifier, null, "Cannot find module '" + specifier + "'"
-                    + (isBare(specifier) ? " (looked in the project's node_modules; Node's built-in modules are "
-                    + "not available to scripts)" : ""));
+            throw new NoSuchFileException(specifier, null, isBare(specifier)
+                    ? "Cannot find package '" + specifier + "'" + notInstalled(specifier)
+                    : "Cannot find module '" + specifier + "'");
         }
         return moduleFile(found);
     }

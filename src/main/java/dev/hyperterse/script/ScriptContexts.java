@@ -67,7 +67,8 @@ final class ScriptContexts {
             CommonJsLoader commonJs = new CommonJsLoader(files);
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
-                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS);
+                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
+            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimer());
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -83,7 +84,9 @@ final class ScriptContexts {
             return loaded;
         } catch (PolyglotException e) {
             loaded.cancel();
-            throw loadFailure(file, e);
+            ScriptLoadException failure = loadFailure(file, e);
+            String named = files.withPackageNamed(failure.getMessage());
+            throw named.equals(failure.getMessage()) ? failure : failure.withMessage(named);
         } catch (IOException e) {
             loaded.cancel();
             throw new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());
@@ -169,6 +172,86 @@ final class ScriptContexts {
                             response.statusText(), response.headersJson(), response.body(), response.url())),
                     message -> loaded.postFor(call, () -> onError.execute(message))));
             return null;
+        };
+    }
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    /** {@code hostRandomBytes(n)}: n bytes (n ≤ 65536, checked by the caller) from the JDK's SecureRandom. */
+    private static final ProxyExecutable RANDOM_BYTES = args -> {
+        int n = args[0].asInt();
+        if (n < 0 || n > 65536) {
+            throw new IllegalArgumentException("random bytes: " + n);
+        }
+        byte[] bytes = new byte[n];
+        RANDOM.nextBytes(bytes);
+        return unsignedArray(bytes);
+    };
+    /** {@code hostDigest(algorithm, bytes)}: a SHA-1/256/384/512 digest by the JDK's MessageDigest. */
+    private static final ProxyExecutable DIGEST = args -> {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance(args[0].asString());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        Value input = args[1];
+        long size = input.getArraySize();
+        byte[] chunk = new byte[(int) Math.min(size, 8192)];
+        for (long i = 0; i < size; ) {
+            int n = (int) Math.min(chunk.length, size - i);
+            for (int k = 0; k < n; k++) {
+                chunk[k] = (byte) input.getArrayElement(i + k).asInt();
+            }
+            digest.update(chunk, 0, n);
+            i += n;
+        }
+        return unsignedArray(digest.digest());
+    };
+
+    private static org.graalvm.polyglot.proxy.ProxyArray unsignedArray(byte[] bytes) {
+        Object[] out = new Object[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = bytes[i] & 0xff;
+        }
+        return org.graalvm.polyglot.proxy.ProxyArray.fromArray(out);
+    }
+
+    /**
+     * {@code hostSetTimer(ms, callback)}: queues the callback for the thread running the current
+     * call after {@code ms}; the timer is cancelled when the call ends. Returns its id.
+     */
+    private ProxyExecutable setTimerFor(LoadedScript loaded) {
+        return args -> {
+            long ms = args[0].asLong();
+            Value callback = args[1];
+            if (fetch == null || loaded.remaining().isNegative() || loaded.remaining().isZero()) {
+                // no call is running (a project being checked, top-level code): it would never run
+                return -1L;
+            }
+            long call = loaded.currentCall();
+            long id = fetch.setTimer(ms, () -> loaded.postFor(call, () -> callback.execute()));
+            loaded.track(call, () -> fetch.cancelTimer(id));
+            return id;
+        };
+    }
+
+    private ProxyExecutable clearTimer() {
+        return args -> {
+            if (fetch != null && args[0].fitsInLong() && args[0].asLong() >= 0) {
+                fetch.cancelTimer(args[0].asLong());
+            }
+            return null;
+        };
+    }
+
+    /**
+     * {@code hostWait(done)}: runs this call's queued work (fetch responses) on the thread running
+     * the call until {@code done()} is true; false when the call's time ran out first.
+     */
+    private static ProxyExecutable waitFor(LoadedScript loaded) {
+        return args -> {
+            Value done = args[0];
+            return loaded.runTasksUntil(() -> done.execute().asBoolean());
         };
     }
 

@@ -23,10 +23,12 @@ public final class ScriptEngine implements AutoCloseable {
     private final Engine engine;
     private final TypeScriptStripper typescript = new TypeScriptStripper();
     private final Source bootstrap;
+    private final Source webGlobals;
 
-    private ScriptEngine(Engine engine, Source bootstrap) {
+    private ScriptEngine(Engine engine, Source bootstrap, Source webGlobals) {
         this.engine = engine;
         this.bootstrap = bootstrap;
+        this.webGlobals = webGlobals;
     }
 
     /** Starts the engine and logs whether the optimizing compiler is active. */
@@ -37,7 +39,7 @@ public final class ScriptEngine implements AutoCloseable {
                 .option("engine.WarnInterpreterOnly", "false")
                 .logHandler(new SLF4JBridgeHandler())
                 .build();
-        ScriptEngine scripts = new ScriptEngine(engine, bootstrapSource());
+        ScriptEngine scripts = new ScriptEngine(engine, internalSource("bootstrap.js"), internalSource("web-globals.js"));
         long ms = (System.nanoTime() - started) / 1_000_000;
         if (scripts.optimizing()) {
             LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
@@ -71,17 +73,22 @@ public final class ScriptEngine implements AutoCloseable {
         return bootstrap;
     }
 
+    /** The web platform globals npm packages assume (crypto, TextEncoder, URL, …): see web-globals.js. */
+    Source webGlobals() {
+        return webGlobals;
+    }
+
     @Override
     public void close() {
         engine.close(true);
     }
 
-    private static Source bootstrapSource() {
-        try (InputStream in = ScriptEngine.class.getResourceAsStream("bootstrap.js")) {
+    private static Source internalSource(String resource) {
+        try (InputStream in = ScriptEngine.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("bootstrap.js is missing from the jar");
+                throw new IllegalStateException(resource + " is missing from the jar");
             }
-            return Source.newBuilder("js", new String(in.readAllBytes(), StandardCharsets.UTF_8), "hyperterse-bootstrap.js")
+            return Source.newBuilder("js", new String(in.readAllBytes(), StandardCharsets.UTF_8), "hyperterse-" + resource)
                     .internal(true)
                     .build();
         } catch (IOException e) {

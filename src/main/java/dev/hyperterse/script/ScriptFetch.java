@@ -44,11 +44,13 @@ final class ScriptFetch {
     record Response(int status, String statusText, String headersJson, String body, String url) {
     }
 
+    private final Vertx vertx;
     private final HttpClient client;
     private final Context eventLoop;
     private final FetchRules rules;
 
     ScriptFetch(Vertx vertx, FetchRules rules) {
+        this.vertx = vertx;
         // an event-loop context created for the client, so responses never queue behind script workers
         this.eventLoop = ((VertxInternal) vertx).createEventLoopContext();
         this.rules = rules;
@@ -248,6 +250,20 @@ final class ScriptFetch {
             out.put(name.toLowerCase(Locale.ROOT), String.join(", ", headers.getAll(name)));
         }
         return out.encode();
+    }
+
+    /**
+     * Runs {@code action} after {@code delayMs} on this client's event loop (a script's
+     * {@code setTimeout}: the action only queues the callback for the thread running the call).
+     *
+     * @return the timer's id, for {@link #cancelTimer}
+     */
+    long setTimer(long delayMs, Runnable action) {
+        return vertx.setTimer(Math.max(1, delayMs), id -> action.run());
+    }
+
+    void cancelTimer(long id) {
+        vertx.cancelTimer(id);
     }
 
     Future<Void> close() {

@@ -32,4 +32,9 @@ public final class ScriptLoadException extends Exception {
     public int column() {
         return column;
     }
+
+    /** The same failure, said another way. */
+    ScriptLoadException withMessage(String message) {
+        return new ScriptLoadException(file, line, column, message);
+    }
 }

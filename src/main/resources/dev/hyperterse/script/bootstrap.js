@@ -1,7 +1,7 @@
 // Runs once in every script context before the script's module loads. It receives the host
 // functions as arguments and keeps them in this closure, so scripts can call console and fetch
 // but can never reach the host functions themselves.
-(function (hostLog, hostFetch, envJson, hostResolve, hostLoad, lineChars) {
+(function (hostLog, hostFetch, envJson, hostResolve, hostLoad, lineChars, hostWait) {
   'use strict';
 
   // The intrinsics this closure relies on, taken before any script code runs: a script that
@@ -111,6 +111,33 @@
     }
     return out;
   }
+  // fetch works both ways: Hyperterse's handlers use it synchronously (const r = fetch(u);
+  // if (!r.ok) …; r.json()), the web's way awaits it (await fetch(u), fetch(u).then(…)). The
+  // request starts at once either way, so awaited requests still run side by side; reading a
+  // property of the result before it arrived waits for it on this call's worker thread (never an
+  // event loop) while the call's other work (other responses) goes on, within the call's time.
+  const promiseThen = uncurry(Promise.prototype.then);
+  const promiseCatch = uncurry(Promise.prototype.catch);
+  const promiseFinally = uncurry(Promise.prototype.finally);
+  const PromiseOf = Promise;
+  const TypeErrorOf = TypeError;
+  function response(status, statusText, headersJson, responseText, finalUrl, readsReturnPromises) {
+    let used = false;
+    const read = () => {
+      if (readsReturnPromises && used) {
+        return PromiseOf.reject(new TypeErrorOf('fetch: the response body was already read'));
+      }
+      used = true;
+      return readsReturnPromises ? PromiseOf.resolve(responseText) : responseText;
+    };
+    return freeze({
+      url: finalUrl, status, statusText, ok: status >= 200 && status < 300,
+      headers: headerObject(headersJson),
+      get bodyUsed() { return used; },
+      text: read,
+      json: readsReturnPromises ? () => promiseThen(read(), (t) => parse(t)) : () => parse(read()),
+    });
+  }
   function fetch(resource, init) {
     const options = init == null ? {} : init;
     const url = typeof resource === 'object' && resource !== null && 'url' in resource ? resource.url : resource;
@@ -119,26 +146,46 @@
     if (body != null && typeof body !== 'string') {
       body = stringify(body);
     }
-    return new Promise((resolve, reject) => {
-      hostFetch(String(url), method, stringify(requestHeaders(options.headers)), body == null ? null : body,
-        (status, statusText, headersJson, responseText, finalUrl) => {
-          let used = false;
-          const read = () => {
-            if (used) {
-              return Promise.reject(new TypeError('fetch: the response body was already read'));
-            }
-            used = true;
-            return Promise.resolve(responseText);
-          };
-          resolve(freeze({
-            url: finalUrl, status, statusText, ok: status >= 200 && status < 300,
-            headers: headerObject(headersJson),
-            get bodyUsed() { return used; },
-            text: read,
-            json: () => read().then((t) => parse(t)),
-          }));
-        },
-        (message) => reject(new TypeError('fetch failed: ' + message)));
+    const state = { done: false, failed: false, sync: null, error: null };
+    let settle;
+    const promise = new PromiseOf((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    // a caller using the result synchronously never attaches a handler: no unhandled rejection then
+    promiseCatch(promise, () => {});
+    hostFetch(String(url), method, stringify(requestHeaders(options.headers)), body == null ? null : body,
+      (status, statusText, headersJson, responseText, finalUrl) => {
+        state.done = true;
+        state.sync = response(status, statusText, headersJson, responseText, finalUrl, false);
+        settle.resolve(response(status, statusText, headersJson, responseText, finalUrl, true));
+      },
+      (message) => {
+        state.done = true;
+        state.failed = true;
+        state.error = new TypeErrorOf('fetch failed: ' + message);
+        settle.reject(state.error);
+      });
+    const arrived = () => {
+      if (!state.done && !hostWait(() => state.done)) {
+        throw new TypeErrorOf('fetch failed: the script\'s time is up');
+      }
+      if (state.failed) {
+        throw state.error;
+      }
+      return state.sync;
+    };
+    return freeze({
+      get url() { return arrived().url; },
+      get status() { return arrived().status; },
+      get statusText() { return arrived().statusText; },
+      get ok() { return arrived().ok; },
+      get headers() { return arrived().headers; },
+      get bodyUsed() { return arrived().bodyUsed; },
+      text: () => arrived().text(),
+      json: () => arrived().json(),
+      then: (onFulfilled, onRejected) => promiseThen(promise, onFulfilled, onRejected),
+      catch: (onRejected) => promiseCatch(promise, onRejected),
+      finally: (onFinally) => promiseFinally(promise, onFinally),
     });
   }
 

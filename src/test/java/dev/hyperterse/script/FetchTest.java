@@ -109,6 +109,47 @@ class FetchTest {
                 out.getJsonObject("missing"));
     }
 
+    /** Hyperterse's handlers use fetch synchronously: a plain (not async) handler reads the response at once. */
+    @Test
+    void fetchWorksSynchronouslyAsInHyperterse() throws Exception {
+        p.write("h.ts",
+                "export default ({ inputs }: { inputs: { base: string } }) => {",
+                "  const r = fetch(inputs.base + '/json');",
+                "  if (!r.ok) { throw new Error('status ' + r.status); }",
+                "  const missing = fetch(inputs.base + '/missing');",
+                "  let refused = 'fetched';",
+                "  try { fetch('http://127.0.0.1:1/').status; } catch (e) { refused = e.name + ': ' + e.message; }",
+                "  return { status: r.status, header: r.headers.get('x-test'), data: r.json(), again: r.text(),",
+                "    missing: { status: missing.status, ok: missing.ok, text: missing.text() }, refused };",
+                "};");
+        JsonObject out = (JsonObject) p.callOnce(p.ref("h.ts"), payload(base));
+        assertEquals(200, out.getInteger("status"));
+        assertEquals("yes", out.getString("header"));
+        assertEquals(new JsonObject().put("a", 1), out.getJsonObject("data"));
+        assertEquals("{\"a\":1}", out.getString("again"));
+        assertEquals(new JsonObject().put("status", 404).put("ok", false).put("text", "not here"),
+                out.getJsonObject("missing"));
+        assertTrue(out.getString("refused").startsWith("TypeError: fetch failed:"), out.encode());
+    }
+
+    /** The same fetch awaited, chained with then, and several at once: requests still run side by side. */
+    @Test
+    void fetchIsStillAPromiseForThoseWhoAwaitIt() throws Exception {
+        p.write("h.js",
+                "export default async ({ inputs }) => {",
+                "  const chained = await fetch(inputs.base + '/json').then((r) => r.json());",
+                "  const [slowSide, other] = await Promise.all([fetch(inputs.base + '/after-slow'),",
+                "    (async () => { const r = fetch(inputs.base + '/slow'); return 'started'; })()]);",
+                "  const caught = await fetch('http://127.0.0.1:1/').then(() => 'fetched', (e) => e.name);",
+                "  return { chained, afterSlow: await slowSide.text(), other, caught };",
+                "};");
+        JsonObject out = (JsonObject) p.callOnce(p.ref("h.js"), payload(base));
+        assertEquals(new JsonObject().put("a", 1), out.getJsonObject("chained"));
+        assertEquals("ok", out.getString("afterSlow"), "a request answered only once another one arrived");
+        assertEquals("started", out.getString("other"));
+        assertEquals("TypeError", out.getString("caught"));
+    }
+
     @Test
     void fetchIsBoundByTheScriptsTimeLimit() throws Exception {
         p.write("h.js", "export default async ({ inputs }) => (await fetch(inputs.base + '/slow')).status;");
