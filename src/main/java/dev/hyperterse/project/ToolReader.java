@@ -12,6 +12,7 @@ import dev.hyperterse.model.Placeholders;
 import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
 
 import java.io.IOException;
@@ -29,7 +30,8 @@ import java.util.regex.Pattern;
 /** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
-            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env");
+            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations");
+    private static final List<String> ANNOTATION_KEYS = List.of("read_only", "destructive", "idempotent", "open_world");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default", "enum",
             "minimum", "maximum", "min_length", "max_length", "pattern", "min_items", "max_items", "items",
             "properties");
@@ -147,8 +149,43 @@ final class ToolReader {
                 databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
-                !databaseTool && !root.config().strictHandlerInputs());
+                !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
+                annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null));
         return new ReadTool(tool, nameLocation, invalidates);
+    }
+
+    private static String title(ConfigMap cfg) {
+        String title = cfg.string("title");
+        return title == null || title.isBlank() ? null : title.trim();
+    }
+
+    private static List<String> tags(ConfigMap cfg) {
+        List<String> written = cfg.stringList("tags");
+        List<String> out = new ArrayList<>();
+        if (written != null) {
+            for (String tag : written) {
+                String t = tag.trim();
+                if (t.isEmpty()) {
+                    cfg.error("tags", "'tags' must not hold an empty tag");
+                } else if (!out.contains(t)) {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hints written in {@code annotations}, each unwritten one inferred from a database tool's statement. */
+    private static ToolAnnotations annotations(ConfigMap cfg, String statement, AdapterDef adapter) {
+        ToolAnnotations inferred = statement == null || adapter == null ? ToolAnnotations.NONE
+                : ToolAnnotations.inferred(statement, "redis".equals(adapter.connector()));
+        ConfigMap map = cfg.map("annotations");
+        if (map == null) {
+            return inferred;
+        }
+        map.rejectUnknownKeys(ANNOTATION_KEYS);
+        return new ToolAnnotations(map.bool("read_only"), map.bool("destructive"), map.bool("idempotent"),
+                map.bool("open_world")).over(inferred);
     }
 
     private static SourceLocation statementLocation(ConfigMap cfg, Path shown) {

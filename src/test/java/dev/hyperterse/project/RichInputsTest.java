@@ -2,6 +2,7 @@ package dev.hyperterse.project;
 
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -152,5 +153,34 @@ class RichInputsTest {
         assertTrue(a.constraints().isEmpty());
         assertTrue(a.properties().isEmpty());
         assertEquals(Map.of(), Map.of());
+    }
+
+    @Test
+    void titleTagsAndAnnotationsAreReadOrInferred() throws Exception {
+        p.write("app/adapters/cache.terse", "connector: redis\nconnection_string: redis://127.0.0.1:6379\n");
+        tool("read", "use: db", "statement: SELECT 1", "title: Read things", "tags: [reports, read, reports]");
+        tool("write", "use: db", "statement: INSERT INTO t VALUES (1)", "annotations: {idempotent: true}");
+        tool("remove", "use: db", "statement: DELETE FROM t");
+        tool("forget", "use: cache", "statement: DEL k");
+        p.handlerTool("hand", "annotations: {open_world: true}");
+        Map<String, ToolDef> tools = p.compile().tools();
+        assertEquals("Read things", tools.get("read").title());
+        assertEquals(List.of("reports", "read"), tools.get("read").tags());
+        assertEquals(new ToolAnnotations(true, false, true, false), tools.get("read").annotations());
+        assertEquals(new ToolAnnotations(false, false, true, false), tools.get("write").annotations());
+        assertEquals(new ToolAnnotations(false, true, null, false), tools.get("remove").annotations());
+        assertEquals(new ToolAnnotations(false, true, null, false), tools.get("forget").annotations());
+        assertEquals(new ToolAnnotations(null, null, null, true), tools.get("hand").annotations());
+    }
+
+    @Test
+    void badAnnotationsAndTagsAreErrors() {
+        Path f = tool("t", "use: db", "statement: SELECT 1", "tags: [ok, {a: 1}]",
+                "annotations:", "  read_only: maybe", "  destructiv: true");
+        ProjectException e = p.fails();
+        assertProblemAt(e, f, "tags:", "'tags' must be a list of strings");
+        assertProblemAt(e, f, "read_only", "'annotations.read_only' must be true or false");
+        assertProblemAt(e, f, "destructiv", "unknown key 'annotations.destructiv'", "did you mean 'destructive'?");
+        assertEquals(3, e.problems().size(), e.getMessage());
     }
 }
