@@ -11,6 +11,8 @@ import java.util.Optional;
  * ones are checked and coerced, undeclared ones pass through unchanged, and a missing required one is
  * left for the handler to decide on. {@code title} (null when unset), {@code tags} and
  * {@code annotations} (declared hints over inferred ones) describe the tool to clients and search.
+ * {@code exposeScriptErrors} ({@code tools.expose_script_errors}) says whether a caller sees the
+ * message of an exception its scripts throw that is not a {@code ToolError}.
  */
 public record ToolDef(
         String name,
@@ -32,7 +34,8 @@ public record ToolDef(
         boolean openInputs,
         String title,
         List<String> tags,
-        ToolAnnotations annotations) {
+        ToolAnnotations annotations,
+        boolean exposeScriptErrors) {
 
     public ToolDef {
         tags = tags == null ? List.of() : List.copyOf(tags);
@@ -52,7 +55,7 @@ public record ToolDef(
                    List<String> scriptEnv, boolean openInputs) {
         this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
                 invalidates, limits, location, statementLocation, scriptEnv, openInputs, null, List.of(),
-                ToolAnnotations.NONE);
+                ToolAnnotations.NONE, true);
     }
 
     /** A tool whose statement position is not known beyond its file, and whose scripts see no environment. */

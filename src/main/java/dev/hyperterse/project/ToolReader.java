@@ -150,7 +150,8 @@ final class ToolReader {
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
                 !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
-                annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null));
+                annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
+                root.config().exposeScriptErrors());
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
