@@ -35,6 +35,8 @@ final class MetaTools {
     static final String EXECUTE = "execute";
     /** Longer queries cannot describe an intent better and would cost the index more. */
     static final int MAX_QUERY_LENGTH = 1000;
+    /** More tags than this cannot narrow a search usefully and would cost every tool's check. */
+    static final int MAX_TAGS = 50;
     /**
      * Catalogs of at least this many tools are ranked on a worker thread. A search scores every
      * tool (about a millisecond for 10,000), which on the event loop delayed every other request
@@ -75,7 +77,11 @@ final class MetaTools {
                         .put("type", "object")
                         .put("properties", new JsonObject().put("query", new JsonObject()
                                 .put("type", "string")
-                                .put("description", "Natural-language query used to find relevant tools.")))
+                                .put("description", "Natural-language query used to find relevant tools."))
+                                .put("tags", new JsonObject()
+                                        .put("type", "array")
+                                        .put("items", new JsonObject().put("type", "string"))
+                                        .put("description", "Only tools carrying at least one of these tags.")))
                         .put("required", new JsonArray().add("query"))
                         .put("additionalProperties", false));
         if (searchOutputSchema) {
@@ -132,11 +138,19 @@ final class MetaTools {
                         .put("relevance_score", new JsonObject().put("type", "integer")
                                 .put("minimum", 1).put("maximum", 100))
                         .put("description", new JsonObject().put("type", "string"))
+                        .put("title", new JsonObject().put("type", "string"))
                         .put("statement", new JsonObject().put("type", "string")
                                 .put("description", "The SQL template (database tools only)."))
                         .put("inputs", new JsonObject().put("type", "array").put("items", input))
                         .put("any_inputs", new JsonObject().put("type", "boolean")
-                                .put("description", "True when the tool takes whatever inputs you send.")))
+                                .put("description", "True when the tool takes whatever inputs you send."))
+                        .put("input_schema", new JsonObject().put("type", "object")
+                                .put("description", "The inputs as a JSON Schema (2020-12)."))
+                        .put("tags", new JsonObject().put("type", "array")
+                                .put("items", new JsonObject().put("type", "string")))
+                        .put("annotations", new JsonObject().put("type", "object")
+                                .put("description", "MCP tool hints: readOnlyHint, destructiveHint, idempotentHint,"
+                                        + " openWorldHint.")))
                 .put("required", new JsonArray().add("name").add("relevance_score").add("description").add("inputs"));
         return new JsonObject()
                 .put("type", "object")
@@ -157,7 +171,8 @@ final class MetaTools {
     }
 
     private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context) {
-        onlyKeys(arguments, SEARCH, List.of("query"));
+        onlyKeys(arguments, SEARCH, List.of("query", "tags"));
+        Predicate<ToolDef> tagged = tagFilter(arguments.getValue("tags"));
         Object query = arguments.getValue("query");
         if (!(query instanceof String)) {
             throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'query' must be a string");
@@ -167,8 +182,9 @@ final class MetaTools {
                     "search: 'query' is too long (at most " + MAX_QUERY_LENGTH + " characters)");
         }
         // tool metadata (names, statements, inputs) is shown only to callers who may run the tool
-        Future<Predicate<ToolDef>> visible = backend.searchFiltersByAuth()
-                ? backend.pipeline().visibleTo(context) : Future.succeededFuture(null);
+        Future<Predicate<ToolDef>> visible = (backend.searchFiltersByAuth()
+                ? backend.pipeline().visibleTo(context) : Future.<Predicate<ToolDef>>succeededFuture(null))
+                .map(auth -> auth == null ? tagged : tagged == null ? auth : auth.and(tagged));
         SearchIndex index = backend.searchIndex();
         boolean perTool = backend.searchFiltersByAuth() && backend.pipeline().hasPerToolChecks();
         // a rule that decides per tool is asked only about the best-ranked candidates
@@ -180,6 +196,35 @@ final class MetaTools {
                         ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(), System.nanoTime())
                         : Future.succeededFuture(ranked))
                 .map(this::searchResult);
+    }
+
+    /** {@code tags}: a tool passes when it carries at least one of them; null when there is no filter. */
+    private static Predicate<ToolDef> tagFilter(Object tags) {
+        if (tags == null) {
+            return null;
+        }
+        if (!(tags instanceof JsonArray) || ((JsonArray) tags).size() > MAX_TAGS) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'tags' must be a list of at most " + MAX_TAGS
+                    + " strings");
+        }
+        List<String> wanted = new ArrayList<>();
+        for (Object tag : (JsonArray) tags) {
+            if (!(tag instanceof String)) {
+                throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'tags' must be a list of strings");
+            }
+            wanted.add((String) tag);
+        }
+        if (wanted.isEmpty()) {
+            return null;
+        }
+        return tool -> {
+            for (String tag : tool.tags()) {
+                if (wanted.contains(tag)) {
+                    return true;
+                }
+            }
+            return false;
+        };
     }
 
     /**

@@ -1,9 +1,107 @@
 package dev.hyperterse.model;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * One declared tool input. {@code defaultValue} is already coerced to {@code type}; it is
+ * One declared tool input, or one element or property of an array or object input.
+ * {@code defaultValue} is already coerced to {@code type} (and keeps its constraints); it is
  * meaningful only when {@code hasDefault} is true (a YAML {@code default: ""} means no default).
+ * {@code items} is the element declaration of an array (null otherwise); {@code properties} are the
+ * declared properties of an object (empty for an object that takes any properties, and for every
+ * other type).
  */
 public record InputDef(String name, InputType type, String description, boolean optional,
-                       boolean hasDefault, Object defaultValue, SourceLocation location) {
+                       boolean hasDefault, Object defaultValue, SourceLocation location,
+                       InputDef items, List<InputDef> properties, InputConstraints constraints) {
+
+    public InputDef {
+        properties = properties == null ? List.of() : List.copyOf(properties);
+        constraints = constraints == null ? InputConstraints.NONE : constraints;
+    }
+
+    /** A scalar input with no constraints (Hyperterse's model). */
+    public InputDef(String name, InputType type, String description, boolean optional,
+                    boolean hasDefault, Object defaultValue, SourceLocation location) {
+        this(name, type, description, optional, hasDefault, defaultValue, location, null, List.of(),
+                InputConstraints.NONE);
+    }
+
+    /**
+     * Coerces a decoded JSON value (String, Number, Boolean, Map, List; never null) to this
+     * declaration: its type, its elements' or properties' declarations, and its constraints.
+     * Arrays come back as lists and objects as maps of coerced values.
+     *
+     * @throws InputValueException whose position says where inside the value the problem is
+     */
+    public Object coerce(Object value) throws InputValueException {
+        Object coerced = type.coerce(value);
+        if (type == InputType.ARRAY && items != null) {
+            List<?> raw = (List<?>) coerced;
+            List<Object> out = new ArrayList<>(raw.size());
+            for (int i = 0; i < raw.size(); i++) {
+                Object element = raw.get(i);
+                try {
+                    if (element == null) {
+                        throw new InputValueException("expected " + items.type().keyword() + ", got null");
+                    }
+                    out.add(items.coerce(element));
+                } catch (InputValueException e) {
+                    throw e.within("[" + i + "]");
+                }
+            }
+            coerced = Collections.unmodifiableList(out);
+        } else if (type == InputType.OBJECT && !properties.isEmpty()) {
+            coerced = coerceProperties((Map<?, ?>) coerced);
+        }
+        constraints.check(coerced);
+        return coerced;
+    }
+
+    private Map<String, Object> coerceProperties(Map<?, ?> raw) throws InputValueException {
+        for (Object key : raw.keySet()) {
+            if (property(String.valueOf(key)) == null) {
+                throw new InputValueException("unknown field (allowed: " + propertyNames() + ")",
+                        "." + CallerText.cut(String.valueOf(key)));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (InputDef p : properties) {
+            Object v = raw.get(p.name());
+            if (v == null) {
+                if (p.hasDefault()) {
+                    out.put(p.name(), p.defaultValue());
+                } else if (!p.optional()) {
+                    throw new InputValueException("required field is missing", "." + p.name());
+                }
+                continue;
+            }
+            try {
+                out.put(p.name(), p.coerce(v));
+            } catch (InputValueException e) {
+                throw e.within("." + p.name());
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    private InputDef property(String propertyName) {
+        for (InputDef p : properties) {
+            if (p.name().equals(propertyName)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private String propertyNames() {
+        List<String> names = new ArrayList<>();
+        for (InputDef p : properties) {
+            names.add(p.name());
+        }
+        return String.join(", ", names);
+    }
 }

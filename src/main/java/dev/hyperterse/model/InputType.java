@@ -12,16 +12,27 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The five input types of the project format and how a JSON value is coerced into each.
- * Coerced values are plain Java values that every connector can bind: String, Long, Double,
- * Boolean, and for datetime an ISO-8601 String (offset kept when given).
+ * The input types of the project format and how a JSON value is coerced into each. Hyperterse's
+ * five ({@code string int float boolean datetime}) and the richer ones of the seed documents'
+ * Python peer ({@code date uuid array object}). Coerced scalars are plain Java values that every
+ * connector can bind: String, Long, Double, Boolean, for datetime an ISO-8601 String (offset kept
+ * when given), for date {@code YYYY-MM-DD} and for uuid the lower-case canonical text. An array
+ * is a {@link List} and an object a {@link Map} here; their elements and properties are coerced
+ * by {@link InputDef#coerce}, which knows their declarations.
  */
 public enum InputType {
     STRING("string"),
     INT("int"),
     FLOAT("float"),
     BOOLEAN("boolean"),
-    DATETIME("datetime");
+    DATETIME("datetime"),
+    DATE("date"),
+    UUID("uuid"),
+    ARRAY("array"),
+    OBJECT("object");
+
+    private static final java.util.regex.Pattern UUID_TEXT = java.util.regex.Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private static final Set<String> TRUE_WORDS = Set.of("1", "t", "T", "TRUE", "true", "True");
     private static final Set<String> FALSE_WORDS = Set.of("0", "f", "F", "FALSE", "false", "False");
@@ -36,6 +47,16 @@ public enum InputType {
     /** The name used in tool files ({@code type: int}). */
     public String keyword() {
         return keyword;
+    }
+
+    /** True for the types that hold one value (not array or object). */
+    public boolean isScalar() {
+        return this != ARRAY && this != OBJECT;
+    }
+
+    /** True for int and float. */
+    public boolean isNumeric() {
+        return this == INT || this == FLOAT;
     }
 
     /** Looks a type up by its keyword; returns null when there is none. */
@@ -87,6 +108,20 @@ public enum InputType {
                 return toBoolean(value);
             case DATETIME:
                 return toDateTime(value);
+            case DATE:
+                return toDate(value);
+            case UUID:
+                return toUuid(value);
+            case ARRAY:
+                if (value instanceof java.util.List) {
+                    return value;
+                }
+                throw mismatch(value);
+            case OBJECT:
+                if (value instanceof Map) {
+                    return value;
+                }
+                throw mismatch(value);
             default:
                 throw new IllegalStateException(name());
         }
@@ -191,7 +226,32 @@ public enum InputType {
                 + describe(value));
     }
 
-    private static BigDecimal decimal(Number n) {
+    private String toDate(Object value) throws InputValueException {
+        if (value instanceof String) {
+            String s = ((String) value).trim();
+            if (s.length() == 10) {
+                try {
+                    return LocalDate.parse(s).toString();
+                } catch (DateTimeParseException ignored) {
+                    // reported below
+                }
+            }
+        }
+        throw new InputValueException("expected date (YYYY-MM-DD), got " + describe(value));
+    }
+
+    private String toUuid(Object value) throws InputValueException {
+        if (value instanceof String) {
+            String s = ((String) value).trim();
+            if (UUID_TEXT.matcher(s).matches()) {
+                return s.toLowerCase(Locale.ROOT);
+            }
+        }
+        throw new InputValueException("expected uuid (such as 123e4567-e89b-12d3-a456-426614174000), got "
+                + describe(value));
+    }
+
+    static BigDecimal decimal(Number n) {
         if (n instanceof BigDecimal) {
             return (BigDecimal) n;
         }

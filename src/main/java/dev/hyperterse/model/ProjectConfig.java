@@ -22,6 +22,9 @@ import java.nio.file.Path;
  *                    from; empty (the default) allows any host but this server itself
  * @param strictHandlerInputs {@code tools.strict_handler_inputs}: handler tools' inputs are checked as
  *                    strictly as database tools' (default false: Hyperterse passes them through)
+ * @param exposeScriptErrors {@code tools.expose_script_errors}: callers see the message of any
+ *                    exception a script throws (default true, as Hyperterse); false shows only a
+ *                    {@code ToolError}'s message and masks others behind an error id in the log
  * @param promptsDir  {@code prompts.directory} resolved against the root (default {@code prompts}); null when absent
  * @param resourcesDir {@code resources.directory} resolved against the root (default {@code resources}); null when absent
  */
@@ -30,8 +33,20 @@ public record ProjectConfig(String name, String version, Path projectDir, Path r
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
                             java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
-                            Path promptsDir, Path resourcesDir) {
+                            Path promptsDir, Path resourcesDir, boolean exposeScriptErrors) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
+    }
+
+    /** A configuration that shows script errors (Hyperterse's behaviour). */
+    public ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
+                         Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
+                         long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
+                         AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
+                         java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
+                         Path promptsDir, Path resourcesDir) {
+        this(name, version, projectDir, rootDir, toolsDir, adaptersDir, searchLimit, searchFiltersByAuth, cache,
+                cacheMaxBytes, limits, scriptWorkers, server, defaultAuth, location, observability, fetchAllowHosts,
+                strictHandlerInputs, promptsDir, resourcesDir, true);
     }
 }

@@ -9,7 +9,10 @@ import java.util.Optional;
  * folder, given to scripts as {@code payload.tool}. Inputs keep their declaration order.
  * {@code openInputs} marks a handler tool that takes the caller's inputs as Hyperterse does: declared
  * ones are checked and coerced, undeclared ones pass through unchanged, and a missing required one is
- * left for the handler to decide on.
+ * left for the handler to decide on. {@code title} (null when unset), {@code tags} and
+ * {@code annotations} (declared hints over inferred ones) describe the tool to clients and search.
+ * {@code exposeScriptErrors} ({@code tools.expose_script_errors}) says whether a caller sees the
+ * message of an exception its scripts throw that is not a {@code ToolError}.
  */
 public record ToolDef(
         String name,
@@ -28,15 +31,31 @@ public record ToolDef(
         SourceLocation location,
         SourceLocation statementLocation,
         List<String> scriptEnv,
-        boolean openInputs) {
+        boolean openInputs,
+        String title,
+        List<String> tags,
+        ToolAnnotations annotations,
+        boolean exposeScriptErrors) {
 
     public ToolDef {
+        tags = tags == null ? List.of() : List.copyOf(tags);
+        annotations = annotations == null ? ToolAnnotations.NONE : annotations;
         inputs = List.copyOf(inputs);
         invalidates = List.copyOf(invalidates);
         if (statementLocation == null) {
             statementLocation = location;
         }
         scriptEnv = List.copyOf(scriptEnv);
+    }
+
+    /** A tool with no title, tags or annotations (Hyperterse's model). */
+    public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
+                   ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
+                   List<String> invalidates, Limits limits, SourceLocation location, SourceLocation statementLocation,
+                   List<String> scriptEnv, boolean openInputs) {
+        this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
+                invalidates, limits, location, statementLocation, scriptEnv, openInputs, null, List.of(),
+                ToolAnnotations.NONE, true);
     }
 
     /** A tool whose statement position is not known beyond its file, and whose scripts see no environment. */

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,7 +17,9 @@ import java.util.Map;
  * input with no default becomes null (bound as SQL NULL). A tool with open inputs (a handler tool
  * unless {@code tools.strict_handler_inputs} is set) still gets its declared inputs checked and
  * coerced, but undeclared fields pass through unchanged after them and a missing required input
- * is simply absent: the handler decides what it means, as in Hyperterse.
+ * is simply absent: the handler decides what it means, as in Hyperterse. A value that breaks a
+ * rule is reported with the field, where inside it the problem is and the rule:
+ * {@code validation error for field 'ids': inputs.ids[3]: must be ≤ 1000 (maximum), got 1001}.
  */
 public final class InputValidator {
 
@@ -37,7 +40,7 @@ public final class InputValidator {
             Object raw = inputs.getValue(def.name());
             if (raw == null) {
                 if (def.hasDefault()) {
-                    out.put(def.name(), def.defaultValue());
+                    out.put(def.name(), json(def.defaultValue()));
                 } else if (def.optional()) {
                     out.put(def.name(), null);
                 } else if (!tool.openInputs()) {
@@ -48,9 +51,11 @@ public final class InputValidator {
                 continue;
             }
             try {
-                out.put(def.name(), def.type().coerce(plain(raw)));
+                out.put(def.name(), json(def.coerce(plain(raw))));
             } catch (InputValueException e) {
-                throw failure(tool, "validation error for field '" + def.name() + "': " + e.getMessage());
+                throw failure(tool, "validation error for field '" + def.name() + "': "
+                        + (e.position().isEmpty() ? "" : "inputs." + def.name() + e.position() + ": ")
+                        + e.getMessage());
             }
         }
         if (tool.openInputs()) {
@@ -61,6 +66,21 @@ public final class InputValidator {
             }
         }
         return out;
+    }
+
+    /**
+     * Arrays and objects leave validation as Vert.x JSON, the form every connector binds (a
+     * PostgreSQL array or jsonb parameter, JSON text elsewhere) and scripts receive.
+     */
+    @SuppressWarnings("unchecked")
+    private static Object json(Object value) {
+        if (value instanceof List) {
+            return new JsonArray((List<Object>) value);
+        }
+        if (value instanceof Map) {
+            return new JsonObject((Map<String, Object>) value);
+        }
+        return value;
     }
 
     /** Vert.x wraps nested JSON; coercion speaks plain maps and lists. */

@@ -14,6 +14,7 @@ import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.script.ScriptFailure;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
@@ -342,8 +343,26 @@ public final class Pipeline {
 
     private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {
         Function<Throwable, Future<Object>> wrap = e -> Future.failedFuture(e instanceof ToolException
-                ? e : new ToolException(stage, ToolException.TOOL_FAILURE, tool.name(), prefix + e.getMessage(), e));
+                ? e : new ToolException(stage, ToolException.TOOL_FAILURE, tool.name(), prefix + shownReason(tool,
+                        stage, e), e));
         return scripts.call(tool.name(), script, payload, tool.limits().scriptTimeout()).recover(wrap);
+    }
+
+    /**
+     * What the caller reads about a failed script: a {@code ToolError}'s message and the runtime's
+     * own reasons (time limit, resources) always; the message of any other exception only when the
+     * project exposes script errors, else a mask whose error id finds the message in the log.
+     */
+    private static String shownReason(ToolDef tool, Stage stage, Throwable e) {
+        if (tool.exposeScriptErrors() || !(e instanceof ScriptFailure)
+                || ((ScriptFailure) e).kind() != ScriptFailure.Kind.THROWN) {
+            return e.getMessage();
+        }
+        String errorId = java.util.UUID.randomUUID().toString();
+        LOG.atWarn().addKeyValue("tool", tool.name()).addKeyValue("stage", stage.key())
+                .addKeyValue("error_id", errorId).addKeyValue("reason", e.getMessage())
+                .log("script error (masked for the caller)");
+        return (stage == Stage.HANDLER ? "handler failed" : "script failed") + " (error id " + errorId + ")";
     }
 
     private static ToolException unexpected(Stage stage, ToolDef tool, Throwable e) {

@@ -29,7 +29,8 @@ final class RootConfigReader {
     static final List<String> UNSERVED_FEATURES = List.of("agents");
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
-            "script_timeout", "script_workers", "fetch", "strict_handler_inputs");
+            "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
+            "expose_script_errors");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -153,6 +154,7 @@ final class RootConfigReader {
         ConfigMap fetch = tools == null ? null : section(tools, "fetch", FETCH_KEYS);
         List<HostPattern> allowHosts = fetch == null ? List.of() : allowHosts(fetch);
         Boolean strictHandlerInputs = tools == null ? null : tools.bool(required(tools, "strict_handler_inputs"));
+        Boolean exposeScriptErrors = tools == null ? null : tools.bool(required(tools, "expose_script_errors"));
 
         AuthDef defaultAuth = null;
         boolean authBroken = false;
@@ -170,7 +172,8 @@ final class RootConfigReader {
                 searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
-                strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir);
+                strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
+                exposeScriptErrors == null || exposeScriptErrors);
         return new RootConfig(config, defaultAuth, authBroken);
     }
 

@@ -3,6 +3,7 @@ package dev.hyperterse.project;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.InputConstraints;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.InputValueException;
@@ -11,9 +12,11 @@ import dev.hyperterse.model.Placeholders;
 import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
 
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +30,18 @@ import java.util.regex.Pattern;
 /** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
-            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env");
-    private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default");
+            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations");
+    private static final List<String> ANNOTATION_KEYS = List.of("read_only", "destructive", "idempotent", "open_world");
+    private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default", "enum",
+            "minimum", "maximum", "min_length", "max_length", "pattern", "min_items", "max_items", "items",
+            "properties");
+    /** An array's element: no default or optional of its own (the array has them). */
+    private static final List<String> ITEM_KEYS = List.of("type", "description", "enum", "minimum", "maximum",
+            "min_length", "max_length", "pattern", "min_items", "max_items", "items", "properties");
     private static final List<String> MAPPER_KEYS = List.of("input", "output");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
-    private static final List<String> TYPE_NAMES = List.of("string", "int", "float", "boolean", "datetime");
+    private static final List<String> TYPE_NAMES = List.of("string", "int", "float", "boolean", "datetime", "date",
+            "uuid", "array", "object");
     private static final Pattern INPUT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -139,8 +149,44 @@ final class ToolReader {
                 databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
-                !databaseTool && !root.config().strictHandlerInputs());
+                !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
+                annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
+                root.config().exposeScriptErrors());
         return new ReadTool(tool, nameLocation, invalidates);
+    }
+
+    private static String title(ConfigMap cfg) {
+        String title = cfg.string("title");
+        return title == null || title.isBlank() ? null : title.trim();
+    }
+
+    private static List<String> tags(ConfigMap cfg) {
+        List<String> written = cfg.stringList("tags");
+        List<String> out = new ArrayList<>();
+        if (written != null) {
+            for (String tag : written) {
+                String t = tag.trim();
+                if (t.isEmpty()) {
+                    cfg.error("tags", "'tags' must not hold an empty tag");
+                } else if (!out.contains(t)) {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The hints written in {@code annotations}, each unwritten one inferred from a database tool's statement. */
+    private static ToolAnnotations annotations(ConfigMap cfg, String statement, AdapterDef adapter) {
+        ToolAnnotations inferred = statement == null || adapter == null ? ToolAnnotations.NONE
+                : ToolAnnotations.inferred(statement, "redis".equals(adapter.connector()));
+        ConfigMap map = cfg.map("annotations");
+        if (map == null) {
+            return inferred;
+        }
+        map.rejectUnknownKeys(ANNOTATION_KEYS);
+        return new ToolAnnotations(map.bool("read_only"), map.bool("destructive"), map.bool("idempotent"),
+                map.bool("open_world")).over(inferred);
     }
 
     private static SourceLocation statementLocation(ConfigMap cfg, Path shown) {
@@ -281,8 +327,17 @@ final class ToolReader {
         return out;
     }
 
+    /** Where an input-like map stands, which decides the keys it may have. */
+    private enum InputRole {
+        INPUT, PROPERTY, ITEMS
+    }
+
     private InputDef readInput(ConfigMap input, String name, SourceLocation at) {
-        input.rejectUnknownKeys(INPUT_KEYS);
+        return readInput(input, name, at, InputRole.INPUT);
+    }
+
+    private InputDef readInput(ConfigMap input, String name, SourceLocation at, InputRole role) {
+        input.rejectUnknownKeys(role == InputRole.ITEMS ? ITEM_KEYS : INPUT_KEYS);
         String typeName = input.requiredString("type", " (one of " + String.join(", ", TYPE_NAMES) + ")");
         InputType type = typeName == null ? null : InputType.fromKeyword(typeName);
         if (typeName != null && type == null) {
@@ -291,27 +346,244 @@ final class ToolReader {
         }
         String description = input.string("description");
         Boolean optional = input.bool("optional");
-        boolean hasDefault = false;
-        Object defaultValue = null;
+        InputDef items = items(input, type);
+        List<InputDef> properties = properties(input, type);
+        InputConstraints constraints = constraints(input, type);
+        InputDef declared = new InputDef(name, type, description, optional != null && optional, false, null, at,
+                items, properties, constraints);
         YamlNode written = input.node("default");
-        if (written != null && !(written instanceof YamlNode.Scalar)) {
+        if (written == null || type == null) {
+            return declared;
+        }
+        if (written instanceof YamlNode.Scalar && ((YamlNode.Scalar) written).value() instanceof String
+                && ((YamlNode.Scalar) written).text().isEmpty()) {
+            return declared;
+        }
+        if (!(written instanceof YamlNode.Scalar) && type.isScalar()) {
             input.error("default", "default for input '" + name + "' must be a single value, got "
                     + YamlNode.describe(written));
-        } else if (written != null && type != null) {
-            YamlNode.Scalar scalar = (YamlNode.Scalar) written;
-            boolean emptyString = scalar.value() instanceof String && scalar.text().isEmpty();
-            if (!emptyString) {
-                // a string input keeps a number or boolean default as written (1.50 stays "1.50")
-                Object value = type == InputType.STRING ? scalar.text() : scalar.value();
-                try {
-                    defaultValue = type.coerce(value);
-                    hasDefault = true;
-                } catch (InputValueException e) {
-                    input.error("default", "default for input '" + name + "': " + e.getMessage());
+            return declared;
+        }
+        try {
+            Object value = declared.coerce(plain(written, type));
+            return new InputDef(name, type, description, declared.optional(), true, value, at, items, properties,
+                    constraints);
+        } catch (InputValueException e) {
+            input.error("default", "default for input '" + name + "'"
+                    + (e.position().isEmpty() ? "" : " at " + e.position()) + ": " + e.getMessage());
+            return declared;
+        }
+    }
+
+    /**
+     * A YAML value as the plain JSON-like value a caller would send. Scalars of a text type keep
+     * the text as written (a string default of 1.50 stays "1.50"; dates are not read as numbers).
+     */
+    private static Object plain(YamlNode node, InputType type) {
+        if (node instanceof YamlNode.Sequence) {
+            List<Object> out = new ArrayList<>();
+            for (YamlNode item : ((YamlNode.Sequence) node).items()) {
+                out.add(plain(item, null));
+            }
+            return out;
+        }
+        if (node instanceof YamlNode.Mapping) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (YamlNode.Entry e : ((YamlNode.Mapping) node).entries().values()) {
+                out.put(e.key(), plain(e.value(), null));
+            }
+            return out;
+        }
+        YamlNode.Scalar scalar = (YamlNode.Scalar) node;
+        if (type == InputType.STRING || type == InputType.DATE || type == InputType.UUID) {
+            return scalar.text();
+        }
+        return scalar.value();
+    }
+
+    /** An array's {@code items}: a type name or an input-like map; an array without it holds any values. */
+    private InputDef items(ConfigMap input, InputType type) {
+        YamlNode node = input.node("items");
+        if (node == null) {
+            return null;
+        }
+        String name = input.name("items");
+        if (type != InputType.ARRAY) {
+            if (type != null) {
+                input.error("items", "'" + name + "' is for inputs of type array, not " + type.keyword());
+            }
+            return null;
+        }
+        SourceLocation at = input.location("items");
+        if (node instanceof YamlNode.Scalar && !((YamlNode.Scalar) node).isNull()) {
+            String typeName = ((YamlNode.Scalar) node).text();
+            InputType itemType = InputType.fromKeyword(typeName);
+            if (itemType == null) {
+                input.error("items", "'" + name + "' must be a type (one of " + String.join(", ", TYPE_NAMES)
+                        + ") or a mapping with 'type', got \"" + typeName + "\""
+                        + Suggestions.didYouMean(typeName, TYPE_NAMES));
+                return null;
+            }
+            return new InputDef("items", itemType, null, false, false, null, at);
+        }
+        ConfigMap map = input.map("items");
+        return map == null ? null : readInput(map, "items", at, InputRole.ITEMS);
+    }
+
+    /** An object's {@code properties}: name → input-like map; an object without them takes any properties. */
+    private List<InputDef> properties(ConfigMap input, InputType type) {
+        if (!input.has("properties")) {
+            return List.of();
+        }
+        if (type != InputType.OBJECT) {
+            if (type != null) {
+                input.error("properties", "'" + input.name("properties") + "' is for inputs of type object, not "
+                        + type.keyword());
+            }
+            return List.of();
+        }
+        ConfigMap map = input.map("properties");
+        List<InputDef> out = new ArrayList<>();
+        if (map == null) {
+            return out;
+        }
+        for (YamlNode.Entry entry : map.entries()) {
+            SourceLocation at = new SourceLocation(map.file(), entry.keyLine());
+            if (!INPUT_NAME.matcher(entry.key()).matches()) {
+                problems.error(at.file(), at.line(), "property name '" + entry.key() + "' in '"
+                        + input.name("properties") + "' is invalid: use letters, digits, '_' and '-', starting with a "
+                        + "letter or '_'");
+                continue;
+            }
+            if (!(entry.value() instanceof YamlNode.Mapping)) {
+                map.errorAt(entry.value(), "'" + map.name(entry.key()) + "' must be a mapping with at least 'type', "
+                        + "got " + YamlNode.describe(entry.value()));
+                continue;
+            }
+            out.add(readInput(map.child(entry), entry.key(), at, InputRole.PROPERTY));
+        }
+        return out;
+    }
+
+    /** The constraint keys, each checked against the type it applies to and against the others. */
+    private InputConstraints constraints(ConfigMap input, InputType type) {
+        BigDecimal minimum = bound(input, "minimum", type);
+        BigDecimal maximum = bound(input, "maximum", type);
+        Integer minLength = count(input, "min_length", type, InputType.STRING);
+        Integer maxLength = count(input, "max_length", type, InputType.STRING);
+        Integer minItems = count(input, "min_items", type, InputType.ARRAY);
+        Integer maxItems = count(input, "max_items", type, InputType.ARRAY);
+        java.util.regex.Pattern pattern = pattern(input, type);
+        if (minimum != null && maximum != null && minimum.compareTo(maximum) > 0) {
+            input.error("minimum", "'" + input.name("minimum") + "' is greater than 'maximum'; no value could pass");
+        }
+        if (minLength != null && maxLength != null && minLength > maxLength) {
+            input.error("min_length", "'" + input.name("min_length") + "' is greater than 'max_length'; no value "
+                    + "could pass");
+        }
+        if (minItems != null && maxItems != null && minItems > maxItems) {
+            input.error("min_items", "'" + input.name("min_items") + "' is greater than 'max_items'; no value "
+                    + "could pass");
+        }
+        InputConstraints rules = new InputConstraints(null, minimum, maximum, minLength, maxLength, pattern,
+                minItems, maxItems);
+        List<Object> enumValues = enumValues(input, type, rules);
+        return enumValues == null ? rules : new InputConstraints(enumValues, minimum, maximum, minLength, maxLength,
+                pattern, minItems, maxItems);
+    }
+
+    private BigDecimal bound(ConfigMap input, String key, InputType type) {
+        YamlNode node = input.node(key);
+        if (node == null) {
+            return null;
+        }
+        if (type != null && !type.isNumeric()) {
+            input.error(key, "'" + input.name(key) + "' is for inputs of type int or float, not " + type.keyword());
+            return null;
+        }
+        Object value = node instanceof YamlNode.Scalar ? ((YamlNode.Scalar) node).value() : null;
+        if (value instanceof Number && !(value instanceof Double && !Double.isFinite((Double) value))) {
+            Number n = (Number) value;
+            return value instanceof Double ? BigDecimal.valueOf(n.doubleValue())
+                    : value instanceof java.math.BigInteger ? new BigDecimal((java.math.BigInteger) value)
+                    : BigDecimal.valueOf(n.longValue());
+        }
+        input.error(key, "'" + input.name(key) + "' must be a number, got " + YamlNode.describe(node));
+        return null;
+    }
+
+    private Integer count(ConfigMap input, String key, InputType type, InputType appliesTo) {
+        if (!input.has(key)) {
+            return null;
+        }
+        if (type != null && type != appliesTo) {
+            input.error(key, "'" + input.name(key) + "' is for inputs of type " + appliesTo.keyword() + ", not "
+                    + type.keyword());
+            return null;
+        }
+        Long n = input.integer(key, 0, Integer.MAX_VALUE, "a whole number, 0 or more");
+        return n == null ? null : n.intValue();
+    }
+
+    private java.util.regex.Pattern pattern(ConfigMap input, InputType type) {
+        String written = input.string("pattern");
+        if (written == null) {
+            return null;
+        }
+        if (type != null && type != InputType.STRING) {
+            input.error("pattern", "'" + input.name("pattern") + "' is for inputs of type string, not "
+                    + type.keyword());
+            return null;
+        }
+        try {
+            return java.util.regex.Pattern.compile(written);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            input.error("pattern", "'" + input.name("pattern") + "' is not a valid regular expression: "
+                    + e.getDescription() + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+            return null;
+        }
+    }
+
+    /** {@code enum}: a list of values of the input's (scalar) type, each keeping the other rules. */
+    private List<Object> enumValues(ConfigMap input, InputType type, InputConstraints rules) {
+        if (!input.has("enum")) {
+            return null;
+        }
+        if (type != null && !type.isScalar()) {
+            input.error("enum", "'" + input.name("enum") + "' is for inputs of a single-value type, not "
+                    + type.keyword());
+            return null;
+        }
+        YamlNode.Sequence list = input.list("enum", "allowed values");
+        if (list == null || type == null) {
+            return null;
+        }
+        if (list.items().isEmpty()) {
+            input.error("enum", "'" + input.name("enum") + "' must list at least one value");
+            return null;
+        }
+        List<Object> out = new ArrayList<>();
+        boolean ok = true;
+        for (YamlNode item : list.items()) {
+            if (!(item instanceof YamlNode.Scalar) || ((YamlNode.Scalar) item).isNull()) {
+                input.errorAt(item, "'" + input.name("enum") + "' must list single values, but an item is "
+                        + YamlNode.describe(item));
+                ok = false;
+                continue;
+            }
+            try {
+                Object value = type.coerce(plain(item, type));
+                rules.check(value);
+                if (!out.contains(value)) {
+                    out.add(value);
                 }
+            } catch (InputValueException e) {
+                input.errorAt(item, "'" + input.name("enum") + "' value " + YamlNode.describe(item) + ": "
+                        + e.getMessage());
+                ok = false;
             }
         }
-        return new InputDef(name, type, description, optional != null && optional, hasDefault, defaultValue, at);
+        return ok ? out : null;
     }
 
     private void checkStatement(ConfigMap cfg, String statement, List<InputDef> inputs, EffectiveAuth effective,

@@ -202,8 +202,13 @@ final class LoadedScript {
             }
         }
         if (settled[1]) {
+            String toolError = toolErrorMessage(outcome[0]);
+            if (toolError != null) {
+                throw new ScriptFailure(toolError, false, null, ScriptFailure.Kind.TOOL_ERROR);
+            }
             String reason = outcome[0] == null ? "undefined" : helpers.invokeMember("describe", outcome[0]).asString();
-            throw new ScriptFailure(withoutHostPaths(ScriptErrors.withoutSyntaxSource(reason)));
+            throw new ScriptFailure(withoutHostPaths(ScriptErrors.withoutSyntaxSource(reason)), false, null,
+                    ScriptFailure.Kind.THROWN);
         }
         return outcome[0];
     }
@@ -257,9 +262,27 @@ final class LoadedScript {
         if (LOG.isDebugEnabled()) {
             LOG.debug("script {} threw: {}\n{}", displayName, e.getMessage(), guestStack(e));
         }
+        String toolError = e.isGuestException() ? toolErrorMessage(e.getGuestObject()) : null;
+        if (toolError != null) {
+            return new ScriptFailure(toolError, false, e, ScriptFailure.Kind.TOOL_ERROR);
+        }
         String message = String.valueOf(e.getMessage());
         return new ScriptFailure(withoutHostPaths(e.isSyntaxError() ? ScriptErrors.withoutSource(message)
-                : ScriptErrors.withoutSyntaxSource(message)), false, e);
+                : ScriptErrors.withoutSyntaxSource(message)), false, e, ScriptFailure.Kind.THROWN);
+    }
+
+    /** The message of a thrown {@code ToolError} (the sandbox's own class), else null. */
+    private String toolErrorMessage(Value thrown) {
+        if (thrown == null) {
+            return null;
+        }
+        try {
+            Value message = helpers.invokeMember("toolErrorMessage", thrown);
+            return message.isNull() ? null : withoutHostPaths(message.asString());
+        } catch (PolyglotException | IllegalStateException e) {
+            // a message getter that throws, or a context closed meanwhile: not a message to forward
+            return null;
+        }
     }
 
     private String withoutHostPaths(String message) {

@@ -337,7 +337,10 @@ public final class SearchIndex {
             texts[NAME] = nameText;
             texts[STATEMENT] = statementText;
             texts[INPUT_NAMES] = inputNames.toString();
-            texts[DESCRIPTION] = descriptionText;
+            // a title and tags are searched with the description (a tool without them ranks as in Hyperterse)
+            texts[DESCRIPTION] = tool.title() == null && tool.tags().isEmpty() ? descriptionText
+                    : SearchText.normalize(String.join(" ", tool.description() == null ? "" : tool.description(),
+                            tool.title() == null ? "" : tool.title(), String.join(" ", tool.tags())));
             texts[INPUT_DESCRIPTIONS] = inputDescriptions.toString();
 
             boolean[] active = new boolean[WEIGHTS.length];

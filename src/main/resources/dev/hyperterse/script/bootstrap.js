@@ -191,6 +191,15 @@
 
   const define = (name, value) => defineProperty(globalThis, name,
     { value, writable: true, configurable: true, enumerable: false });
+  // What a script throws to have its message shown to the caller as it is, whatever
+  // tools.expose_script_errors says: the tool's own words about why it cannot answer.
+  class ToolError extends ErrorOf {
+    constructor(message, options) {
+      super(message, options);
+      this.name = 'ToolError';
+    }
+  }
+  define('ToolError', ToolError);
   define('console', console);
   define('fetch', fetch);
   define('process', freeze({ env: freeze(parse(envJson)) }));
@@ -217,6 +226,7 @@
       return isThenable(result) ? result : toJson(result);
     },
     toJson,
+    toolErrorMessage: (error) => error instanceof ToolError ? StringOf(error.message) : null,
     describe: (error) => error instanceof Error ? String(error.name || 'Error') + ': ' + String(error.message)
       : text(error),
   });

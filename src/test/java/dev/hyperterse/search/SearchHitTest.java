@@ -6,7 +6,15 @@ import static dev.hyperterse.search.TestTools.input;
 import static dev.hyperterse.search.TestTools.optionalInput;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hyperterse.model.InputConstraints;
+import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.ToolAnnotations;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigDecimal;
 import dev.hyperterse.model.ToolDef;
 
 import java.util.List;
@@ -23,7 +31,7 @@ class SearchHitTest {
                 optionalInput("max", InputType.INT, "", 20L),
                 optionalInput("since", InputType.DATETIME, "lower bound", "2024-01-01"),
                 new dev.hyperterse.model.InputDef("urgent", InputType.BOOLEAN, null, true, false, null, null));
-        String json = new SearchHit("get-orders", 88, 0.87, tool).toJson().encode();
+        String json = hyperterseFields(new SearchHit("get-orders", 88, 0.87, tool));
         assertEquals("{\"name\":\"get-orders\",\"relevance_score\":88,\"description\":\"Returns orders by status\","
                 + "\"statement\":\"SELECT * FROM orders WHERE status = {{ inputs.status }} LIMIT {{ inputs.max }}\","
                 + "\"inputs\":["
@@ -40,7 +48,7 @@ class SearchHitTest {
         ToolDef tool = TestTools.handlerWithStatement("weather", "Tool generated from app tool: weather", "SELECT 1",
                 optionalInput("units", InputType.STRING, "metric or imperial", "metric"),
                 optionalInput("days", InputType.FLOAT, "how far ahead", 1.5));
-        String json = new SearchHit("weather", 100, 1.0, tool).toJson().encode();
+        String json = hyperterseFields(new SearchHit("weather", 100, 1.0, tool));
         assertEquals("{\"name\":\"weather\",\"relevance_score\":100,"
                 + "\"description\":\"Tool generated from app tool: weather\",\"inputs\":["
                 + "{\"name\":\"units\",\"type\":\"string\",\"optional\":true,\"description\":\"metric or imperial\","
@@ -54,6 +62,66 @@ class SearchHitTest {
         List<SearchHit> hits = new SearchIndex(List.of(handler("weather", "Tool generated from app tool: weather")), 10)
                 .search("weather");
         assertEquals("{\"name\":\"weather\",\"relevance_score\":100,"
-                + "\"description\":\"Tool generated from app tool: weather\",\"inputs\":[]}", hits.get(0).toJson().encode());
+                + "\"description\":\"Tool generated from app tool: weather\",\"inputs\":[]}", hyperterseFields(hits.get(0)));
+    }
+
+    /** The hit without the fields Hyperterse does not have, which must all come after Hyperterse's. */
+    private static String hyperterseFields(SearchHit hit) {
+        JsonObject json = hit.toJson();
+        List<String> keys = List.copyOf(json.fieldNames());
+        int first = keys.indexOf("input_schema");
+        assertTrue(first > 0, "input_schema is always there");
+        for (String extra : keys.subList(first, keys.size())) {
+            assertTrue(List.of("input_schema", "tags", "annotations", "output_schema").contains(extra), extra);
+            json.remove(extra);
+        }
+        return json.encode();
+    }
+
+    @Test
+    void richToolsCarryTitleSchemaTagsAndAnnotations() {
+        InputDef ids = new InputDef("ids", InputType.ARRAY, "user ids", false, false, null, null,
+                new InputDef("items", InputType.INT, null, false, false, null, null, null, List.of(),
+                        new InputConstraints(null, BigDecimal.ONE, BigDecimal.valueOf(1000), null, null, null, null,
+                                null)),
+                List.of(), new InputConstraints(null, null, null, null, null, null, 1, null));
+        InputDef status = new InputDef("status", InputType.STRING, null, true, true, "open", null, null, List.of(),
+                new InputConstraints(List.of("open", "closed"), null, null, null, null, null, null, null));
+        InputDef filter = new InputDef("filter", InputType.OBJECT, null, true, false, null, null, null, List.of(
+                new InputDef("since", InputType.DATE, null, false, false, null, null),
+                new InputDef("ref", InputType.UUID, null, true, false, null, null)), null);
+        ToolDef plain = db("users", "Users by id", "SELECT * FROM users WHERE id = ANY({{ inputs.ids }})",
+                ids, status, filter);
+        ToolDef tool = new ToolDef(plain.name(), plain.path(), plain.description(), plain.use(), plain.statement(),
+                plain.inputs(), null, null, null, null, plain.cache(), List.of(), plain.limits(), plain.location(),
+                plain.location(), List.of(), false, "Find users", List.of("users", "read"),
+                ToolAnnotations.inferred(plain.statement(), false), true);
+        JsonObject json = new SearchHit("users", 90, 0.9, tool).toJson();
+        assertEquals(List.of("name", "relevance_score", "title", "description", "statement", "inputs", "input_schema",
+                "tags", "annotations"), List.copyOf(json.fieldNames()));
+        assertEquals("Find users", json.getString("title"));
+        assertEquals("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\","
+                + "\"properties\":{"
+                + "\"ids\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},"
+                + "\"description\":\"user ids\",\"minItems\":1},"
+                + "\"status\":{\"type\":\"string\",\"enum\":[\"open\",\"closed\"],\"default\":\"open\"},"
+                + "\"filter\":{\"type\":\"object\",\"properties\":{\"since\":{\"type\":\"string\",\"format\":\"date\"},"
+                + "\"ref\":{\"type\":\"string\",\"format\":\"uuid\"}},\"required\":[\"since\"],"
+                + "\"additionalProperties\":false}},"
+                + "\"required\":[\"ids\"],\"additionalProperties\":false}", json.getJsonObject("input_schema").encode());
+        assertEquals("[\"users\",\"read\"]", json.getJsonArray("tags").encode());
+        assertEquals("{\"readOnlyHint\":true,\"destructiveHint\":false,\"idempotentHint\":true,"
+                + "\"openWorldHint\":false}", json.getJsonObject("annotations").encode());
+    }
+
+    @Test
+    void tagsAndTitleAreSearched() {
+        ToolDef plain = db("lookup", "Finds a record", "SELECT 1");
+        ToolDef tagged = new ToolDef("lookup", "lookup", "Finds a record", "db", "SELECT 1", List.of(), null, null,
+                null, null, plain.cache(), List.of(), plain.limits(), plain.location(), plain.location(), List.of(),
+                false, "Invoice archive", List.of("billing"), ToolAnnotations.NONE, true);
+        assertEquals(List.of(), new SearchIndex(List.of(plain), 10).search("billing invoice"));
+        assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("billing").get(0).name());
+        assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("invoice archive").get(0).name());
     }
 }

@@ -82,8 +82,28 @@ class QuickstartMcpClientTest {
         assertEquals("status", status.getString("name"));
         assertEquals("string", status.getString("type"));
         assertEquals(false, status.getBoolean("optional"));
-        JsonObject limit = first.getJsonArray("inputs").getJsonObject(1);
+        assertEquals("date", first.getJsonArray("inputs").getJsonObject(1).getString("type"));
+        assertEquals("array", first.getJsonArray("inputs").getJsonObject(2).getString("type"));
+        JsonObject limit = first.getJsonArray("inputs").getJsonObject(3);
         assertEquals(50, limit.getInteger("default_value"));
+        JsonObject schema = first.getJsonObject("input_schema").getJsonObject("properties");
+        assertEquals(new JsonArray().add("pending").add("shipped").add("delivered").add("cancelled"),
+                schema.getJsonObject("status").getJsonArray("enum"));
+        assertEquals("integer", schema.getJsonObject("customer_ids").getJsonObject("items").getString("type"));
+        assertEquals(Boolean.TRUE, first.getJsonObject("annotations").getBoolean("readOnlyHint"));
+    }
+
+    @Test
+    void theOrdersToolTakesADateAndAnArray() {
+        JsonArray all = rows(execute("list-orders", Map.of("status", "pending")));
+        JsonArray narrowed = rows(execute("list-orders", Map.of("status", "pending", "since", "2024-06-15",
+                "customer_ids", List.of(1, 2, 3, 4, 5, 6, 7, 8))));
+        assertTrue(narrowed.size() < all.size() && !narrowed.isEmpty(), all.encode() + " / " + narrowed.encode());
+        for (Object o : narrowed) {
+            assertTrue(((JsonObject) o).getString("ordered_at").compareTo("2024-06-15") >= 0, narrowed.encode());
+        }
+        assertEquals(new JsonArray(), rows(execute("list-orders", Map.of("status", "pending",
+                "customer_ids", List.of()))));
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.BindText;
 import dev.hyperterse.model.Placeholders;
+import io.vertx.core.json.JsonArray;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +51,16 @@ record RedisCommand(String name, List<List<Object>> words) {
         return new RedisCommand(((String) words.get(0).get(0)).toUpperCase(Locale.ROOT), words);
     }
 
-    /** The arguments after the name, with values pasted in. */
+    /**
+     * The arguments after the name, with values pasted in. A word holding an array input becomes
+     * one argument per element, the word's literal text around each ({@code DEL {{ inputs.keys }}},
+     * {@code MGET user:{{ inputs.ids }}}), so commands that take several values get a value list; an
+     * object is pasted as its JSON text.
+     */
     List<String> arguments(CompiledStatement statement, List<Object> values) {
         List<String> args = new ArrayList<>(words.size() - 1);
         for (List<Object> word : words.subList(1, words.size())) {
-            StringBuilder arg = new StringBuilder();
+            JsonArray list = null;
             for (Object part : word) {
                 if (part instanceof Integer) {
                     Object value = values.get((Integer) part);
@@ -64,13 +70,39 @@ record RedisCommand(String name, List<List<Object>> words) {
                                 + p.name() + "' has no value, and a Redis argument cannot be empty of one;"
                                 + " give the input a default");
                     }
-                    arg.append(BindText.of(value));
-                } else {
-                    arg.append((String) part);
+                    if (value instanceof JsonArray) {
+                        if (list != null) {
+                            CompiledStatement.Parameter p = statement.parameters().get((Integer) part);
+                            throw new ConnectorException("input '" + p.name() + "' is a second array in one"
+                                    + " argument of the Redis command; an argument can spread one array only");
+                        }
+                        list = (JsonArray) value;
+                    }
                 }
             }
-            args.add(arg.toString());
+            if (list == null) {
+                args.add(paste(word, values, null));
+            } else {
+                for (int i = 0; i < list.size(); i++) {
+                    Object element = list.getValue(i);
+                    args.add(paste(word, values, element == null ? "" : BindText.of(element)));
+                }
+            }
         }
         return args;
+    }
+
+    /** One argument: the word's literal parts and values, with {@code element} standing for its array. */
+    private static String paste(List<Object> word, List<Object> values, String element) {
+        StringBuilder arg = new StringBuilder();
+        for (Object part : word) {
+            if (part instanceof Integer) {
+                Object value = values.get((Integer) part);
+                arg.append(value instanceof JsonArray ? element : BindText.of(value));
+            } else {
+                arg.append((String) part);
+            }
+        }
+        return arg.toString();
     }
 }

@@ -1,6 +1,7 @@
 package dev.hyperterse.connector.sqlite;
 
 import dev.hyperterse.model.Counted;
+import dev.hyperterse.connector.BindText;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
@@ -164,7 +165,10 @@ final class SqliteConnector implements Connector {
         });
     }
 
-    /** SQLite has integers, reals, text and blobs; booleans bind as 1 and 0, times as ISO-8601 text. */
+    /**
+     * SQLite has integers, reals, text and blobs; booleans bind as 1 and 0, times as ISO-8601 text,
+     * arrays and objects as JSON text (read with {@code json_each}, {@code json_extract}).
+     */
     private static Tuple bindValues(List<Object> values) {
         Tuple tuple = Tuple.tuple();
         for (Object value : values) {
@@ -179,6 +183,8 @@ final class SqliteConnector implements Connector {
                 tuple.addValue(((BigInteger) value).longValue());
             } else if (value instanceof TemporalAccessor) {
                 tuple.addValue(value.toString());
+            } else if (value instanceof JsonArray || value instanceof JsonObject) {
+                tuple.addValue(BindText.of(value));
             } else {
                 throw new IllegalArgumentException("cannot bind a value of type " + value.getClass().getSimpleName());
             }

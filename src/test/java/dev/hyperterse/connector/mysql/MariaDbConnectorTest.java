@@ -44,6 +44,17 @@ class MariaDbConnectorTest extends SqlConnectorContract {
     }
 
     @Override
+    protected String usersWithIdsIn() {
+        return "SELECT name FROM users WHERE id IN (SELECT j.id FROM JSON_TABLE({{ inputs.ids }}, '$[*]'"
+                + " COLUMNS (id INT PATH '$')) AS j) ORDER BY id";
+    }
+
+    @Override
+    protected String cityOfFilter() {
+        return "SELECT JSON_VALUE({{ inputs.filter }}, '$.city') AS city";
+    }
+
+    @Override
     protected List<String> schema() {
         return List.of(
                 "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",

@@ -51,6 +51,16 @@ class PostgresConnectorTest extends SqlConnectorContract {
     }
 
     @Override
+    protected String usersWithIdsIn() {
+        return "SELECT name FROM users WHERE id = ANY({{ inputs.ids }}) ORDER BY id";
+    }
+
+    @Override
+    protected String cityOfFilter() {
+        return "SELECT {{ inputs.filter }}::jsonb ->> 'city' AS city";
+    }
+
+    @Override
     protected List<String> schema() {
         return List.of(
                 "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",

@@ -183,6 +183,22 @@ class RedisConnectorTest {
     }
 
     @Test
+    void anArrayInputIsAValueListAndAnObjectItsJsonText() {
+        run("SET " + key("a:1") + " one");
+        run("SET " + key("a:3") + " three");
+        assertEquals("[{\"values\":[\"one\",null,\"three\"]}]",
+                run("MGET " + key("a:{{ inputs.ids }}"), new JsonArray().add(1L).add(2L).add(3L)).encode(),
+                "each element is one argument, with the word's text around it");
+        assertEquals("[{\"value\":2}]", run("DEL {{ inputs.keys }}",
+                new JsonArray().add(key("a:1")).add(key("a:3")).add(key("a:9"))).encode());
+        assertEquals("[{\"value\":0}]", run("EXISTS " + key("a:1")).encode());
+        run("SET " + key("doc") + " {{ inputs.doc }}", new io.vertx.core.json.JsonObject().put("city", "Oslo"));
+        assertEquals("[{\"value\":\"{\\\"city\\\":\\\"Oslo\\\"}\"}]", run("GET " + key("doc")).encode());
+        assertTrue(error(execute(redis, "MGET {{ inputs.a }}:{{ inputs.b }}", 1000, TIMEOUT,
+                new JsonArray().add(1L), new JsonArray().add(2L))).contains("can spread one array only"));
+    }
+
+    @Test
     void eachValueIsExactlyOneArgument() {
         for (String attack : List.of("a b", "x\r\nFLUSHALL\r\n", "\"quoted\" 'words'", "* 1", "$1", "{{ inputs.v }}")) {
             run("SET " + key("v:{{ inputs.id }}") + " {{ inputs.v }}", "1 2", attack);

@@ -96,6 +96,15 @@ public abstract class SqlConnectorContract {
     public record TypedRow(String create, String insert, String expectedJson) {
     }
 
+    /**
+     * How this database reads an array input ({@code {{ inputs.ids }}}, the names of the users
+     * whose id is in it, by id) and a field of an object input ({@code {{ inputs.filter }}}'s
+     * {@code city} as column {@code city}): the idioms the README documents.
+     */
+    protected abstract String usersWithIdsIn();
+
+    protected abstract String cityOfFilter();
+
     /** Where the run works: the URL and options that reach it. */
     public record Isolation(String name, String url, Map<String, String> options) {
     }
@@ -260,6 +269,15 @@ public abstract class SqlConnectorContract {
         } finally {
             rows("DROP TABLE typed");
         }
+    }
+
+    @Test
+    void arrayAndObjectInputsBind() {
+        assertEquals("[{\"name\":\"Alice\"},{\"name\":\"Charlie\"}]",
+                rows(usersWithIdsIn(), new JsonArray().add(3L).add(1L).add(99L)).encode());
+        assertEquals("[]", rows(usersWithIdsIn(), new JsonArray()).encode());
+        assertEquals("[{\"city\":\"Oslo\"}]", rows(cityOfFilter(),
+                new JsonObject().put("city", "Oslo").put("tags", new JsonArray().add("a"))).encode());
     }
 
     @Test

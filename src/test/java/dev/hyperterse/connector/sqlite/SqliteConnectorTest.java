@@ -190,6 +190,17 @@ class SqliteConnectorTest {
     }
 
     @Test
+    void arrayAndObjectInputsBindAsJsonText() throws Exception {
+        Connector c = memoryWith(USERS);
+        String ids = "SELECT name FROM users WHERE id IN (SELECT value FROM json_each({{ inputs.ids }})) ORDER BY id";
+        assertEquals("[{\"name\":\"Alice\"},{\"name\":\"Charlie\"}]",
+                rows(c, ids, new JsonArray().add(3L).add(1L).add(99L)).encode());
+        assertEquals("[]", rows(c, ids, new JsonArray()).encode());
+        assertEquals("[{\"city\":\"Oslo\"}]", rows(c, "SELECT json_extract({{ inputs.filter }}, '$.city') AS city",
+                new io.vertx.core.json.JsonObject().put("city", "Oslo").put("n", 1)).encode());
+    }
+
+    @Test
     void boundValuesKeepTheirTypes() throws Exception {
         Connector c = memoryWith("");
         assertEquals("[{\"l\":\"integer\",\"d\":\"real\",\"b\":\"integer\",\"s\":\"text\",\"n\":\"null\",\"plus\":6,"
