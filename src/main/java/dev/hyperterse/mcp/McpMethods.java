@@ -126,7 +126,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return Future.succeededFuture(tools.list(params));
+                return onBackend(b -> tools.list(b, params, context(rc, session, scope)));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
