@@ -6,8 +6,11 @@ package dev.hyperterse.model;
  * costs never grows with what a caller sent. The cut is visible: {@code … (truncated, N chars)}.
  */
 public final class BoundedText {
-    /** Error messages, as callers receive them and logs repeat them. */
-    public static final int MESSAGE_CHARS = 4096;
+    /**
+     * Error messages, as callers receive them and logs and spans repeat them (a database's
+     * message quoting a caller's value, a script's exception): long enough for any real reason.
+     */
+    public static final int MESSAGE_CHARS = 2048;
 
     private BoundedText() {
     }
