@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +36,11 @@ import java.util.concurrent.TimeoutException;
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
+    /**
+     * What a stop may take beyond {@code server.shutdown_timeout}: closing pools, Vert.x, the span
+     * exporter and the script engine. Past it the process halts (see {@link BoundedShutdown}).
+     */
+    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(30);
     static final Duration DEFAULT_WATCH_INTERVAL = Duration.ofSeconds(1);
 
     @Mixin
@@ -177,13 +183,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Duration drain = settings.shutdownTimeout();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // sequentially from this thread: vertx.close() chained inside a Vert.x callback would
-            // wait for the context it is closing
-            await(server.shutdown(drain), drain.plusSeconds(15));
-            await(vertx.close(), Duration.ofSeconds(10));
-            // last, so the spans of the shutdown itself are exported too
-            telemetry.close();
-            loader.close();
+            // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
+            // would wait for the context it is closing; under one deadline, since closing a script
+            // context waits for a worker that may be stuck in host code
+            new BoundedShutdown(drain.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain),
+                            drain.plusSeconds(15))),
+                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
+                    // last, so the spans of the shutdown itself are exported too
+                    new BoundedShutdown.Step("flushing spans", telemetry::close),
+                    new BoundedShutdown.Step("closing the script engine", loader::close)));
             stopped.countDown();
         }, "hyperterse-shutdown"));
         stopped.await();

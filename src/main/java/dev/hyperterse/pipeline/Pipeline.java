@@ -11,6 +11,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
@@ -175,7 +176,7 @@ public final class Pipeline {
         }
         return running.andThen(ar -> {
             if (ar.failed()) {
-                span.fail(stage.key(), ar.cause().getMessage());
+                span.fail(stage.key(), BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS));
             }
             span.end();
         });
@@ -191,7 +192,7 @@ public final class Pipeline {
             if (ar.succeeded()) {
                 call.set("hyperterse.rows", ar.result().rows().size());
             } else {
-                call.fail(outcome, ar.cause().getMessage());
+                call.fail(outcome, BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS));
                 logFailure(tool == null ? shown(toolName) : tool.name(), ar.cause());
             }
             call.end();
@@ -400,7 +401,8 @@ public final class Pipeline {
             }
         } else {
             LOG.atWarn().addKeyValue("tool", tool).addKeyValue("stage", "internal")
-                    .addKeyValue("reason", String.valueOf(e.getMessage())).log("call failed");
+                    .addKeyValue("reason", BoundedText.cut(String.valueOf(e.getMessage()), BoundedText.MESSAGE_CHARS))
+                    .log("call failed");
             LOG.debug("cause of the failed call to {}", tool, e);
         }
     }

@@ -1,8 +1,12 @@
 package dev.hyperterse.pipeline;
 
+import dev.hyperterse.model.BoundedText;
+
 /**
  * A failed stage of a tool call. The message is what the caller sees: it names the stage and
- * the reason and never carries a stack trace or a secret.
+ * the reason and never carries a stack trace or a secret. It is cut to
+ * {@link BoundedText#MESSAGE_CHARS} (saying so), since reasons often quote the caller's value and
+ * every failed call is logged and traced on the thread that finished it.
  */
 public final class ToolException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -17,7 +21,7 @@ public final class ToolException extends RuntimeException {
     private final String tool;
 
     public ToolException(Stage stage, int code, String tool, String message, Throwable cause) {
-        super(message, cause, false, false);
+        super(BoundedText.cut(message, BoundedText.MESSAGE_CHARS), cause, false, false);
         this.stage = stage;
         this.code = code;
         this.tool = tool;
