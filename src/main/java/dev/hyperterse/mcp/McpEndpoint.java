@@ -232,6 +232,10 @@ public final class McpEndpoint {
                 reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
                 return;
             }
+            if (!StrictUtf8.valid(body)) {
+                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: the body is not valid UTF-8");
+                return;
+            }
             message = Json.decodeValue(body);
         } catch (DecodeException e) {
             reject(rc, 400, null, JsonRpc.PARSE_ERROR, overReaderLimits(e)
