@@ -90,8 +90,10 @@ public final class HyperterseServer {
             AtomicBoolean stopping = new AtomicBoolean();
             boolean reloads = options.recompile() != null;
             SessionStore sessions = vertx.isClustered()
-                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(), options.clock())
-                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(), options.clock());
+                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(),
+                            settings.sessionsPerClient(), options.clock())
+                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(),
+                            settings.sessionsPerClient(), options.clock());
             McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.conformanceFixtures(),
                     reloads, options.clock(), telemetry);
             if (options.conformanceFixtures()) {
@@ -105,6 +107,8 @@ public final class HyperterseServer {
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
             Router router = Router.router(vertx);
+            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.httpTimeouts());
+            router.route().handler(deadlines::handle);
             router.route().handler(new Cors(settings.corsOrigins(), endpoint.originPolicy()));
             router.get("/heartbeat").handler(rc -> rc.response()
                     .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -113,8 +117,11 @@ public final class HyperterseServer {
                     () -> reloader == null ? 1 : reloader.generation()));
             ObservabilitySettings observability = project.config().observability();
             if (setup.metricsEnabled()) {
-                // not behind the MCP Origin/Host checks: scrapers call it by the pod's address
-                router.get(observability.metricsPath()).handler(rc -> vertx.executeBlocking(setup::scrape, false)
+                // behind the MCP Origin/Host checks (which pass a scraper calling by the pod's
+                // address when bound to one) and the optional token: metrics name the project's tools
+                router.get(observability.metricsPath())
+                        .handler(new MetricsAccess(endpoint.originPolicy(), settings.metricsToken())::handle)
+                        .handler(rc -> vertx.executeBlocking(setup::scrape, false)
                         .onComplete(ar -> {
                             if (ar.failed()) {
                                 rc.fail(ar.cause());
@@ -132,8 +139,11 @@ public final class HyperterseServer {
                     .setPort(port)
                     .setCompressionSupported(true)
                     .setMaxInitialLineLength(8192)
-                    .setMaxHeaderSize(16384);
+                    .setMaxHeaderSize(16384)
+                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
+                    .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
             return vertx.createHttpServer(httpOptions)
+                    .connectionHandler(deadlines::opened)
                     .requestHandler(router)
                     .listen()
                     .compose(http -> {
