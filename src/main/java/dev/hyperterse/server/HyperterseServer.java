@@ -140,6 +140,10 @@ public final class HyperterseServer {
                     .setCompressionSupported(true)
                     .setMaxInitialLineLength(8192)
                     .setMaxHeaderSize(16384)
+                    // no cleartext HTTP/2: telling it from HTTP/1 takes the first 24 bytes, and until
+                    // then a connection has no handler, so a client sending fewer would escape the
+                    // header deadline (ConnectionDeadlines); h2c upgrade requests are answered in HTTP/1.1
+                    .setHttp2ClearTextEnabled(false)
                     .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
                     .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
             return vertx.createHttpServer(httpOptions)
