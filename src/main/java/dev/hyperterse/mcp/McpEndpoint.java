@@ -62,6 +62,7 @@ public final class McpEndpoint {
     private final ResourceMethods resources;
     private final Tracing tracing;
     private final Metrics metrics;
+    private final SseKeepAlive keepAlive;
 
     /**
      * @param conformanceFixtures whether to serve the conformance suite's fixture tools besides
@@ -92,9 +93,20 @@ public final class McpEndpoint {
         ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
         ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
         this.resources = new ResourceMethods(vertx, fixtures);
-        this.methods = new McpMethods(backends, sessions, tools, listChanged, new PromptMethods(fixtures), resources,
-                new CompletionMethods(fixtures));
         this.vertx = vertx;
+        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.httpTimeouts().sseKeepAlive().toMillis()));
+        this.methods = new McpMethods(backends, sessions, tools, listChanged, new PromptMethods(fixtures), resources,
+                new CompletionMethods(fixtures), new SessionUse() {
+            @Override
+            public boolean inUse(String sessionId) {
+                return live.inUse(sessionId);
+            }
+
+            @Override
+            public void ended(String sessionId) {
+                endedHere(sessionId, true);
+            }
+        });
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -256,6 +268,10 @@ public final class McpEndpoint {
                 reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
                 return;
             }
+            if (!StrictUtf8.valid(body)) {
+                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: the body is not valid UTF-8");
+                return;
+            }
             message = Json.decodeValue(body);
         } catch (DecodeException e) {
             reject(rc, 400, null, JsonRpc.PARSE_ERROR, overReaderLimits(e)
@@ -297,7 +313,7 @@ public final class McpEndpoint {
             reject(rc, 400, env.id, JsonRpc.INVALID_REQUEST, "Invalid Request: Server already initialized");
             return;
         }
-        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), false);
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), false, keepAlive);
         run(exchange, env, session, liveSession, rc);
         exchange.seal();
     }
@@ -317,7 +333,7 @@ public final class McpEndpoint {
                     + " messages (this one has " + batch.size() + ")");
             return;
         }
-        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true);
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true, keepAlive);
         for (Object item : batch) {
             if (!(item instanceof JsonObject)) {
                 exchange.respondDirectly(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
@@ -410,7 +426,7 @@ public final class McpEndpoint {
                 return;
             }
             EventStream standalone = liveSession.standalone();
-            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach), primes(session))) {
+            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach, keepAlive), primes(session))) {
                 reject(rc, 409, null, JsonRpc.SERVER_ERROR,
                         "Conflict: this session already has an open GET stream (resume it with Last-Event-ID)");
             }
@@ -439,7 +455,7 @@ public final class McpEndpoint {
                     rc.response().setStatusCode(204).end();
                     return;
                 }
-                stream.resume(SseConnection.start(rc.response(), stream::detach), eventId.seq());
+                stream.resume(SseConnection.start(rc.response(), stream::detach, keepAlive), eventId.seq());
         }
     }
 
@@ -455,12 +471,7 @@ public final class McpEndpoint {
             return;
         }
         sessions.remove(id).onComplete(ar -> {
-            live.end(id);
-            resources.forget(id);
-            if (ar.succeeded() && ar.result() && vertx.isClustered()) {
-                // its streams and running calls on other nodes end now, not at their next sweep
-                vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
-            }
+            endedHere(id, ar.succeeded() && ar.result());
             if (ar.failed()) {
                 storeFailed(rc, ar.cause());
             } else if (!ar.result()) {
@@ -469,6 +480,18 @@ public final class McpEndpoint {
                 rc.response().setStatusCode(200).end();
             }
         });
+    }
+
+    /**
+     * A session ended: its live state here goes, and (when it was live and the node is clustered)
+     * its streams and running calls on other nodes end now, not at their next sweep.
+     */
+    private void endedHere(String id, boolean tellPeers) {
+        live.end(id);
+        resources.forget(id);
+        if (tellPeers && vertx.isClustered()) {
+            vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
+        }
     }
 
     // ---- shared checks ----

@@ -38,12 +38,18 @@ final class McpMethods {
     private final PromptMethods prompts;
     private final ResourceMethods resources;
     private final CompletionMethods completions;
+    private final SessionUse sessionUse;
 
-    /** @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload) */
+    /**
+     * @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload)
+     * @param sessionUse  which sessions are in use here, for a store that must make room
+     */
     McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged,
-               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions) {
+               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions,
+               SessionUse sessionUse) {
         this.backends = backends;
         this.sessions = sessions;
+        this.sessionUse = sessionUse;
         this.tools = tools;
         this.listChanged = listChanged;
         this.prompts = prompts;
@@ -158,9 +164,9 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "initialize: 'protocolVersion' must be a string");
         }
         String version = ProtocolVersions.negotiate((String) requested);
-        return sessions.create(version).map(created -> {
+        return sessions.create(version, ClientAddress.of(rc.request().remoteAddress()), sessionUse).map(created -> {
             Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
-                    "too many live sessions; try again later or end unused sessions with DELETE"));
+                    "too many live sessions, all in use; try again later or end unused sessions with DELETE"));
             rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
             BackendSource.Lease lease = backends.acquire();
             McpBackend b = lease.backend();

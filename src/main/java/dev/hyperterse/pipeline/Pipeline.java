@@ -132,9 +132,7 @@ public final class Pipeline {
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
         call.set(TOOL, tool == null ? shown(toolName) : tool.name());
         if (tool == null) {
-            String named = CallerText.cut(toolName);
-            return finished(null, toolName, call, started, Future.failedFuture(new ToolException(Stage.RESOLUTION,
-                    ToolException.NOT_FOUND, named, "tool not found: " + named, null)));
+            return finished(null, toolName, call, started, Future.failedFuture(ToolException.notFound(toolName)));
         }
         if (tracing.includeInputs() && call.recording()) {
             call.set("hyperterse.inputs", TracedInputs.of(inputs));
@@ -205,9 +203,9 @@ public final class Pipeline {
             return Future.succeededFuture(Caller.ANONYMOUS);
         }
         return check.authenticate(tool.name(), context).recover(e -> Future.failedFuture(
-                e instanceof AuthDeniedException
+                (e instanceof AuthDeniedException
                         ? new ToolException(Stage.AUTH, tool.name(), "auth failed: " + e.getMessage())
-                        : unexpected(Stage.AUTH, tool, e)));
+                        : unexpected(Stage.AUTH, tool, e)).asAuthCheckRefusal()));
     }
 
     private static List<Object> namedValues(Map<String, Object> values) {
