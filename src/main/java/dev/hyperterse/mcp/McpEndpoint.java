@@ -1,6 +1,9 @@
 package dev.hyperterse.mcp;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.mcp.stateless.RequestStateKey;
+import dev.hyperterse.mcp.stateless.RequestStateSeal;
+import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
@@ -59,6 +62,8 @@ public final class McpEndpoint {
     private final OriginPolicy originPolicy;
     private final ServerSettings settings;
     private final McpMethods methods;
+    private final ToolMethods toolMethods;
+    private final StatelessEndpoint stateless;
     private final Tracing tracing;
     private final Metrics metrics;
 
@@ -90,8 +95,14 @@ public final class McpEndpoint {
                 settings.progressInterval());
         ToolCatalog tools = new ToolCatalog(metaTools, conformanceFixtures ? new ConformanceFixtures(vertx) : null,
                 settings.pageSize());
-        this.methods = new McpMethods(backends, sessions, tools, listChanged);
+        this.toolMethods = new ToolMethods(backends, tools, listChanged);
+        this.methods = new McpMethods(sessions, toolMethods);
         this.vertx = vertx;
+        // the secret comes from the environment so every node of a cluster can be given the same one
+        Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
+                .map(key -> new RequestStateSeal(key, clock))
+                .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
+        this.stateless = new StatelessEndpoint(vertx, toolMethods, conformanceFixtures, seal, metrics);
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -169,6 +180,9 @@ public final class McpEndpoint {
      */
     public int notifyAll(JsonObject notification) {
         int sent = 0;
+        if ("notifications/tools/list_changed".equals(notification.getString("method"))) {
+            sent += stateless.toolsListChanged();
+        }
         for (LiveSession session : live.all()) {
             session.notify(notification);
             sent++;
@@ -206,6 +220,7 @@ public final class McpEndpoint {
     /** Ends every session's streams and running calls on this node (shutdown). */
     public void closeAll() {
         live.endAll();
+        stateless.closeAll();
     }
 
     // ---- POST ----
@@ -238,6 +253,11 @@ public final class McpEndpoint {
                     ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"
                             + " a number of more than 1000 digits or a member name of more than 50000 characters)"
                     : "Parse error: the body is not valid JSON");
+            return;
+        }
+        if (StatelessEndpoint.speaks(headers.get(VERSION_HEADER), message)) {
+            // the version a request speaks picks its generation: 2026-07-28 is served without sessions
+            stateless.post(rc, message);
             return;
         }
         if (!versionHeaderSupported(rc)) {
@@ -371,6 +391,10 @@ public final class McpEndpoint {
         if (!guard(rc)) {
             return;
         }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
         if (!accepts(rc.request().headers().getAll(HttpHeaders.ACCEPT), false)) {
             reject(rc, 406, null, JsonRpc.SERVER_ERROR, "Not Acceptable: Accept must list text/event-stream");
             return;
@@ -422,7 +446,14 @@ public final class McpEndpoint {
     // ---- DELETE ----
 
     private void delete(RoutingContext rc) {
-        if (!guard(rc) || !versionHeaderSupported(rc)) {
+        if (!guard(rc)) {
+            return;
+        }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
+        if (!versionHeaderSupported(rc)) {
             return;
         }
         String id = rc.request().getHeader(SESSION_HEADER);
@@ -444,6 +475,13 @@ public final class McpEndpoint {
                 rc.response().setStatusCode(200).end();
             }
         });
+    }
+
+    /** GET and DELETE have no meaning in 2026-07-28 (no GET stream, no sessions). */
+    private static void noStreamsOrSessions(RoutingContext rc) {
+        rc.response().putHeader(HttpHeaders.ALLOW, "POST");
+        reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method Not Allowed: protocol " + StatelessEndpoint.VERSION
+                + " has no GET stream and no sessions; POST each request");
     }
 
     // ---- shared checks ----

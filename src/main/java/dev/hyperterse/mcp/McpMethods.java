@@ -1,8 +1,6 @@
 package dev.hyperterse.mcp;
 
 import dev.hyperterse.model.CallerText;
-import dev.hyperterse.pipeline.CallContext;
-import dev.hyperterse.pipeline.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -28,17 +26,12 @@ final class McpMethods {
     static final java.util.Set<String> METHODS =
             java.util.Set.of("initialize", "ping", "tools/list", "tools/call", "logging/setLevel");
 
-    private final BackendSource backends;
     private final SessionStore sessions;
-    private final ToolCatalog tools;
-    private final boolean listChanged;
+    private final ToolMethods tools;
 
-    /** @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload) */
-    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged) {
-        this.backends = backends;
+    McpMethods(SessionStore sessions, ToolMethods tools) {
         this.sessions = sessions;
         this.tools = tools;
-        this.listChanged = listChanged;
     }
 
     /**
@@ -56,22 +49,8 @@ final class McpMethods {
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
         }
-        return result.map(r -> JsonRpc.result(env.id, r)).recover(e -> {
-            if (e instanceof McpException) {
-                return Future.succeededFuture(JsonRpc.error(env.id, ((McpException) e).code(), e.getMessage()));
-            }
-            if (e instanceof ToolException) {
-                ToolException te = (ToolException) e;
-                JsonObject data = new JsonObject().put("stage", te.stage().key());
-                if (te.tool() != null) {
-                    data.put("tool", te.tool());
-                }
-                return Future.succeededFuture(JsonRpc.error(env.id, te.code(), te.getMessage(), data));
-            }
-            LOG.warn("unexpected failure in {}: {}", env.method, e.toString());
-            LOG.debug("cause", e);
-            return Future.succeededFuture(JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error"));
-        });
+        return result.map(r -> JsonRpc.result(env.id, r))
+                .recover(e -> Future.succeededFuture(ToolMethods.errorResponse(env.id, env.method, e)));
     }
 
     /**
@@ -116,7 +95,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return Future.succeededFuture(tools.list(params));
+                return Future.succeededFuture(tools.listTools(params));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
@@ -136,15 +115,13 @@ final class McpMethods {
             Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
                     "too many live sessions; try again later or end unused sessions with DELETE"));
             rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
-            BackendSource.Lease lease = backends.acquire();
-            McpBackend b = lease.backend();
-            lease.release();
+            ToolMethods.ServerIdentity server = tools.identity();
             return new JsonObject()
                     .put("protocolVersion", version)
                     .put("capabilities", new JsonObject()
-                            .put("tools", new JsonObject().put("listChanged", listChanged))
+                            .put("tools", new JsonObject().put("listChanged", tools.listChanged()))
                             .put("logging", new JsonObject()))
-                    .put("serverInfo", new JsonObject().put("name", b.serverName()).put("version", b.serverVersion()))
+                    .put("serverInfo", new JsonObject().put("name", server.name()).put("version", server.version()))
                     .put("instructions", INSTRUCTIONS);
         });
     }
@@ -160,18 +137,8 @@ final class McpMethods {
         }
         Map<String, String> headers = new HashMap<>();
         rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        CallContext context = new CallContext(headers, session == null ? null : session.id(), scope.cancellation());
-        // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> call;
-        try {
-            call = tools.call(lease.backend(), (String) name,
-                    arguments == null ? new JsonObject() : (JsonObject) arguments, context, scope);
-        } catch (RuntimeException e) {
-            lease.release();
-            throw e;
-        }
-        return call.andThen(done -> lease.release());
+        return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments, headers,
+                session == null ? null : session.id(), scope);
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

@@ -24,7 +24,8 @@ public record ToolDef(
         Limits limits,
         SourceLocation location,
         SourceLocation statementLocation,
-        List<String> scriptEnv) {
+        List<String> scriptEnv,
+        boolean confirm) {
 
     public ToolDef {
         inputs = List.copyOf(inputs);
@@ -35,12 +36,21 @@ public record ToolDef(
         scriptEnv = List.copyOf(scriptEnv);
     }
 
+    /** A tool that runs without asking the client to confirm first. */
+    public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
+                   ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
+                   List<String> invalidates, Limits limits, SourceLocation location, SourceLocation statementLocation,
+                   List<String> scriptEnv) {
+        this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
+                invalidates, limits, location, statementLocation, scriptEnv, false);
+    }
+
     /** A tool whose statement position is not known beyond its file, and whose scripts see no environment. */
     public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
                    ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
                    List<String> invalidates, Limits limits, SourceLocation location) {
         this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
-                invalidates, limits, location, location, List.of());
+                invalidates, limits, location, location, List.of(), false);
     }
 
     public boolean isDatabaseTool() {

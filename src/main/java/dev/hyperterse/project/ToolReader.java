@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 /** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
-            "mappers", "auth", "cache", "row_limit", "timeout", "invalidates", "env");
+            "mappers", "auth", "cache", "row_limit", "timeout", "invalidates", "env", "confirm");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default");
     private static final List<String> MAPPER_KEYS = List.of("input", "output");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
@@ -138,13 +138,19 @@ final class ToolReader {
         ToolDef tool = new ToolDef(name, toolPath, description, databaseTool ? use : null,
                 databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
                 scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
-                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts));
+                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
+                confirm(cfg));
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
     private static SourceLocation statementLocation(ConfigMap cfg, Path shown) {
         YamlNode node = cfg.node("statement");
         return node == null ? SourceLocation.of(shown) : new SourceLocation(shown, node.line());
+    }
+
+    /** {@code confirm: true}: the client is asked to confirm each call (see ToolDef). */
+    private static boolean confirm(ConfigMap cfg) {
+        return Boolean.TRUE.equals(cfg.bool("confirm"));
     }
 
     /** {@code name} when set (and then checked), else derived from the tool folder. */
