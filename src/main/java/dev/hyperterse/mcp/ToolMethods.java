@@ -53,13 +53,14 @@ public final class ToolMethods {
     }
 
     /**
-     * Whether the project shows callers different things by their credentials ({@code search}
-     * filtered by auth), so answers about its tools are private to the caller.
+     * Whether the project guards tools with auth: then what a caller learns from this server
+     * depends on its credentials ({@code search} shows each caller its own tools, {@code execute}
+     * answers by them), so answers about it are private to the caller, never shared across callers.
      */
     public boolean answersDependOnCredentials() {
         BackendSource.Lease lease = backends.acquire();
         try {
-            return lease.backend().searchFiltersByAuth();
+            return lease.backend().pipeline().guardsAnyTool();
         } finally {
             lease.release();
         }
