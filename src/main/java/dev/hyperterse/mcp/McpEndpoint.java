@@ -521,7 +521,8 @@ public final class McpEndpoint {
         String version = rc.request().getHeader(VERSION_HEADER);
         if (version != null && !ProtocolVersions.supported(version.trim())) {
             reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: Unsupported protocol version: "
-                    + version + " (supported: " + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
+                    + version + " (supported: " + StatelessEndpoint.VERSION + ", "
+                    + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
             return false;
         }
         return true;

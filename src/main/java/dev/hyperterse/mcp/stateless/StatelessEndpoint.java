@@ -67,15 +67,19 @@ public final class StatelessEndpoint {
     }
 
     /**
-     * Whether a POST speaks this generation: its {@code MCP-Protocol-Version} header names a
-     * version other than the session generation's (unknown versions are refused here, with the
-     * list of supported ones), or it has no such header but its {@code _meta} names a version.
+     * Whether a POST speaks this generation: its {@code MCP-Protocol-Version} header names
+     * 2026-07-28, or its {@code _meta} names a protocol version and the header names none of the
+     * session generation's (an unknown version in both is refused here, with the supported ones).
+     * Anything else, including a request without {@code _meta} at an unknown version, keeps the
+     * session generation's rules.
      */
     public static boolean speaks(String versionHeader, Object message) {
-        if (versionHeader != null && !versionHeader.isBlank()) {
-            return !ProtocolVersions.supported(versionHeader.trim());
+        String header = versionHeader == null ? null : versionHeader.trim();
+        if (VERSION.equals(header)) {
+            return true;
         }
-        return message instanceof JsonObject && RequestMeta.declaredVersion((JsonObject) message) != null;
+        boolean declares = message instanceof JsonObject && RequestMeta.declaredVersion((JsonObject) message) != null;
+        return declares && (header == null || header.isEmpty() || !ProtocolVersions.supported(header));
     }
 
     /** Whether a GET or DELETE names this generation's version (which has neither). */
