@@ -1,6 +1,9 @@
 package dev.hyperterse.mcp;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.mcp.stateless.RequestStateKey;
+import dev.hyperterse.mcp.stateless.RequestStateSeal;
+import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
@@ -60,6 +63,8 @@ public final class McpEndpoint {
     private final ServerSettings settings;
     private final McpMethods methods;
     private final ResourceMethods resources;
+    private final ToolMethods toolMethods;
+    private final StatelessEndpoint stateless;
     private final Tracing tracing;
     private final Metrics metrics;
     private final SseKeepAlive keepAlive;
@@ -95,7 +100,8 @@ public final class McpEndpoint {
         this.resources = new ResourceMethods(vertx, fixtures);
         this.vertx = vertx;
         this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.httpTimeouts().sseKeepAlive().toMillis()));
-        this.methods = new McpMethods(backends, sessions, tools, listChanged, new PromptMethods(fixtures), resources,
+        this.toolMethods = new ToolMethods(backends, tools, listChanged);
+        this.methods = new McpMethods(backends, sessions, toolMethods, new PromptMethods(fixtures), resources,
                 new CompletionMethods(fixtures), new SessionUse() {
             @Override
             public boolean inUse(String sessionId) {
@@ -107,6 +113,11 @@ public final class McpEndpoint {
                 endedHere(sessionId, true);
             }
         });
+        // the secret comes from the environment so every node of a cluster can be given the same one
+        Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
+                .map(key -> new RequestStateSeal(key, clock))
+                .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
+        this.stateless = new StatelessEndpoint(vertx, toolMethods, conformanceFixtures, seal, metrics);
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -184,6 +195,9 @@ public final class McpEndpoint {
      */
     public int notifyAll(JsonObject notification) {
         int sent = 0;
+        if ("notifications/tools/list_changed".equals(notification.getString("method"))) {
+            sent += stateless.toolsListChanged();
+        }
         for (LiveSession session : live.all()) {
             session.notify(notification);
             sent++;
@@ -242,6 +256,7 @@ public final class McpEndpoint {
     /** Ends every session's streams and running calls on this node (shutdown). */
     public void closeAll() {
         live.endAll();
+        stateless.closeAll();
     }
 
     // ---- POST ----
@@ -278,6 +293,11 @@ public final class McpEndpoint {
                     ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"
                             + " a number of more than 1000 digits or a member name of more than 50000 characters)"
                     : "Parse error: the body is not valid JSON");
+            return;
+        }
+        if (StatelessEndpoint.speaks(headers.get(VERSION_HEADER), message)) {
+            // the version a request speaks picks its generation: 2026-07-28 is served without sessions
+            stateless.post(rc, message);
             return;
         }
         if (!versionHeaderSupported(rc)) {
@@ -411,6 +431,10 @@ public final class McpEndpoint {
         if (!guard(rc)) {
             return;
         }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
         if (!accepts(rc.request().headers().getAll(HttpHeaders.ACCEPT), false)) {
             reject(rc, 406, null, JsonRpc.SERVER_ERROR, "Not Acceptable: Accept must list text/event-stream");
             return;
@@ -462,7 +486,14 @@ public final class McpEndpoint {
     // ---- DELETE ----
 
     private void delete(RoutingContext rc) {
-        if (!guard(rc) || !versionHeaderSupported(rc)) {
+        if (!guard(rc)) {
+            return;
+        }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
+        if (!versionHeaderSupported(rc)) {
             return;
         }
         String id = rc.request().getHeader(SESSION_HEADER);
@@ -492,6 +523,13 @@ public final class McpEndpoint {
         if (tellPeers && vertx.isClustered()) {
             vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
         }
+    }
+
+    /** GET and DELETE have no meaning in 2026-07-28 (no GET stream, no sessions). */
+    private static void noStreamsOrSessions(RoutingContext rc) {
+        rc.response().putHeader(HttpHeaders.ALLOW, "POST");
+        reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method Not Allowed: protocol " + StatelessEndpoint.VERSION
+                + " has no GET stream and no sessions; POST each request");
     }
 
     // ---- shared checks ----
@@ -531,7 +569,8 @@ public final class McpEndpoint {
         String version = rc.request().getHeader(VERSION_HEADER);
         if (version != null && !ProtocolVersions.supported(version.trim())) {
             reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: Unsupported protocol version: "
-                    + version + " (supported: " + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
+                    + version + " (supported: " + StatelessEndpoint.VERSION + ", "
+                    + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
             return false;
         }
         return true;

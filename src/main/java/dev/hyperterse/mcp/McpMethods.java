@@ -33,25 +33,23 @@ final class McpMethods {
 
     private final BackendSource backends;
     private final SessionStore sessions;
-    private final ToolCatalog tools;
-    private final boolean listChanged;
+    private final ToolMethods tools;
     private final PromptMethods prompts;
     private final ResourceMethods resources;
     private final CompletionMethods completions;
     private final SessionUse sessionUse;
 
     /**
-     * @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload)
+     * @param tools       tools/list and tools/call, shared with the stateless generation
      * @param sessionUse  which sessions are in use here, for a store that must make room
      */
-    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged,
+    McpMethods(BackendSource backends, SessionStore sessions, ToolMethods tools,
                PromptMethods prompts, ResourceMethods resources, CompletionMethods completions,
                SessionUse sessionUse) {
         this.backends = backends;
         this.sessions = sessions;
         this.sessionUse = sessionUse;
         this.tools = tools;
-        this.listChanged = listChanged;
         this.prompts = prompts;
         this.resources = resources;
         this.completions = completions;
@@ -72,22 +70,8 @@ final class McpMethods {
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
         }
-        return result.map(r -> JsonRpc.result(env.id, r)).recover(e -> {
-            if (e instanceof McpException) {
-                return Future.succeededFuture(JsonRpc.error(env.id, ((McpException) e).code(), e.getMessage()));
-            }
-            if (e instanceof ToolException) {
-                ToolException te = (ToolException) e;
-                JsonObject data = new JsonObject().put("stage", te.stage().key());
-                if (te.tool() != null) {
-                    data.put("tool", te.tool());
-                }
-                return Future.succeededFuture(JsonRpc.error(env.id, te.code(), te.getMessage(), data));
-            }
-            LOG.warn("unexpected failure in {}: {}", env.method, e.toString());
-            LOG.debug("cause", e);
-            return Future.succeededFuture(JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error"));
-        });
+        return result.map(r -> JsonRpc.result(env.id, r))
+                .recover(e -> Future.succeededFuture(ToolMethods.errorResponse(env.id, env.method, e)));
     }
 
     /**
@@ -132,7 +116,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return Future.succeededFuture(tools.list(params));
+                return Future.succeededFuture(tools.listTools(params));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
@@ -182,13 +166,13 @@ final class McpMethods {
     /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */
     private JsonObject capabilities(McpBackend b) {
         JsonObject caps = new JsonObject()
-                .put("tools", new JsonObject().put("listChanged", listChanged))
+                .put("tools", new JsonObject().put("listChanged", tools.listChanged()))
                 .put("logging", new JsonObject());
         if (prompts.offered(b)) {
-            caps.put("prompts", new JsonObject().put("listChanged", listChanged));
+            caps.put("prompts", new JsonObject().put("listChanged", tools.listChanged()));
         }
         if (resources.offered(b)) {
-            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", listChanged));
+            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", tools.listChanged()));
         }
         if (completions.offered(b)) {
             caps.put("completions", new JsonObject());
@@ -223,17 +207,8 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
         CallContext context = context(rc, session, scope);
-        // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> call;
-        try {
-            call = tools.call(lease.backend(), (String) name,
-                    arguments == null ? new JsonObject() : (JsonObject) arguments, context, scope);
-        } catch (RuntimeException e) {
-            lease.release();
-            throw e;
-        }
-        return call.andThen(done -> lease.release());
+        return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments,
+                context.headers(), context.sessionId(), scope);
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

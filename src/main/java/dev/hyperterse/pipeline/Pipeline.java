@@ -453,6 +453,11 @@ public final class Pipeline {
         return check.authenticate(tool.name(), context).transform(ar -> Future.succeededFuture(ar.succeeded()));
     }
 
+    /** True when some tool has an auth check (its own or the project's root one). */
+    public boolean guardsAnyTool() {
+        return !authChecks.isEmpty();
+    }
+
     /** True when some tool's auth check decides per tool. */
     public boolean hasPerToolChecks() {
         return perToolChecks;
