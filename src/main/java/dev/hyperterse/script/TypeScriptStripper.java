@@ -53,7 +53,7 @@ public final class TypeScriptStripper {
         }
         String code;
         try {
-            code = swc().transpile(source, options).getCode();
+            code = swc(file).transpile(source, options).getCode();
         } catch (Swc4jCoreException e) {
             throw syntaxError(file, String.valueOf(e.getMessage()));
         }
@@ -73,14 +73,26 @@ public final class TypeScriptStripper {
                 : Swc4jMediaType.TypeScript;
     }
 
-    /** The native library loads on first use, so projects without TypeScript never load it. */
-    private Swc4j swc() {
+    /**
+     * The native library loads on first use, so projects without TypeScript never load it. A
+     * platform without the library is a load error of the file that needs it, saying what to do.
+     */
+    private Swc4j swc(Path file) throws ScriptLoadException {
         Swc4j s = swc;
         if (s == null) {
             synchronized (this) {
                 s = swc;
                 if (s == null) {
-                    s = new Swc4j();
+                    String unavailable = TypeScriptPlatform.current().unavailableReason(Swc4j.class.getClassLoader());
+                    if (unavailable != null) {
+                        throw new ScriptLoadException(file, 0, 0, unavailable);
+                    }
+                    try {
+                        s = new Swc4j();
+                    } catch (LinkageError e) {
+                        throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library does "
+                                + "not load on " + TypeScriptPlatform.current().label() + ": " + e);
+                    }
                     swc = s;
                 }
             }
