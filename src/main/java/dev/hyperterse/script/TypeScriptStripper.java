@@ -27,7 +27,11 @@ public final class TypeScriptStripper {
     private static final Pattern POSITION = Pattern.compile("at \\S+:(\\d+):(\\d+)\\s*$");
 
     private final Map<String, String> stripped = new ConcurrentHashMap<>();
-    private volatile Swc4j swc;
+    private volatile Compiler compiler;
+
+    /** swc4j, and the standard-error capture that keeps its native panic reports out of the log. */
+    private record Compiler(Swc4j swc, NativeStderrCapture stderr) {
+    }
 
     /**
      * @param file   the file the source came from, for error positions
@@ -53,7 +57,8 @@ public final class TypeScriptStripper {
         }
         String code;
         try {
-            code = swc(file).transpile(source, options).getCode();
+            Compiler c = compiler(file);
+            code = c.stderr().run(() -> c.swc().transpile(source, options)).getCode();
         } catch (Swc4jCoreException e) {
             throw syntaxError(file, String.valueOf(e.getMessage()));
         }
@@ -77,27 +82,27 @@ public final class TypeScriptStripper {
      * The native library loads on first use, so projects without TypeScript never load it. A
      * platform without the library is a load error of the file that needs it, saying what to do.
      */
-    private Swc4j swc(Path file) throws ScriptLoadException {
-        Swc4j s = swc;
-        if (s == null) {
+    private Compiler compiler(Path file) throws ScriptLoadException {
+        Compiler c = compiler;
+        if (c == null) {
             synchronized (this) {
-                s = swc;
-                if (s == null) {
+                c = compiler;
+                if (c == null) {
                     String unavailable = TypeScriptPlatform.current().unavailableReason(Swc4j.class.getClassLoader());
                     if (unavailable != null) {
                         throw new ScriptLoadException(file, 0, 0, unavailable);
                     }
                     try {
-                        s = new Swc4j();
+                        c = new Compiler(new Swc4j(), NativeStderrCapture.forThisProcess());
                     } catch (LinkageError e) {
                         throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library does "
                                 + "not load on " + TypeScriptPlatform.current().label() + ": " + e);
                     }
-                    swc = s;
+                    compiler = c;
                 }
             }
         }
-        return s;
+        return c;
     }
 
     static ScriptLoadException syntaxError(Path file, String message) {
