@@ -1,11 +1,14 @@
 package dev.hyperterse.script;
 
 import com.caoccao.javet.swc4j.Swc4j;
+import com.caoccao.javet.swc4j.Swc4jLibLoader;
 import com.caoccao.javet.swc4j.enums.Swc4jMediaType;
 import com.caoccao.javet.swc4j.enums.Swc4jSourceMapOption;
 import com.caoccao.javet.swc4j.exceptions.Swc4jCoreException;
+import com.caoccao.javet.swc4j.interfaces.ISwc4jLibLoadingListener;
 import com.caoccao.javet.swc4j.options.Swc4jTranspileOptions;
 
+import java.io.File;
 import java.net.MalformedURLException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -61,6 +64,10 @@ public final class TypeScriptStripper {
             code = c.stderr().run(() -> c.swc().transpile(source, options)).getCode();
         } catch (Swc4jCoreException e) {
             throw syntaxError(file, String.valueOf(e.getMessage()));
+        } catch (UnsatisfiedLinkError e) {
+            // swc4j logs why its library did not load (e.g. an unwritable folder) and carries on
+            throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library is not loaded on "
+                    + TypeScriptPlatform.current().label() + " (the log above says why)");
         }
         stripped.put(key, code);
         return code;
@@ -93,6 +100,7 @@ public final class TypeScriptStripper {
                         throw new ScriptLoadException(file, 0, 0, unavailable);
                     }
                     try {
+                        Swc4jLibLoader.setLibLoadingListener(new PerUserLibFolder());
                         c = new Compiler(new Swc4j(), NativeStderrCapture.forThisProcess());
                     } catch (LinkageError e) {
                         throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library does "
@@ -103,6 +111,18 @@ public final class TypeScriptStripper {
             }
         }
         return c;
+    }
+
+    /**
+     * swc4j copies its library to {@code <tmp>/swc4j} by default: a folder the first user on a
+     * machine creates and every other user then cannot write. One folder per user instead.
+     */
+    private static final class PerUserLibFolder implements ISwc4jLibLoadingListener {
+        @Override
+        public File getLibPath() {
+            String user = System.getProperty("user.name", "").replaceAll("[^A-Za-z0-9._-]", "_");
+            return new File(System.getProperty("java.io.tmpdir"), "swc4j-" + user);
+        }
     }
 
     static ScriptLoadException syntaxError(Path file, String message) {
