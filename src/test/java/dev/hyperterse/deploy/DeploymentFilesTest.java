@@ -124,7 +124,7 @@ class DeploymentFilesTest {
                 }
             }
         }
-        assertEquals(6, servers);
+        assertEquals(7, servers);
     }
 
     @Test
