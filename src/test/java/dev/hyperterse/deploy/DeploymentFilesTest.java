@@ -124,7 +124,7 @@ class DeploymentFilesTest {
                 }
             }
         }
-        assertEquals(7, servers);
+        assertEquals(8, servers);
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.util.UUID;
 /**
  * Where the tests find PostgreSQL, MySQL/MariaDB and Redis: the local services by default, or
  * the servers named by {@code HYPERTERSE_TEST_POSTGRES_URL}, {@code HYPERTERSE_TEST_MYSQL_URL}
- * and {@code HYPERTERSE_TEST_REDIS_URL} (README, Testing). Tests work in a schema, database or
+ * and {@code HYPERTERSE_TEST_REDIS_URL} (README, Testing); MongoDB: an in-process server unless
+ * {@code HYPERTERSE_TEST_MONGODB_URL} names one. Tests work in a schema, database or
  * key prefix of their own, so runs on a shared server do not meet.
  */
 public final class TestDatabases {
@@ -23,6 +24,15 @@ public final class TestDatabases {
 
     public static String redisUrl() {
         return env("HYPERTERSE_TEST_REDIS_URL", "redis://127.0.0.1:6379");
+    }
+
+    /**
+     * A real MongoDB server named by {@code HYPERTERSE_TEST_MONGODB_URL}, or null: then the tests
+     * run against an in-process server ({@link MongoTestServer}).
+     */
+    public static String mongodbUrl() {
+        String v = System.getenv("HYPERTERSE_TEST_MONGODB_URL");
+        return v == null || v.isBlank() ? null : v.trim();
     }
 
     /** A name no other run uses: {@code prefix_1a2b3c4d5e6f}. */
