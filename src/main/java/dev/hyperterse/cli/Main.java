@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
         versionProvider = Main.Version.class,
         description = "A declarative MCP server: database and script tools described in a project folder, "
                 + "served to AI agents over MCP Streamable HTTP at /mcp.",
-        subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class,
+        subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class, SchemaCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
@@ -38,7 +38,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("Missing command: give start, validate or init (or --help).");
+        err.println("Missing command: give start, validate, init or schema (or --help).");
         spec.commandLine().usage(err);
         return USAGE_ERROR;
     }
