@@ -1,7 +1,12 @@
 # Hyperterse for the JVM: a two-stage image.
 #   docker build -t hyperterse .
 #   docker run --rm -p 8080:8080 hyperterse                       # serves the SQLite quickstart
-#   docker run --rm -p 8080:8080 -v "$PWD/my-project:/project" hyperterse start /project --host 0.0.0.0
+#   docker run --rm -p 8080:8080 --user "$(id -u):$(id -g)" -v "$PWD/my-project:/project" \
+#     hyperterse start /project --host 0.0.0.0
+#
+# TypeScript needs swc4j's native library for the image's platform: the build stage's Maven picks
+# it by the platform it runs on. swc4j has none for linux/arm64, so on an ARM machine (Apple
+# Silicon) build with --platform linux/amd64 when the projects use TypeScript.
 #
 # Stage 1 builds the fat jar with Maven and fetches the Graal compiler jars; stage 2 is a JRE 25
 # image running as a non-root user, with GraalJS's optimizing compiler switched on (scripts run
@@ -27,17 +32,23 @@ RUN groupadd --system hyperterse \
 WORKDIR /app
 COPY --from=build /src/target/hyperterse.jar /app/hyperterse.jar
 COPY --from=build /graal-compiler /app/graal-compiler
+# the examples, so the image serves something by itself; docker-compose.yml mounts them from the
+# host instead, so editing one needs no rebuild
 COPY tools-examples /app/tools-examples
 # SQLite example databases are created next to their projects on first start
 RUN chown -R hyperterse:hyperterse /app/tools-examples
 USER hyperterse
 # 8080: MCP and /heartbeat; 5701: cluster membership (start --cluster)
 EXPOSE 8080 5701
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+# PORT is the listen port (when neither --port nor the project's server.port sets one) and the port
+# the health check probes. user.home: Truffle and JNA unpack native helpers under ~/.cache, and the
+# home folder is not writable here (nor is there one for a --user "$(id -u):$(id -g)" user).
+ENV PORT=8080
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Duser.home=/tmp"
 HEALTHCHECK --interval=10s --timeout=3s --start-period=40s --retries=3 \
-  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /heartbeat HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && grep -q '\"success\":true' <&3"]
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/${PORT:-8080} && printf 'GET /heartbeat HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && grep -q '\"success\":true' <&3"]
 ENTRYPOINT ["java", "-XX:+UnlockExperimentalVMOptions", "-XX:+EnableJVMCI", \
             "--upgrade-module-path=/app/graal-compiler", \
             "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", \
             "-jar", "/app/hyperterse.jar"]
-CMD ["start", "/app/tools-examples/quickstart", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["start", "/app/tools-examples/quickstart", "--host", "0.0.0.0"]

@@ -1,5 +1,6 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.server.ClusterOptions;
 import picocli.CommandLine.Option;
 
@@ -42,48 +43,64 @@ final class ClusterFlags {
     boolean multicast;
 
     /**
-     * The cluster settings, or null when this node runs alone.
+     * The cluster settings from flags over the environment's {@code HYPERTERSE_CLUSTER*} variables.
      *
      * @throws IllegalArgumentException naming the flag or variable whose value is wrong
      */
     ClusterOptions resolve(String bindHost, Map<String, String> env) {
-        if (!enabled && !flag(env, "HYPERTERSE_CLUSTER")) {
+        return resolve(bindHost, OperatorLayer.read(Map.of(), null, env, Map.of()));
+    }
+
+    /**
+     * The cluster settings, or null when this node runs alone: each flag over the operator's
+     * {@code cluster} setting of the same name (file, property or variable).
+     *
+     * @throws IllegalArgumentException naming the flag, file or variable whose value is wrong
+     */
+    ClusterOptions resolve(String bindHost, OperatorLayer layer) {
+        Map<String, OperatorLayer.Sourced> operator = layer.cluster();
+        if (!enabled && !flag(operator.get("enabled"))) {
             return null;
         }
-        List<String> peers = members != null ? members : split(env.get("HYPERTERSE_CLUSTER_MEMBERS"));
-        String announce = host != null ? host : env.getOrDefault("HYPERTERSE_CLUSTER_HOST", defaultHost(bindHost));
+        List<String> peers = members != null ? members : split(text(operator.get("members")));
+        String announce = host != null ? host : operator.containsKey("host") ? operator.get("host").text()
+                : defaultHost(bindHost);
         int clusterPort = port != null ? checkPort(port, "--cluster-port", String.valueOf(port))
-                : portFromEnv(env.get("HYPERTERSE_CLUSTER_PORT"));
-        String clusterName = name != null ? name : env.getOrDefault("HYPERTERSE_CLUSTER_NAME", "hyperterse");
-        boolean mc = multicast || flag(env, "HYPERTERSE_CLUSTER_MULTICAST");
+                : portFrom(operator.get("port"));
+        String clusterName = name != null ? name : operator.containsKey("name") ? operator.get("name").text()
+                : "hyperterse";
+        boolean mc = multicast || flag(operator.get("multicast"));
         return new ClusterOptions(clusterName, announce, clusterPort, peers, mc);
     }
 
-    /** An on/off variable: true, 1, yes, on (or their opposites), in any case; unset is off. */
-    private static boolean flag(Map<String, String> env, String variable) {
-        String value = env.get(variable);
-        if (value == null || value.isBlank()) {
+    private static String text(OperatorLayer.Sourced value) {
+        return value == null ? null : value.text();
+    }
+
+    /** An on/off setting: true, 1, yes, on (or their opposites), in any case; unset is off. */
+    private static boolean flag(OperatorLayer.Sourced setting) {
+        if (setting == null || setting.text().isBlank()) {
             return false;
         }
-        switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+        switch (setting.text().strip().toLowerCase(java.util.Locale.ROOT)) {
             case "true": case "1": case "yes": case "on":
                 return true;
             case "false": case "0": case "no": case "off":
                 return false;
             default:
-                throw new IllegalArgumentException(variable + " must be true or false, got '" + value + "'");
+                throw new IllegalArgumentException(setting.source() + " must be true or false, got '" + setting.text() + "'");
         }
     }
 
-    private static int portFromEnv(String value) {
-        if (value == null || value.isBlank()) {
+    private static int portFrom(OperatorLayer.Sourced setting) {
+        if (setting == null || setting.text().isBlank()) {
             return ClusterOptions.DEFAULT_PORT;
         }
         try {
-            return checkPort(Integer.parseInt(value.strip()), "HYPERTERSE_CLUSTER_PORT", value);
+            return checkPort(Integer.parseInt(setting.text().strip()), setting.source(), setting.text());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("HYPERTERSE_CLUSTER_PORT must be a port number from 1 to 65535, got '"
-                    + value + "'");
+            throw new IllegalArgumentException(setting.source() + " must be a port number from 1 to 65535, got '"
+                    + setting.text() + "'");
         }
     }
 

@@ -49,7 +49,15 @@ final class InitCommand implements Callable<Integer> {
             for (Map.Entry<String, String> file : files(name).entrySet()) {
                 Path path = target.resolve(file.getKey());
                 Files.createDirectories(path.getParent());
-                Files.writeString(path, file.getValue(), StandardCharsets.UTF_8);
+                String kind = EditorSchemas.kindOf(file.getKey());
+                String text = kind == null ? file.getValue() : EditorSchemas.modeline(kind, file.getKey()) + file.getValue();
+                Files.writeString(path, text, StandardCharsets.UTF_8);
+            }
+            // the schemas the files' first lines point at, so editors check them offline
+            Path schemas = Files.createDirectories(target.resolve(EditorSchemas.PROJECT_FOLDER));
+            for (String kind : EditorSchemas.KINDS) {
+                Files.writeString(schemas.resolve(EditorSchemas.fileName(kind)), EditorSchemas.text(kind),
+                        StandardCharsets.UTF_8);
             }
             out.println("created project '" + name + "' in " + target);
             out.println("serve it with: " + Main.launchCommand() + " start "

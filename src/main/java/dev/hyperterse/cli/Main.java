@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
         versionProvider = Main.Version.class,
         description = "A declarative MCP server: database and script tools described in a project folder, "
                 + "served to AI agents over MCP Streamable HTTP at /mcp.",
-        subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class,
+        subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class, SchemaCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
@@ -38,7 +38,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("Missing command: give start, validate or init (or --help).");
+        err.println("Missing command: give start, validate, init or schema (or --help).");
         spec.commandLine().usage(err);
         return USAGE_ERROR;
     }
@@ -49,21 +49,25 @@ public final class Main implements Callable<Integer> {
      * with {@code target/hyperterse.jar}, where the build puts it, when not run from a jar.
      */
     static String launchCommand() {
-        Path jar = null;
-        try {
-            java.security.CodeSource source = Main.class.getProtectionDomain().getCodeSource();
-            if (source != null && source.getLocation() != null) {
-                jar = Path.of(source.getLocation().toURI());
-            }
-        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
-            jar = null;
-        }
-        if (jar == null || !jar.getFileName().toString().endsWith(".jar")) {
+        Path jar = jarFile();
+        if (jar == null) {
             return "java -jar target/hyperterse.jar";
         }
         Path here = Path.of("").toAbsolutePath();
         Path shown = jar.startsWith(here) ? here.relativize(jar) : jar;
         return "java -jar " + shellWord(shown.toString());
+    }
+
+    /** The jar this process runs from, or null when it does not run from a jar (tests, an IDE). */
+    static Path jarFile() {
+        Path jar;
+        try {
+            java.security.CodeSource source = Main.class.getProtectionDomain().getCodeSource();
+            jar = source == null || source.getLocation() == null ? null : Path.of(source.getLocation().toURI());
+        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+            jar = null;
+        }
+        return jar == null || !jar.getFileName().toString().endsWith(".jar") ? null : jar;
     }
 
     /** {@code word} as a shell reads it back: quoted when it holds anything but plain path characters. */

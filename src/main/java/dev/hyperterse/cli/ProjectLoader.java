@@ -3,6 +3,7 @@ package dev.hyperterse.cli;
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.project.ProjectException;
@@ -23,7 +24,17 @@ final class ProjectLoader implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProjectLoader.class);
     final Connectors connectors = Connectors.builtIn();
     final AuthPlugins authPlugins = AuthPlugins.builtIn();
+    private final OperatorLayer operator;
     private ScriptEngine scriptEngine;
+
+    ProjectLoader() {
+        this(OperatorLayer.NONE);
+    }
+
+    /** @param operator the operator's settings, merged under each compiled project's own */
+    ProjectLoader(OperatorLayer operator) {
+        this.operator = operator;
+    }
 
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
     Project load(Path path, PrintWriter err) {
@@ -56,7 +67,7 @@ final class ProjectLoader implements AutoCloseable {
     /** @param missingVariablesAreWarnings see {@link #load(Path, PrintWriter, boolean)} */
     Project compile(Path path, boolean missingVariablesAreWarnings) throws ProjectException {
         ProjectCompiler compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                .withAdapterCheck(connectors.adapterCheck());
+                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
         Project project;
         try {
             project = (missingVariablesAreWarnings ? compiler.withMissingVariablesAsWarnings() : compiler)

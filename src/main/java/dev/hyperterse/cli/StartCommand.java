@@ -2,6 +2,7 @@ package dev.hyperterse.cli;
 
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.server.HyperterseServer;
 import dev.hyperterse.server.ServeOptions;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,7 @@ import java.util.concurrent.TimeoutException;
         // written out: picocli's synopsis of the cluster group broke inside HOST[:PORT]
         customSynopsis = {
             "hyperterse start [PATH] [-f FILE] [-p PORT] [--host HOST]",
+            "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
@@ -35,10 +38,24 @@ import java.util.concurrent.TimeoutException;
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
+    /**
+     * What a stop may take beyond {@code server.shutdown_timeout}: closing pools, Vert.x, the span
+     * exporter and the script engine. Past it the process halts (see {@link BoundedShutdown}).
+     */
+    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(30);
     static final Duration DEFAULT_WATCH_INTERVAL = Duration.ofSeconds(1);
 
     @Mixin
     ProjectLocation location;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Operator settings (server, observability, cluster) under the project's own. "
+                    + "Default: conf/hyperterse.yaml beside the jar, if it exists. HYPERTERSE_* variables override it.")
+    Path config;
+
+    @Option(names = "--print-config",
+            description = "Print the effective settings (secrets masked) and where they were read from, then exit.")
+    boolean printConfig;
 
     @Option(names = {"-p", "--port"}, paramLabel = "PORT",
             description = "Port to listen on. Default: server.port, else $PORT, else 8080.")
@@ -97,7 +114,14 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
         Logging.setFormat(Logging.format(logFormat));
-        ProjectLoader loader = new ProjectLoader();
+        OperatorLayer operator;
+        try {
+            operator = operatorLayer();
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
+        }
+        ProjectLoader loader = new ProjectLoader(operator);
         Path path = location.resolve();
         Project project = loader.load(path, err);
         if (project == null) {
@@ -119,6 +143,28 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
+        if (printConfig) {
+            dev.hyperterse.server.ClusterOptions clusterOptions;
+            try {
+                clusterOptions = clusterFlags().resolve(settings.host(), operator);
+            } catch (IllegalArgumentException e) {
+                err.println("error: " + e.getMessage());
+                loader.close();
+                return 1;
+            }
+            java.util.List<String> layers = new java.util.ArrayList<>();
+            layers.add("packaged defaults");
+            layers.addAll(operator.sources());
+            layers.add(project.config().location().file().toString());
+            layers.add("command-line flags");
+            spec.commandLine().getOut().print(EffectiveConfig.render(settings, listenPort, project.config().observability(),
+                    logFormat == null ? project.config().observability().logFormat() : Logging.format(logFormat),
+                    logLevel != null ? logLevel : verbose ? 4 : configured.logLevel(), clusterOptions, layers));
+            spec.commandLine().getOut().flush();
+            loader.close();
+            return 0;
+        }
+
         TelemetrySetup telemetry;
         try {
             telemetry = TelemetrySetup.create(project.config().observability(), System.getenv(),
@@ -131,7 +177,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Vertx vertx;
         try {
-            vertx = newVertx(telemetry, settings.host());
+            vertx = newVertx(telemetry, settings.host(), operator);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             telemetry.close();
@@ -177,13 +223,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Duration drain = settings.shutdownTimeout();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // sequentially from this thread: vertx.close() chained inside a Vert.x callback would
-            // wait for the context it is closing
-            await(server.shutdown(drain), drain.plusSeconds(15));
-            await(vertx.close(), Duration.ofSeconds(10));
-            // last, so the spans of the shutdown itself are exported too
-            telemetry.close();
-            loader.close();
+            // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
+            // would wait for the context it is closing; under one deadline, since closing a script
+            // context waits for a worker that may be stuck in host code
+            new BoundedShutdown(drain.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain),
+                            drain.plusSeconds(15))),
+                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
+                    // last, so the spans of the shutdown itself are exported too
+                    new BoundedShutdown.Step("flushing spans", telemetry::close),
+                    new BoundedShutdown.Step("closing the script engine", loader::close)));
             stopped.countDown();
         }, "hyperterse-shutdown"));
         stopped.await();
@@ -201,6 +250,45 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         return "the port came from " + (fromEnvironment ? "$PORT" : "the default (8080)")
                 + "; choose another with -p/--port PORT or $PORT";
+    }
+
+    private ClusterFlags clusterFlags() {
+        return cluster != null ? cluster : new ClusterFlags(); // picocli leaves an unused group null
+    }
+
+    /**
+     * The operator's settings: {@code --config} (or conf/hyperterse.yaml beside the jar), system
+     * properties and variables, read through vertx-config on a Vert.x instance of its own, which is
+     * closed before the project is compiled; waiting for it is fine here, nothing is served yet.
+     *
+     * @throws IllegalArgumentException naming the file, property or variable that is wrong
+     */
+    private OperatorLayer operatorLayer() throws InterruptedException {
+        Path file = OperatorConfig.choose(config, Main.jarFile());
+        if (file == null && !hasOperatorSettings()) {
+            return OperatorLayer.NONE;
+        }
+        String shown = file == null ? null : (config != null ? config.toString() : file.toString());
+        Vertx reader = Vertx.vertx();
+        try {
+            return OperatorConfig.read(reader, file, shown).toCompletionStage().toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IllegalArgumentException ? (IllegalArgumentException) cause
+                    : new IllegalArgumentException("cannot read the operator settings: " + cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new IllegalArgumentException("reading the operator settings" + (shown == null ? "" : " from " + shown)
+                    + " took more than 30 seconds");
+        } finally {
+            await(reader.close(), Duration.ofSeconds(10));
+        }
+    }
+
+    /** Whether any variable or property could hold an operator setting: no Vert.x is started to read none. */
+    private static boolean hasOperatorSettings() {
+        return System.getenv().keySet().stream().anyMatch(k -> k.startsWith("HYPERTERSE_"))
+                || System.getProperties().stringPropertyNames().stream().anyMatch(k -> k.startsWith("hyperterse."));
     }
 
     /** {@code --watch-interval}, or the default; null when written but not a duration of at least 10ms. */
@@ -223,9 +311,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     /** A plain Vert.x, or a clustered one when {@code --cluster} (or HYPERTERSE_CLUSTER) asks for it. */
-    private Vertx newVertx(TelemetrySetup telemetry, String bindHost) throws ExecutionException, InterruptedException {
-        ClusterFlags flags = cluster != null ? cluster : new ClusterFlags(); // picocli leaves an unused group null
-        dev.hyperterse.server.ClusterOptions options = flags.resolve(bindHost, System.getenv());
+    private Vertx newVertx(TelemetrySetup telemetry, String bindHost, OperatorLayer operator)
+            throws ExecutionException, InterruptedException {
+        dev.hyperterse.server.ClusterOptions options = clusterFlags().resolve(bindHost, operator);
         if (options == null) {
             return telemetry.newVertx(new VertxOptions());
         }

@@ -2,6 +2,7 @@ package dev.hyperterse.cli;
 
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.Project;
@@ -94,7 +95,7 @@ final class ValidateCommand implements Callable<Integer> {
                 } else {
                     AdapterDef a = project.adapters().get(name);
                     err.println("warning: " + a.location() + ": adapter '" + name + "' (" + a.connector()
-                            + ") not checked: " + (f.cause() == null ? "no answer" : f.cause().getMessage()));
+                            + ") not checked: " + ConnectorException.reasonWithoutAdapter(name, f.cause()));
                 }
             });
             List<ConfigProblem> problems = StatementChecks.check(project, assembly.statements(), live)

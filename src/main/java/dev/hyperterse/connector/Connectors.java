@@ -1,5 +1,6 @@
 package dev.hyperterse.connector;
 
+import dev.hyperterse.connector.mongodb.MongoConnectorFactory;
 import dev.hyperterse.connector.mysql.MySqlConnectorFactory;
 import dev.hyperterse.connector.postgres.PostgresConnectorFactory;
 import dev.hyperterse.connector.redis.RedisConnectorFactory;
@@ -23,7 +24,7 @@ public final class Connectors {
 
     public static Connectors builtIn() {
         return new Connectors(List.of(new PostgresConnectorFactory(), new MySqlConnectorFactory(),
-                new RedisConnectorFactory(), new SqliteConnectorFactory()));
+                new RedisConnectorFactory(), new SqliteConnectorFactory(), new MongoConnectorFactory()));
     }
 
     public Set<String> types() {

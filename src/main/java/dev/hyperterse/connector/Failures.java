@@ -1,5 +1,6 @@
 package dev.hyperterse.connector;
 
+import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.Redaction;
 import io.vertx.sqlclient.ClosedConnectionException;
 
@@ -87,13 +88,52 @@ public final class Failures {
 
     /**
      * The failure's message without line breaks (or its class name when it has none), with any
-     * password a driver might echo from a connection string masked.
+     * password a driver might echo from a connection string masked. Databases quote the caller's
+     * value in many messages ({@code syntax error in tsquery: "…"}, {@code Key (email)=(…) already
+     * exists}), so the message is cut to {@link BoundedText#MESSAGE_CHARS} before anything else
+     * reads it: this runs on the event loop that received the failure.
      */
     public static String oneLine(Throwable failure) {
         String message = failure.getMessage();
         if (message == null || message.isBlank()) {
             return failure.getClass().getSimpleName();
         }
-        return Redaction.connectionString(message.replaceAll("\\s*\\R\\s*", " ").trim());
+        return Redaction.connectionString(joinLines(BoundedText.cut(message, BoundedText.MESSAGE_CHARS)).trim());
+    }
+
+    /** Each run of white space holding a line break becomes one space (one pass, unlike {@code \s*\R\s*}). */
+    static String joinLines(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (!isBlankOrBreak(c)) {
+                out.append(c);
+                i++;
+                continue;
+            }
+            int end = i;
+            boolean breaks = false;
+            while (end < text.length() && isBlankOrBreak(text.charAt(end))) {
+                breaks |= isBreak(text.charAt(end));
+                end++;
+            }
+            if (breaks) {
+                out.append(' ');
+            } else {
+                out.append(text, i, end);
+            }
+            i = end;
+        }
+        return out.toString();
+    }
+
+    /** {@code \R}'s characters. */
+    private static boolean isBreak(char c) {
+        return c == '\n' || c == '\r' || c == 0x0B || c == '\f' || c == 0x85 || c == 0x2028 || c == 0x2029;
+    }
+
+    private static boolean isBlankOrBreak(char c) {
+        return c == ' ' || c == '\t' || isBreak(c);
     }
 }

@@ -9,5 +9,7 @@ public enum StatementDialect {
     /** {@code ?}; literal concatenation with {@code ||}. */
     SQLITE,
     /** A command split on whitespace; each placeholder-bearing word is one argument. */
-    REDIS
+    REDIS,
+    /** A JSON database command parsed once; each placeholder is one BSON value, never JSON text. */
+    MONGODB
 }

@@ -61,14 +61,15 @@ public final class StatementTemplate {
     /**
      * @param env the environment for {@code {{ env.X }}} (real variables and env files, merged)
      * @throws StatementException when the template cannot become a safe prepared statement
-     * @throws IllegalArgumentException for {@link StatementDialect#REDIS}, which is not SQL
+     * @throws IllegalArgumentException for {@link StatementDialect#REDIS} and {@link StatementDialect#MONGODB},
+     *                                  which are not SQL
      */
     public static CompiledStatement compile(String template, StatementDialect dialect, Map<String, String> env)
             throws StatementException {
         Objects.requireNonNull(template, "template");
         Objects.requireNonNull(dialect, "dialect");
-        if (dialect == StatementDialect.REDIS) {
-            throw new IllegalArgumentException("Redis commands are not SQL templates");
+        if (dialect == StatementDialect.REDIS || dialect == StatementDialect.MONGODB) {
+            throw new IllegalArgumentException(dialect + " commands are not SQL templates");
         }
         Expansion expansion = Expansion.of(template, env == null ? Map.of() : env);
         return new Lexer(expansion, dialect).run();

@@ -7,7 +7,7 @@ import io.vertx.core.Future;
  * to the caller (both travel on the call's own SSE stream, before the result), learn that it was
  * cancelled, and let go of its connection for the client to resume (SEP-1699 polling).
  */
-interface CallScope {
+public interface CallScope {
 
     /** True when the caller sent a {@code progressToken}, so progress reports reach someone. */
     boolean wantsProgress();

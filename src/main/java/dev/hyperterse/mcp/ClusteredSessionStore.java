@@ -15,6 +15,12 @@ import java.util.Optional;
  * Sessions in the cluster's shared map, so a session created on one node works on every node
  * and survives the node that created it. Each entry carries a time-to-live of the idle timeout,
  * renewed when the session is used, so the cluster itself forgets idle sessions.
+ *
+ * <p>Making room is each node's own affair: a node keeps the sessions it created in order of use
+ * (a {@link SessionLedger}), applies the share per client to them, and when the cluster is full
+ * gives up the least recently used of them that is not in use here and that no other node used
+ * since (the entry's last use, renewed by whichever node serves it, tells). A session used only
+ * through other nodes for a whole idle timeout leaves the node's ledger, not the cluster.
  */
 public final class ClusteredSessionStore implements SessionStore {
     static final String MAP_NAME = "hyperterse.sessions";
@@ -22,32 +28,101 @@ public final class ClusteredSessionStore implements SessionStore {
     private final Future<AsyncMap<String, JsonObject>> map;
     private final Duration idleTimeout;
     private final int maxSessions;
+    private final int perClient;
     private final Clock clock;
     private final SessionIds ids = new SessionIds();
+    // guarded by itself
+    private final SessionLedger created = new SessionLedger();
     /**
      * Renewing the TTL is a write to the cluster; doing it at most every 1/20 of the idle timeout
      * keeps every session alive for at least 95% of that timeout after its last use.
      */
     private final Duration renewEvery;
 
+    /** With no share per client: one client may hold every session. */
     public ClusteredSessionStore(Vertx vertx, Duration idleTimeout, int maxSessions, Clock clock) {
+        this(vertx, idleTimeout, maxSessions, maxSessions, clock);
+    }
+
+    /** @param perClient the most sessions one client ({@link ClientAddress}) holds through this node */
+    public ClusteredSessionStore(Vertx vertx, Duration idleTimeout, int maxSessions, int perClient, Clock clock) {
         this.map = vertx.sharedData().getAsyncMap(MAP_NAME);
         this.idleTimeout = idleTimeout;
         this.maxSessions = maxSessions;
+        this.perClient = Math.max(1, Math.min(perClient, maxSessions));
         this.clock = clock;
         this.renewEvery = idleTimeout.dividedBy(20);
     }
 
     @Override
-    public Future<Optional<Session>> create(String protocolVersion) {
-        return map.compose(m -> m.size().compose(size -> {
-            if (size >= maxSessions) {
-                return Future.succeededFuture(Optional.<Session>empty());
+    public Future<Optional<Session>> create(String protocolVersion, String client, SessionUse use) {
+        return map.compose(m -> {
+            boolean atShare;
+            synchronized (created) {
+                created.removeUnusedSince(clock.instant().minus(idleTimeout));
+                atShare = created.countOf(client) >= perClient;
             }
-            Instant now = clock.instant();
-            Session session = new Session(ids.next(), protocolVersion, null, now, now);
-            return m.put(session.id(), encode(session), ttlMillis()).map(x -> Optional.of(session));
-        }));
+            Future<Boolean> room = atShare ? makeRoom(m, client, use, SessionLedger.SCAN)
+                    : m.size().compose(size -> size < maxSessions ? Future.succeededFuture(true)
+                            : makeRoom(m, null, use, SessionLedger.SCAN));
+            return room.compose(made -> {
+                if (!made) {
+                    return Future.succeededFuture(Optional.<Session>empty());
+                }
+                Instant now = clock.instant();
+                Session session = new Session(ids.next(), protocolVersion, null, now, now);
+                return m.put(session.id(), encode(session), ttlMillis()).map(x -> {
+                    synchronized (created) {
+                        created.add(session.id(), client, now);
+                    }
+                    return Optional.of(session);
+                });
+            });
+        });
+    }
+
+    /**
+     * Ends the least recently used session this node created (of the client, or of anyone) that
+     * is in use neither here nor, by its entry, elsewhere; false when none is found in
+     * {@code attempts} tries.
+     */
+    private Future<Boolean> makeRoom(AsyncMap<String, JsonObject> m, String client, SessionUse use, int attempts) {
+        if (attempts == 0) {
+            return Future.succeededFuture(false);
+        }
+        String candidate;
+        Instant knownUse;
+        synchronized (created) {
+            candidate = created.leastRecentlyUsedIdle(client, use::inUse, clock.instant()).idle();
+            knownUse = candidate == null ? null : created.lastUsed(candidate);
+        }
+        if (candidate == null) {
+            return Future.succeededFuture(false);
+        }
+        return m.get(candidate).compose(json -> {
+            if (json == null) {
+                // already gone (expired or ended elsewhere): the client's share has room now, the
+                // cluster does not
+                synchronized (created) {
+                    created.remove(candidate);
+                }
+                return client != null ? Future.succeededFuture(true) : makeRoom(m, null, use, attempts - 1);
+            }
+            if (decode(json).lastSeen().isAfter(knownUse)) {
+                // another node served it since: it is not this node's to judge idle
+                synchronized (created) {
+                    created.touch(candidate, decode(json).lastSeen());
+                }
+                return makeRoom(m, client, use, attempts - 1);
+            }
+            synchronized (created) {
+                created.remove(candidate);
+            }
+            return m.remove(candidate).map(x -> {
+                use.ended(candidate);
+                return true;
+            });
+        });
     }
 
     @Override
@@ -58,6 +133,9 @@ public final class ClusteredSessionStore implements SessionStore {
             }
             Session stored = decode(json);
             Instant now = clock.instant();
+            synchronized (created) {
+                created.touch(id, now);
+            }
             if (stored.lastSeen().plus(renewEvery).isAfter(now)) {
                 return Future.succeededFuture(Optional.of(stored));
             }
@@ -74,6 +152,9 @@ public final class ClusteredSessionStore implements SessionStore {
 
     @Override
     public Future<Boolean> remove(String id) {
+        synchronized (created) {
+            created.remove(id);
+        }
         return map.compose(m -> m.remove(id)).map(removed -> removed != null);
     }
 

@@ -10,10 +10,11 @@ import java.util.List;
 
 /**
  * The tools the official MCP conformance suite ({@code @modelcontextprotocol/conformance}) calls
- * on a server, so the suite can exercise this transport: plain text, a tool error, progress,
- * logging, SSE polling (a stream closed mid-call) and JSON Schema 2020-12 keywords; and the
- * prompts ({@code test_simple_prompt}, …) and resources ({@code test://static-text}, …) it reads.
- * Served only with {@code start --conformance-fixtures}; they touch no project and no database.
+ * on a server, so the suite can exercise this transport: text, image, audio and embedded-resource
+ * content, a tool error, progress, logging, SSE polling (a stream closed mid-call) and JSON Schema
+ * 2020-12 keywords; and the prompts ({@code test_simple_prompt}, …) and resources
+ * ({@code test://static-text}, …) it reads. Served only with {@code start --conformance-fixtures};
+ * they touch no project and no database.
  */
 final class ConformanceFixtures {
     static final String SIMPLE_TEXT = "test_simple_text";
@@ -22,8 +23,16 @@ final class ConformanceFixtures {
     static final String WITH_LOGGING = "test_tool_with_logging";
     static final String RECONNECTION = "test_reconnection";
     static final String JSON_SCHEMA_2020_12 = "json_schema_2020_12_tool";
-    static final List<String> NAMES =
-            List.of(SIMPLE_TEXT, ERROR_HANDLING, WITH_PROGRESS, WITH_LOGGING, RECONNECTION, JSON_SCHEMA_2020_12);
+    static final String IMAGE = "test_image_content";
+    static final String AUDIO = "test_audio_content";
+    static final String EMBEDDED_RESOURCE = "test_embedded_resource";
+    static final String MIXED_CONTENT = "test_multiple_content_types";
+    static final List<String> NAMES = List.of(SIMPLE_TEXT, ERROR_HANDLING, WITH_PROGRESS, WITH_LOGGING, RECONNECTION,
+            JSON_SCHEMA_2020_12, IMAGE, AUDIO, EMBEDDED_RESOURCE, MIXED_CONTENT);
+    /** A 1x1 red PNG. */
+    private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+    /** Eight silent samples of 16-bit mono WAV. */
+    private static final String WAV = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
     static final String SIMPLE_PROMPT = "test_simple_prompt";
     static final String PROMPT_WITH_ARGUMENTS = "test_prompt_with_arguments";
@@ -68,20 +77,50 @@ final class ConformanceFixtures {
                                 .put("$schema", "https://json-schema.org/draft/2020-12/schema")
                                 .put("type", "object")
                                 .put("$defs", new JsonObject().put("address", new JsonObject()
+                                        .put("$anchor", "addressDef")
                                         .put("type", "object")
                                         .put("properties", new JsonObject()
                                                 .put("street", new JsonObject().put("type", "string"))
                                                 .put("city", new JsonObject().put("type", "string")))))
                                 .put("properties", new JsonObject()
                                         .put("name", new JsonObject().put("type", "string"))
-                                        .put("address", new JsonObject().put("$ref", "#/$defs/address")))
-                                .put("additionalProperties", false)));
+                                        .put("address", new JsonObject().put("$ref", "#/$defs/address"))
+                                        .put("contactMethod", new JsonObject().put("type", "string")
+                                                .put("enum", new JsonArray().add("phone").add("email")))
+                                        .put("phone", new JsonObject().put("type", "string"))
+                                        .put("email", new JsonObject().put("type", "string")))
+                                .put("allOf", new JsonArray().add(new JsonObject().put("anyOf", new JsonArray()
+                                        .add(new JsonObject().put("required", new JsonArray().add("phone")))
+                                        .add(new JsonObject().put("required", new JsonArray().add("email"))))))
+                                .put("if", new JsonObject()
+                                        .put("properties", new JsonObject().put("contactMethod",
+                                                new JsonObject().put("const", "phone")))
+                                        .put("required", new JsonArray().add("contactMethod")))
+                                .put("then", new JsonObject().put("required", new JsonArray().add("phone")))
+                                .put("else", new JsonObject().put("required", new JsonArray().add("email")))
+                                .put("additionalProperties", false)))
+                .add(noArguments(IMAGE, "Returns a 1x1 PNG image (conformance fixture)."))
+                .add(noArguments(AUDIO, "Returns a short WAV clip (conformance fixture)."))
+                .add(noArguments(EMBEDDED_RESOURCE, "Returns an embedded text resource (conformance fixture)."))
+                .add(noArguments(MIXED_CONTENT, "Returns text, an image and a resource together (conformance fixture)."));
     }
 
     Future<JsonObject> call(String name, JsonObject arguments, CallScope scope) {
         switch (name) {
             case SIMPLE_TEXT:
                 return Future.succeededFuture(MetaTools.textResult("This is a simple text response for testing."));
+            case IMAGE:
+                return Future.succeededFuture(content(image()));
+            case AUDIO:
+                return Future.succeededFuture(content(new JsonObject().put("type", "audio").put("data", WAV)
+                        .put("mimeType", "audio/wav")));
+            case EMBEDDED_RESOURCE:
+                return Future.succeededFuture(content(resource("test://embedded-resource", "text/plain",
+                        "This is an embedded resource content.")));
+            case MIXED_CONTENT:
+                return Future.succeededFuture(content(
+                        new JsonObject().put("type", "text").put("text", "Multiple content types test:"), image(),
+                        resource("test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")));
             case ERROR_HANDLING:
                 return Future.succeededFuture(MetaTools.textResult(
                         "This tool intentionally returns an error for testing").put("isError", true));
@@ -230,6 +269,23 @@ final class ConformanceFixtures {
             done.tryFail(new McpException(JsonRpc.INTERNAL_ERROR, "cancelled"));
         });
         return done.future();
+    }
+
+    private static JsonObject image() {
+        return new JsonObject().put("type", "image").put("data", PNG).put("mimeType", "image/png");
+    }
+
+    private static JsonObject resource(String uri, String mimeType, String text) {
+        return new JsonObject().put("type", "resource").put("resource", new JsonObject()
+                .put("uri", uri).put("mimeType", mimeType).put("text", text));
+    }
+
+    private static JsonObject content(JsonObject... blocks) {
+        JsonArray all = new JsonArray();
+        for (JsonObject block : blocks) {
+            all.add(block);
+        }
+        return new JsonObject().put("content", all);
     }
 
     private static JsonObject noArguments(String name, String description) {

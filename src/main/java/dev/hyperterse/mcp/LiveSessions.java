@@ -47,6 +47,12 @@ final class LiveSessions {
         }
     }
 
+    /** Whether a session has a running request or an open stream on this node. */
+    boolean inUse(String sessionId) {
+        LiveSession live = sessions.get(sessionId);
+        return live != null && live.active();
+    }
+
     /** Sessions with running requests or open streams: they are in use even without new requests. */
     List<String> active() {
         return sessions.values().stream().filter(LiveSession::active).map(LiveSession::id).toList();

@@ -6,92 +6,138 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Sessions in this JVM's memory, with idle expiry and a cap on live sessions. Ids are 192 random
- * bits from {@link SecureRandom}, URL-safe base64 (visible ASCII only).
+ * Sessions in this JVM's memory, with idle expiry, a cap on live sessions and a share of it per
+ * client. A full store (or a client at its share) gives up its least recently used session that
+ * is not in use, so a client that opens sessions without end only ever replaces its own and can
+ * never lock others out. Ids are 192 random bits (see {@link SessionIds}).
  */
 public final class LocalSessionStore implements SessionStore {
-    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    // guarded by this, like the ledger: every operation is O(1) (a few map operations)
+    private final Map<String, Session> sessions = new HashMap<>();
+    private final SessionLedger ledger = new SessionLedger();
     private final SessionIds ids = new SessionIds();
     private final Duration idleTimeout;
     private final int maxSessions;
+    private final int perClient;
     private final Clock clock;
 
+    /** With no share per client: one client may hold every session. */
     public LocalSessionStore(Duration idleTimeout, int maxSessions, Clock clock) {
+        this(idleTimeout, maxSessions, maxSessions, clock);
+    }
+
+    /** @param perClient the most sessions one client ({@link ClientAddress}) holds at once */
+    public LocalSessionStore(Duration idleTimeout, int maxSessions, int perClient, Clock clock) {
         this.idleTimeout = idleTimeout;
         this.maxSessions = maxSessions;
+        this.perClient = Math.max(1, Math.min(perClient, maxSessions));
         this.clock = clock;
     }
 
     @Override
-    public Future<Optional<Session>> create(String protocolVersion) {
-        // The cap is checked, then expired sessions are dropped and it is checked again; two
-        // concurrent creates may overshoot it by one, which a cap against exhaustion tolerates.
-        if (sessions.size() >= maxSessions) {
-            dropExpired();
-            if (sessions.size() >= maxSessions) {
-                return Future.succeededFuture(Optional.empty());
+    public Future<Optional<Session>> create(String protocolVersion, String client, SessionUse use) {
+        List<String> ended = new ArrayList<>();
+        Optional<Session> created;
+        synchronized (this) {
+            Instant now = clock.instant();
+            ended.addAll(dropExpired(now));
+            String makeRoom = null;
+            boolean room = true;
+            if (ledger.countOf(client) >= perClient) {
+                makeRoom = client;
+                room = false;
+            } else if (ledger.size() >= maxSessions) {
+                room = false;
+            }
+            if (!room) {
+                SessionLedger.Scan scan = ledger.leastRecentlyUsedIdle(makeRoom, use::inUse, now);
+                scan.inUse().forEach(id -> touchSession(id, now));
+                if (scan.idle() != null) {
+                    drop(scan.idle());
+                    ended.add(scan.idle());
+                    room = true;
+                }
+            }
+            if (room) {
+                Session session = new Session(ids.next(), protocolVersion, null, now, now);
+                sessions.put(session.id(), session);
+                ledger.add(session.id(), client, now);
+                created = Optional.of(session);
+            } else {
+                created = Optional.empty();
             }
         }
-        String id = ids.next();
-        Instant now = clock.instant();
-        Session session = new Session(id, protocolVersion, null, now, now);
-        sessions.put(id, session);
-        return Future.succeededFuture(Optional.of(session));
+        // outside the lock: ending a session's live state closes connections
+        ended.forEach(use::ended);
+        return Future.succeededFuture(created);
     }
 
     @Override
-    public Future<Optional<Session>> find(String id) {
+    public synchronized Future<Optional<Session>> find(String id) {
         Session s = sessions.get(id);
         if (s == null) {
             return Future.succeededFuture(Optional.empty());
         }
         Instant now = clock.instant();
         if (expired(s, now)) {
-            sessions.remove(id, s);
+            drop(id);
             return Future.succeededFuture(Optional.empty());
         }
-        Session touched = s.touched(now);
-        sessions.replace(id, s, touched);
-        return Future.succeededFuture(Optional.of(touched));
+        return Future.succeededFuture(Optional.of(touchSession(id, now)));
     }
 
     @Override
-    public Future<Void> update(Session session) {
-        sessions.computeIfPresent(session.id(), (k, v) -> session.touched(v.lastSeen().isAfter(session.lastSeen())
-                ? v.lastSeen() : session.lastSeen()));
+    public synchronized Future<Void> update(Session session) {
+        Session held = sessions.get(session.id());
+        if (held != null) {
+            Instant lastSeen = held.lastSeen().isAfter(session.lastSeen()) ? held.lastSeen() : session.lastSeen();
+            sessions.put(session.id(), session.touched(lastSeen));
+            ledger.touch(session.id(), lastSeen);
+        }
         return Future.succeededFuture();
     }
 
     @Override
-    public Future<Boolean> remove(String id) {
-        return Future.succeededFuture(sessions.remove(id) != null);
+    public synchronized Future<Boolean> remove(String id) {
+        boolean held = sessions.containsKey(id);
+        drop(id);
+        return Future.succeededFuture(held);
     }
 
     @Override
-    public Future<List<String>> evictExpired() {
-        return Future.succeededFuture(dropExpired());
+    public synchronized Future<List<String>> evictExpired() {
+        return Future.succeededFuture(dropExpired(clock.instant()));
     }
 
     /** How many sessions are held (expired ones included until they are dropped). */
-    public int size() {
+    public synchronized int size() {
         return sessions.size();
     }
 
-    private List<String> dropExpired() {
-        Instant now = clock.instant();
-        List<String> ended = new ArrayList<>();
-        for (Session s : sessions.values()) {
-            if (expired(s, now) && sessions.remove(s.id(), s)) {
-                ended.add(s.id());
-            }
-        }
-        return ended;
+    private Session touchSession(String id, Instant now) {
+        Session s = sessions.get(id);
+        Session touched = now.isAfter(s.lastSeen()) ? s.touched(now) : s;
+        sessions.put(id, touched);
+        ledger.touch(id, now);
+        return touched;
+    }
+
+    private void drop(String id) {
+        sessions.remove(id);
+        ledger.remove(id);
+    }
+
+    /** The ledger keeps sessions in order of use, so only the expired ones are looked at. */
+    private List<String> dropExpired(Instant now) {
+        List<String> expired = ledger.removeUnusedSince(now.minus(idleTimeout));
+        expired.forEach(sessions::remove);
+        return expired;
     }
 
     private boolean expired(Session s, Instant now) {

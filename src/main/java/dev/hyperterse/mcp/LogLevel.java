@@ -3,18 +3,18 @@ package dev.hyperterse.mcp;
 import java.util.Locale;
 
 /** The RFC 5424 severities MCP logging uses, least severe first. */
-enum LogLevel {
+public enum LogLevel {
     DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY;
 
-    static final String ALL = "debug, info, notice, warning, error, critical, alert, emergency";
+    public static final String ALL = "debug, info, notice, warning, error, critical, alert, emergency";
 
     /** The level written on the wire, e.g. {@code warning}. */
-    String keyword() {
+    public String keyword() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /** The level for a wire keyword, or null when there is none (keywords are lower case). */
-    static LogLevel of(Object keyword) {
+    public static LogLevel of(Object keyword) {
         if (!(keyword instanceof String)) {
             return null;
         }
@@ -26,7 +26,7 @@ enum LogLevel {
         return null;
     }
 
-    boolean atLeast(LogLevel threshold) {
+    public boolean atLeast(LogLevel threshold) {
         return compareTo(threshold) >= 0;
     }
 }

@@ -1,6 +1,9 @@
 package dev.hyperterse.mcp;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.mcp.stateless.RequestStateKey;
+import dev.hyperterse.mcp.stateless.RequestStateSeal;
+import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
@@ -60,8 +63,11 @@ public final class McpEndpoint {
     private final ServerSettings settings;
     private final McpMethods methods;
     private final ResourceMethods resources;
+    private final ToolMethods toolMethods;
+    private final StatelessEndpoint stateless;
     private final Tracing tracing;
     private final Metrics metrics;
+    private final SseKeepAlive keepAlive;
 
     /**
      * @param conformanceFixtures whether to serve the conformance suite's fixture tools besides
@@ -92,9 +98,26 @@ public final class McpEndpoint {
         ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
         ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
         this.resources = new ResourceMethods(vertx, fixtures);
-        this.methods = new McpMethods(backends, sessions, tools, listChanged, new PromptMethods(fixtures), resources,
-                new CompletionMethods(fixtures));
         this.vertx = vertx;
+        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.httpTimeouts().sseKeepAlive().toMillis()));
+        this.toolMethods = new ToolMethods(backends, tools, listChanged);
+        this.methods = new McpMethods(backends, sessions, toolMethods, new PromptMethods(fixtures), resources,
+                new CompletionMethods(fixtures), new SessionUse() {
+            @Override
+            public boolean inUse(String sessionId) {
+                return live.inUse(sessionId);
+            }
+
+            @Override
+            public void ended(String sessionId) {
+                endedHere(sessionId, true);
+            }
+        });
+        // the secret comes from the environment so every node of a cluster can be given the same one
+        Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
+                .map(key -> new RequestStateSeal(key, clock))
+                .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
+        this.stateless = new StatelessEndpoint(vertx, toolMethods, conformanceFixtures, seal, metrics);
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -172,6 +195,9 @@ public final class McpEndpoint {
      */
     public int notifyAll(JsonObject notification) {
         int sent = 0;
+        if ("notifications/tools/list_changed".equals(notification.getString("method"))) {
+            sent += stateless.toolsListChanged();
+        }
         for (LiveSession session : live.all()) {
             session.notify(notification);
             sent++;
@@ -230,6 +256,7 @@ public final class McpEndpoint {
     /** Ends every session's streams and running calls on this node (shutdown). */
     public void closeAll() {
         live.endAll();
+        stateless.closeAll();
     }
 
     // ---- POST ----
@@ -256,12 +283,21 @@ public final class McpEndpoint {
                 reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
                 return;
             }
+            if (!StrictUtf8.valid(body)) {
+                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: the body is not valid UTF-8");
+                return;
+            }
             message = Json.decodeValue(body);
         } catch (DecodeException e) {
             reject(rc, 400, null, JsonRpc.PARSE_ERROR, overReaderLimits(e)
                     ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"
                             + " a number of more than 1000 digits or a member name of more than 50000 characters)"
                     : "Parse error: the body is not valid JSON");
+            return;
+        }
+        if (StatelessEndpoint.speaks(headers.get(VERSION_HEADER), message)) {
+            // the version a request speaks picks its generation: 2026-07-28 is served without sessions
+            stateless.post(rc, message);
             return;
         }
         if (!versionHeaderSupported(rc)) {
@@ -297,7 +333,7 @@ public final class McpEndpoint {
             reject(rc, 400, env.id, JsonRpc.INVALID_REQUEST, "Invalid Request: Server already initialized");
             return;
         }
-        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), false);
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), false, keepAlive);
         run(exchange, env, session, liveSession, rc);
         exchange.seal();
     }
@@ -317,7 +353,7 @@ public final class McpEndpoint {
                     + " messages (this one has " + batch.size() + ")");
             return;
         }
-        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true);
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true, keepAlive);
         for (Object item : batch) {
             if (!(item instanceof JsonObject)) {
                 exchange.respondDirectly(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
@@ -395,6 +431,10 @@ public final class McpEndpoint {
         if (!guard(rc)) {
             return;
         }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
         if (!accepts(rc.request().headers().getAll(HttpHeaders.ACCEPT), false)) {
             reject(rc, 406, null, JsonRpc.SERVER_ERROR, "Not Acceptable: Accept must list text/event-stream");
             return;
@@ -410,7 +450,7 @@ public final class McpEndpoint {
                 return;
             }
             EventStream standalone = liveSession.standalone();
-            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach), primes(session))) {
+            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach, keepAlive), primes(session))) {
                 reject(rc, 409, null, JsonRpc.SERVER_ERROR,
                         "Conflict: this session already has an open GET stream (resume it with Last-Event-ID)");
             }
@@ -439,14 +479,21 @@ public final class McpEndpoint {
                     rc.response().setStatusCode(204).end();
                     return;
                 }
-                stream.resume(SseConnection.start(rc.response(), stream::detach), eventId.seq());
+                stream.resume(SseConnection.start(rc.response(), stream::detach, keepAlive), eventId.seq());
         }
     }
 
     // ---- DELETE ----
 
     private void delete(RoutingContext rc) {
-        if (!guard(rc) || !versionHeaderSupported(rc)) {
+        if (!guard(rc)) {
+            return;
+        }
+        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+            noStreamsOrSessions(rc);
+            return;
+        }
+        if (!versionHeaderSupported(rc)) {
             return;
         }
         String id = rc.request().getHeader(SESSION_HEADER);
@@ -455,12 +502,7 @@ public final class McpEndpoint {
             return;
         }
         sessions.remove(id).onComplete(ar -> {
-            live.end(id);
-            resources.forget(id);
-            if (ar.succeeded() && ar.result() && vertx.isClustered()) {
-                // its streams and running calls on other nodes end now, not at their next sweep
-                vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
-            }
+            endedHere(id, ar.succeeded() && ar.result());
             if (ar.failed()) {
                 storeFailed(rc, ar.cause());
             } else if (!ar.result()) {
@@ -469,6 +511,25 @@ public final class McpEndpoint {
                 rc.response().setStatusCode(200).end();
             }
         });
+    }
+
+    /**
+     * A session ended: its live state here goes, and (when it was live and the node is clustered)
+     * its streams and running calls on other nodes end now, not at their next sweep.
+     */
+    private void endedHere(String id, boolean tellPeers) {
+        live.end(id);
+        resources.forget(id);
+        if (tellPeers && vertx.isClustered()) {
+            vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
+        }
+    }
+
+    /** GET and DELETE have no meaning in 2026-07-28 (no GET stream, no sessions). */
+    private static void noStreamsOrSessions(RoutingContext rc) {
+        rc.response().putHeader(HttpHeaders.ALLOW, "POST");
+        reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method Not Allowed: protocol " + StatelessEndpoint.VERSION
+                + " has no GET stream and no sessions; POST each request");
     }
 
     // ---- shared checks ----
@@ -508,7 +569,8 @@ public final class McpEndpoint {
         String version = rc.request().getHeader(VERSION_HEADER);
         if (version != null && !ProtocolVersions.supported(version.trim())) {
             reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: Unsupported protocol version: "
-                    + version + " (supported: " + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
+                    + version + " (supported: " + StatelessEndpoint.VERSION + ", "
+                    + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
             return false;
         }
         return true;

@@ -33,19 +33,23 @@ final class McpMethods {
 
     private final BackendSource backends;
     private final SessionStore sessions;
-    private final ToolCatalog tools;
-    private final boolean listChanged;
+    private final ToolMethods tools;
     private final PromptMethods prompts;
     private final ResourceMethods resources;
     private final CompletionMethods completions;
+    private final SessionUse sessionUse;
 
-    /** @param listChanged whether to declare {@code tools.listChanged} (the server sends it on reload) */
-    McpMethods(BackendSource backends, SessionStore sessions, ToolCatalog tools, boolean listChanged,
-               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions) {
+    /**
+     * @param tools       tools/list and tools/call, shared with the stateless generation
+     * @param sessionUse  which sessions are in use here, for a store that must make room
+     */
+    McpMethods(BackendSource backends, SessionStore sessions, ToolMethods tools,
+               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions,
+               SessionUse sessionUse) {
         this.backends = backends;
         this.sessions = sessions;
+        this.sessionUse = sessionUse;
         this.tools = tools;
-        this.listChanged = listChanged;
         this.prompts = prompts;
         this.resources = resources;
         this.completions = completions;
@@ -66,22 +70,8 @@ final class McpMethods {
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
         }
-        return result.map(r -> JsonRpc.result(env.id, r)).recover(e -> {
-            if (e instanceof McpException) {
-                return Future.succeededFuture(JsonRpc.error(env.id, ((McpException) e).code(), e.getMessage()));
-            }
-            if (e instanceof ToolException) {
-                ToolException te = (ToolException) e;
-                JsonObject data = new JsonObject().put("stage", te.stage().key());
-                if (te.tool() != null) {
-                    data.put("tool", te.tool());
-                }
-                return Future.succeededFuture(JsonRpc.error(env.id, te.code(), te.getMessage(), data));
-            }
-            LOG.warn("unexpected failure in {}: {}", env.method, e.toString());
-            LOG.debug("cause", e);
-            return Future.succeededFuture(JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error"));
-        });
+        return result.map(r -> JsonRpc.result(env.id, r))
+                .recover(e -> Future.succeededFuture(ToolMethods.errorResponse(env.id, env.method, e)));
     }
 
     /**
@@ -126,7 +116,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return onBackend(b -> tools.list(b, params, context(rc, session, scope)));
+                return tools.listTools(params, context(rc, session, scope));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
@@ -158,9 +148,9 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "initialize: 'protocolVersion' must be a string");
         }
         String version = ProtocolVersions.negotiate((String) requested);
-        return sessions.create(version).map(created -> {
+        return sessions.create(version, ClientAddress.of(rc.request().remoteAddress()), sessionUse).map(created -> {
             Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
-                    "too many live sessions; try again later or end unused sessions with DELETE"));
+                    "too many live sessions, all in use; try again later or end unused sessions with DELETE"));
             rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
             BackendSource.Lease lease = backends.acquire();
             McpBackend b = lease.backend();
@@ -176,13 +166,13 @@ final class McpMethods {
     /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */
     private JsonObject capabilities(McpBackend b) {
         JsonObject caps = new JsonObject()
-                .put("tools", new JsonObject().put("listChanged", listChanged))
+                .put("tools", new JsonObject().put("listChanged", tools.listChanged()))
                 .put("logging", new JsonObject());
         if (prompts.offered(b)) {
-            caps.put("prompts", new JsonObject().put("listChanged", listChanged));
+            caps.put("prompts", new JsonObject().put("listChanged", tools.listChanged()));
         }
         if (resources.offered(b)) {
-            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", listChanged));
+            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", tools.listChanged()));
         }
         if (completions.offered(b)) {
             caps.put("completions", new JsonObject());
@@ -217,17 +207,8 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
         CallContext context = context(rc, session, scope);
-        // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> call;
-        try {
-            call = tools.call(lease.backend(), (String) name,
-                    arguments == null ? new JsonObject() : (JsonObject) arguments, context, scope);
-        } catch (RuntimeException e) {
-            lease.release();
-            throw e;
-        }
-        return call.andThen(done -> lease.release());
+        return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments,
+                context.headers(), context.sessionId(), scope);
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

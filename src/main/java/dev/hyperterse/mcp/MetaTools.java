@@ -294,6 +294,13 @@ final class MetaTools {
         scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
         long started = System.nanoTime();
         Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
+        if (backend.searchFiltersByAuth()) {
+            // search hides a tool whose auth check refuses the caller (Pipeline.visibleTo and
+            // mayExecute: any failure of the check); execute must not confirm that such a tool
+            // exists either, so that refusal reads exactly like a missing tool
+            running = running.recover(e -> Future.failedFuture(e instanceof ToolException
+                    && ((ToolException) e).refusedByAuthCheck() ? ToolException.notFound(toolName) : e));
+        }
         if (scope.wantsProgress() && !running.isComplete()) {
             reportProgress(running, scope, shown, started);
         }

@@ -21,6 +21,7 @@ final class PostExchange {
     private final LiveSession live;
     private final boolean priming;
     private final boolean batch;
+    private final SseKeepAlive keepAlive;
     private final List<JsonObject> collected = new ArrayList<>();
     private int requests;
     private int outstanding;
@@ -32,9 +33,11 @@ final class PostExchange {
      * @param live    the session's live state, or null for a POST without a session
      * @param priming whether SSE streams start with a priming event (sessions of 2025-11-25 and later)
      * @param batch   whether the body was a JSON array (the JSON answer is then an array)
+     * @param keepAlive what keeps an SSE answer from looking idle while a call runs quietly
      */
-    PostExchange(RoutingContext rc, LiveSession live, boolean priming, boolean batch) {
+    PostExchange(RoutingContext rc, LiveSession live, boolean priming, boolean batch, SseKeepAlive keepAlive) {
         this.rc = rc;
+        this.keepAlive = keepAlive;
         this.live = live;
         this.priming = priming && live != null;
         this.batch = batch;
@@ -134,7 +137,7 @@ final class PostExchange {
         }
         if (collected.isEmpty()) {
             // every request was cancelled: nothing may be sent, so the stream ends empty
-            SseConnection.start(response, c -> { }).end();
+            SseConnection.start(response, c -> { }, null).end();
             return;
         }
         response.setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -146,7 +149,7 @@ final class PostExchange {
         if (stream == null) {
             EventStream s = live != null ? live.newStream()
                     : new EventStream("", -1, false, 0);
-            SseConnection connection = SseConnection.start(rc.response(), s::detach);
+            SseConnection connection = SseConnection.start(rc.response(), s::detach, keepAlive);
             s.attach(connection, priming);
             stream = s;
             // responses that were ready before the stream opened (batch entries) go first

@@ -11,8 +11,15 @@ import java.util.Optional;
  */
 public interface SessionStore {
 
-    /** Creates a session; empty when the store holds its most live sessions. */
-    Future<Optional<Session>> create(String protocolVersion);
+    /**
+     * Creates a session for a client. When the client holds its share of sessions, or the store
+     * its most, the least recently used session not in use (of that client, or of anyone) ends to
+     * make room; empty when every candidate is in use.
+     *
+     * @param client the client's network identity ({@link ClientAddress})
+     * @param use    which sessions are in use on this node, and where to report the ones ended
+     */
+    Future<Optional<Session>> create(String protocolVersion, String client, SessionUse use);
 
     /** The live session with this id, touched (it counts as used now); empty when unknown or expired. */
     Future<Optional<Session>> find(String id);

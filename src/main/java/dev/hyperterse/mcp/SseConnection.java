@@ -12,6 +12,8 @@ import io.vertx.core.http.HttpServerResponse;
 final class SseConnection {
     private final HttpServerResponse response;
     private boolean open = true;
+    private SseKeepAlive keepAlive;
+    private long keepAliveTimer = -1;
 
     private SseConnection(HttpServerResponse response) {
         this.response = response;
@@ -20,9 +22,10 @@ final class SseConnection {
     /**
      * Sends the status and headers at once, so the client sees the stream begin.
      *
-     * @param onClose told when the client goes away before the server ended the stream
+     * @param onClose   told when the client goes away before the server ended the stream
+     * @param keepAlive what keeps the connection from looking idle, or null for a stream that ends at once
      */
-    static SseConnection start(HttpServerResponse response, Handler<SseConnection> onClose) {
+    static SseConnection start(HttpServerResponse response, Handler<SseConnection> onClose, SseKeepAlive keepAlive) {
         SseConnection connection = new SseConnection(response);
         if (response.closed() || response.ended()) {
             // the client left before the first event: the stream keeps its events for a resume
@@ -48,13 +51,24 @@ final class SseConnection {
             }
         });
         response.writeHead();
+        if (keepAlive != null) {
+            connection.keepAlive(keepAlive);
+        }
         return connection;
+    }
+
+    private synchronized void keepAlive(SseKeepAlive sender) {
+        if (open) {
+            keepAlive = sender;
+            keepAliveTimer = sender.start(this);
+        }
     }
 
     /** Writes one frame; false when the connection is gone (the caller keeps the event for replay). */
     synchronized boolean send(Buffer frame) {
         if (!open || response.ended() || response.closed()) {
             open = false;
+            stopKeepAlive();
             return false;
         }
         response.write(frame);
@@ -67,6 +81,7 @@ final class SseConnection {
             response.end();
         }
         open = false;
+        stopKeepAlive();
     }
 
     synchronized boolean isOpen() {
@@ -76,6 +91,14 @@ final class SseConnection {
     private synchronized boolean markClosed() {
         boolean was = open;
         open = false;
+        stopKeepAlive();
         return was;
+    }
+
+    private void stopKeepAlive() {
+        if (keepAliveTimer >= 0) {
+            keepAlive.stop(keepAliveTimer);
+            keepAliveTimer = -1;
+        }
     }
 }

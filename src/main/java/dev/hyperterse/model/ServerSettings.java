@@ -20,12 +20,16 @@ import java.util.List;
  * @param progressInterval   how often a running {@code execute} reports progress to a caller that asked for it
  * @param searchOutputSchema whether {@code search} declares an {@code outputSchema} and returns {@code structuredContent}
  * @param shutdownTimeout    how long a stopping server lets in-flight calls finish
+ * @param sessionsPerClient  the most live MCP sessions one client (network address) holds
+ * @param httpTimeouts       how long the server waits on a client's connection
+ * @param metricsToken       the bearer token the metrics path asks for, or null for none
  */
 public record ServerSettings(Integer port, String host, int logLevel, List<String> corsOrigins,
                              List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
                              ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
                              int pageSize, Duration progressInterval, boolean searchOutputSchema,
-                             Duration shutdownTimeout) {
+                             Duration shutdownTimeout, int sessionsPerClient, HttpTimeouts httpTimeouts,
+                             String metricsToken) {
     public ServerSettings {
         corsOrigins = List.copyOf(corsOrigins);
         allowedOrigins = List.copyOf(allowedOrigins);
@@ -35,41 +39,72 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withHost(String newHost) {
         return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withToolErrors(ToolErrorMode mode) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withSessions(Duration idleTimeout, int max) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withPageSize(int size) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withProgressInterval(Duration interval) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withShutdownTimeout(Duration timeout) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
-                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout);
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout,
+                sessionsPerClient, httpTimeouts, metricsToken);
     }
 
     public ServerSettings withSearchOutputSchema(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
-                shutdownTimeout);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+    }
+
+    public ServerSettings withSessionsPerClient(int perClient) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, perClient, httpTimeouts, metricsToken);
+    }
+
+    public ServerSettings withHttpTimeouts(HttpTimeouts timeouts) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, sessionsPerClient, timeouts, metricsToken);
+    }
+
+    public ServerSettings withMetricsToken(String token) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, sessionsPerClient, httpTimeouts, token);
+    }
+
+    /** Without the metrics token, which is a secret. */
+    @Override
+    public String toString() {
+        return "ServerSettings[port=" + port + ", host=" + host + ", logLevel=" + logLevel + ", corsOrigins="
+                + corsOrigins + ", allowedOrigins=" + allowedOrigins + ", allowedHosts=" + allowedHosts
+                + ", maxBodyBytes=" + maxBodyBytes + ", toolErrors=" + toolErrors + ", sessionIdleTimeout="
+                + sessionIdleTimeout + ", maxSessions=" + maxSessions + ", pageSize=" + pageSize
+                + ", progressInterval=" + progressInterval + ", searchOutputSchema=" + searchOutputSchema
+                + ", shutdownTimeout=" + shutdownTimeout + ", sessionsPerClient=" + sessionsPerClient
+                + ", httpTimeouts=" + httpTimeouts + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + "]";
     }
 }

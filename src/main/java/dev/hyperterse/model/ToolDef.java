@@ -35,7 +35,8 @@ public record ToolDef(
         String title,
         List<String> tags,
         ToolAnnotations annotations,
-        boolean exposeScriptErrors) {
+        boolean exposeScriptErrors,
+        boolean confirm) {
 
     public ToolDef {
         tags = tags == null ? List.of() : List.copyOf(tags);
@@ -55,7 +56,7 @@ public record ToolDef(
                    List<String> scriptEnv, boolean openInputs) {
         this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
                 invalidates, limits, location, statementLocation, scriptEnv, openInputs, null, List.of(),
-                ToolAnnotations.NONE, true);
+                ToolAnnotations.NONE, true, false);
     }
 
     /** A tool whose statement position is not known beyond its file, and whose scripts see no environment. */

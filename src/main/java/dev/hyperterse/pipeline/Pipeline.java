@@ -11,6 +11,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
@@ -131,9 +132,7 @@ public final class Pipeline {
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
         call.set(TOOL, tool == null ? shown(toolName) : tool.name());
         if (tool == null) {
-            String named = CallerText.cut(toolName);
-            return finished(null, toolName, call, started, Future.failedFuture(new ToolException(Stage.RESOLUTION,
-                    ToolException.NOT_FOUND, named, "tool not found: " + named, null)));
+            return finished(null, toolName, call, started, Future.failedFuture(ToolException.notFound(toolName)));
         }
         if (tracing.includeInputs() && call.recording()) {
             call.set("hyperterse.inputs", TracedInputs.of(inputs));
@@ -175,7 +174,7 @@ public final class Pipeline {
         }
         return running.andThen(ar -> {
             if (ar.failed()) {
-                span.fail(stage.key(), ar.cause().getMessage());
+                span.fail(stage.key(), BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS));
             }
             span.end();
         });
@@ -191,7 +190,7 @@ public final class Pipeline {
             if (ar.succeeded()) {
                 call.set("hyperterse.rows", ar.result().rows().size());
             } else {
-                call.fail(outcome, ar.cause().getMessage());
+                call.fail(outcome, BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS));
                 logFailure(tool == null ? shown(toolName) : tool.name(), ar.cause());
             }
             call.end();
@@ -204,9 +203,9 @@ public final class Pipeline {
             return Future.succeededFuture(Caller.ANONYMOUS);
         }
         return check.authenticate(tool.name(), context).recover(e -> Future.failedFuture(
-                e instanceof AuthDeniedException
+                (e instanceof AuthDeniedException
                         ? new ToolException(Stage.AUTH, tool.name(), "auth failed: " + e.getMessage())
-                        : unexpected(Stage.AUTH, tool, e)));
+                        : unexpected(Stage.AUTH, tool, e)).asAuthCheckRefusal()));
     }
 
     private static List<Object> namedValues(Map<String, Object> values) {
@@ -400,7 +399,8 @@ public final class Pipeline {
             }
         } else {
             LOG.atWarn().addKeyValue("tool", tool).addKeyValue("stage", "internal")
-                    .addKeyValue("reason", String.valueOf(e.getMessage())).log("call failed");
+                    .addKeyValue("reason", BoundedText.cut(String.valueOf(e.getMessage()), BoundedText.MESSAGE_CHARS))
+                    .log("call failed");
             LOG.debug("cause of the failed call to {}", tool, e);
         }
     }
@@ -451,6 +451,11 @@ public final class Pipeline {
             return Future.succeededFuture(true);
         }
         return check.authenticate(tool.name(), context).transform(ar -> Future.succeededFuture(ar.succeeded()));
+    }
+
+    /** True when some tool has an auth check (its own or the project's root one). */
+    public boolean guardsAnyTool() {
+        return !authChecks.isEmpty();
     }
 
     /** True when some tool's auth check decides per tool. */

@@ -1,5 +1,7 @@
 package dev.hyperterse.pipeline;
 
+import dev.hyperterse.model.BoundedText;
+import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Redaction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,38 +10,62 @@ import java.util.Map;
 
 /**
  * A call's inputs as a span attribute ({@code observability.tracing.include_inputs}): values of
- * inputs whose names look secret are masked, text is redacted, and the whole is cut short.
+ * inputs whose names look secret are masked, text is redacted, and the whole is cut short. It is
+ * built on the event loop before the inputs are validated, so it reads a bounded part of them
+ * whatever the caller sent: at most {@link #MAX_VALUES} values, names cut like other caller
+ * names, each string cut to {@link #VALUE_CHARS} (saying so) before it is redacted.
  */
 final class TracedInputs {
     static final int MAX_LENGTH = 2048;
+    static final int VALUE_CHARS = 256;
+    /** Object members and array items read, at any depth; the rest is left out, saying how many. */
+    static final int MAX_VALUES = 64;
+    /** Stands for what was left out. */
+    static final String MORE = "…";
 
     private TracedInputs() {
     }
 
     static String of(JsonObject inputs) {
-        String text = masked(inputs).encode();
-        return text.length() > MAX_LENGTH ? text.substring(0, MAX_LENGTH) + "…" : text;
+        String text = masked(inputs, new int[] {MAX_VALUES}).encode();
+        return BoundedText.cut(text, MAX_LENGTH);
     }
 
-    private static JsonObject masked(JsonObject in) {
+    private static JsonObject masked(JsonObject in, int[] budget) {
         JsonObject out = new JsonObject();
+        int left = in.size();
         for (Map.Entry<String, Object> e : in) {
-            out.put(e.getKey(), Redaction.sensitiveName(e.getKey()) ? Redaction.MASK : value(e.getValue()));
+            if (budget[0]-- <= 0) {
+                out.put(MORE, left + " more not traced");
+                break;
+            }
+            left--;
+            String name = CallerText.cut(e.getKey());
+            out.put(name, Redaction.sensitiveName(name) ? Redaction.MASK : value(e.getValue(), budget));
         }
         return out;
     }
 
-    private static Object value(Object v) {
+    private static Object value(Object v, int[] budget) {
         if (v instanceof JsonObject) {
-            return masked((JsonObject) v);
+            return masked((JsonObject) v, budget);
         }
         if (v instanceof JsonArray) {
+            JsonArray in = (JsonArray) v;
             JsonArray out = new JsonArray();
-            ((JsonArray) v).forEach(item -> out.add(value(item)));
+            int left = in.size();
+            for (Object item : in) {
+                if (budget[0]-- <= 0) {
+                    out.add(MORE + " " + left + " more not traced");
+                    break;
+                }
+                left--;
+                out.add(value(item, budget));
+            }
             return out;
         }
         if (v instanceof String) {
-            return Redaction.secrets((String) v);
+            return Redaction.secrets((String) v, VALUE_CHARS);
         }
         return v;
     }

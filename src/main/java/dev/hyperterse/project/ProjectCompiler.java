@@ -72,11 +72,16 @@ public final class ProjectCompiler {
     }
 
     private ProjectCompiler(ProjectCompiler base, AdapterCheck adapterCheck, boolean missingVariablesAreWarnings) {
+        this(base, base.defaults, adapterCheck, missingVariablesAreWarnings);
+    }
+
+    private ProjectCompiler(ProjectCompiler base, YamlNode defaults, AdapterCheck adapterCheck,
+                            boolean missingVariablesAreWarnings) {
         this.processEnvironment = base.processEnvironment;
         this.connectorTypes = base.connectorTypes;
         this.authPlugins = base.authPlugins;
         this.paths = base.paths;
-        this.defaults = base.defaults;
+        this.defaults = defaults;
         this.adapterCheck = adapterCheck;
         this.missingVariablesAreWarnings = missingVariablesAreWarnings;
     }
@@ -99,6 +104,17 @@ public final class ProjectCompiler {
      */
     public ProjectCompiler withMissingVariablesAsWarnings() {
         return new ProjectCompiler(this, adapterCheck, true);
+    }
+
+    /**
+     * This compiler, with the operator's settings between the packaged defaults and each project's
+     * {@code .hyperterse}: a project still overrides them, and a wrong operator value is reported
+     * naming the file, property or variable it came from.
+     */
+    public ProjectCompiler withOperatorLayer(OperatorLayer layer) {
+        YamlNode operator = layer.settings();
+        return operator == null ? this : new ProjectCompiler(this, YamlDocument.merge(defaults, operator),
+                adapterCheck, missingVariablesAreWarnings);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.hyperterse.project;
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.HostPattern;
+import dev.hyperterse.model.HttpTimeouts;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
@@ -38,8 +39,10 @@ final class RootConfigReader {
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
             "allowed_origins", "allowed_hosts", "max_body_size", "tool_errors", "sessions", "page_size",
-            "progress_interval", "search_output_schema", "shutdown_timeout");
-    private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max");
+            "progress_interval", "search_output_schema", "shutdown_timeout", "http", "metrics");
+    private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max", "per_client");
+    private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout");
+    private static final List<String> SERVER_METRICS_KEYS = List.of("token");
     private static final List<String> BUILD_KEYS = List.of("out");
     private static final List<String> OBSERVABILITY_KEYS = List.of("tracing", "metrics", "logs");
     private static final List<String> TRACING_KEYS = List.of("enabled", "include_inputs");
@@ -220,6 +223,14 @@ final class RootConfigReader {
         ConfigMap sessions = section(server, "sessions", SESSIONS_KEYS);
         Duration idle = sessions == null ? null : sessions.duration(required(sessions, "idle_timeout"));
         Integer maxSessions = sessions == null ? null : sessions.positiveInt(required(sessions, "max"));
+        Integer perClient = sessions == null || maxSessions == null ? null : perClient(sessions, maxSessions);
+        ConfigMap http = section(server, "http", HTTP_KEYS);
+        HttpTimeouts timeouts = http == null ? null : new HttpTimeouts(
+                orBad(http.duration(required(http, "idle_timeout"))),
+                orBad(http.duration(required(http, "header_timeout"))),
+                orBad(http.duration(required(http, "body_timeout"))));
+        ConfigMap metrics = section(server, "metrics", SERVER_METRICS_KEYS);
+        String metricsToken = metrics == null ? null : metricsToken(metrics);
         Integer pageSize = server.positiveInt(required(server, "page_size"));
         Duration progressInterval = server.duration(required(server, "progress_interval"));
         Boolean searchOutputSchema = server.bool(required(server, "search_output_schema"));
@@ -229,7 +240,58 @@ final class RootConfigReader {
                 hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
                 toolErrors == null ? ToolErrorMode.PROTOCOL : toolErrors, orBad(idle), orBad(maxSessions),
                 orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
-                orBad(shutdownTimeout));
+                orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpTimeouts.DEFAULTS : timeouts,
+                metricsToken);
+    }
+
+    /**
+     * {@code server.sessions.per_client}: a number of sessions, or a percentage of
+     * {@code server.sessions.max} ({@code "10%"}); at least one session either way.
+     */
+    private static Integer perClient(ConfigMap sessions, int maxSessions) {
+        YamlNode node = sessions.node(required(sessions, "per_client"));
+        Object value = node instanceof YamlNode.Scalar ? ((YamlNode.Scalar) node).value() : null;
+        if (value instanceof Integer && (Integer) value > 0) {
+            return Math.min((Integer) value, maxSessions);
+        }
+        if (value instanceof String) {
+            String text = ((String) value).strip();
+            if (text.matches("\\d{1,3}(\\.\\d+)?%")) {
+                double percent = Double.parseDouble(text.substring(0, text.length() - 1));
+                if (percent > 0 && percent <= 100) {
+                    return (int) Math.max(1, Math.floor(maxSessions * percent / 100));
+                }
+            }
+        }
+        sessions.error("per_client", "'server.sessions.per_client' must be a positive number of sessions or a "
+                + "percentage of server.sessions.max such as \"10%\", got " + YamlNode.describe(node));
+        return null;
+    }
+
+    /**
+     * {@code server.metrics.token}: empty for none, else the bearer token (text such as
+     * {@code "{{ env.METRICS_TOKEN }}"} is resolved). A token that resolves to nothing is an error,
+     * not an open metrics path.
+     */
+    private String metricsToken(ConfigMap metrics) {
+        String written = metrics.string(required(metrics, "token"));
+        if (written == null || written.isEmpty()) {
+            return null;
+        }
+        boolean[] missing = {false};
+        String token = env.resolve(written, variable -> {
+            missing[0] = true;
+            metrics.error("token", "server.metrics.token: environment variable '" + variable + "' is not set");
+        });
+        if (missing[0]) {
+            return null;
+        }
+        if (token.isBlank()) {
+            metrics.error("token", "'server.metrics.token' is empty after substitution; remove it to serve "
+                    + "metrics without a token");
+            return null;
+        }
+        return token.strip();
     }
 
     private static ObservabilitySettings observability(ConfigMap block) {

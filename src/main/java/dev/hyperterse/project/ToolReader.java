@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
 /** Reads one tool file ({@code app/tools/**}{@code /config.terse}); unknown keys are errors. */
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
-            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations");
+            "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations",
+            "confirm");
     private static final List<String> ANNOTATION_KEYS = List.of("read_only", "destructive", "idempotent", "open_world");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default", "enum",
             "minimum", "maximum", "min_length", "max_length", "pattern", "min_items", "max_items", "items",
@@ -151,7 +152,7 @@ final class ToolReader {
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
                 !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
                 annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
-                root.config().exposeScriptErrors());
+                root.config().exposeScriptErrors(), confirm(cfg));
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
@@ -192,6 +193,11 @@ final class ToolReader {
     private static SourceLocation statementLocation(ConfigMap cfg, Path shown) {
         YamlNode node = cfg.node("statement");
         return node == null ? SourceLocation.of(shown) : new SourceLocation(shown, node.line());
+    }
+
+    /** {@code confirm: true}: the client is asked to confirm each call (see ToolDef). */
+    private static boolean confirm(ConfigMap cfg) {
+        return Boolean.TRUE.equals(cfg.bool("confirm"));
     }
 
     /** {@code name} when set (and then checked), else derived from the tool folder. */

@@ -1,11 +1,14 @@
 package dev.hyperterse.script;
 
 import com.caoccao.javet.swc4j.Swc4j;
+import com.caoccao.javet.swc4j.Swc4jLibLoader;
 import com.caoccao.javet.swc4j.enums.Swc4jMediaType;
 import com.caoccao.javet.swc4j.enums.Swc4jSourceMapOption;
 import com.caoccao.javet.swc4j.exceptions.Swc4jCoreException;
+import com.caoccao.javet.swc4j.interfaces.ISwc4jLibLoadingListener;
 import com.caoccao.javet.swc4j.options.Swc4jTranspileOptions;
 
+import java.io.File;
 import java.net.MalformedURLException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,7 +30,11 @@ public final class TypeScriptStripper {
     private static final Pattern POSITION = Pattern.compile("at \\S+:(\\d+):(\\d+)\\s*$");
 
     private final Map<String, String> stripped = new ConcurrentHashMap<>();
-    private volatile Swc4j swc;
+    private volatile Compiler compiler;
+
+    /** swc4j, and the standard-error capture that keeps its native panic reports out of the log. */
+    private record Compiler(Swc4j swc, NativeStderrCapture stderr) {
+    }
 
     /**
      * @param file   the file the source came from, for error positions
@@ -53,9 +60,14 @@ public final class TypeScriptStripper {
         }
         String code;
         try {
-            code = swc().transpile(source, options).getCode();
+            Compiler c = compiler(file);
+            code = c.stderr().run(() -> c.swc().transpile(source, options)).getCode();
         } catch (Swc4jCoreException e) {
             throw syntaxError(file, String.valueOf(e.getMessage()));
+        } catch (UnsatisfiedLinkError e) {
+            // swc4j logs why its library did not load (e.g. an unwritable folder) and carries on
+            throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library is not loaded on "
+                    + TypeScriptPlatform.current().label() + " (the log above says why)");
         }
         stripped.put(key, code);
         return code;
@@ -73,19 +85,44 @@ public final class TypeScriptStripper {
                 : Swc4jMediaType.TypeScript;
     }
 
-    /** The native library loads on first use, so projects without TypeScript never load it. */
-    private Swc4j swc() {
-        Swc4j s = swc;
-        if (s == null) {
+    /**
+     * The native library loads on first use, so projects without TypeScript never load it. A
+     * platform without the library is a load error of the file that needs it, saying what to do.
+     */
+    private Compiler compiler(Path file) throws ScriptLoadException {
+        Compiler c = compiler;
+        if (c == null) {
             synchronized (this) {
-                s = swc;
-                if (s == null) {
-                    s = new Swc4j();
-                    swc = s;
+                c = compiler;
+                if (c == null) {
+                    String unavailable = TypeScriptPlatform.current().unavailableReason(Swc4j.class.getClassLoader());
+                    if (unavailable != null) {
+                        throw new ScriptLoadException(file, 0, 0, unavailable);
+                    }
+                    try {
+                        Swc4jLibLoader.setLibLoadingListener(new PerUserLibFolder());
+                        c = new Compiler(new Swc4j(), NativeStderrCapture.forThisProcess());
+                    } catch (LinkageError e) {
+                        throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library does "
+                                + "not load on " + TypeScriptPlatform.current().label() + ": " + e);
+                    }
+                    compiler = c;
                 }
             }
         }
-        return s;
+        return c;
+    }
+
+    /**
+     * swc4j copies its library to {@code <tmp>/swc4j} by default: a folder the first user on a
+     * machine creates and every other user then cannot write. One folder per user instead.
+     */
+    private static final class PerUserLibFolder implements ISwc4jLibLoadingListener {
+        @Override
+        public File getLibPath() {
+            String user = System.getProperty("user.name", "").replaceAll("[^A-Za-z0-9._-]", "_");
+            return new File(System.getProperty("java.io.tmpdir"), "swc4j-" + user);
+        }
     }
 
     static ScriptLoadException syntaxError(Path file, String message) {

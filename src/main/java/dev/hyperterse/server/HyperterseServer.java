@@ -94,8 +94,10 @@ public final class HyperterseServer {
             AtomicBoolean stopping = new AtomicBoolean();
             boolean reloads = options.recompile() != null;
             SessionStore sessions = vertx.isClustered()
-                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(), options.clock())
-                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(), options.clock());
+                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(),
+                            settings.sessionsPerClient(), options.clock())
+                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(),
+                            settings.sessionsPerClient(), options.clock());
             McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.conformanceFixtures(),
                     reloads, options.clock(), telemetry);
             if (options.conformanceFixtures()) {
@@ -109,6 +111,8 @@ public final class HyperterseServer {
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
             Router router = Router.router(vertx);
+            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.httpTimeouts());
+            router.route().handler(deadlines::handle);
             router.route().handler(new Cors(settings.corsOrigins(), endpoint.originPolicy()));
             router.get("/heartbeat").handler(rc -> rc.response()
                     .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -117,8 +121,11 @@ public final class HyperterseServer {
                     () -> reloader == null ? 1 : reloader.generation()));
             ObservabilitySettings observability = project.config().observability();
             if (setup.metricsEnabled()) {
-                // not behind the MCP Origin/Host checks: scrapers call it by the pod's address
-                router.get(observability.metricsPath()).handler(rc -> vertx.executeBlocking(setup::scrape, false)
+                // behind the MCP Origin/Host checks (which pass a scraper calling by the pod's
+                // address when bound to one) and the optional token: metrics name the project's tools
+                router.get(observability.metricsPath())
+                        .handler(new MetricsAccess(endpoint.originPolicy(), settings.metricsToken())::handle)
+                        .handler(rc -> vertx.executeBlocking(setup::scrape, false)
                         .onComplete(ar -> {
                             if (ar.failed()) {
                                 rc.fail(ar.cause());
@@ -136,8 +143,15 @@ public final class HyperterseServer {
                     .setPort(port)
                     .setCompressionSupported(true)
                     .setMaxInitialLineLength(8192)
-                    .setMaxHeaderSize(16384);
+                    .setMaxHeaderSize(16384)
+                    // no cleartext HTTP/2: telling it from HTTP/1 takes the first 24 bytes, and until
+                    // then a connection has no handler, so a client sending fewer would escape the
+                    // header deadline (ConnectionDeadlines); h2c upgrade requests are answered in HTTP/1.1
+                    .setHttp2ClearTextEnabled(false)
+                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
+                    .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
             return vertx.createHttpServer(httpOptions)
+                    .connectionHandler(deadlines::opened)
                     .requestHandler(router)
                     .listen()
                     .compose(http -> {

@@ -7,6 +7,7 @@ import dev.hyperterse.cache.CacheStats;
 import dev.hyperterse.cache.CaffeineResultCache;
 import dev.hyperterse.cache.ResultCache;
 import dev.hyperterse.connector.Connector;
+import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.mcp.McpBackend;
 import dev.hyperterse.model.AdapterDef;
@@ -153,7 +154,7 @@ public final class Snapshot {
                 } else {
                     AdapterDef a = project.adapters().get(name);
                     reasons.add(a.location() + ": adapter '" + name + "' (" + a.connector() + ") could not connect: "
-                            + f.cause().getMessage());
+                            + ConnectorException.reasonWithoutAdapter(name, f.cause()));
                 }
             });
             for (Future<Void> f : starting) {

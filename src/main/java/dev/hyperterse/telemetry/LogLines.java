@@ -13,9 +13,15 @@ import java.util.List;
 /**
  * What both log formats agree on: messages and key-value pairs are redacted, and a stack trace is
  * written only when the event's logger is at debug; at other levels an exception is one line
- * (its type and redacted message).
+ * (its type and redacted message). Every piece is cut before it is redacted (messages and values
+ * to {@link Redaction#MAX_CHARS}, a stack trace to {@link #STACK_CHARS}), so a line costs the same
+ * however long the text a caller managed to put in it: lines are written on the thread that
+ * logged them, often an event loop.
  */
 final class LogLines {
+    /** A debug stack trace: room for the deepest real one, not for a message quoted in it without end. */
+    static final int STACK_CHARS = 65_536;
+
     private LogLines() {
     }
 
@@ -57,6 +63,6 @@ final class LogLines {
             return null;
         }
         Logger logger = context.getLogger(event.getLoggerName());
-        return logger.isDebugEnabled() ? Redaction.secrets(ThrowableProxyUtil.asString(t)) : null;
+        return logger.isDebugEnabled() ? Redaction.secrets(ThrowableProxyUtil.asString(t), STACK_CHARS) : null;
     }
 }

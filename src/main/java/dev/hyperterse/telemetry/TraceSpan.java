@@ -1,5 +1,6 @@
 package dev.hyperterse.telemetry;
 
+import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.Redaction;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -54,7 +55,8 @@ public final class TraceSpan {
     public TraceSpan fail(String type, String message) {
         if (span != null) {
             span.setAttribute("error.type", type);
-            span.setStatus(StatusCode.ERROR, message == null ? type : Redaction.secrets(message));
+            span.setStatus(StatusCode.ERROR, message == null ? type
+                    : Redaction.secrets(message, BoundedText.MESSAGE_CHARS));
         }
         return this;
     }

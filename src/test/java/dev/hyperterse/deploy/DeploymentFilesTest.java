@@ -51,7 +51,7 @@ class DeploymentFilesTest {
     @Test
     void servicesAndProfiles() {
         for (String s : List.of("postgres", "mysql", "redis", "redis-seed", "quickstart", "postgres-shop", "mysql-shop",
-                "redis-shop")) {
+                "redis-shop", "scripts")) {
             assertTrue(services.containsKey(s), s);
             assertEquals(List.of(), profiles(services.get(s)), s + " runs by default");
         }
@@ -124,7 +124,64 @@ class DeploymentFilesTest {
                 }
             }
         }
-        assertEquals(6, servers);
+        assertEquals(8, servers);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyExampleIsServedAndReadFromTheHostSoEditingItNeedsNoRebuild() throws Exception {
+        Set<String> served = new HashSet<>();
+        for (Map.Entry<String, Map<String, Object>> e : services.entrySet()) {
+            List<String> command = (List<String>) e.getValue().get("command");
+            if (command == null || command.isEmpty() || !"start".equals(command.get(0))) {
+                continue;
+            }
+            String example = command.get(1).substring("/app/tools-examples/".length());
+            served.add(example);
+            List<String> volumes = ((List<Object>) e.getValue().getOrDefault("volumes", List.of())).stream()
+                    .map(String::valueOf).toList();
+            for (String part : List.of(".hyperterse", "app")) {
+                String mount = "./tools-examples/" + example + "/" + part + ":/app/tools-examples/" + example + "/" + part + ":ro";
+                assertTrue(volumes.contains(mount), e.getKey() + " does not mount " + mount + ": " + volumes);
+            }
+            // the port comes from $PORT, which the health check probes too
+            assertFalse(command.contains("--port") || command.contains("-p"), e.getKey() + " sets its own port");
+        }
+        try (var examples = Files.list(Path.of("tools-examples"))) {
+            Set<String> all = new HashSet<>(examples.filter(d -> Files.isRegularFile(d.resolve(".hyperterse")))
+                    .map(d -> d.getFileName().toString()).toList());
+            assertEquals(all, served, "every example project has a compose service");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void databasesAreHealthyOnlyWhenTheirSeedScriptsHaveRun() {
+        // the images run the init scripts on a server without TCP; the real one listens on TCP
+        for (String db : List.of("postgres", "mysql")) {
+            List<String> test = (List<String>) ((Map<String, Object>) services.get(db).get("healthcheck")).get("test");
+            assertTrue(String.join(" ", test).contains("-h 127.0.0.1"), db + " health check must use TCP: " + test);
+        }
+    }
+
+    @Test
+    void theImageProbesThePortItServesOnAndItsNativeHelpersHaveAWritableHome() throws Exception {
+        List<String> lines = joinedInstructions(Files.readString(Path.of("Dockerfile")));
+        String healthcheck = lines.stream().filter(l -> l.startsWith("HEALTHCHECK")).findFirst().orElseThrow();
+        assertTrue(healthcheck.contains("/dev/tcp/127.0.0.1/${PORT:-8080}"), healthcheck);
+        assertTrue(lines.contains("ENV PORT=8080"), "the image sets PORT");
+        String cmd = lines.stream().filter(l -> l.startsWith("CMD")).findFirst().orElseThrow();
+        assertFalse(cmd.contains("--port"), "the default command leaves the port to $PORT: " + cmd);
+        // Truffle and JNA unpack helpers under ~/.cache; a --user uid has no home at all
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("ENV JAVA_TOOL_OPTIONS=") && l.contains("-Duser.home=/tmp")));
+    }
+
+    @Test
+    void theReadmesBindMountCommandRunsAsTheFoldersOwner() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        Matcher run = Pattern.compile("docker run [^\\n]*-v \"\\$PWD/my-project:/project\"[^\\n]*").matcher(readme);
+        assertTrue(run.find(), "the README shows a bind-mount docker run");
+        assertTrue(run.group().contains("--user \"$(id -u):$(id -g)\""), run.group());
     }
 
     @Test

@@ -76,10 +76,39 @@ class MalformedInputTest {
         for (byte[] body : bodies) {
             Answers.error(http.post("/mcp", body, MCP_HEADERS), 400, -32700, "invalid UTF-8");
         }
-        // Jackson reads a UTF-8-encoded surrogate (CESU-8) as the lone surrogate it encodes, the
-        // same as its JSON escape would be: answered like any unknown method
-        byte[] cesu = bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"", new byte[] {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, "\"}");
-        Answers.error(http.post("/mcp", cesu, MCP_HEADERS), 200, -32601, "an encoded surrogate");
+    }
+
+    @Test
+    void overlongSurrogateAndTruncatedUtf8AreParseErrors() throws Exception {
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"";
+        byte[][] sequences = {
+            {(byte) 0xc0, (byte) 0xa7},                           // ' in two bytes (overlong)
+            {(byte) 0xc0, (byte) 0xaf},                           // / in two bytes
+            {(byte) 0xe0, (byte) 0x80, (byte) 0xa7},              // ' in three bytes
+            {(byte) 0xf0, (byte) 0x80, (byte) 0x80, (byte) 0xa7}, // ' in four bytes
+            {(byte) 0xc1, (byte) 0xbf},                           // overlong DEL
+            {(byte) 0xed, (byte) 0xa0, (byte) 0x80},              // U+D800 encoded (CESU-8)
+            {(byte) 0xed, (byte) 0xbf, (byte) 0xbf},              // U+DFFF encoded
+            {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // past U+10FFFF
+            {(byte) 0xf0, (byte) 0x9f, (byte) 0x98},              // a 4-byte sequence cut short
+            {(byte) 0x80},                                        // a continuation byte alone
+        };
+        for (byte[] sequence : sequences) {
+            JsonObject e = Answers.error(http.post("/mcp", bytes(ping, sequence, "\"}}"), MCP_HEADERS), 400, -32700,
+                    "bytes " + java.util.HexFormat.ofDelimiter(" ").formatHex(sequence));
+            assertEquals("Parse error: the body is not valid UTF-8", e.getString("message"));
+        }
+        // a sequence cut short by the end of the body
+        Answers.error(http.post("/mcp", bytes("{}", new byte[] {(byte) 0xe2, (byte) 0x82}, ""), MCP_HEADERS), 400, -32700,
+                "truncated at the end");
+        // an overlong quote in a tool name is refused before anything reads it, not decoded to '
+        Answers.error(http.post("/mcp", bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"execute\",\"arguments\":{\"tool\":\"echo", new byte[] {(byte) 0xc0, (byte) 0xa7},
+                "\",\"inputs\":{}}}}"), MCP_HEADERS), 400, -32700, "overlong quote in a tool name");
+        // well-formed multi-byte text, across the checker's chunk boundaries, is accepted
+        String text = "é€😀".repeat(5000);
+        HttpResponse<String> fine = http.post("/mcp", (ping + text + "\"}}").getBytes(StandardCharsets.UTF_8), MCP_HEADERS);
+        assertEquals(200, fine.statusCode(), fine.body());
     }
 
     // ---- wrong JSON-RPC shapes ----

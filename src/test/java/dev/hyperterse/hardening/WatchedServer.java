@@ -81,7 +81,8 @@ final class WatchedServer implements AutoCloseable {
         return watch(project);
     }
 
-    private static WatchedServer watch(Path project) throws Exception {
+    /** Any project, watched the same way. */
+    static WatchedServer watch(Path project) throws Exception {
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         log.start();
         root().addAppender(log);

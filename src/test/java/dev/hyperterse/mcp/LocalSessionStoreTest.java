@@ -62,7 +62,7 @@ class LocalSessionStoreTest {
     void theCapCountsLiveSessionsOnly() {
         Session a = created(store, "2025-11-25");
         created(store, "2025-11-25");
-        assertTrue(store.create("2025-11-25").result().isEmpty(), "full");
+        assertTrue(store.create("2025-11-25", CLIENT, ALL_IN_USE).result().isEmpty(), "full, and every session in use");
         store.remove(a.id());
         Session c = created(store, "2025-11-25");
         clock.advance(Duration.ofMinutes(6));
@@ -73,11 +73,100 @@ class LocalSessionStoreTest {
         created(store, "2025-11-25");
         created(store, "2025-11-25");
         clock.advance(Duration.ofMinutes(6));
-        assertTrue(store.create("2025-11-25").result().isPresent(), "expired sessions make room");
+        assertTrue(store.create("2025-11-25", CLIENT, ALL_IN_USE).result().isPresent(), "expired sessions make room");
     }
 
+    @Test
+    void aFullStoreEndsItsLeastRecentlyUsedIdleSession() {
+        LocalSessionStore three = new LocalSessionStore(Duration.ofMinutes(5), 3, clock);
+        Recorder use = new Recorder();
+        Session a = three.create("2025-11-25", "10.0.0.1", use).result().orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Session b = three.create("2025-11-25", "10.0.0.2", use).result().orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        Session c = three.create("2025-11-25", "10.0.0.3", use).result().orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        three.find(a.id());                  // a is now the most recently used
+        use.busy.add(b.id());                // b has an open stream
+        Session d = three.create("2025-11-25", "10.0.0.4", use).result().orElseThrow();
+        assertEquals(List.of(c.id()), use.ended, "b is in use, a was used since: c goes");
+        assertTrue(three.find(c.id()).result().isEmpty(), "an ended session is unknown from then on");
+        assertTrue(three.find(b.id()).result().isPresent());
+        assertTrue(three.find(d.id()).result().isPresent());
+        use.busy.addAll(List.of(a.id(), b.id(), d.id()));
+        assertTrue(three.create("2025-11-25", "10.0.0.5", use).result().isEmpty(), "all in use: no room");
+        assertEquals(3, three.size());
+    }
+
+    @Test
+    void oneClientReplacesOnlyItsOwnSessionsAndNeverLocksOthersOut() {
+        LocalSessionStore shared = new LocalSessionStore(Duration.ofMinutes(5), 100, 10, clock);
+        Recorder use = new Recorder();
+        List<String> others = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            others.add(shared.create("2025-11-25", "192.0.2.7", use).result().orElseThrow().id());
+        }
+        for (int i = 0; i < 12_000; i++) {
+            clock.advance(Duration.ofMillis(1));
+            assertTrue(shared.create("2025-11-25", "198.51.100.9", use).result().isPresent());
+        }
+        assertEquals(15, shared.size(), "the flooding client holds its share of 10, no more");
+        for (String id : others) {
+            assertTrue(shared.find(id).result().isPresent(), "the other client's sessions live on");
+        }
+        assertTrue(shared.create("2025-11-25", "192.0.2.8", use).result().isPresent(), "a new client gets one");
+        assertEquals(12_000 - 10, use.ended.size());
+    }
+
+    @Test
+    void makingRoomLooksAtABoundedNumberOfSessions() {
+        LocalSessionStore big = new LocalSessionStore(Duration.ofMinutes(5), 5000, clock);
+        Recorder use = new Recorder();
+        for (int i = 0; i < 5000; i++) {
+            String id = big.create("2025-11-25", "10.1." + (i / 250) + "." + (i % 250), use).result().orElseThrow().id();
+            use.busy.add(id);
+        }
+        use.asked = 0;
+        assertTrue(big.create("2025-11-25", "10.9.9.9", use).result().isEmpty());
+        assertTrue(use.asked <= SessionLedger.SCAN, "asked about " + use.asked + " sessions");
+        // the ones it passed count as used now, so the next try starts past them
+        use.busy.clear();
+        assertTrue(big.create("2025-11-25", "10.9.9.9", use).result().isPresent());
+        assertEquals(1, use.ended.size());
+    }
+
+    /** Which sessions are in use (set by the test), and which ones the store ended. */
+    private static final class Recorder implements SessionUse {
+        final Set<String> busy = new HashSet<>();
+        final List<String> ended = new java.util.ArrayList<>();
+        int asked;
+
+        @Override
+        public boolean inUse(String sessionId) {
+            asked++;
+            return busy.contains(sessionId);
+        }
+
+        @Override
+        public void ended(String sessionId) {
+            ended.add(sessionId);
+        }
+    }
+
+    private static final String CLIENT = "127.0.0.1";
+    private static final SessionUse ALL_IN_USE = new SessionUse() {
+        @Override
+        public boolean inUse(String sessionId) {
+            return true;
+        }
+
+        @Override
+        public void ended(String sessionId) {
+        }
+    };
+
     private static Session created(LocalSessionStore store, String version) {
-        return store.create(version).result().orElseThrow();
+        return store.create(version, CLIENT, SessionUse.NONE).result().orElseThrow();
     }
 
     private Optional<Session> found(String id) {

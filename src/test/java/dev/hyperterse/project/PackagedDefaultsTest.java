@@ -54,6 +54,29 @@ class PackagedDefaultsTest {
         assertEquals(100, server.pageSize());
         assertEquals(Duration.ofSeconds(1), server.progressInterval());
         assertFalse(server.searchOutputSchema());
+        assertEquals(1000, server.sessionsPerClient(), "10% of max");
+        assertEquals(dev.hyperterse.model.HttpTimeouts.DEFAULTS, server.httpTimeouts(),
+                "the model's constant agrees with the packaged defaults");
+        assertNull(server.metricsToken());
+    }
+
+    @Test
+    void theShareOfSessionsPerClientIsACountOrAPercentageOfMax(@TempDir Path dir) throws Exception {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 25%\n"
+                + "  http:\n    header_timeout: 2s\n");
+        ServerSettings server = p.compile().config().server();
+        assertEquals(50, server.sessionsPerClient());
+        assertEquals(Duration.ofSeconds(2), server.httpTimeouts().headers());
+        assertEquals(Duration.ofMinutes(5), server.httpTimeouts().idle(), "a sibling keeps its default");
+        p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 7\n");
+        assertEquals(7, p.compile().config().server().sessionsPerClient());
+        for (String wrong : new String[] {"0", "0%", "150%", "lots", "-3"}) {
+            p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    per_client: '" + wrong + "'\n");
+            Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, p::compile, wrong);
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("'server.sessions.per_client' must be"),
+                    e.getMessage());
+        }
     }
 
     @Test

@@ -95,7 +95,7 @@ class SearchHitTest {
         ToolDef tool = new ToolDef(plain.name(), plain.path(), plain.description(), plain.use(), plain.statement(),
                 plain.inputs(), null, null, null, null, plain.cache(), List.of(), plain.limits(), plain.location(),
                 plain.location(), List.of(), false, "Find users", List.of("users", "read"),
-                ToolAnnotations.inferred(plain.statement(), false), true);
+                ToolAnnotations.inferred(plain.statement(), false), true, false);
         JsonObject json = new SearchHit("users", 90, 0.9, tool).toJson();
         assertEquals(List.of("name", "relevance_score", "title", "description", "statement", "inputs", "input_schema",
                 "tags", "annotations"), List.copyOf(json.fieldNames()));
@@ -119,7 +119,7 @@ class SearchHitTest {
         ToolDef plain = db("lookup", "Finds a record", "SELECT 1");
         ToolDef tagged = new ToolDef("lookup", "lookup", "Finds a record", "db", "SELECT 1", List.of(), null, null,
                 null, null, plain.cache(), List.of(), plain.limits(), plain.location(), plain.location(), List.of(),
-                false, "Invoice archive", List.of("billing"), ToolAnnotations.NONE, true);
+                false, "Invoice archive", List.of("billing"), ToolAnnotations.NONE, true, false);
         assertEquals(List.of(), new SearchIndex(List.of(plain), 10).search("billing invoice"));
         assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("billing").get(0).name());
         assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("invoice archive").get(0).name());

@@ -142,9 +142,10 @@ class JwtResourceServerTest {
     void aToolWithAStricterPolicyRefusesAtCallTime() throws Exception {
         JsonObject r = new JsonObject(http.mcp(execute("all-orders"), "Authorization", "Bearer " + token("alice", "orders:read")).body());
         JsonObject error = r.getJsonObject("error");
-        assertEquals(-32000, error.getInteger("code"));
-        assertEquals("auth failed: token lacks the required scope 'orders:admin'", error.getString("message"));
-        assertEquals("auth", error.getJsonObject("data").getString("stage"));
+        // search hides the tool from this caller (tools.search.filter_by_auth), so execute does not confirm it exists
+        assertEquals(-32601, error.getInteger("code"));
+        assertEquals("tool not found: all-orders", error.getString("message"));
+        assertEquals("resolution", error.getJsonObject("data").getString("stage"));
         JsonObject ok = new JsonObject(http.mcp(execute("all-orders"), "Authorization",
                 "Bearer " + token("root", "orders:read orders:admin")).body());
         assertEquals(3, new JsonArray(ok.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text")).size());
@@ -183,7 +184,9 @@ class JwtResourceServerTest {
     /** A per-tool jwt block (no root block): the same tokens are auth failures of the call, not -32603. */
     @Test
     void mistypedClaimsAreAuthFailuresOfAPerToolPolicy(@TempDir Path project) throws Exception {
-        Files.writeString(project.resolve(".hyperterse"), "name: per-tool\n");
+        // with search filtered by auth (the default) a refused caller is told the tool does not exist;
+        // unfiltered, the refusal is shown, so the reason can be checked here
+        Files.writeString(project.resolve(".hyperterse"), "name: per-tool\ntools:\n  search:\n    filter_by_auth: false\n");
         Files.createDirectories(project.resolve("app/adapters"));
         Files.writeString(project.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
         Path tool = Files.createDirectories(project.resolve("app/tools/whoami"));

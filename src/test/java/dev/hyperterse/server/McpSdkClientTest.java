@@ -87,7 +87,8 @@ class McpSdkClientTest {
     void pagedToolsListIsCollectedWhole() {
         List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
         assertEquals(List.of("search", "execute", "test_simple_text", "test_error_handling", "test_tool_with_progress",
-                "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool"), names);
+                "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool", "test_image_content",
+                "test_audio_content", "test_embedded_resource", "test_multiple_content_types"), names);
         McpSchema.ListToolsResult first = client.listTools(null);
         assertEquals(3, first.tools().size());
         assertNotNull(first.nextCursor());

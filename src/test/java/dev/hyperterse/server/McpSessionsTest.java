@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -99,27 +100,50 @@ class McpSessionsTest {
     }
 
     @Test
-    void liveSessionsAreCapped() throws Exception {
+    void liveSessionsAreCappedAndAFullTableGivesUpItsLeastRecentlyUsedIdleSession() throws Exception {
         // sessions of other tests are idle by now or gone: start from a clean slate
         clock.advance(IDLE.plusMinutes(1));
         String a = http.session("2025-11-25");
+        clock.advance(Duration.ofSeconds(1));
         String b = http.session("2025-11-25");
+        clock.advance(Duration.ofSeconds(1));
         String c = http.session("2025-11-25");
+        clock.advance(Duration.ofSeconds(1));
+        assertEquals(200, ping(a).statusCode(), "a is now the most recently used");
+        String d = http.session("2025-11-25");
+        assertEquals(404, ping(b).statusCode(), "b, the least recently used, made room for d");
+        assertEquals(200, ping(a).statusCode());
+        assertEquals(200, ping(c).statusCode());
+        assertEquals(200, ping(d).statusCode());
+
+        // every session in use (an open GET stream each): no room, and nobody's session is taken
+        List<SseStream> streams = new java.util.ArrayList<>();
+        for (String sid : List.of(a, c, d)) {
+            SseStream get = http.listen(sid, null);
+            assertTrue(get.next(WAIT).priming());
+            streams.add(get);
+        }
         HttpResponse<String> full = http.mcp(RawHttp.initialize("2025-11-25"));
         JsonObject error = new JsonObject(full.body()).getJsonObject("error");
         assertEquals(-32000, error.getInteger("code"));
         assertTrue(error.getString("message").startsWith("too many live sessions"), error.encode());
         assertTrue(full.headers().firstValue("mcp-session-id").isEmpty());
+        for (String sid : List.of(a, c, d)) {
+            assertEquals(200, ping(sid).statusCode());
+        }
+        for (SseStream get : streams) {
+            get.close();
+        }
 
         assertEquals(200, http.send("DELETE", "/mcp", "Mcp-Session-Id", a).statusCode());
-        String d = http.session("2025-11-25");
-        assertEquals(200, ping(d).statusCode());
+        String e = http.session("2025-11-25");
+        assertEquals(200, ping(e).statusCode());
 
         clock.advance(IDLE.plusMinutes(1));
-        String e = http.session("2025-11-25");
-        assertEquals(200, ping(e).statusCode(), "expired sessions make room");
-        assertEquals(404, ping(b).statusCode());
+        String f = http.session("2025-11-25");
+        assertEquals(200, ping(f).statusCode(), "expired sessions make room");
         assertEquals(404, ping(c).statusCode());
+        assertEquals(404, ping(d).statusCode());
         assertEquals(200, ping(null).statusCode(), "requests without a session need no room");
     }
 

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * {@code /metrics} scraped as Prometheus would: requests by method and status, tool calls by tool
  * and outcome, connector operations, cache lookups, sessions, Vert.x HTTP metrics and JVM
- * metrics, in the text format, outside the MCP Origin/Host rules; and a project that turns
+ * metrics, in the text format, behind the MCP Origin/Host rules and an optional token; and a project that turns
  * metrics off or moves them.
  */
 class MetricsEndpointTest {
@@ -104,12 +104,58 @@ class MetricsEndpointTest {
     }
 
     @Test
-    void metricsAreOutsideTheMcpOriginAndHostRules() throws Exception {
+    void metricsAreBehindTheMcpOriginAndHostRules() throws Exception {
         HttpResponse<String> mcp = http.mcp(RawHttp.request(1, "ping", null), "Host", "evil.example");
         assertEquals(403, mcp.statusCode(), "the MCP endpoint refuses a foreign Host when bound to loopback");
-        assertEquals(200, http.send("GET", "/metrics", "Host", "evil.example").statusCode());
-        assertEquals(200, http.send("GET", "/metrics", "Origin", "https://evil.example").statusCode());
+        // metrics name the project's tools: a rebinding page must not read them either
+        HttpResponse<String> host = http.send("GET", "/metrics", "Host", "evil.example");
+        assertEquals(403, host.statusCode());
+        assertTrue(!host.body().contains("hyperterse_"), host.body());
+        assertEquals(403, http.send("GET", "/metrics", "Origin", "https://evil.example").statusCode());
+        assertEquals(200, http.send("GET", "/metrics", "Origin", "http://localhost:3000").statusCode());
+        assertEquals(200, http.send("GET", "/metrics").statusCode(), "no token set: any local scraper reads them");
         assertEquals(200, http.send("GET", "/ready", "Host", "prometheus.monitoring.svc").statusCode());
+    }
+
+    @Test
+    void aMetricsTokenIsRequiredOnceSet(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir.resolve("token"));
+        Files.writeString(project.resolve(".hyperterse"), "name: token\nserver:\n  metrics:\n"
+                + "    token: '{{ env.SCRAPE_TOKEN }}'\n");
+        java.util.Map<String, String> env = java.util.Map.of("SCRAPE_TOKEN", "s3cret-scrape");
+        dev.hyperterse.model.ServerSettings settings = new dev.hyperterse.project.ProjectCompiler(
+                env, java.util.Set.of("sqlite"), java.util.Set.of()).compile(project).config().server();
+        assertEquals("s3cret-scrape", settings.metricsToken());
+        assertTrue(!settings.toString().contains("s3cret"), "the token never shows in the settings' text");
+        try (TelemetrySetup setup = TelemetrySetup.forTesting(null, false, true);
+             RunningServer s = RunningServer.start(project, env, x -> x, ServeOptions.DEFAULTS.withTelemetry(setup))) {
+            RawHttp h = new RawHttp(s.baseUrl());
+            for (String[] headers : java.util.List.of(new String[0], new String[] {"Authorization", "Bearer wrong"},
+                    new String[] {"Authorization", "Bearer s3cret-scrap"}, new String[] {"Authorization", "Basic s3cret-scrape"},
+                    new String[] {"Authorization", "Bearer s3cret-scrape-and-more"})) {
+                HttpResponse<String> refused = h.send("GET", "/metrics", headers);
+                assertEquals(401, refused.statusCode(), String.join(" ", headers));
+                assertEquals("Bearer realm=\"metrics\"", refused.headers().firstValue("www-authenticate").orElse(null));
+                assertTrue(!refused.body().contains("hyperterse_"), refused.body());
+            }
+            HttpResponse<String> ok = h.send("GET", "/metrics", "Authorization", "Bearer s3cret-scrape");
+            assertEquals(200, ok.statusCode());
+            assertTrue(ok.body().contains("hyperterse_tools"), ok.body());
+            assertEquals(200, h.send("GET", "/metrics", "Authorization", "bearer s3cret-scrape").statusCode(),
+                    "the scheme is case-insensitive");
+            assertEquals(403, h.send("GET", "/metrics", "Authorization", "Bearer s3cret-scrape", "Host", "evil.example")
+                    .statusCode(), "the token does not lift the Host check");
+        }
+    }
+
+    @Test
+    void aMetricsTokenThatResolvesToNothingIsAConfigError(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir.resolve("bad"));
+        Files.writeString(project.resolve(".hyperterse"), "name: bad\nserver:\n  metrics:\n    token: '{{ env.NOPE }}'\n");
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new dev.hyperterse.project.ProjectCompiler(
+                java.util.Map.of(), java.util.Set.of("sqlite"), java.util.Set.of()).compile(project));
+        assertTrue(e.getMessage().contains("server.metrics.token: environment variable 'NOPE' is not set"), e.getMessage());
+        assertTrue(e.getMessage().contains(".hyperterse:"), "names the file and line: " + e.getMessage());
     }
 
     @Test

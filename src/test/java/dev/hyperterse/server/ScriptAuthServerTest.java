@@ -1,5 +1,9 @@
 package dev.hyperterse.server;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.json.JsonArray;
@@ -8,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,24 +110,46 @@ class ScriptAuthServerTest {
         return new JsonArray(response.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
     }
 
-    static String denial(JsonObject response) {
+    /**
+     * Calls a tool the script refuses this caller. Search hides such a tool (filter_by_auth), so
+     * the caller is told only that no such tool exists; the script's reason goes to the server log.
+     *
+     * @return the reason the log gives
+     */
+    static String denial(String tool, String... headers) throws Exception {
+        Logger pipelineLog = (Logger) LoggerFactory.getLogger(Pipeline.class);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        pipelineLog.addAppender(log);
+        JsonObject response;
+        try {
+            response = execute(tool, headers);
+        } finally {
+            pipelineLog.detachAppender(log);
+        }
         JsonObject error = response.getJsonObject("error");
-        assertEquals(-32000, error.getInteger("code"), response.encode());
-        assertEquals("auth", error.getJsonObject("data").getString("stage"));
-        return error.getString("message");
+        assertEquals(-32601, error.getInteger("code"), response.encode());
+        assertEquals("tool not found: " + tool, error.getString("message"));
+        assertEquals(new JsonObject().put("stage", "resolution").put("tool", tool), error.getJsonObject("data"));
+        return log.list.stream()
+                .filter(e -> e.getKeyValuePairs() != null)
+                .flatMap(e -> e.getKeyValuePairs().stream())
+                .filter(kv -> kv.key.equals("reason"))
+                .map(kv -> String.valueOf(kv.value))
+                .findFirst().orElseThrow(() -> new AssertionError("no reason logged for " + tool));
     }
 
     @Test
     void aThrownErrorDeniesWithItsMessage() throws Exception {
-        assertEquals("auth failed: missing or wrong X-Gate-Token", denial(execute("gated-admin")));
+        assertEquals("auth failed: missing or wrong X-Gate-Token", denial("gated-admin"));
         assertEquals("auth failed: missing or wrong X-Gate-Token",
-                denial(execute("gated-admin", "X-Gate-Token", "guess")));
+                denial("gated-admin", "X-Gate-Token", "guess"));
     }
 
     @Test
     void theScriptSeesTheToolNameAndCanReturnFalse() throws Exception {
         assertEquals("auth failed: denied by the auth script",
-                denial(execute("gated-admin", "X-Gate-Token", "let-me-in")));
+                denial("gated-admin", "X-Gate-Token", "let-me-in"));
         assertEquals(42, rows(execute("gated-admin", "X-Gate-Token", "let-me-in", "X-Role", "admin"))
                 .getJsonObject(0).getInteger("answer"));
     }
@@ -132,9 +159,12 @@ class ScriptAuthServerTest {
         assertEquals(List.of(1, 3), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "acme")));
         assertEquals(List.of(2), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "globex")));
         assertEquals(List.of(), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "acme' OR '1'='1")));
-        // allowed without an identity: the statement's claim is missing, so the call is refused
-        assertEquals("auth failed: the caller's token has no 'tenant' claim",
-                denial(execute("gated-rows", "X-Gate-Token", "let-me-in")));
+        // allowed without an identity: the statement's claim is missing, so the call is refused; the
+        // rule let the caller in (search shows the tool), so the refusal may say why
+        JsonObject error = execute("gated-rows", "X-Gate-Token", "let-me-in").getJsonObject("error");
+        assertEquals(-32000, error.getInteger("code"), error.encode());
+        assertEquals("auth", error.getJsonObject("data").getString("stage"));
+        assertEquals("auth failed: the caller's token has no 'tenant' claim", error.getString("message"));
     }
 
     static List<Integer> ids(JsonObject response) {
@@ -152,12 +182,12 @@ class ScriptAuthServerTest {
 
     @Test
     void anAnswerInAnUnknownShapeDenies() throws Exception {
-        assertEquals("auth failed: the auth script returned an unusable answer", denial(execute("gated-odd")));
+        assertEquals("auth failed: the auth script returned an unusable answer", denial("gated-odd"));
     }
 
     @Test
     void aToolsOwnAsyncScriptReplacesTheRootBlock() throws Exception {
-        assertEquals("auth failed: bad signature", denial(execute("gated-signed", "X-Gate-Token", "let-me-in")));
+        assertEquals("auth failed: bad signature", denial("gated-signed", "X-Gate-Token", "let-me-in"));
         assertEquals("signed", rows(execute("gated-signed", "X-Signature", "valid")).getJsonObject(0).getString("ok"));
     }
 

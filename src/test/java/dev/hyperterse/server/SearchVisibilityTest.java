@@ -7,12 +7,14 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** search shows a caller only the tools its credentials may execute, unless switched off. */
 class SearchVisibilityTest {
@@ -54,10 +56,38 @@ class SearchVisibilityTest {
     }
 
     @Test
+    void executeAnswersAToolTheCallerMayNotSeeLikeAMissingOne() throws Exception {
+        project(true);
+        try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            for (String[] caller : List.of(new String[0], new String[] {"X-API-Key", "wrong"})) {
+                HttpResponse<String> hidden = http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()), caller);
+                HttpResponse<String> missing = http.mcp(RawHttp.execute(1, "report-salarie5", new JsonObject()), caller);
+                assertEquals(missing.statusCode(), hidden.statusCode());
+                // the same answer, down to the shape of error.data, but for the name the caller wrote
+                assertEquals(missing.body().replace("report-salarie5", "NAME"), hidden.body().replace("report-salaries", "NAME"));
+                JsonObject error = new JsonObject(hidden.body()).getJsonObject("error");
+                assertEquals(-32601, error.getInteger("code"));
+                assertEquals("tool not found: report-salaries", error.getString("message"));
+            }
+            JsonObject allowed = new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()),
+                    "X-API-Key", "hr-secret").body());
+            assertEquals("[{\"two\":2}]", allowed.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        }
+    }
+
+    @Test
     void theFilterCanBeSwitchedOff() throws Exception {
         project(false);
         try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s)) {
-            assertEquals(List.of("report-public", "report-salaries"), search(new RawHttp(server.baseUrl())));
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(List.of("report-public", "report-salaries"), search(http));
+            // every caller sees the tool in search, so execute may say why it refused
+            JsonObject error = new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject())).body())
+                    .getJsonObject("error");
+            assertEquals(-32000, error.getInteger("code"));
+            assertEquals("auth", error.getJsonObject("data").getString("stage"));
+            assertTrue(error.getString("message").startsWith("auth failed"), error.encode());
         }
     }
 }

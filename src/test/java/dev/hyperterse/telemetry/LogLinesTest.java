@@ -87,4 +87,22 @@ class LogLinesTest {
         assertEquals("INFO Pipeline - plain\n", layout.doLayout(
                 new LoggingEvent("fqcn", logger, Level.INFO, "plain", null, null)));
     }
+
+    @Test
+    void longMessagesValuesAndErrorsAreCutBeforeTheyAreRedacted() {
+        JsonLineLayout layout = new JsonLineLayout();
+        layout.setContext(context);
+        layout.start();
+        String value = "a b" + "a".repeat(1_000_000);
+        LoggingEvent event = new LoggingEvent("fqcn", logger, Level.WARN, "call failed: " + value,
+                new IOException("password=" + "a".repeat(1_000_000)), null);
+        event.addKeyValuePair(new KeyValuePair("reason", value));
+        String line = layout.doLayout(event);
+        assertTrue(line.length() < 3 * (dev.hyperterse.model.Redaction.MAX_CHARS + 100), "length " + line.length());
+        JsonObject json = new JsonObject(line);
+        assertTrue(json.getString("message").endsWith("… (truncated, " + (value.length() + 13) + " chars)"));
+        assertTrue(json.getString("reason").endsWith("… (truncated, " + value.length() + " chars)"));
+        assertEquals("java.io.IOException: password=***… (truncated, 1000009 chars)",
+                json.getString("error"));
+    }
 }

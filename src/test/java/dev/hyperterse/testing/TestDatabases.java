@@ -1,28 +1,150 @@
 package dev.hyperterse.testing;
 
+import org.junit.jupiter.api.Assumptions;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+import org.testcontainers.utility.DockerImageName;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.UUID;
 
 /**
- * Where the tests find PostgreSQL, MySQL/MariaDB and Redis: the local services by default, or
- * the servers named by {@code HYPERTERSE_TEST_POSTGRES_URL}, {@code HYPERTERSE_TEST_MYSQL_URL}
- * and {@code HYPERTERSE_TEST_REDIS_URL} (README, Testing). Tests work in a schema, database or
- * key prefix of their own, so runs on a shared server do not meet.
+ * Where the tests find PostgreSQL, MySQL/MariaDB and Redis (README, Testing), decided once per
+ * run and service by {@link DatabaseChoice}: the server named by {@code HYPERTERSE_TEST_POSTGRES_URL},
+ * {@code HYPERTERSE_TEST_MYSQL_URL} or {@code HYPERTERSE_TEST_REDIS_URL}, else the local service if
+ * it answers, else a Testcontainers container when a Docker engine is present, else the tests that
+ * need it are skipped (a JUnit assumption) with one line saying how to provide it. MongoDB: an
+ * in-process server unless {@code HYPERTERSE_TEST_MONGODB_URL} names one. Tests work in a
+ * schema, database or key prefix of their own, so runs on a shared server do not meet.
  */
 public final class TestDatabases {
+    static final DatabaseChoice.Service POSTGRES = new DatabaseChoice.Service("PostgreSQL",
+            "HYPERTERSE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable", "postgres:16");
+    static final DatabaseChoice.Service MYSQL = new DatabaseChoice.Service("MariaDB",
+            "HYPERTERSE_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306/test", "mariadb:11");
+    static final DatabaseChoice.Service REDIS = new DatabaseChoice.Service("Redis",
+            "HYPERTERSE_TEST_REDIS_URL", "redis://127.0.0.1:6379", "redis:7");
+
+    private static final int CONNECT_TIMEOUT_MS = 1000;
 
     private TestDatabases() {
     }
 
+    /** A PostgreSQL server's URL; skips the calling test when there is none. */
     public static String postgresUrl() {
-        return env("HYPERTERSE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable");
+        return PostgresChoice.DECIDED.urlOrSkip();
     }
 
+    /** A MariaDB (or MySQL) server's URL; skips the calling test when there is none. */
     public static String mysqlUrl() {
-        return env("HYPERTERSE_TEST_MYSQL_URL", "mysql://root@127.0.0.1:3306/test");
+        return MysqlChoice.DECIDED.urlOrSkip();
     }
 
+    /** A Redis server's URL; skips the calling test when there is none. */
     public static String redisUrl() {
-        return env("HYPERTERSE_TEST_REDIS_URL", "redis://127.0.0.1:6379");
+        return RedisChoice.DECIDED.urlOrSkip();
+    }
+
+    // One holder per service: each decision is made on first use, once per run, and only for the
+    // services a run's tests need (a container is not started for a database no test asked for).
+    private static final class PostgresChoice {
+        static final Decided DECIDED = Decided.of(POSTGRES, systemProbes());
+    }
+
+    private static final class MysqlChoice {
+        static final Decided DECIDED = Decided.of(MYSQL, systemProbes());
+    }
+
+    private static final class RedisChoice {
+        static final Decided DECIDED = Decided.of(REDIS, systemProbes());
+    }
+
+    /** A decision, or why the Docker engine could not provide the service. */
+    record Decided(DatabaseChoice.Service service, DatabaseChoice choice, RuntimeException failure) {
+        static Decided of(DatabaseChoice.Service service, DatabaseChoice.Probes probes) {
+            Decided decided;
+            try {
+                decided = new Decided(service, DatabaseChoice.decide(service, probes), null);
+            } catch (RuntimeException e) {
+                decided = new Decided(service, null, e);
+            }
+            System.err.println("[test databases] " + (decided.failure == null ? decided.choice.reason()
+                    : service.title() + ": a Docker engine is present but " + service.image()
+                    + " did not start: " + decided.failure));
+            return decided;
+        }
+
+        String urlOrSkip() {
+            if (failure != null) {
+                throw new IllegalStateException(service.title() + ": a Docker engine is present but "
+                        + service.image() + " did not start (set " + service.variable()
+                        + " to use another server)", failure);
+            }
+            Assumptions.assumeTrue(choice.available(), choice.reason());
+            return choice.url();
+        }
+    }
+
+    static DatabaseChoice.Probes systemProbes() {
+        return new DatabaseChoice.Probes(System::getenv, TestDatabases::answers,
+                () -> DockerClientFactory.instance().isDockerAvailable(), TestDatabases::startContainer);
+    }
+
+    /** Whether something accepts TCP connections at the URL's address. */
+    static boolean answers(String url) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host(url), port(url, 0)), CONNECT_TIMEOUT_MS);
+            return true;
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts the service's container and returns its URL, with the same database name and user
+     * rights the local services have. Containers are never stopped here: Testcontainers removes
+     * them when the test JVM ends, so every test class of the run shares them.
+     */
+    @SuppressWarnings("resource")
+    static String startContainer(DatabaseChoice.Service service) {
+        if (service.equals(POSTGRES)) {
+            PostgreSQLContainer pg = new PostgreSQLContainer(DockerImageName.parse(service.image()))
+                    .withDatabaseName("test");
+            pg.start();
+            return "postgres://" + pg.getUsername() + ":" + pg.getPassword() + "@" + pg.getHost() + ":"
+                    + pg.getMappedPort(5432) + "/test?sslmode=disable";
+        }
+        if (service.equals(MYSQL)) {
+            GenericContainer<?> maria = new GenericContainer<>(DockerImageName.parse(service.image()))
+                    .withEnv("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "1")
+                    .withEnv("MARIADB_DATABASE", "test")
+                    .withExposedPorts(3306)
+                    // the image's entrypoint first runs a server without networking (port: 0)
+                    .waitingFor(Wait.forLogMessage(".*ready for connections.*port: 3306.*\\n", 1));
+            maria.start();
+            return "mysql://root@" + maria.getHost() + ":" + maria.getMappedPort(3306) + "/test";
+        }
+        if (service.equals(REDIS)) {
+            GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse(service.image()))
+                    .withExposedPorts(6379)
+                    .waitingFor(Wait.forLogMessage(".*Ready to accept connections.*\\n", 1));
+            redis.start();
+            return "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379);
+        }
+        throw new IllegalArgumentException("no container for " + service.title());
+    }
+
+    /**
+     * A real MongoDB server named by {@code HYPERTERSE_TEST_MONGODB_URL}, or null: then the tests
+     * run against an in-process server ({@link MongoTestServer}).
+     */
+    public static String mongodbUrl() {
+        String v = System.getenv("HYPERTERSE_TEST_MONGODB_URL");
+        return v == null || v.isBlank() ? null : v.trim();
     }
 
     /** A name no other run uses: {@code prefix_1a2b3c4d5e6f}. */
@@ -76,10 +198,5 @@ public final class TestDatabases {
             end++;
         }
         return url.substring(hostStart, end);
-    }
-
-    private static String env(String name, String fallback) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? fallback : v.trim();
     }
 }

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -102,9 +104,12 @@ final class SqliteSetup {
             // a new database may live in a folder that is not checked in (data/ is usually ignored)
             try {
                 Files.createDirectories(dir);
-            } catch (java.io.IOException e) {
-                throw cannotOpen("cannot create the folder " + dir + ": " + e.getMessage());
+            } catch (IOException e) {
+                throw cannotOpen(folderProblem(dir, e, System.getProperty("user.name", "?")));
             }
+        }
+        if (!Files.isWritable(dir)) {
+            throw cannotOpen(notWritable(dir, System.getProperty("user.name", "?")));
         }
         if (!options.initSql().isEmpty()) {
             createInitialised(file);
@@ -214,6 +219,33 @@ final class SqliteSetup {
         } catch (SQLException ignored) {
             // Closing after a failure; the failure is what gets reported.
         }
+    }
+
+    /**
+     * Why a folder for a new database file could not be made, with the fix. The exceptions' own
+     * messages are bare paths ({@code AccessDeniedException: /project/data}).
+     */
+    static String folderProblem(Path dir, IOException e, String user) {
+        if (e instanceof AccessDeniedException) {
+            return notWritable(dir, user);
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "cannot create the folder " + dir + ": a file of that name is in the way";
+        }
+        String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
+                : e.getMessage();
+        return "cannot create the folder " + dir + ": " + reason;
+    }
+
+    static String notWritable(Path dir, String user) {
+        Path existing = dir;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        return "cannot create the database in " + dir + ": permission denied (the server runs as user '" + user
+                + "', who cannot write to " + (existing == null ? dir : existing) + "). Give that user write access, "
+                + "or create the database file beforehand; in a container with the project mounted from the host, "
+                + "run as the folder's owner: docker run --user \"$(id -u):$(id -g)\" ...";
     }
 
     ConnectorException cannotOpen(String reason) {

@@ -508,6 +508,20 @@ class SqliteConnectorTest {
     }
 
     @Test
+    void aFolderTheServerMayNotWriteSaysPermissionDeniedAndHowToFixIt() throws Exception {
+        // the tests run as root, whom no permission stops: the message is checked from the exception
+        Path data = project.resolve("data");
+        String message = SqliteSetup.folderProblem(data, new java.nio.file.AccessDeniedException(data.toString()),
+                "hyperterse");
+        assertEquals("cannot create the database in " + data + ": permission denied (the server runs as user "
+                + "'hyperterse', who cannot write to " + project + "). Give that user write access, or create the "
+                + "database file beforehand; in a container with the project mounted from the host, run as the "
+                + "folder's owner: docker run --user \"$(id -u):$(id -g)\" ...", message);
+        assertTrue(SqliteSetup.folderProblem(data, new java.nio.file.FileSystemException(data.toString(), null,
+                "Read-only file system"), "u").endsWith(": Read-only file system"));
+    }
+
+    @Test
     void optionsAreChecked() throws Exception {
         assertEquals(java.util.List.of("adapter 'db': option 'pool_size' is not used by the sqlite connector and is"
                 + " ignored; known options: busy_timeout, init_sql, journal_mode, max_connections, read_only"),

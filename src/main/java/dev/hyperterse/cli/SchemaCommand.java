@@ -1,0 +1,31 @@
+package dev.hyperterse.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "schema", mixinStandardHelpOptions = true,
+        description = {"Print the JSON Schema (2020-12) of a project file, for editors:",
+            "root (.hyperterse), adapter, tool, prompt or resource (*.terse)."})
+final class SchemaCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "KIND", defaultValue = "root",
+            description = "root, adapter, tool, prompt or resource. Default: root.")
+    String kind;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (!EditorSchemas.KINDS.contains(kind)) {
+            spec.commandLine().getErr().println("no schema '" + kind + "': choose "
+                    + String.join(", ", EditorSchemas.KINDS));
+            return Main.USAGE_ERROR;
+        }
+        spec.commandLine().getOut().print(EditorSchemas.text(kind));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.hyperterse.mcp;
+
+/**
+ * What only the serving node knows of a session, asked by a store that must give one up to make
+ * room: whether it is in use here (an open stream or a running call: such a session is never
+ * given up), and told when the store ended one, so what the node holds for it goes too.
+ */
+public interface SessionUse {
+    /** No session is in use; nothing to end (for stores used without an endpoint). */
+    SessionUse NONE = new SessionUse() {
+        @Override
+        public boolean inUse(String sessionId) {
+            return false;
+        }
+
+        @Override
+        public void ended(String sessionId) {
+        }
+    };
+
+    boolean inUse(String sessionId);
+
+    /** The store ended the session to make room (or because it expired). */
+    void ended(String sessionId);
+}

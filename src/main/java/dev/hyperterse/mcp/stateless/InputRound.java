@@ -1,0 +1,96 @@
+package dev.hyperterse.mcp.stateless;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One round of a multi-round request (MRTR, SEP-2322): what the client declared it can answer
+ * (its capabilities), the answers it brought ({@code inputResponses}, keyed as the server asked)
+ * and the sealed state of the previous round. A method that needs more input answers with
+ * {@link #inputRequired}: the client asks its user or model and calls again with the answers.
+ */
+final class InputRound {
+    private final RequestMeta meta;
+    private final JsonObject responses;
+    private final Object requestState;
+    private final RequestStateSeal seal;
+
+    /**
+     * @param responses    the request's {@code inputResponses} (empty when none)
+     * @param requestState the request's {@code requestState} as sent, or null
+     */
+    InputRound(RequestMeta meta, JsonObject responses, Object requestState, RequestStateSeal seal) {
+        this.meta = meta;
+        this.responses = responses;
+        this.requestState = requestState;
+        this.seal = seal;
+    }
+
+    /** Whether the client declared a capability (elicitation, sampling, roots) for this request. */
+    boolean declares(String capability) {
+        return meta.declares(capability);
+    }
+
+    RequestMeta meta() {
+        return meta;
+    }
+
+    /** The client's answer to the input request named {@code key}, or null. */
+    JsonObject response(String key) {
+        return responses.getJsonObject(key);
+    }
+
+    boolean hasResponses() {
+        return !responses.isEmpty();
+    }
+
+    /** Whether the request carried a {@code requestState}. */
+    boolean hasState() {
+        return requestState != null;
+    }
+
+    /** The verified state sealed for {@code purpose}; throws -32602 when it was tampered with or expired. */
+    JsonObject state(String purpose) {
+        return seal.open(purpose, requestState);
+    }
+
+    /** An InputRequiredResult asking for {@code inputRequests}, carrying {@code state} sealed when given. */
+    JsonObject inputRequired(JsonObject inputRequests, String purpose, JsonObject state) {
+        JsonObject result = new JsonObject().put("resultType", "input_required").put("inputRequests", inputRequests);
+        if (state != null) {
+            result.put("requestState", seal.seal(purpose, state));
+        }
+        return result;
+    }
+
+    /** An {@code elicitation/create} input request for a form of the given properties, all required. */
+    static JsonObject elicitation(String message, JsonObject properties) {
+        JsonArray required = new JsonArray();
+        properties.fieldNames().forEach(required::add);
+        return new JsonObject().put("method", "elicitation/create").put("params", new JsonObject()
+                .put("message", message)
+                .put("requestedSchema", new JsonObject().put("type", "object")
+                        .put("properties", properties).put("required", required)));
+    }
+
+    /** A {@code sampling/createMessage} input request with one user message. */
+    static JsonObject sampling(String text, int maxTokens) {
+        return new JsonObject().put("method", "sampling/createMessage").put("params", new JsonObject()
+                .put("messages", new JsonArray().add(new JsonObject().put("role", "user")
+                        .put("content", new JsonObject().put("type", "text").put("text", text))))
+                .put("maxTokens", maxTokens));
+    }
+
+    static JsonObject listRoots() {
+        return new JsonObject().put("method", "roots/list").put("params", new JsonObject());
+    }
+
+    /** The accepted form content of an ElicitResult, or null when the user declined, cancelled or sent none. */
+    static JsonObject accepted(JsonObject elicitResult) {
+        if (elicitResult == null || !"accept".equals(elicitResult.getValue("action"))) {
+            return null;
+        }
+        Object content = elicitResult.getValue("content");
+        return content instanceof JsonObject ? (JsonObject) content : new JsonObject();
+    }
+}

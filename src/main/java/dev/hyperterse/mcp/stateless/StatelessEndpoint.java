@@ -1,0 +1,346 @@
+package dev.hyperterse.mcp.stateless;
+
+import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.mcp.JsonRpc;
+import dev.hyperterse.mcp.McpException;
+import dev.hyperterse.mcp.ProtocolVersions;
+import dev.hyperterse.mcp.ToolMethods;
+import dev.hyperterse.model.CallerText;
+import dev.hyperterse.telemetry.Metrics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Protocol 2026-07-28 on the shared MCP endpoint: every POST is one self-contained request. Its
+ * {@code _meta} names the protocol version and the client's capabilities; the standard headers
+ * mirror the body and must agree with it; there is no session, no GET stream and nothing to resume,
+ * so any node of a cluster answers any request. Results carry {@code resultType}, list and discovery
+ * results carry caching hints, and methods that need more from the client answer with an
+ * InputRequiredResult whose state is sealed ({@link RequestStateSeal}) rather than kept.
+ */
+public final class StatelessEndpoint {
+    public static final String VERSION = "2026-07-28";
+    /** The methods this generation answers; metrics name any other one {@code other}. */
+    static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen");
+    /** How long clients may cache answers about a catalog that can change (a reloading server). */
+    static final long TTL_WHEN_RELOADING_MILLIS = 60_000;
+    /** How long clients may cache answers about a catalog that only a restart changes. */
+    static final long TTL_FIXED_MILLIS = 3_600_000;
+
+    private final ToolMethods methods;
+    private final ListenStreams listeners;
+    private final StatelessFixtures fixtures;
+    private final Future<RequestStateSeal> seal;
+    private final ConfirmationGate confirmation;
+    private final Metrics metrics;
+    private final JsonArray supportedVersions;
+
+    /**
+     * @param conformanceFixtures whether to serve the conformance suite's 2026-07-28 fixture tools
+     * @param seal                seals input-round state (every node of a cluster needs the same
+     *                            key, which may take a moment to agree on at start)
+     */
+    public StatelessEndpoint(Vertx vertx, ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
+                             Metrics metrics) {
+        this.methods = methods;
+        this.listeners = new ListenStreams(vertx);
+        this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
+        this.seal = seal;
+        this.confirmation = new ConfirmationGate(methods);
+        this.metrics = metrics;
+        JsonArray versions = new JsonArray().add(VERSION);
+        List<String> legacy = new ArrayList<>(ProtocolVersions.SUPPORTED);
+        java.util.Collections.reverse(legacy);
+        legacy.forEach(versions::add);
+        this.supportedVersions = versions;
+    }
+
+    /**
+     * Whether a POST speaks this generation: its {@code MCP-Protocol-Version} header names
+     * 2026-07-28, or its {@code _meta} names a protocol version and the header names none of the
+     * session generation's (an unknown version in both is refused here, with the supported ones).
+     * Anything else, including a request without {@code _meta} at an unknown version, keeps the
+     * session generation's rules.
+     */
+    public static boolean speaks(String versionHeader, Object message) {
+        String header = versionHeader == null ? null : versionHeader.trim();
+        if (VERSION.equals(header)) {
+            return true;
+        }
+        boolean declares = message instanceof JsonObject && RequestMeta.declaredVersion((JsonObject) message) != null;
+        return declares && (header == null || header.isEmpty() || !ProtocolVersions.supported(header));
+    }
+
+    /** Whether a GET or DELETE names this generation's version (which has neither). */
+    public static boolean named(String versionHeader) {
+        return versionHeader != null && VERSION.equals(versionHeader.trim());
+    }
+
+    /** Tells the listen streams that asked for it that the tools changed (after a reload). */
+    public int toolsListChanged() {
+        return listeners.toolsListChanged();
+    }
+
+    /** Open {@code subscriptions/listen} streams on this node. */
+    public int listeners() {
+        return listeners.size();
+    }
+
+    /** Ends every listen stream with its result (shutdown). */
+    public void closeAll() {
+        listeners.endAll();
+    }
+
+    /** Answers one POST whose body was parsed to {@code message}. */
+    public void post(RoutingContext rc, Object message) {
+        if (!(message instanceof JsonObject)) {
+            reject(rc.response(), 400, null, JsonRpc.INVALID_REQUEST,
+                    "Invalid Request: a " + VERSION + " POST carries one JSON-RPC message (batches are not accepted)");
+            return;
+        }
+        JsonObject m = (JsonObject) message;
+        Object rawId = m.getValue("id");
+        Object id = JsonRpc.validId(rawId) ? rawId : null;
+        if (!"2.0".equals(m.getValue("jsonrpc"))) {
+            reject(rc.response(), 400, id, JsonRpc.INVALID_REQUEST, "Invalid Request: 'jsonrpc' must be \"2.0\"");
+            return;
+        }
+        Object method = m.getValue("method");
+        if (!(method instanceof String)) {
+            reject(rc.response(), 400, id, JsonRpc.INVALID_REQUEST, method == null
+                    ? "Invalid Request: 'method' is required (clients send no responses in " + VERSION + ")"
+                    : "Invalid Request: 'method' must be a string");
+            return;
+        }
+        if (!m.containsKey("id")) {
+            // this revision defines no client notifications over HTTP; any is accepted and ignored
+            rc.response().setStatusCode(202).end();
+            return;
+        }
+        if (id == null) {
+            reject(rc.response(), 400, null, JsonRpc.INVALID_REQUEST, "Invalid Request: 'id' must be a string or an integer");
+            return;
+        }
+        Object params = m.getValue("params");
+        if (params != null && !(params instanceof JsonObject)) {
+            reject(rc.response(), 400, id, JsonRpc.INVALID_PARAMS, "Invalid params: 'params' must be an object");
+            return;
+        }
+        long started = System.nanoTime();
+        String name = (String) method;
+        String metric = METHODS.contains(name) ? name : "other";
+        JsonObject p = params == null ? new JsonObject() : (JsonObject) params;
+        try {
+            RequestMeta meta = RequestMeta.of(p);
+            StandardHeaders.check(rc.request().headers(), name, p, meta.protocolVersion());
+            if (!VERSION.equals(meta.protocolVersion())) {
+                throw new StatelessError(400, StatelessError.UNSUPPORTED_PROTOCOL_VERSION,
+                        "Unsupported protocol version: " + CallerText.cut(meta.protocolVersion()),
+                        new JsonObject().put("supported", supportedVersions.copy()).put("requested", meta.protocolVersion()));
+            }
+            dispatch(rc, id, name, p, meta, started, metric);
+        } catch (StatelessError e) {
+            metrics.request(metric, String.valueOf(e.code()), System.nanoTime() - started);
+            reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
+        }
+    }
+
+    private void dispatch(RoutingContext rc, Object id, String method, JsonObject params, RequestMeta meta,
+                          long started, String metric) {
+        switch (method) {
+            case "server/discover":
+                answer(rc.response(), id, discover(), started, metric);
+                return;
+            case "tools/list":
+                answer(rc.response(), id, listTools(params, headers(rc)), started, metric);
+                return;
+            case "tools/call":
+                toolsCall(rc, id, params, meta, started, metric);
+                return;
+            case "subscriptions/listen":
+                listen(rc, id, params);
+                metrics.request(metric, "ok", System.nanoTime() - started);
+                return;
+            default:
+                // initialize, ping, logging/setLevel and resources/subscribe were removed in this
+                // revision; prompts, resources and completion are not offered
+                throw new StatelessError(404, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(method));
+        }
+    }
+
+    private Future<JsonObject> discover() {
+        JsonObject capabilities = new JsonObject()
+                .put("tools", new JsonObject().put("listChanged", sendsListChanged()))
+                .put("logging", new JsonObject());
+        return Future.succeededFuture(cacheable(new JsonObject()
+                .put("supportedVersions", supportedVersions.copy())
+                .put("capabilities", capabilities)
+                .put("instructions", methods.instructions()), false));
+    }
+
+    /** The request's headers, names lower-cased (auth plugins read them). */
+    private static Map<String, String> headers(RoutingContext rc) {
+        Map<String, String> headers = new HashMap<>();
+        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+        return headers;
+    }
+
+    private Future<JsonObject> listTools(JsonObject params, Map<String, String> headers) {
+        return methods.listTools(params, new CallContext(headers, null, null)).map(page -> {
+            if (fixtures != null && !page.containsKey("nextCursor")) {
+                JsonArray tools = page.getJsonArray("tools");
+                fixtures.definitions().forEach(tools::add);
+            }
+            return cacheable(page, methods.answersDependOnCredentials());
+        });
+    }
+
+    private void toolsCall(RoutingContext rc, Object id, JsonObject params, RequestMeta meta, long started, String metric) {
+        Object name = params.getValue("name");
+        if (!(name instanceof String)) {
+            throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: tools/call: 'name' must be a string");
+        }
+        Object arguments = params.getValue("arguments");
+        if (arguments != null && !(arguments instanceof JsonObject)) {
+            throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: tools/call: 'arguments' must be an object");
+        }
+        JsonObject responses = inputResponses(params);
+        if (!seal.isComplete()) {
+            seal.onComplete(ready -> {
+                try {
+                    toolsCall(rc, id, params, meta, started, metric);
+                } catch (StatelessError e) {
+                    reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
+                }
+            });
+            return;
+        }
+        if (seal.failed()) {
+            throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
+        }
+        InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
+        StatelessExchange exchange = new StatelessExchange(rc.response(), meta);
+        JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
+        String tool = (String) name;
+        Future<JsonObject> result;
+        try {
+            if (fixtures != null && fixtures.has(tool)) {
+                result = fixtures.call(tool, round, exchange);
+            } else {
+                Map<String, String> headers = headers(rc);
+                result = confirmation.call(tool, args, headers, round, () -> methods.callTool(tool, args, headers, null, exchange));
+            }
+        } catch (RuntimeException e) {
+            result = Future.failedFuture(e);
+        }
+        result.onComplete(ar -> {
+            String status = exchange.cancellation().isComplete() ? "cancelled" : "ok";
+            if (ar.succeeded()) {
+                exchange.respond(JsonRpc.result(id, complete(ar.result())), 200);
+            } else if (ar.cause() instanceof StatelessError) {
+                StatelessError e = (StatelessError) ar.cause();
+                status = String.valueOf(e.code());
+                exchange.respond(JsonRpc.error(id, e.code(), e.getMessage(), e.data()), e.httpStatus());
+            } else {
+                JsonObject error = ToolMethods.errorResponse(id, "tools/call", ar.cause());
+                status = String.valueOf(error.getJsonObject("error").getValue("code"));
+                exchange.respond(error, 200);
+            }
+            metrics.request(metric, status, System.nanoTime() - started);
+        });
+    }
+
+    /** {@code params.inputResponses}: absent, or an object of answer objects (anything else is -32602). */
+    private static JsonObject inputResponses(JsonObject params) {
+        if (!params.containsKey("inputResponses")) {
+            return new JsonObject();
+        }
+        Object value = params.getValue("inputResponses");
+        if (!(value instanceof JsonObject)) {
+            throw new StatelessError(200, JsonRpc.INVALID_PARAMS,
+                    "Invalid params: 'inputResponses' must be an object of answers keyed as the input requests were");
+        }
+        for (Map.Entry<String, Object> e : (JsonObject) value) {
+            if (!(e.getValue() instanceof JsonObject)) {
+                throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: inputResponses."
+                        + CallerText.cut(e.getKey()) + " must be an object (the client's result for that input request)");
+            }
+        }
+        return (JsonObject) value;
+    }
+
+    private void listen(RoutingContext rc, Object id, JsonObject params) {
+        Object filter = params.getValue("notifications");
+        if (!(filter instanceof JsonObject)) {
+            throw new StatelessError(200, JsonRpc.INVALID_PARAMS,
+                    "Invalid params: subscriptions/listen: 'notifications' must be an object (the notification types wanted)");
+        }
+        boolean tools = Boolean.TRUE.equals(((JsonObject) filter).getValue("toolsListChanged")) && sendsListChanged();
+        listeners.open(rc.response(), id, tools);
+    }
+
+    /** Whether this server sends tool-list changes: it reloads, or its fixtures can trigger one. */
+    private boolean sendsListChanged() {
+        return methods.listChanged() || fixtures != null;
+    }
+
+    /** Adds the caching hints of a list or discovery result. */
+    private JsonObject cacheable(JsonObject result, boolean dependsOnCredentials) {
+        return result.put("ttlMs", methods.listChanged() ? TTL_WHEN_RELOADING_MILLIS : TTL_FIXED_MILLIS)
+                .put("cacheScope", dependsOnCredentials ? "private" : "public");
+    }
+
+    private void answer(HttpServerResponse response, Object id, Future<JsonObject> result, long started, String metric) {
+        result.onComplete(ar -> {
+            if (ar.succeeded()) {
+                metrics.request(metric, "ok", System.nanoTime() - started);
+                send(response, 200, JsonRpc.result(id, complete(ar.result())));
+            } else {
+                JsonObject error = ToolMethods.errorResponse(id, metric, ar.cause());
+                metrics.request(metric, String.valueOf(error.getJsonObject("error").getValue("code")),
+                        System.nanoTime() - started);
+                send(response, 200, error);
+            }
+        });
+    }
+
+    /** Marks a result complete (unless it asks for input) and names the server in its {@code _meta}. */
+    private JsonObject complete(JsonObject result) {
+        if (!result.containsKey("resultType")) {
+            result.put("resultType", "complete");
+        }
+        ToolMethods.ServerIdentity server = methods.identity();
+        JsonObject meta = result.getJsonObject("_meta", new JsonObject());
+        meta.put(RequestMeta.SERVER_INFO, new JsonObject().put("name", server.name()).put("version", server.version()));
+        result.put("_meta", meta);
+        return result;
+    }
+
+    private static void reject(HttpServerResponse response, int status, Object id, int code, String message) {
+        reject(response, status, id, code, message, null);
+    }
+
+    private static void reject(HttpServerResponse response, int status, Object id, int code, String message,
+                               JsonObject data) {
+        send(response, status, JsonRpc.error(id, code, message, data));
+    }
+
+    private static void send(HttpServerResponse response, int status, JsonObject body) {
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.toBuffer());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.hyperterse.project;
+
+import dev.hyperterse.model.ServerSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Operator settings between the packaged defaults and a project: defaults &lt; operator file &lt;
+ * {@code hyperterse.*} properties &lt; {@code HYPERTERSE_*} variables &lt; the project's {@code .hyperterse}.
+ */
+class OperatorLayerTest {
+    private static final String FILE = "ops/hyperterse.yaml";
+
+    private static Map<String, Object> operatorFile() {
+        return Map.of("server", Map.of("port", 7000, "host", "0.0.0.0", "allowed_hosts", List.of("mcp.example.com"),
+                        "sessions", Map.of("max", 50, "idle_timeout", "10m")),
+                "observability", Map.of("tracing", Map.of("enabled", true)));
+    }
+
+    private static ServerSettings server(Path dir, String root, OperatorLayer layer) throws ProjectException {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        p.write(".hyperterse", root);
+        return ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config().server();
+    }
+
+    @Test
+    void eachLayerOverridesTheOneBeforeKeyByKey(@TempDir Path dir) throws Exception {
+        OperatorLayer layer = OperatorLayer.read(operatorFile(), FILE,
+                Map.of("HYPERTERSE_SERVER_PORT", "9090", "HYPERTERSE_SERVER_SESSIONS_IDLE_TIMEOUT", "5m",
+                        "PATH", "/usr/bin", "HYPERTERSE_TEST_POSTGRES_URL", "postgres://elsewhere"),
+                Map.of("hyperterse.server.port", "8081", "hyperterse.server.sessions.max", "60",
+                        "hyperterse.server.sessions.idle_timeout", "7m"));
+        ServerSettings s = server(dir, "name: x\nserver:\n  host: 127.0.0.2\n", layer);
+        assertEquals(9090, s.port(), "the variable over the property over the file");
+        assertEquals("127.0.0.2", s.host(), "the project over the file");
+        assertEquals(60, s.maxSessions(), "the property over the file");
+        assertEquals(Duration.ofMinutes(5), s.sessionIdleTimeout(), "the variable over the property");
+        assertEquals(List.of("mcp.example.com"), s.allowedHosts(), "the file over the packaged defaults");
+        assertEquals(4L * 1024 * 1024, s.maxBodyBytes(), "the packaged default where nobody sets it");
+        assertEquals(List.of(FILE, "-Dhyperterse.server.port", "-Dhyperterse.server.sessions.idle_timeout",
+                "-Dhyperterse.server.sessions.max", "HYPERTERSE_SERVER_PORT", "HYPERTERSE_SERVER_SESSIONS_IDLE_TIMEOUT"),
+                layer.sources());
+
+        assertEquals(4321, server(dir, "name: x\nserver:\n  port: 4321\n", layer).port(), "the project over the variable");
+        assertTrue(ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config().observability()
+                .tracingEnabled(), "observability from the file");
+    }
+
+    @Test
+    void listsAreCommaSeparatedInVariablesAndTypedLikeTheProjectsYaml(@TempDir Path dir) throws Exception {
+        OperatorLayer layer = OperatorLayer.read(Map.of(), null, Map.of(
+                "HYPERTERSE_SERVER_ALLOWED_HOSTS", "a.example, b.example,", "HYPERTERSE_SERVER_SEARCH_OUTPUT_SCHEMA", "true",
+                "HYPERTERSE_OBSERVABILITY_METRICS_PATH", "/internal/metrics"), Map.of());
+        ProjectFixture.minimal(dir);
+        var config = ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config();
+        assertEquals(List.of("a.example", "b.example"), config.server().allowedHosts());
+        assertTrue(config.server().searchOutputSchema());
+        assertEquals("/internal/metrics", config.observability().metricsPath());
+    }
+
+    @Test
+    void aWrongValueIsReportedNamingTheVariablePropertyOrFileItCameFrom(@TempDir Path dir) {
+        OperatorLayer layer = OperatorLayer.read(Map.of("server", Map.of("tool_errors", "loud")), FILE,
+                Map.of("HYPERTERSE_SERVER_SESSIONS_MAX", "lots"), Map.of("hyperterse.server.port", "http"));
+        ProjectFixture.minimal(dir);
+        ProjectException e = assertThrows(ProjectException.class,
+                () -> ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir));
+        List<String> problems = e.problems().stream().map(ConfigProblem::toString).toList();
+        assertEquals(List.of(
+                "-Dhyperterse.server.port: 'server.port' must be a port number from 0 to 65535 or \"{{ env.NAME }}\", got \"http\"",
+                "HYPERTERSE_SERVER_SESSIONS_MAX: 'server.sessions.max' must be a positive integer, got \"lots\"",
+                FILE + ": 'server.tool_errors' must be 'protocol' or 'result', got \"loud\""), problems);
+    }
+
+    @Test
+    void anOperatorFileHoldsOnlyOperatorSettings() {
+        IllegalArgumentException project = assertThrows(IllegalArgumentException.class,
+                () -> OperatorLayer.read(Map.of("tools", Map.of("row_limit", 5)), FILE, Map.of(), Map.of()));
+        assertEquals(FILE + ": 'tools' is not an operator setting (it belongs in a project's .hyperterse); "
+                + "an operator file holds server, observability, cluster", project.getMessage());
+        IllegalArgumentException notMapping = assertThrows(IllegalArgumentException.class,
+                () -> OperatorLayer.read(Map.of("server", List.of(1)), FILE, Map.of(), Map.of()));
+        assertEquals(FILE + ": 'server' must be a mapping of keys, got a list", notMapping.getMessage());
+        IllegalArgumentException cluster = assertThrows(IllegalArgumentException.class,
+                () -> OperatorLayer.read(Map.of("cluster", Map.of("memberz", "a")), FILE, Map.of(), Map.of()));
+        assertTrue(cluster.getMessage().startsWith(FILE + ": unknown key 'cluster.memberz'"), cluster.getMessage());
+    }
+
+    @Test
+    void clusterSettingsKeepWhereTheyCameFrom() {
+        OperatorLayer layer = OperatorLayer.read(Map.of("cluster", Map.of("members", List.of("10.0.0.1", "10.0.0.2"),
+                        "port", 5801, "enabled", true)), FILE,
+                Map.of("HYPERTERSE_CLUSTER_PORT", "5901", "HYPERTERSE_CLUSTER", "false"), Map.of());
+        assertEquals(new OperatorLayer.Sourced("10.0.0.1,10.0.0.2", FILE + ": cluster.members"), layer.cluster().get("members"));
+        assertEquals(new OperatorLayer.Sourced("5901", "HYPERTERSE_CLUSTER_PORT"), layer.cluster().get("port"));
+        assertEquals(new OperatorLayer.Sourced("false", "HYPERTERSE_CLUSTER"), layer.cluster().get("enabled"));
+    }
+
+    @Test
+    void noLayerLeavesTheProjectAsItWas(@TempDir Path dir) throws Exception {
+        OperatorLayer empty = OperatorLayer.read(Map.of(), null, Map.of("HOME", "/root"), Map.of("java.version", "17"));
+        assertEquals(List.of(), empty.sources());
+        ProjectFixture.minimal(dir);
+        assertEquals(ProjectFixture.compiler(Map.of()).compile(dir).config().server(),
+                ProjectFixture.compiler(Map.of()).withOperatorLayer(empty).compile(dir).config().server());
+    }
+}

@@ -1,0 +1,401 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.SseStream;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Protocol 2026-07-28 (stateless) on the same /mcp as the session generation, over real HTTP: the
+ * {@code _meta} envelope and the headers that mirror it, discovery and caching hints, tools,
+ * progress and logs on a request's own stream, listen streams across a reload, and the confirmation
+ * round of a {@code confirm: true} tool with its sealed state.
+ */
+class McpStatelessTest {
+    static final String V = "2026-07-28";
+    @TempDir
+    static Path scratch;
+    static RunningServer server;
+    static RawHttp http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        RunningServer.writeTool(project, "count-customers", "description: 'How many customers there are'\n"
+                + "use: shop\nstatement: SELECT count(*) AS n FROM customers WHERE id >= {{ inputs.from }}\n"
+                + "inputs:\n  from:\n    type: int\n    description: 'Lowest id counted'\nconfirm: true\n");
+        server = RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+        http = new RawHttp(server.baseUrl());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    // ---- helpers: a conformant 2026-07-28 request ----
+
+    static JsonObject meta(JsonObject capabilities) {
+        return new JsonObject().put("io.modelcontextprotocol/protocolVersion", V)
+                .put("io.modelcontextprotocol/clientInfo", new JsonObject().put("name", "test").put("version", "1"))
+                .put("io.modelcontextprotocol/clientCapabilities", capabilities);
+    }
+
+    static JsonObject request(Object id, String method, JsonObject params) {
+        return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method).put("params", params);
+    }
+
+    /** The standard headers for a request, plus {@code extra}. */
+    static String[] headers(JsonObject message, String... extra) {
+        List<String> h = new ArrayList<>(List.of("MCP-Protocol-Version", V, "Mcp-Method", message.getString("method")));
+        JsonObject params = message.getJsonObject("params");
+        String name = params == null ? null : params.getString(message.getString("method").equals("resources/read") ? "uri" : "name");
+        if (name != null) {
+            h.add("Mcp-Name");
+            h.add(name);
+        }
+        h.addAll(List.of(extra));
+        return h.toArray(new String[0]);
+    }
+
+    static HttpResponse<String> send(JsonObject message, String... extra) throws Exception {
+        return http.mcp(message, headers(message, extra));
+    }
+
+    static JsonObject call(Object id, String tool, JsonObject arguments, JsonObject capabilities) {
+        return request(id, "tools/call", new JsonObject().put("name", tool).put("arguments", arguments)
+                .put("_meta", meta(capabilities)));
+    }
+
+    static JsonObject result(HttpResponse<String> r) {
+        assertEquals(200, r.statusCode(), r.body());
+        JsonObject body = new JsonObject(r.body());
+        assertNotNull(body.getJsonObject("result"), r.body());
+        return body.getJsonObject("result");
+    }
+
+    static void assertError(HttpResponse<String> r, int status, Object id, int code) {
+        assertEquals(status, r.statusCode(), r.body());
+        JsonObject body = new JsonObject(r.body());
+        assertEquals(id, body.getValue("id"), "the error echoes the request id: " + r.body());
+        assertEquals(code, body.getJsonObject("error").getInteger("code"), r.body());
+    }
+
+    // ---- discovery and lists ----
+
+    @Test
+    void discoverNamesVersionsCapabilitiesIdentityAndCachingHints() throws Exception {
+        HttpResponse<String> r = send(request("d1", "server/discover", new JsonObject().put("_meta", meta(new JsonObject()))));
+        JsonObject result = result(r);
+        assertEquals("complete", result.getString("resultType"));
+        JsonArray versions = result.getJsonArray("supportedVersions");
+        assertEquals(V, versions.getString(0));
+        assertTrue(versions.contains("2025-11-25") && versions.contains("2025-03-26"), versions.encode());
+        assertNotNull(result.getJsonObject("capabilities").getJsonObject("tools"));
+        assertTrue(result.getInteger("ttlMs") >= 0);
+        assertEquals("public", result.getString("cacheScope"));
+        JsonObject serverInfo = result.getJsonObject("_meta").getJsonObject("io.modelcontextprotocol/serverInfo");
+        assertEquals("quickstart", serverInfo.getString("name"));
+        assertEquals("1.0.0", serverInfo.getString("version"));
+        assertTrue(r.headers().firstValue("mcp-session-id").isEmpty(), "no session is minted");
+        assertNull(result.getValue("protocolVersion"));
+    }
+
+    @Test
+    void toolsListCarriesResultTypeAndCachingHints() throws Exception {
+        JsonObject result = result(send(request(2, "tools/list", new JsonObject().put("_meta", meta(new JsonObject())))));
+        assertEquals("complete", result.getString("resultType"));
+        assertEquals("search", result.getJsonArray("tools").getJsonObject(0).getString("name"));
+        assertEquals("execute", result.getJsonArray("tools").getJsonObject(1).getString("name"));
+        assertTrue(result.getInteger("ttlMs") > 0, "a server without reloads changes its tools only on restart");
+        assertEquals("public", result.getString("cacheScope"), "the list is the same for every caller");
+    }
+
+    @Test
+    void executeRunsAProjectToolWithoutASession() throws Exception {
+        JsonObject result = result(send(call(3, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject().put("customer_id", 1)), new JsonObject())));
+        assertEquals("complete", result.getString("resultType"));
+        String text = result.getJsonArray("content").getJsonObject(0).getString("text");
+        assertTrue(text.contains("\"id\":1"), text);
+        JsonObject search = result(send(call(4, "search", new JsonObject().put("query", "customer by id"), new JsonObject())));
+        assertTrue(search.getJsonArray("content").getJsonObject(0).getString("text").contains("get-customer"));
+    }
+
+    // ---- envelope and header errors ----
+
+    @Test
+    void missingOrIncompleteMetaIsInvalidParamsWith400() throws Exception {
+        assertError(send(request(101, "server/discover", new JsonObject())), 400, 101, -32602);
+        JsonObject noCapabilities = meta(new JsonObject());
+        noCapabilities.remove("io.modelcontextprotocol/clientCapabilities");
+        assertError(send(request(102, "server/discover", new JsonObject().put("_meta", noCapabilities))), 400, 102, -32602);
+        JsonObject noVersion = meta(new JsonObject());
+        noVersion.remove("io.modelcontextprotocol/protocolVersion");
+        assertError(send(request("x", "tools/list", new JsonObject().put("_meta", noVersion))), 400, "x", -32602);
+        JsonObject noClientInfo = meta(new JsonObject());
+        noClientInfo.remove("io.modelcontextprotocol/clientInfo");
+        result(send(request(103, "server/discover", new JsonObject().put("_meta", noClientInfo))));
+    }
+
+    @Test
+    void headersMustMirrorTheBody() throws Exception {
+        JsonObject wrongMeta = meta(new JsonObject()).put("io.modelcontextprotocol/protocolVersion", "v999.0.0");
+        JsonObject discover = request(201, "server/discover", new JsonObject().put("_meta", wrongMeta));
+        assertError(http.mcp(discover, "MCP-Protocol-Version", V, "Mcp-Method", "server/discover"), 400, 201, -32020);
+
+        JsonObject list = request(202, "tools/list", new JsonObject().put("_meta", meta(new JsonObject())));
+        assertError(http.mcp(list, "MCP-Protocol-Version", V), 400, 202, -32020);
+        assertError(http.mcp(list, "MCP-Protocol-Version", V, "Mcp-Method", "TOOLS/LIST"), 400, 202, -32020);
+        assertError(http.mcp(list, "mcp-protocol-version", V, "mcp-method", "tools/call"), 400, 202, -32020);
+        result(http.mcp(list, "mcp-protocol-version", " " + V + " ", "MCP-METHOD", " tools/list "));
+        JsonObject noHeader = request(203, "tools/list", new JsonObject().put("_meta", meta(new JsonObject())));
+        assertError(http.mcp(noHeader), 400, 203, -32020);
+
+        JsonObject simple = call(204, "test_simple_text", new JsonObject(), new JsonObject());
+        assertError(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call"), 400, 204, -32020);
+        assertError(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", "other"),
+                400, 204, -32020);
+        result(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", "  test_simple_text "));
+        String encoded = "=?base64?" + Base64.getEncoder().encodeToString("test_simple_text".getBytes(StandardCharsets.UTF_8)) + "?=";
+        result(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", encoded));
+    }
+
+    @Test
+    void anUnsupportedVersionIsRefusedWithTheSupportedOnes() throws Exception {
+        JsonObject m = meta(new JsonObject()).put("io.modelcontextprotocol/protocolVersion", "v999.0.0");
+        HttpResponse<String> r = http.mcp(request(301, "server/discover", new JsonObject().put("_meta", m)),
+                "MCP-Protocol-Version", "v999.0.0", "Mcp-Method", "server/discover");
+        assertError(r, 400, 301, -32022);
+        JsonObject data = new JsonObject(r.body()).getJsonObject("error").getJsonObject("data");
+        assertEquals("v999.0.0", data.getString("requested"));
+        assertTrue(data.getJsonArray("supported").contains(V), data.encode());
+    }
+
+    @Test
+    void removedAndUnknownMethodsAre404MethodNotFound() throws Exception {
+        for (String method : List.of("initialize", "ping", "logging/setLevel", "resources/subscribe", "prompts/list",
+                "unknown/method")) {
+            assertError(send(request(method, method, new JsonObject().put("_meta", meta(new JsonObject())))),
+                    404, method, -32601);
+        }
+    }
+
+    @Test
+    void theSessionGenerationKeepsItsRulesOnTheSameEndpoint() throws Exception {
+        String session = http.session("2025-11-25");
+        HttpResponse<String> list = http.mcp(RawHttp.request(1, "tools/list", null), "Mcp-Session-Id", session,
+                "MCP-Protocol-Version", "2025-11-25");
+        JsonObject result = result(list);
+        assertNull(result.getValue("resultType"), "2025 results have no resultType");
+        assertNull(result.getValue("ttlMs"));
+        assertEquals(405, http.send("GET", "/mcp", "Accept", "text/event-stream", "MCP-Protocol-Version", V).statusCode());
+        assertEquals(405, http.send("DELETE", "/mcp", "Mcp-Session-Id", session, "MCP-Protocol-Version", V).statusCode());
+        JsonArray batch = new JsonArray().add(request(1, "tools/list", new JsonObject().put("_meta", meta(new JsonObject()))));
+        HttpResponse<String> r = http.post("/mcp", batch.encode(), "Content-Type", "application/json",
+                "Accept", RawHttp.ACCEPT_BOTH, "MCP-Protocol-Version", V, "Mcp-Method", "tools/list");
+        assertEquals(400, r.statusCode(), r.body());
+        assertEquals(-32600, new JsonObject(r.body()).getJsonObject("error").getInteger("code"));
+    }
+
+    // ---- progress and logs ----
+
+    @Test
+    void progressTravelsOnTheRequestsOwnStreamWhenAskedFor() throws Exception {
+        JsonObject m = meta(new JsonObject()).put("progressToken", "p-1");
+        JsonObject message = request(401, "tools/call", new JsonObject().put("name", "test_tool_with_progress")
+                .put("arguments", new JsonObject()).put("_meta", m));
+        try (SseStream stream = http.mcpStream(message, headers(message))) {
+            assertEquals(200, stream.status());
+            List<JsonObject> frames = new ArrayList<>();
+            for (SseStream.Event e : stream.rest(Duration.ofSeconds(10))) {
+                if (e.data() != null && !e.data().isEmpty()) {
+                    frames.add(e.json());
+                }
+            }
+            assertEquals(4, frames.size(), frames.toString());
+            for (int i = 0; i < 3; i++) {
+                assertEquals("notifications/progress", frames.get(i).getString("method"));
+                assertEquals("p-1", frames.get(i).getJsonObject("params").getString("progressToken"));
+            }
+            assertEquals(401, frames.get(3).getInteger("id"));
+            assertEquals("complete", frames.get(3).getJsonObject("result").getString("resultType"));
+        }
+        // without a token: plain JSON, no notifications
+        HttpResponse<String> quiet = send(call(402, "test_tool_with_progress", new JsonObject(), new JsonObject()));
+        assertEquals("application/json", quiet.headers().firstValue("content-type").orElseThrow());
+        result(quiet);
+    }
+
+    @Test
+    void logsAreSentOnlyAtTheLevelTheRequestAsks() throws Exception {
+        HttpResponse<String> quiet = send(call(501, "test_tool_with_logging", new JsonObject(), new JsonObject()));
+        assertEquals("application/json", quiet.headers().firstValue("content-type").orElseThrow(), quiet.body());
+        result(quiet);
+
+        JsonObject m = meta(new JsonObject()).put("io.modelcontextprotocol/logLevel", "info");
+        JsonObject message = request(502, "tools/call", new JsonObject().put("name", "test_tool_with_logging")
+                .put("arguments", new JsonObject()).put("_meta", m));
+        try (SseStream stream = http.mcpStream(message, headers(message))) {
+            List<String> methods = new ArrayList<>();
+            for (SseStream.Event e : stream.rest(Duration.ofSeconds(10))) {
+                if (e.data() != null && !e.data().isEmpty()) {
+                    methods.add(e.json().getString("method", "response"));
+                }
+            }
+            assertEquals(List.of("notifications/message", "notifications/message", "notifications/message", "response"),
+                    methods);
+        }
+        JsonObject high = meta(new JsonObject()).put("io.modelcontextprotocol/logLevel", "error");
+        HttpResponse<String> none = send(request(503, "tools/call", new JsonObject().put("name", "test_tool_with_logging")
+                .put("arguments", new JsonObject()).put("_meta", high)));
+        assertEquals("application/json", none.headers().firstValue("content-type").orElseThrow(), "info is below error");
+    }
+
+    // ---- the confirmation round of a confirm: true tool ----
+
+    static final JsonObject ELICITATION = new JsonObject().put("elicitation", new JsonObject());
+
+    static JsonObject execute(Object id, int from, JsonObject capabilities) {
+        return call(id, "execute", new JsonObject().put("tool", "count-customers")
+                .put("inputs", new JsonObject().put("from", from)), capabilities);
+    }
+
+    static JsonObject retry(JsonObject first, JsonObject answer, String state) {
+        JsonObject again = first.copy();
+        again.getJsonObject("params").put("inputResponses", new JsonObject().put("confirm", answer)).put("requestState", state);
+        return again;
+    }
+
+    @Test
+    void aConfirmToolAsksFirstAndRunsOnlyWhenTheUserAccepts() throws Exception {
+        JsonObject first = execute(601, 1, ELICITATION);
+        JsonObject asked = result(send(first));
+        assertEquals("input_required", asked.getString("resultType"));
+        JsonObject question = asked.getJsonObject("inputRequests").getJsonObject("confirm");
+        assertEquals("elicitation/create", question.getString("method"));
+        assertTrue(question.getJsonObject("params").getString("message").contains("count-customers"));
+        String state = asked.getString("requestState");
+        assertNotNull(state);
+
+        JsonObject accept = new JsonObject().put("action", "accept").put("content", new JsonObject().put("confirm", true));
+        JsonObject ran = result(send(retry(first, accept, state)));
+        assertEquals("complete", ran.getString("resultType"));
+        assertTrue(ran.getJsonArray("content").getJsonObject(0).getString("text").contains("\"n\":"), ran.encode());
+
+        JsonObject declined = result(send(retry(first, new JsonObject().put("action", "decline"), state)));
+        assertEquals(Boolean.TRUE, declined.getBoolean("isError"));
+        assertTrue(declined.getJsonArray("content").getJsonObject(0).getString("text").startsWith("Not run"));
+
+        // the state covers exactly this call: other inputs are asked about again
+        JsonObject other = execute(602, 2, ELICITATION);
+        assertEquals("input_required", result(send(retry(other, accept, state))).getString("resultType"));
+    }
+
+    @Test
+    void aTamperedRequestStateIsRejected() throws Exception {
+        JsonObject first = execute(701, 1, ELICITATION);
+        String state = result(send(first)).getString("requestState");
+        JsonObject accept = new JsonObject().put("action", "accept").put("content", new JsonObject().put("confirm", true));
+        String payload = state.substring(0, state.indexOf('.'));
+        String forged = new String(Base64.getUrlDecoder().decode(payload), StandardCharsets.UTF_8).replace("\"exp\":", "\"exp\":9");
+        String swapped = Base64.getUrlEncoder().withoutPadding().encodeToString(forged.getBytes(StandardCharsets.UTF_8))
+                + state.substring(state.indexOf('.'));
+        for (String bad : List.of(state + "-TAMPERED", swapped, "not-a-state")) {
+            HttpResponse<String> r = send(retry(first, accept, bad));
+            assertError(r, 200, 701, -32602);
+            assertTrue(r.body().contains("requestState"), r.body());
+        }
+        // a state sealed for one fixture does not open another's round
+        JsonObject fixture = call(702, "test_input_required_result_tampered_state", new JsonObject(), ELICITATION);
+        JsonObject stolen = retry(fixture, accept, state);
+        assertError(send(stolen), 200, 702, -32602);
+    }
+
+    @Test
+    void aClientThatCannotBeAskedRunsTheToolAsBefore() throws Exception {
+        JsonObject ran = result(send(execute(801, 1, new JsonObject())));
+        assertEquals("complete", ran.getString("resultType"));
+        assertTrue(ran.getJsonArray("content").getJsonObject(0).getString("text").contains("\"n\":"));
+        // and a tool without confirm never asks
+        JsonObject plain = result(send(call(802, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject().put("customer_id", 1)), ELICITATION)));
+        assertEquals("complete", plain.getString("resultType"));
+    }
+
+    @Test
+    void malformedInputResponsesAreInvalidParams() throws Exception {
+        JsonObject bad = execute(901, 1, ELICITATION);
+        bad.getJsonObject("params").put("inputResponses", new JsonObject().put("confirm", 12345));
+        assertError(send(bad), 200, 901, -32602);
+        bad.getJsonObject("params").putNull("inputResponses");
+        assertError(send(bad), 200, 901, -32602);
+    }
+
+    // ---- subscriptions/listen across a reload ----
+
+    @Test
+    void listenStreamsAreToldWhenAReloadChangesTheTools(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir);
+        RunningServer.writeTool(project, "hr-only", "use: shop\nstatement: SELECT 2 AS two\nauth:\n  plugin: api_key\n"
+                + "  policy:\n    value: '{{ env.HR_KEY }}'\n");
+        try (RunningServer reloading = RunningServer.start(project, Map.of("HR_KEY", "k"), s -> s,
+                ServeOptions.DEFAULTS.withReloads(RunningServer.recompile(project, Map.of("HR_KEY", "k"),
+                        dev.hyperterse.connector.Connectors.builtIn()), null))) {
+            RawHttp h = new RawHttp(reloading.baseUrl());
+            JsonObject discover = request(1, "server/discover", new JsonObject().put("_meta", meta(new JsonObject())));
+            JsonObject capabilities = result(h.mcp(discover, headers(discover))).getJsonObject("capabilities");
+            assertEquals(Boolean.TRUE, capabilities.getJsonObject("tools").getBoolean("listChanged"));
+            JsonObject list = request(2, "tools/list", new JsonObject().put("_meta", meta(new JsonObject())));
+            assertEquals("private", result(h.mcp(list, headers(list))).getString("cacheScope"),
+                    "a project that guards tools answers by the caller's credentials");
+
+            JsonObject listen = request("sub-1", "subscriptions/listen", new JsonObject().put("_meta", meta(new JsonObject()))
+                    .put("notifications", new JsonObject().put("toolsListChanged", true)));
+            JsonObject promptsOnly = request("sub-2", "subscriptions/listen", new JsonObject()
+                    .put("_meta", meta(new JsonObject())).put("notifications", new JsonObject().put("promptsListChanged", true)));
+            try (SseStream tools = h.mcpStream(listen, headers(listen));
+                 SseStream prompts = h.mcpStream(promptsOnly, headers(promptsOnly))) {
+                JsonObject ack = tools.nextMessage(Duration.ofSeconds(5)).json();
+                assertEquals("notifications/subscriptions/acknowledged", ack.getString("method"));
+                assertEquals("sub-1", ack.getJsonObject("params").getJsonObject("_meta")
+                        .getString("io.modelcontextprotocol/subscriptionId"));
+                assertEquals(new JsonObject().put("toolsListChanged", true), ack.getJsonObject("params").getJsonObject("notifications"));
+                JsonObject otherAck = prompts.nextMessage(Duration.ofSeconds(5)).json();
+                assertEquals(new JsonObject(), otherAck.getJsonObject("params").getJsonObject("notifications"),
+                        "no prompts here, so nothing is promised");
+
+                RunningServer.writeTool(project, "product-count", "use: shop\nstatement: SELECT count(*) AS n FROM products\n");
+                reloading.server().reload().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+                JsonObject changed = tools.nextMessage(Duration.ofSeconds(5)).json();
+                assertEquals("notifications/tools/list_changed", changed.getString("method"));
+                assertEquals("sub-1", changed.getJsonObject("params").getJsonObject("_meta")
+                        .getString("io.modelcontextprotocol/subscriptionId"));
+                assertTrue(prompts.silentFor(Duration.ofMillis(500)), "a stream that did not ask hears nothing");
+                assertFalse(tools.ended(), "the listen stream stays open");
+            }
+        }
+    }
+}
