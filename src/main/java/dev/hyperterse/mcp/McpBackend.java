@@ -2,6 +2,7 @@ package dev.hyperterse.mcp;
 
 import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
+import dev.hyperterse.model.ToolExposure;
 import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.search.SearchIndex;
 
@@ -14,9 +15,11 @@ import java.util.Map;
  * a whole on reload.
  *
  * @param searchFiltersByAuth whether {@code search} shows a caller only the tools it may execute
+ * @param exposure            whether {@code tools/list} offers the meta-tools, the project's tools, or both
  */
 public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
-                         boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources) {
+                         boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources,
+                         ToolExposure exposure) {
     public McpBackend {
         prompts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prompts));
         resources = List.copyOf(resources);
@@ -25,6 +28,14 @@ public record McpBackend(String serverName, String serverVersion, Pipeline pipel
     /** A backend with tools only. */
     public McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
                       boolean searchFiltersByAuth) {
-        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, Map.of(), List.of());
+        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, Map.of(), List.of(),
+                ToolExposure.META);
+    }
+
+    /** A backend whose tools are reached through {@code search} and {@code execute}. */
+    public McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
+                      boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources) {
+        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, prompts, resources,
+                ToolExposure.META);
     }
 }

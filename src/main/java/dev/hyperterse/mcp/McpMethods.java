@@ -116,7 +116,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return Future.succeededFuture(tools.listTools(params));
+                return tools.listTools(params, context(rc, session, scope));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":

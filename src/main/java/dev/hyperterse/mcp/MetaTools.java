@@ -281,11 +281,19 @@ final class MetaTools {
                     ? "execute: 'inputs' is required (use {} when the tool takes none)"
                     : "execute: 'inputs' must be an object");
         }
-        String toolName = (String) tool;
+        return run(backend, (String) tool, (JsonObject) inputs, context, scope);
+    }
+
+    /**
+     * Runs a project tool and renders its CallToolResult: what {@code execute} does once its
+     * arguments are read, and what {@code tools/call} of a tool listed directly does.
+     */
+    Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
+                           CallScope scope) {
         String shown = shown(toolName);
         scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
         long started = System.nanoTime();
-        Future<ToolResult> running = backend.pipeline().execute(toolName, (JsonObject) inputs, context);
+        Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
         if (backend.searchFiltersByAuth()) {
             // search hides a tool whose auth check refuses the caller (Pipeline.visibleTo and
             // mayExecute: any failure of the check); execute must not confirm that such a tool

@@ -1,18 +1,27 @@
 package dev.hyperterse.mcp;
 
 import dev.hyperterse.model.CallerText;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.model.ToolExposure;
+import dev.hyperterse.pipeline.Pipeline;
+import dev.hyperterse.search.InputSchema;
+import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.pipeline.CallContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 
 /**
- * The tools {@code tools/list} offers and {@code tools/call} reaches: the meta-tools, and the
- * conformance fixtures when they are switched on. Lists are paged; a cursor is opaque to
- * clients and names the list it came from, so a cursor from another list is refused (-32602).
+ * The tools {@code tools/list} offers and {@code tools/call} reaches: the meta-tools and/or the
+ * project's own tools (as {@code tools.exposure} says; a project tool is listed only to callers
+ * who may run it), and the conformance fixtures when they are switched on. Lists are paged; a
+ * cursor is opaque to clients and names the list it came from, so a cursor from another list is
+ * refused (-32602).
  */
 final class ToolCatalog {
     private static final String CURSOR_PREFIX = "tools:";
@@ -41,10 +50,10 @@ final class ToolCatalog {
         this.fingerprint = Integer.toHexString(names.toString().hashCode());
     }
 
-    /** One page of {@code tools/list}. */
+    /** One page of {@code tools/list} when only the meta-tools (and fixtures) are listed. */
     JsonObject list(JsonObject params) {
         Object cursor = params.getValue("cursor");
-        int from = cursor == null ? 0 : offset(cursor);
+        int from = cursor == null ? 0 : offset(cursor, fingerprint, definitions.size());
         int to = Math.min(definitions.size(), from + pageSize);
         JsonArray page = new JsonArray();
         for (int i = from; i < to; i++) {
@@ -52,28 +61,118 @@ final class ToolCatalog {
         }
         JsonObject result = new JsonObject().put("tools", page);
         if (to < definitions.size()) {
-            result.put("nextCursor", cursorFor(to));
+            result.put("nextCursor", cursorFor(fingerprint, to));
         }
         return result;
     }
 
+    /**
+     * One page of {@code tools/list} for this backend and caller: the meta-tools, the project's
+     * tools the caller may run (when {@code tools.exposure} is {@code direct} or {@code both}), then
+     * the fixtures. A page may hold fewer entries than the page size when per-tool auth rules hide
+     * some of its tools.
+     */
+    Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context) {
+        if (!backend.exposure().listsProjectTools()) {
+            return Future.succeededFuture(list(params));
+        }
+        Pipeline pipeline = backend.pipeline();
+        return pipeline.visibleTo(context).compose(visible -> {
+            List<Object> entries = new ArrayList<>();
+            if (backend.exposure().listsMetaTools()) {
+                metaTools.definitions().forEach(entries::add);
+            }
+            for (ToolDef tool : pipeline.tools().values()) {
+                if (visible.test(tool) && !(backend.exposure().listsMetaTools() && metaTools.has(tool.name()))) {
+                    entries.add(tool);
+                }
+            }
+            if (fixtures != null) {
+                fixtures.definitions().forEach(entries::add);
+            }
+            String listed = fingerprintOf(entries);
+            Object cursor = params.getValue("cursor");
+            int from = cursor == null ? 0 : offset(cursor, listed, entries.size());
+            int to = Math.min(entries.size(), from + pageSize);
+            List<Future<Boolean>> allowed = new ArrayList<>();
+            for (int i = from; i < to; i++) {
+                Object entry = entries.get(i);
+                allowed.add(entry instanceof ToolDef && pipeline.decidedPerTool((ToolDef) entry)
+                        ? pipeline.mayExecute((ToolDef) entry, context) : Future.succeededFuture(true));
+            }
+            return Future.all(allowed).map(x -> {
+                JsonArray page = new JsonArray();
+                for (int i = from; i < to; i++) {
+                    if (allowed.get(i - from).result()) {
+                        Object entry = entries.get(i);
+                        page.add(entry instanceof ToolDef ? definition((ToolDef) entry) : ((JsonObject) entry).copy());
+                    }
+                }
+                JsonObject result = new JsonObject().put("tools", page);
+                if (to < entries.size()) {
+                    result.put("nextCursor", cursorFor(listed, to));
+                }
+                return result;
+            });
+        });
+    }
+
+    /** A project tool as MCP lists it: its inputs as JSON Schema, and its hints. */
+    static JsonObject definition(ToolDef tool) {
+        JsonObject out = new JsonObject().put("name", tool.name());
+        if (tool.title() != null && !tool.title().isEmpty()) {
+            out.put("title", tool.title());
+        }
+        out.put("description", tool.description() == null ? "" : tool.description())
+                .put("inputSchema", InputSchema.of(tool));
+        if (!tool.annotations().isEmpty()) {
+            out.put("annotations", SearchHit.annotations(tool.annotations()));
+        }
+        return out;
+    }
+
     Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context, CallScope scope) {
-        if (metaTools.has(name)) {
+        ToolExposure exposure = backend.exposure();
+        if (exposure.listsMetaTools() && metaTools.has(name)) {
             return metaTools.call(backend, name, arguments, context, scope);
         }
         if (fixtures != null && fixtures.has(name)) {
             return fixtures.call(name, arguments, scope);
         }
-        throw new McpException(JsonRpc.INVALID_PARAMS, "Unknown tool: " + CallerText.cut(name)
-                + " (this server offers 'search' and 'execute')");
+        ToolDef tool = exposure.listsProjectTools() ? backend.pipeline().tools().get(name) : null;
+        if (tool == null) {
+            throw unknown(name, exposure);
+        }
+        // a tool the caller may not run is answered as one that does not exist: names do not leak
+        Pipeline pipeline = backend.pipeline();
+        return pipeline.visibleTo(context)
+                .compose(visible -> !visible.test(tool) ? Future.succeededFuture(false)
+                        : pipeline.decidedPerTool(tool) ? pipeline.mayExecute(tool, context) : Future.succeededFuture(true))
+                .compose(may -> may ? metaTools.run(backend, name, arguments, context, scope)
+                        : Future.failedFuture(unknown(name, exposure)));
     }
 
-    private String cursorFor(int offset) {
+    private static McpException unknown(String name, ToolExposure exposure) {
+        return new McpException(JsonRpc.INVALID_PARAMS, "Unknown tool: " + CallerText.cut(name)
+                + (exposure == ToolExposure.META ? " (this server offers 'search' and 'execute')"
+                        : " (tools/list shows the tools you may call)"));
+    }
+
+    private static String fingerprintOf(List<Object> entries) {
+        StringBuilder names = new StringBuilder();
+        for (Object entry : entries) {
+            names.append(entry instanceof ToolDef ? ((ToolDef) entry).name() : ((JsonObject) entry).getString("name"))
+                    .append('\n');
+        }
+        return Integer.toHexString(names.toString().hashCode());
+    }
+
+    private static String cursorFor(String fingerprint, int offset) {
         String plain = CURSOR_PREFIX + fingerprint + ":" + offset;
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
     }
 
-    private int offset(Object cursor) {
+    private static int offset(Object cursor, String fingerprint, int size) {
         McpException invalid = new McpException(JsonRpc.INVALID_PARAMS, "tools/list: invalid cursor");
         if (!(cursor instanceof String)) {
             throw invalid;
@@ -90,7 +189,7 @@ final class ToolCatalog {
         }
         try {
             int offset = Integer.parseInt(plain.substring(expected.length()));
-            if (offset <= 0 || offset >= definitions.size()) {
+            if (offset <= 0 || offset >= size) {
                 throw invalid;
             }
             return offset;

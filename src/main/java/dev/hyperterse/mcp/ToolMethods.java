@@ -66,9 +66,21 @@ public final class ToolMethods {
         }
     }
 
-    /** One page of {@code tools/list}; throws an {@link McpException} for a bad cursor. */
-    public JsonObject listTools(JsonObject params) {
-        return tools.list(params);
+    /**
+     * One page of {@code tools/list} for this caller (the project's own tools are listed only to
+     * those who may run them, when {@code tools.exposure} lists them); fails with an
+     * {@link McpException} for a bad cursor.
+     */
+    public Future<JsonObject> listTools(JsonObject params, CallContext context) {
+        BackendSource.Lease lease = backends.acquire();
+        Future<JsonObject> page;
+        try {
+            page = tools.list(lease.backend(), params, context);
+        } catch (RuntimeException e) {
+            lease.release();
+            return Future.failedFuture(e);
+        }
+        return page.andThen(done -> lease.release());
     }
 
     /**

@@ -27,26 +27,16 @@ import java.nio.file.Path;
  *                    {@code ToolError}'s message and masks others behind an error id in the log
  * @param promptsDir  {@code prompts.directory} resolved against the root (default {@code prompts}); null when absent
  * @param resourcesDir {@code resources.directory} resolved against the root (default {@code resources}); null when absent
+ * @param exposure    {@code tools.exposure}: how clients reach the tools (default {@code meta})
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
                             java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
-                            Path promptsDir, Path resourcesDir, boolean exposeScriptErrors) {
+                            Path promptsDir, Path resourcesDir, boolean exposeScriptErrors,
+                            ToolExposure exposure) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
-    }
-
-    /** A configuration that shows script errors (Hyperterse's behaviour). */
-    public ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
-                         Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
-                         long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
-                         AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
-                         java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
-                         Path promptsDir, Path resourcesDir) {
-        this(name, version, projectDir, rootDir, toolsDir, adaptersDir, searchLimit, searchFiltersByAuth, cache,
-                cacheMaxBytes, limits, scriptWorkers, server, defaultAuth, location, observability, fetchAllowHosts,
-                strictHandlerInputs, promptsDir, resourcesDir, true);
     }
 }

@@ -10,6 +10,7 @@ import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolErrorMode;
+import dev.hyperterse.model.ToolExposure;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -31,7 +32,7 @@ final class RootConfigReader {
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
-            "expose_script_errors");
+            "expose_script_errors", "exposure");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -176,7 +177,7 @@ final class RootConfigReader {
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
-                exposeScriptErrors == null || exposeScriptErrors);
+                exposeScriptErrors == null || exposeScriptErrors, exposure(tools));
         return new RootConfig(config, defaultAuth, authBroken);
     }
 
@@ -352,6 +353,19 @@ final class RootConfigReader {
         server.error("port", expected + (text.equals(scalar.text()) ? YamlNode.describe(node)
                 : YamlNode.describe(node) + " (\"" + text + "\" after substitution)"));
         return null;
+    }
+
+    private static ToolExposure exposure(ConfigMap tools) {
+        String written = tools == null ? null : tools.string(required(tools, "exposure"));
+        if (written == null) {
+            return ToolExposure.META;
+        }
+        ToolExposure exposure = ToolExposure.of(written.strip().toLowerCase(Locale.ROOT));
+        if (exposure == null) {
+            tools.error("exposure", "'tools.exposure' must be 'meta', 'direct' or 'both', got \"" + written + "\"");
+            return ToolExposure.META;
+        }
+        return exposure;
     }
 
     private static ToolErrorMode toolErrors(ConfigMap server) {

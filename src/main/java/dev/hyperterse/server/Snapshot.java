@@ -182,7 +182,8 @@ public final class Snapshot {
                             SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit());
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
-                                    project.config().searchFiltersByAuth(), project.prompts(), project.resources());
+                                    project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
+                                    project.config().exposure());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
                         }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });

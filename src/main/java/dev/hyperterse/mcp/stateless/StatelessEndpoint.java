@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp.stateless;
 
+import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.McpException;
 import dev.hyperterse.mcp.ProtocolVersions;
@@ -163,7 +164,7 @@ public final class StatelessEndpoint {
                 answer(rc.response(), id, discover(), started, metric);
                 return;
             case "tools/list":
-                answer(rc.response(), id, listTools(params), started, metric);
+                answer(rc.response(), id, listTools(params, headers(rc)), started, metric);
                 return;
             case "tools/call":
                 toolsCall(rc, id, params, meta, started, metric);
@@ -189,18 +190,21 @@ public final class StatelessEndpoint {
                 .put("instructions", methods.instructions()), false));
     }
 
-    private Future<JsonObject> listTools(JsonObject params) {
-        JsonObject page;
-        try {
-            page = methods.listTools(params);
-        } catch (McpException e) {
-            return Future.failedFuture(e);
-        }
-        if (fixtures != null && !page.containsKey("nextCursor")) {
-            JsonArray tools = page.getJsonArray("tools");
-            fixtures.definitions().forEach(tools::add);
-        }
-        return Future.succeededFuture(cacheable(page, methods.answersDependOnCredentials()));
+    /** The request's headers, names lower-cased (auth plugins read them). */
+    private static Map<String, String> headers(RoutingContext rc) {
+        Map<String, String> headers = new HashMap<>();
+        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+        return headers;
+    }
+
+    private Future<JsonObject> listTools(JsonObject params, Map<String, String> headers) {
+        return methods.listTools(params, new CallContext(headers, null, null)).map(page -> {
+            if (fixtures != null && !page.containsKey("nextCursor")) {
+                JsonArray tools = page.getJsonArray("tools");
+                fixtures.definitions().forEach(tools::add);
+            }
+            return cacheable(page, methods.answersDependOnCredentials());
+        });
     }
 
     private void toolsCall(RoutingContext rc, Object id, JsonObject params, RequestMeta meta, long started, String metric) {
@@ -235,8 +239,7 @@ public final class StatelessEndpoint {
             if (fixtures != null && fixtures.has(tool)) {
                 result = fixtures.call(tool, round, exchange);
             } else {
-                Map<String, String> headers = new HashMap<>();
-                rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+                Map<String, String> headers = headers(rc);
                 result = confirmation.call(tool, args, headers, round, () -> methods.callTool(tool, args, headers, null, exchange));
             }
         } catch (RuntimeException e) {

@@ -1,0 +1,134 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code tools.exposure}: the project's tools listed in {@code tools/list} and called by name, as
+ * Hyperterse 2.1 and earlier (its v2.0 quickstart calls {@code get-user} directly), MCP Toolbox
+ * and SDK servers do; listed only to callers who may run them.
+ */
+class ToolExposureTest {
+    @TempDir
+    Path scratch;
+
+    private Path project(String exposure) {
+        Path dir = scratch.resolve(exposure);
+        write(dir, ".hyperterse", "name: exposure\ntools:\n  exposure: " + exposure + "\n");
+        write(dir, "app/adapters/db.terse", "connector: sqlite\nconnection_string: 'sqlite::memory:'\n");
+        write(dir, "app/tools/get-user/config.terse", "description: 'One user by id'\nuse: db\n"
+                + "statement: SELECT {{ inputs.id }} AS id, 'Ada' AS name\ninputs:\n  id:\n    type: int\n"
+                + "    description: 'The user id'\n");
+        write(dir, "app/tools/admin-report/config.terse", "description: 'Admins only'\nuse: db\n"
+                + "statement: SELECT 42 AS answer\nauth:\n  plugin: api_key\n  policy:\n    value: s3cret-key\n");
+        return dir;
+    }
+
+    private static void write(Path dir, String relative, String text) {
+        try {
+            Path file = dir.resolve(relative);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> names(JsonObject listResult) {
+        List<String> names = new ArrayList<>();
+        for (Object t : listResult.getJsonArray("tools")) {
+            names.add(((JsonObject) t).getString("name"));
+        }
+        return names;
+    }
+
+    private static JsonObject post(RawHttp http, JsonObject request, String... headers) throws Exception {
+        return new JsonObject(http.mcp(request, headers).body());
+    }
+
+    @Test
+    void directListsTheToolsACallerMayRunAndCallsThemByName() throws Exception {
+        try (RunningServer server = RunningServer.start(project("direct"))) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject anonymous = post(http, RawHttp.request(1, "tools/list", null)).getJsonObject("result");
+            assertEquals(List.of("get-user"), names(anonymous), "no meta-tools, no tool the caller may not run");
+            JsonObject tool = anonymous.getJsonArray("tools").getJsonObject(0);
+            assertEquals("One user by id", tool.getString("description"));
+            assertEquals("integer", tool.getJsonObject("inputSchema").getJsonObject("properties").getJsonObject("id")
+                    .getString("type"), tool.encode());
+            assertEquals(new JsonArray().add("id"), tool.getJsonObject("inputSchema").getJsonArray("required"));
+            assertEquals(true, tool.getJsonObject("annotations").getBoolean("readOnlyHint"), tool.encode());
+            JsonObject admin = post(http, RawHttp.request(2, "tools/list", null), "X-API-Key", "s3cret-key")
+                    .getJsonObject("result");
+            assertEquals(List.of("get-user", "admin-report"), names(admin));
+
+            JsonObject called = post(http, RawHttp.request(3, "tools/call", new JsonObject().put("name", "get-user")
+                    .put("arguments", new JsonObject().put("id", 7)))).getJsonObject("result");
+            assertEquals("[{\"id\":7,\"name\":\"Ada\"}]",
+                    called.getJsonArray("content").getJsonObject(0).getString("text"));
+            // a tool the caller may not run reads exactly like one that does not exist
+            JsonObject hidden = post(http, RawHttp.request(4, "tools/call", new JsonObject().put("name", "admin-report")
+                    .put("arguments", new JsonObject()))).getJsonObject("error");
+            JsonObject missing = post(http, RawHttp.request(5, "tools/call", new JsonObject().put("name", "no-such")
+                    .put("arguments", new JsonObject()))).getJsonObject("error");
+            assertEquals(missing.getInteger("code"), hidden.getInteger("code"));
+            assertEquals(missing.getString("message").replace("no-such", "admin-report"), hidden.getString("message"));
+            JsonObject allowed = post(http, RawHttp.request(6, "tools/call", new JsonObject().put("name", "admin-report")
+                    .put("arguments", new JsonObject())), "X-API-Key", "s3cret-key").getJsonObject("result");
+            assertEquals("[{\"answer\":42}]", allowed.getJsonArray("content").getJsonObject(0).getString("text"));
+            // search and execute are not offered in direct mode
+            JsonObject search = post(http, RawHttp.request(7, "tools/call", new JsonObject().put("name", "search")
+                    .put("arguments", new JsonObject().put("query", "user")))).getJsonObject("error");
+            assertEquals(-32602, search.getInteger("code"));
+        }
+    }
+
+    @Test
+    void bothListsTheMetaToolsFirstAndPagesWithCursors() throws Exception {
+        try (RunningServer server = RunningServer.start(project("both"), Map.of(),
+                s -> s.withPageSize(2))) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject first = post(http, RawHttp.request(1, "tools/list", null), "X-API-Key", "s3cret-key")
+                    .getJsonObject("result");
+            assertEquals(List.of("search", "execute"), names(first));
+            String cursor = first.getString("nextCursor");
+            JsonObject second = post(http, RawHttp.request(2, "tools/list", new JsonObject().put("cursor", cursor)),
+                    "X-API-Key", "s3cret-key").getJsonObject("result");
+            assertEquals(List.of("get-user", "admin-report"), names(second));
+            assertNull(second.getValue("nextCursor"));
+            JsonObject executed = post(http, RawHttp.execute(3, "get-user", new JsonObject().put("id", 1)))
+                    .getJsonObject("result");
+            assertTrue(executed.getJsonArray("content").getJsonObject(0).getString("text").contains("\"id\":1"));
+        }
+    }
+
+    @Test
+    void metaIsTheDefaultAndListsOnlySearchAndExecute() throws Exception {
+        Path dir = project("meta");
+        write(dir, ".hyperterse", "name: exposure\n");
+        try (RunningServer server = RunningServer.start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(List.of("search", "execute"),
+                    names(post(http, RawHttp.request(1, "tools/list", null)).getJsonObject("result")));
+            JsonObject direct = post(http, RawHttp.request(2, "tools/call", new JsonObject().put("name", "get-user")
+                    .put("arguments", new JsonObject().put("id", 1)))).getJsonObject("error");
+            assertTrue(direct.getString("message").startsWith("Unknown tool: get-user"), direct.encode());
+        }
+    }
+}
