@@ -100,9 +100,9 @@ public final class McpEndpoint {
         this.resources = new ResourceMethods(vertx, fixtures);
         this.vertx = vertx;
         this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.httpTimeouts().sseKeepAlive().toMillis()));
-        this.toolMethods = new ToolMethods(backends, tools, listChanged);
-        this.methods = new McpMethods(backends, sessions, toolMethods, new PromptMethods(fixtures), resources,
-                new CompletionMethods(fixtures), new SessionUse() {
+        this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(fixtures), resources,
+                new CompletionMethods(fixtures));
+        this.methods = new McpMethods(backends, sessions, toolMethods, resources, new SessionUse() {
             @Override
             public boolean inUse(String sessionId) {
                 return live.inUse(sessionId);

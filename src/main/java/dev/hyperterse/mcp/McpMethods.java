@@ -34,9 +34,7 @@ final class McpMethods {
     private final BackendSource backends;
     private final SessionStore sessions;
     private final ToolMethods tools;
-    private final PromptMethods prompts;
     private final ResourceMethods resources;
-    private final CompletionMethods completions;
     private final SessionUse sessionUse;
 
     /**
@@ -44,15 +42,12 @@ final class McpMethods {
      * @param sessionUse  which sessions are in use here, for a store that must make room
      */
     McpMethods(BackendSource backends, SessionStore sessions, ToolMethods tools,
-               PromptMethods prompts, ResourceMethods resources, CompletionMethods completions,
-               SessionUse sessionUse) {
+               ResourceMethods resources, SessionUse sessionUse) {
         this.backends = backends;
         this.sessions = sessions;
         this.sessionUse = sessionUse;
         this.tools = tools;
-        this.prompts = prompts;
         this.resources = resources;
-        this.completions = completions;
     }
 
     /**
@@ -122,21 +117,16 @@ final class McpMethods {
             case "logging/setLevel":
                 return setLevel(params, session);
             case "prompts/list":
-                return onBackend(b -> prompts.list(b, context(rc, session, scope)));
             case "prompts/get":
-                return onBackend(b -> prompts.get(b, params, context(rc, session, scope)));
             case "resources/list":
-                return onBackend(b -> resources.list(b, context(rc, session, scope), false));
             case "resources/templates/list":
-                return onBackend(b -> resources.list(b, context(rc, session, scope), true));
             case "resources/read":
-                return onBackend(b -> resources.read(b, params, context(rc, session, scope)));
+            case "completion/complete":
+                return tools.content(env.method, params, context(rc, session, scope));
             case "resources/subscribe":
                 return onBackend(b -> resources.subscribe(b, params, session, true));
             case "resources/unsubscribe":
                 return onBackend(b -> resources.subscribe(b, params, session, false));
-            case "completion/complete":
-                return onBackend(b -> completions.complete(b, params, context(rc, session, scope)));
             default:
                 throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
         }
@@ -157,27 +147,18 @@ final class McpMethods {
             lease.release();
             return new JsonObject()
                     .put("protocolVersion", version)
-                    .put("capabilities", capabilities(b))
+                    .put("capabilities", capabilities())
                     .put("serverInfo", new JsonObject().put("name", b.serverName()).put("version", b.serverVersion()))
                     .put("instructions", INSTRUCTIONS);
         });
     }
 
     /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */
-    private JsonObject capabilities(McpBackend b) {
-        JsonObject caps = new JsonObject()
+    private JsonObject capabilities() {
+        return new JsonObject()
                 .put("tools", new JsonObject().put("listChanged", tools.listChanged()))
-                .put("logging", new JsonObject());
-        if (prompts.offered(b)) {
-            caps.put("prompts", new JsonObject().put("listChanged", tools.listChanged()));
-        }
-        if (resources.offered(b)) {
-            caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", tools.listChanged()));
-        }
-        if (completions.offered(b)) {
-            caps.put("completions", new JsonObject());
-        }
-        return caps;
+                .put("logging", new JsonObject())
+                .mergeIn(tools.contentCapabilities(true));
     }
 
     /** Runs a method on a leased backend, released when the method completes (or throws). */

@@ -23,14 +23,90 @@ public final class ToolMethods {
     public record ServerIdentity(String name, String version) {
     }
 
+    /** The prompt, resource and completion methods besides {@code tools/*}. */
+    public static final java.util.Set<String> CONTENT_METHODS = java.util.Set.of("prompts/list", "prompts/get",
+            "resources/list", "resources/templates/list", "resources/read", "completion/complete");
+
     private final BackendSource backends;
     private final ToolCatalog tools;
     private final boolean listChanged;
+    private final PromptMethods prompts;
+    private final ResourceMethods resources;
+    private final CompletionMethods completions;
 
-    ToolMethods(BackendSource backends, ToolCatalog tools, boolean listChanged) {
+    ToolMethods(BackendSource backends, ToolCatalog tools, boolean listChanged, PromptMethods prompts,
+                ResourceMethods resources, CompletionMethods completions) {
         this.backends = backends;
         this.tools = tools;
         this.listChanged = listChanged;
+        this.prompts = prompts;
+        this.resources = resources;
+        this.completions = completions;
+    }
+
+    /**
+     * The {@code prompts}, {@code resources} and {@code completions} capabilities, each only when
+     * the project (or the fixtures) has them.
+     *
+     * @param subscribe whether resources can be subscribed to (the session generation)
+     */
+    public JsonObject contentCapabilities(boolean subscribe) {
+        BackendSource.Lease lease = backends.acquire();
+        try {
+            McpBackend b = lease.backend();
+            JsonObject caps = new JsonObject();
+            if (prompts.offered(b)) {
+                caps.put("prompts", new JsonObject().put("listChanged", listChanged));
+            }
+            if (resources.offered(b)) {
+                JsonObject r = new JsonObject().put("listChanged", listChanged);
+                caps.put("resources", subscribe ? r.put("subscribe", true) : r);
+            }
+            if (completions.offered(b)) {
+                caps.put("completions", new JsonObject());
+            }
+            return caps;
+        } finally {
+            lease.release();
+        }
+    }
+
+    /**
+     * Runs one of {@link #CONTENT_METHODS} on the current snapshot (kept until it completes);
+     * fails with an {@link McpException} for a caller's mistake.
+     */
+    public Future<JsonObject> content(String method, JsonObject params, CallContext context) {
+        BackendSource.Lease lease = backends.acquire();
+        Future<JsonObject> result;
+        try {
+            McpBackend b = lease.backend();
+            switch (method) {
+                case "prompts/list":
+                    result = prompts.list(b, context);
+                    break;
+                case "prompts/get":
+                    result = prompts.get(b, params, context);
+                    break;
+                case "resources/list":
+                    result = resources.list(b, context, false);
+                    break;
+                case "resources/templates/list":
+                    result = resources.list(b, context, true);
+                    break;
+                case "resources/read":
+                    result = resources.read(b, params, context);
+                    break;
+                case "completion/complete":
+                    result = completions.complete(b, params, context);
+                    break;
+                default:
+                    throw new IllegalArgumentException("not a content method: " + method);
+            }
+        } catch (RuntimeException e) {
+            lease.release();
+            return Future.failedFuture(e);
+        }
+        return result.andThen(done -> lease.release());
     }
 
     /** Whether the server tells clients when a reload changed its tools. */

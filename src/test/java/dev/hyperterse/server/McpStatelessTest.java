@@ -196,11 +196,33 @@ class McpStatelessTest {
 
     @Test
     void removedAndUnknownMethodsAre404MethodNotFound() throws Exception {
-        for (String method : List.of("initialize", "ping", "logging/setLevel", "resources/subscribe", "prompts/list",
-                "unknown/method")) {
+        for (String method : List.of("initialize", "ping", "logging/setLevel", "resources/subscribe",
+                "resources/unsubscribe", "unknown/method")) {
             assertError(send(request(method, method, new JsonObject().put("_meta", meta(new JsonObject())))),
                     404, method, -32601);
         }
+    }
+
+    /** Prompts, resources and completion are the same methods as in the session generation, with caching hints. */
+    @Test
+    void promptsResourcesAndCompletionAreServedWithCachingHints() throws Exception {
+        JsonObject prompts = result(send(request(1, "prompts/list", new JsonObject().put("_meta", meta(new JsonObject())))));
+        assertTrue(prompts.getJsonArray("prompts").stream().anyMatch(p -> "order-update".equals(((JsonObject) p)
+                .getString("name"))), prompts.encode());
+        assertEquals("complete", prompts.getString("resultType"));
+        assertTrue(prompts.containsKey("ttlMs") && prompts.containsKey("cacheScope"), prompts.encode());
+        JsonObject templates = result(send(request(2, "resources/templates/list",
+                new JsonObject().put("_meta", meta(new JsonObject())))));
+        assertTrue(templates.getJsonArray("resourceTemplates").stream().anyMatch(t -> "shop://orders/{id}"
+                .equals(((JsonObject) t).getString("uriTemplate"))), templates.encode());
+        JsonObject read = result(send(request(3, "resources/read", new JsonObject().put("uri", "shop://orders/1")
+                .put("_meta", meta(new JsonObject())))));
+        assertTrue(read.getJsonArray("contents").getJsonObject(0).getString("text").contains("\"id\":1"), read.encode());
+        assertTrue(read.containsKey("ttlMs"), read.encode());
+        JsonObject discover = result(send(request(4, "server/discover", new JsonObject().put("_meta", meta(new JsonObject())))));
+        JsonObject caps = discover.getJsonObject("capabilities");
+        assertTrue(caps.containsKey("prompts") && caps.containsKey("resources"), caps.encode());
+        assertNull(caps.getJsonObject("resources").getValue("subscribe"), "2026-07-28 has no resources/subscribe");
     }
 
     @Test

@@ -33,7 +33,9 @@ import java.util.Set;
 public final class StatelessEndpoint {
     public static final String VERSION = "2026-07-28";
     /** The methods this generation answers; metrics name any other one {@code other}. */
-    static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen");
+    static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen",
+            "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read",
+            "completion/complete");
     /** How long clients may cache answers about a catalog that can change (a reloading server). */
     static final long TTL_WHEN_RELOADING_MILLIS = 60_000;
     /** How long clients may cache answers about a catalog that only a restart changes. */
@@ -173,9 +175,35 @@ public final class StatelessEndpoint {
                 listen(rc, id, params);
                 metrics.request(metric, "ok", System.nanoTime() - started);
                 return;
+            case "prompts/list":
+            case "resources/list":
+            case "resources/templates/list":
+                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null))
+                        .map(list -> cacheable(list, methods.answersDependOnCredentials())), started, metric);
+                return;
+            case "resources/read":
+                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null))
+                        .map(read -> cacheable(read, methods.answersDependOnCredentials())), started, metric);
+                return;
+            case "prompts/get":
+                if (fixtures != null && StatelessFixtures.INPUT_REQUIRED_PROMPT.equals(params.getValue("name"))) {
+                    if (!seal.isComplete() || seal.failed()) {
+                        throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
+                                "Service Unavailable: input rounds cannot be sealed right now");
+                    }
+                    answer(rc.response(), id, fixtures.inputRequiredPrompt(new InputRound(meta, inputResponses(params),
+                            params.getValue("requestState"), seal.result())), started, metric);
+                    return;
+                }
+                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null)),
+                        started, metric);
+                return;
+            case "completion/complete":
+                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null)),
+                        started, metric);
+                return;
             default:
-                // initialize, ping, logging/setLevel and resources/subscribe were removed in this
-                // revision; prompts, resources and completion are not offered
+                // initialize, ping, logging/setLevel and resources/subscribe were removed in this revision
                 throw new StatelessError(404, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(method));
         }
     }
@@ -183,7 +211,8 @@ public final class StatelessEndpoint {
     private Future<JsonObject> discover() {
         JsonObject capabilities = new JsonObject()
                 .put("tools", new JsonObject().put("listChanged", sendsListChanged()))
-                .put("logging", new JsonObject());
+                .put("logging", new JsonObject())
+                .mergeIn(methods.contentCapabilities(false));
         return Future.succeededFuture(cacheable(new JsonObject()
                 .put("supportedVersions", supportedVersions.copy())
                 .put("capabilities", capabilities)

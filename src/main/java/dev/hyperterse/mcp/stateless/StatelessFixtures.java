@@ -24,6 +24,8 @@ final class StatelessFixtures {
     static final String MULTI_ROUND = "test_input_required_result_multi_round";
     static final String TAMPERED_STATE = "test_input_required_result_tampered_state";
     static final String CAPABILITIES = "test_input_required_result_capabilities";
+    /** A prompt whose prompts/get asks the client for input first: input rounds are not only for tools. */
+    static final String INPUT_REQUIRED_PROMPT = "test_input_required_result_prompt";
     static final String STREAMING_ELICITATION = "test_streaming_elicitation";
     static final String LOGGING = "test_logging_tool";
     static final String TRIGGER_TOOL_CHANGE = "test_trigger_tool_change";
@@ -181,6 +183,21 @@ final class StatelessFixtures {
             return ((JsonObject) content).getString("text");
         }
         return "(no text)";
+    }
+
+    /** {@code prompts/get} of {@link #INPUT_REQUIRED_PROMPT}: asks for a context, then renders it. */
+    Future<JsonObject> inputRequiredPrompt(InputRound round) {
+        JsonObject form = InputRound.accepted(round.response("user_context"));
+        if (form != null && form.getValue("context") instanceof String) {
+            return Future.succeededFuture(new JsonObject()
+                    .put("description", "A prompt that asked the client for its context")
+                    .put("messages", new JsonArray().add(new JsonObject().put("role", "user").put("content",
+                            new JsonObject().put("type", "text").put("text", "Use this context: "
+                                    + form.getString("context"))))));
+        }
+        return Future.succeededFuture(round.inputRequired(new JsonObject().put("user_context",
+                InputRound.elicitation("What context should the prompt use?", stringField("context"))),
+                "prompts/get:" + INPUT_REQUIRED_PROMPT, null));
     }
 
     private static JsonObject stringField(String name) {
