@@ -23,6 +23,7 @@ import dev.hyperterse.script.ScriptAccess;
 import dev.hyperterse.script.ScriptEngine;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
+import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchIndex;
 import dev.hyperterse.telemetry.Telemetry;
 import io.vertx.core.Future;
@@ -178,7 +179,8 @@ public final class Snapshot {
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry);
-                            SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit());
+                            SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit(),
+                                    project.config().searchRanking(), RankFusion.DEFAULT);
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
                                     project.config().searchFiltersByAuth(), project.prompts(), project.resources());
