@@ -50,6 +50,10 @@ public final class SearchQuality {
     static final int DEPTH = 10;
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("--cold")) {
+            cold(SearchRanking.of(args[1]), Integer.parseInt(args[2]));
+            return;
+        }
         Path dir = Path.of(args[0]);
         Path out = Path.of(args[1]);
         long warmSeconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
@@ -124,21 +128,41 @@ public final class SearchQuality {
         }
 
         md.append("\nLatency over `").append(MIXED).append("` (every intent in turn, one thread, in process):\n\n")
-                .append("| ranking | index build ms | p50 µs | p99 µs | max µs |\n|---|---|---|---|---|\n");
+                .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |\n")
+                .append("|---|---|---|---|---|---|---|\n");
         List<String> queries = intents.stream().map(Intent::text).toList();
         for (Variant v : VARIANTS) {
             long start = System.nanoTime();
             SearchIndex index = new SearchIndex(mixed, DEPTH, v.ranking(), v.fusion());
             double buildMs = (System.nanoTime() - start) / 1e6;
-            time(index, queries, warmSeconds, null);
-            long[] samples = time(index, queries, warmSeconds, new long[1 << 21]);
-            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
+            time(index, queries, warmSeconds, null, null);
+            long[] cpu = new long[1 << 21];
+            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
+            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
+            Arrays.sort(cpuSorted);
+            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
                     samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
-                    samples[samples.length - 1] / 1e3));
+                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
+                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3));
         }
         Files.writeString(out, md.toString());
         Files.writeString(out.resolveSibling("search-dev-misses.txt"), misses.toString());
         System.out.print(md);
+    }
+
+    /**
+     * Start-up cost in a fresh JVM: loading the ranking's classes, indexing {@code count} generated
+     * tools and answering one query, as a server does before its first search. Prints one line.
+     */
+    private static void cold(SearchRanking ranking, int count) {
+        List<ToolDef> tools = generated(count, 21);
+        long start = System.nanoTime();
+        SearchIndex index = new SearchIndex(tools, DEPTH, ranking, RankFusion.DEFAULT);
+        double buildMs = (System.nanoTime() - start) / 1e6;
+        long queryStart = System.nanoTime();
+        int hits = index.search("which invoices are overdue for a customer").size();
+        System.out.printf("COLD %s tools=%d build_ms=%.0f first_query_ms=%.1f hits=%d%n", ranking.keyword(), count, buildMs,
+                (System.nanoTime() - queryStart) / 1e6, hits);
     }
 
     private static void row(StringBuilder md, StringBuilder misses, String catalog, String split, List<Intent> intents,
@@ -174,15 +198,26 @@ public final class SearchQuality {
         md.append('\n');
     }
 
-    private static long[] time(SearchIndex index, List<String> queries, long seconds, long[] samples) {
+    /**
+     * Queries in turn for the given time; the sorted wall-clock latencies in ns (null samples:
+     * warm-up only). {@code cpu}, when given, receives each query's thread CPU time in the same
+     * order before sorting: on a shared machine wall-clock tails include time other processes held
+     * the core, CPU time does not.
+     */
+    private static long[] time(SearchIndex index, List<String> queries, long seconds, long[] samples, long[] cpu) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
         int n = 0;
         long sink = 0;
         for (int i = 0; System.nanoTime() < end; i++) {
+            long cpuStart = cpu == null ? 0 : threads.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             sink += index.search(queries.get(i % queries.size())).size();
             long took = System.nanoTime() - start;
             if (samples != null && n < samples.length) {
+                if (cpu != null) {
+                    cpu[n] = threads.getCurrentThreadCpuTime() - cpuStart;
+                }
                 samples[n++] = took;
             }
         }
