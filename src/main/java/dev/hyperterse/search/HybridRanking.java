@@ -27,9 +27,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -62,7 +64,10 @@ final class HybridRanking {
         }
     }
 
-    /** Each list contributes at most this many ranks: beyond them a tool gains next to nothing. */
+    /**
+     * Each list contributes this many ranks (or the hits asked for, if more): beyond them a tool
+     * gains next to nothing.
+     */
     static final int FUSED_DEPTH = 100;
     /** Distinct query terms considered; a search query is short, this bounds a pasted essay. */
     private static final int MAX_QUERY_TERMS = 64;
@@ -126,22 +131,20 @@ final class HybridRanking {
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits,
                            Function<Integer, List<SearchHit>> lexical) {
-        int depth = Math.min(tools.length, FUSED_DEPTH);
-        double[] fused = new double[tools.length];
-        boolean[] ranked = new boolean[tools.length];
-        List<Integer> order = new ArrayList<>();
+        int depth = Math.min(tools.length, Math.max(FUSED_DEPTH, maxHits));
+        // only tools in either list get a score: a few hundred entries, whatever the catalog size
+        Map<Integer, double[]> fused = new HashMap<>(4 * depth);
 
         if (fusion.bm25Weight() > 0) {
             Query bm25 = query(query);
             if (bm25 != null) {
                 int rank = 0;
-                // with a filter, hidden tools must not use up the depth
-                for (ScoreDoc hit : topDocs(bm25, visible == null ? depth : tools.length)) {
+                for (ScoreDoc hit : visibleTopDocs(bm25, visible, depth)) {
                     if (visible != null && !visible.test(tools[hit.doc])) {
                         continue;
                     }
                     rank++;
-                    add(hit.doc, fusion.bm25Weight() / (fusion.k() + rank), fused, ranked, order);
+                    fused.computeIfAbsent(hit.doc, t -> new double[1])[0] += fusion.bm25Weight() / (fusion.k() + rank);
                     if (rank == depth) {
                         break;
                     }
@@ -152,13 +155,14 @@ final class HybridRanking {
             int rank = 0;
             for (SearchHit hit : lexical.apply(depth)) {
                 rank++;
-                add(declarationIndex.get(hit.tool()), fusion.lexicalWeight() / (fusion.k() + rank), fused, ranked, order);
+                fused.computeIfAbsent(declarationIndex.get(hit.tool()), t -> new double[1])[0]
+                        += fusion.lexicalWeight() / (fusion.k() + rank);
             }
         }
 
-        Integer[] candidates = order.toArray(new Integer[0]);
+        Integer[] candidates = fused.keySet().toArray(new Integer[0]);
         Arrays.sort(candidates, (a, b) -> {
-            int byScore = Double.compare(fused[b], fused[a]);
+            int byScore = Double.compare(fused.get(b)[0], fused.get(a)[0]);
             if (byScore != 0) {
                 return byScore;
             }
@@ -171,18 +175,35 @@ final class HybridRanking {
         List<SearchHit> hits = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int t = candidates[i];
-            double raw = Math.min(1.0, fused[t] / best);
+            double raw = Math.min(1.0, fused.get(t)[0] / best);
             hits.add(new SearchHit(tools[t].name(), SearchIndex.relevanceScore(raw), raw, tools[t]));
         }
         return hits;
     }
 
-    private static void add(int tool, double gain, double[] fused, boolean[] ranked, List<Integer> order) {
-        if (!ranked[tool]) {
-            ranked[tool] = true;
-            order.add(tool);
+    /**
+     * BM25's best documents, enough of them that {@code depth} are visible where the catalog has
+     * that many matches: tools a caller may not see must not use up the depth. Starts at the depth
+     * and widens fourfold, so a filter that hides few tools costs one search.
+     */
+    private ScoreDoc[] visibleTopDocs(Query query, Predicate<ToolDef> visible, int depth) {
+        int n = depth;
+        while (true) {
+            ScoreDoc[] docs = topDocs(query, n);
+            if (visible == null || docs.length < n || n >= tools.length) {
+                return docs;
+            }
+            int shown = 0;
+            for (ScoreDoc doc : docs) {
+                if (visible.test(tools[doc.doc])) {
+                    shown++;
+                }
+            }
+            if (shown >= depth) {
+                return docs;
+            }
+            n = (int) Math.min(tools.length, 4L * n);
         }
-        fused[tool] += gain;
     }
 
     private ScoreDoc[] topDocs(Query query, int n) {

@@ -85,6 +85,21 @@ class HybridRankingTest {
     }
 
     @Test
+    void bm25LooksPastHiddenToolsBeyondItsDepth() {
+        // BM25 alone, so Hyperterse's ranking (which filters as it scans) cannot fill the places
+        List<ToolDef> tools = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            // the hidden ones match better: shorter descriptions
+            tools.add(handler("report-" + i, i < 350 ? "Sales report" : "Sales report for one region, monthly"));
+        }
+        SearchIndex index = new SearchIndex(tools, 5, SearchRanking.HYBRID, new RankFusion(10, 1, 0));
+        List<SearchHit> visible = index.search("sales report",
+                t -> Integer.parseInt(t.name().substring("report-".length())) >= 350);
+        assertEquals(5, visible.size(), names(visible).toString());
+        assertTrue(visible.stream().allMatch(h -> Integer.parseInt(h.name().substring(7)) >= 350), names(visible).toString());
+    }
+
+    @Test
     void aQueryOfOnlyStopWordsIsRankedByHyperterseAlone() {
         // the English analyzer drops every word of "the", leaving BM25 nothing to match
         SearchIndex hybrid = hybrid(TOOLS);
