@@ -3,6 +3,20 @@
 // OUT.json: {"source": SOURCE_NOTE, "tools": [{"name", "description", "inputs": [{"name", "type",
 // "description", "optional"}]}]}, in the server's order. Only names, descriptions and input schemas are
 // kept: that is all a ranking reads.
+//
+// How the committed catalogs were made (npm packages installed into the ignored bench/out/npm):
+//   npm install @toolbox-sdk/server-linux-x64@1.12.0 @modelcontextprotocol/server-filesystem \
+//     @modelcontextprotocol/server-memory @modelcontextprotocol/server-everything \
+//     @modelcontextprotocol/server-sequential-thinking
+//   TB=node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
+//   POSTGRES_HOST=127.0.0.1 POSTGRES_PORT=5432 POSTGRES_DATABASE=test POSTGRES_USER=postgres \
+//     POSTGRES_PASSWORD=unused node extract.mjs toolbox-postgres.json NOTE -- $TB --prebuilt postgres --stdio
+//   MYSQL_HOST=127.0.0.1 MYSQL_PORT=3306 MYSQL_DATABASE=test MYSQL_USER=U MYSQL_PASSWORD=P \
+//     node extract.mjs toolbox-mysql.json NOTE -- $TB --prebuilt mysql --stdio
+//     (Toolbox connects at start and needs a non-empty password: a user with one)
+//   node extract.mjs NAME.json NOTE -- node node_modules/@modelcontextprotocol/server-NAME/dist/index.js [ARGS]
+//     (filesystem takes an allowed directory, everything takes `stdio`; mcp-reference.json is the
+//     four lists concatenated in that order)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
