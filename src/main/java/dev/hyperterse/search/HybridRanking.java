@@ -46,21 +46,23 @@ import java.util.function.Predicate;
 final class HybridRanking {
 
     /**
-     * Lucene field and its weight. A tool text goes to one field; another field (tags, say) is one
-     * more constant here and one more line in {@link #document}.
+     * Lucene fields: the text of a tool each holds and its weight. Another field (tags, say) is one
+     * more constant here.
      */
     enum ToolField {
-        NAME("name", 1.5f),
-        DESCRIPTION("description", 1.5f),
-        INPUTS("inputs", 0.5f),
-        STATEMENT("statement", 0.4f);
+        NAME("name", 1.5f, tool -> words(tool.name())),
+        DESCRIPTION("description", 1.5f, tool -> nullToEmpty(tool.description())),
+        INPUTS("inputs", 0.5f, HybridRanking::inputsText),
+        STATEMENT("statement", 0.4f, tool -> tool.isDatabaseTool() ? words(tool.statement()) : "");
 
         final String field;
         final float weight;
+        final Function<ToolDef, String> text;
 
-        ToolField(String field, float weight) {
+        ToolField(String field, float weight, Function<ToolDef, String> text) {
             this.field = field;
             this.weight = weight;
+            this.text = text;
         }
     }
 
@@ -108,6 +110,15 @@ final class HybridRanking {
     }
 
     private static Document document(ToolDef tool) {
+        Document doc = new Document();
+        for (ToolField field : ToolField.values()) {
+            doc.add(new TextField(field.field, field.text.apply(tool), Field.Store.NO));
+        }
+        return doc;
+    }
+
+    /** Input names as words and their descriptions, one sentence each. */
+    private static String inputsText(ToolDef tool) {
         StringBuilder inputs = new StringBuilder();
         for (InputDef input : tool.inputs()) {
             inputs.append(words(input.name())).append(". ");
@@ -115,13 +126,7 @@ final class HybridRanking {
                 inputs.append(input.description()).append(". ");
             }
         }
-        Document doc = new Document();
-        doc.add(new TextField(ToolField.NAME.field, words(tool.name()), Field.Store.NO));
-        doc.add(new TextField(ToolField.DESCRIPTION.field, nullToEmpty(tool.description()), Field.Store.NO));
-        doc.add(new TextField(ToolField.INPUTS.field, inputs.toString(), Field.Store.NO));
-        doc.add(new TextField(ToolField.STATEMENT.field,
-                tool.isDatabaseTool() ? words(tool.statement()) : "", Field.Store.NO));
-        return doc;
+        return inputs.toString();
     }
 
     /**
