@@ -1,16 +1,18 @@
 // In-process latency of `search` for bench/run.sh: compiles a project, builds its search index
-// (as the server does at start-up) and times queries one at a time on one thread, with no HTTP.
+// with the project's ranking (as the server does at start-up) and times queries one at a time on
+// one thread, with no HTTP.
 // Runs as a single-file program against the fat jar, so it needs no build of its own:
 //   java -cp target/hyperterse.jar bench/java/SearchLatency.java PROJECT QUERIES.jsonl [SECONDS]
 // QUERIES.jsonl holds search requests (JSON-RPC bodies, one per line), used in turn. The queries
 // are warmed up for SECONDS (default 10), then timed for as long again. Prints one line:
-//   SEARCH tools=N build_ms=N queries=N p50_us=X p99_us=X max_us=X json_p50_us=X json_p99_us=X
+//   SEARCH tools=N ranking=R build_ms=N queries=N p50_us=X p99_us=X max_us=X json_p50_us=X json_p99_us=X
 // where json_* also turn the hits into the JSON text the tool answers with.
 
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
+import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
 import io.vertx.core.json.JsonArray;
@@ -33,14 +35,15 @@ public final class SearchLatency {
         Project compiled = new ProjectCompiler(System.getenv(), connectors.types(), AuthPlugins.builtIn().names())
                 .compile(project);
         long buildStart = System.nanoTime();
-        SearchIndex index = new SearchIndex(compiled.tools().values(), compiled.config().searchLimit());
+        SearchIndex index = new SearchIndex(compiled.tools().values(), compiled.config().searchLimit(),
+                compiled.config().searchRanking(), RankFusion.DEFAULT);
         long buildMs = (System.nanoTime() - buildStart) / 1_000_000;
 
         run(index, queries, seconds, false, null);
         long[] plain = run(index, queries, seconds, false, new long[1 << 22]);
         long[] json = run(index, queries, seconds, true, new long[1 << 22]);
-        System.out.printf("SEARCH tools=%d build_ms=%d queries=%d p50_us=%.1f p99_us=%.1f max_us=%.1f json_p50_us=%.1f"
-                        + " json_p99_us=%.1f%n", compiled.tools().size(), buildMs, plain.length,
+        System.out.printf("SEARCH tools=%d ranking=%s build_ms=%d queries=%d p50_us=%.1f p99_us=%.1f max_us=%.1f json_p50_us=%.1f"
+                        + " json_p99_us=%.1f%n", compiled.tools().size(), compiled.config().searchRanking().keyword(), buildMs, plain.length,
                 percentile(plain, 50), percentile(plain, 99), plain[plain.length - 1] / 1000.0,
                 percentile(json, 50), percentile(json, 99));
     }

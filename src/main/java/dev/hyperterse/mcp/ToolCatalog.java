@@ -68,7 +68,7 @@ final class ToolCatalog {
 
     /**
      * One page of {@code tools/list} for this backend and caller: the meta-tools, the project's
-     * tools the caller may run (when {@code tools.exposure} is {@code direct} or {@code both}), then
+     * tools the caller may run (by name) (when {@code tools.exposure} is {@code direct} or {@code both}), then
      * the fixtures. A page may hold fewer entries than the page size when per-tool auth rules hide
      * some of its tools.
      */
@@ -82,7 +82,10 @@ final class ToolCatalog {
             if (backend.exposure().listsMetaTools()) {
                 metaTools.definitions().forEach(entries::add);
             }
-            for (ToolDef tool : pipeline.tools().values()) {
+            // by name: a stable order, so cursors stay valid across calls and nodes
+            List<ToolDef> byName = new ArrayList<>(pipeline.tools().values());
+            byName.sort(java.util.Comparator.comparing(ToolDef::name));
+            for (ToolDef tool : byName) {
                 if (visible.test(tool) && !(backend.exposure().listsMetaTools() && metaTools.has(tool.name()))) {
                     entries.add(tool);
                 }

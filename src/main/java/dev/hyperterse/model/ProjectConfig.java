@@ -10,6 +10,7 @@ import java.nio.file.Path;
  * @param toolsDir    {@code tools.directory} resolved against the root (default {@code tools})
  * @param adaptersDir {@code adapters.directory} resolved against the root (default {@code adapters})
  * @param searchLimit hits returned by {@code search} (default 10)
+ * @param searchRanking {@code tools.search.ranking}: how {@code search} orders tools
  * @param searchFiltersByAuth {@code tools.search.filter_by_auth}: search shows a caller only the
  *                    tools its credentials may execute (default true)
  * @param cache       {@code tools.cache} (default off, ttl 120 s)
@@ -30,7 +31,7 @@ import java.nio.file.Path;
  * @param exposure    {@code tools.exposure}: how clients reach the tools (default {@code meta})
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
-                            Path adaptersDir, int searchLimit, boolean searchFiltersByAuth, CachePolicy cache,
+                            Path adaptersDir, int searchLimit, SearchRanking searchRanking, boolean searchFiltersByAuth, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
                             java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,

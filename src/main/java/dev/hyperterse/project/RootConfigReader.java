@@ -7,6 +7,7 @@ import dev.hyperterse.model.HttpTimeouts;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
+import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolErrorMode;
@@ -34,7 +35,7 @@ final class RootConfigReader {
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
             "expose_script_errors", "exposure");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
-    private static final List<String> SEARCH_KEYS = List.of("limit", "filter_by_auth");
+    private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
@@ -140,6 +141,7 @@ final class RootConfigReader {
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
+        SearchRanking ranking = search == null ? null : searchRanking(search);
         Boolean filterByAuth = search == null ? null : search.bool(required(search, "filter_by_auth"));
         ConfigMap cacheSection = tools == null ? null : section(tools, "cache", CACHE_KEYS);
         CachePolicy cache = cachePolicy(cacheSection);
@@ -173,7 +175,7 @@ final class RootConfigReader {
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                searchLimit, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
+                searchLimit, ranking == null ? SearchRanking.HYBRID : ranking, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
@@ -366,6 +368,19 @@ final class RootConfigReader {
             return ToolExposure.META;
         }
         return exposure;
+    }
+
+    private static SearchRanking searchRanking(ConfigMap search) {
+        String written = search.string(required(search, "ranking"));
+        if (written == null) {
+            return null;
+        }
+        SearchRanking ranking = SearchRanking.of(written.strip().toLowerCase(Locale.ROOT));
+        if (ranking == null) {
+            search.error("ranking", "'tools.search.ranking' must be 'hyperterse' or 'hybrid', got \""
+                    + written + "\"");
+        }
+        return ranking;
     }
 
     private static ToolErrorMode toolErrors(ConfigMap server) {

@@ -1,6 +1,7 @@
 package dev.hyperterse.search;
 
 import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ToolDef;
 
 import java.util.ArrayList;
@@ -71,6 +72,8 @@ public final class SearchIndex {
     private final TokenVocabulary vocabulary;
     private final GramIndex grams;
     private final int limit;
+    /** The {@code hybrid} ranking over the same tools, or null for Hyperterse's alone. */
+    private final HybridRanking hybrid;
     /**
      * Per-query work arrays by how many hits they hold, reused so a query allocates little; one
      * per concurrent caller (capacities: the limit, and the candidate count of filtered searches).
@@ -83,6 +86,16 @@ public final class SearchIndex {
      * @param limit the most hits a search returns; {@link #DEFAULT_LIMIT} when not positive
      */
     public SearchIndex(Collection<ToolDef> tools, int limit) {
+        this(tools, limit, SearchRanking.HYPERTERSE, RankFusion.DEFAULT);
+    }
+
+    /**
+     * @param tools   the tools to rank, in declaration order (the last tie-break)
+     * @param limit   the most hits a search returns; {@link #DEFAULT_LIMIT} when not positive
+     * @param ranking Hyperterse's ranking alone, or fused with BM25
+     * @param fusion  how {@code hybrid} fuses the two (unused by {@code hyperterse})
+     */
+    public SearchIndex(Collection<ToolDef> tools, int limit, SearchRanking ranking, RankFusion fusion) {
         this.limit = limit > 0 ? limit : DEFAULT_LIMIT;
         TokenVocabulary.Builder vocabularyBuilder = new TokenVocabulary.Builder();
         GramIndex.Builder gramBuilder = new GramIndex.Builder();
@@ -99,6 +112,8 @@ public final class SearchIndex {
         this.textBounds = bounds.toArray();
         this.vocabulary = vocabularyBuilder.build();
         this.grams = gramBuilder.build();
+        this.hybrid = ranking == SearchRanking.HYBRID ? new HybridRanking(
+                Arrays.stream(entries).map(e -> e.tool).toList(), Objects.requireNonNull(fusion, "fusion")) : null;
     }
 
     /** How many tools the index ranks. */
@@ -129,6 +144,14 @@ public final class SearchIndex {
      * (which may exceed the limit: candidates for a caller whose visibility is decided afterwards).
      */
     public List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits) {
+        if (hybrid == null || SearchText.normalize(query).isEmpty() || entries.length == 0 || maxHits <= 0) {
+            return lexical(query, visible, maxHits);
+        }
+        return hybrid.search(query, visible, maxHits, depth -> lexical(query, visible, depth));
+    }
+
+    /** Hyperterse's ranking. */
+    private List<SearchHit> lexical(String query, java.util.function.Predicate<ToolDef> visible, int maxHits) {
         String normalizedQuery = SearchText.normalize(query);
         if (normalizedQuery.isEmpty() || entries.length == 0 || maxHits <= 0) {
             return List.of();

@@ -24,6 +24,7 @@ import dev.hyperterse.script.ScriptAccess;
 import dev.hyperterse.script.ScriptEngine;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
+import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchIndex;
 import dev.hyperterse.telemetry.Telemetry;
 import io.vertx.core.Future;
@@ -117,6 +118,10 @@ public final class Snapshot {
                                         Telemetry telemetry,
                                         java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
                                         ScriptEngine engine, java.util.function.IntSupplier serverPort) {
+        // indexing needs only the tools: it runs on a worker while scripts start and adapters
+        // connect (the hybrid ranking's first index also loads Lucene, about half a second)
+        Future<SearchIndex> indexing = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
+                project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException
@@ -125,13 +130,14 @@ public final class Snapshot {
                         : e))
                 .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
                         .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
-                                        cacheForPipeline)
+                                        cacheForPipeline, indexing)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
     }
 
     private static Future<Snapshot> connect(Vertx vertx, Project project, Connectors registry, ToolAssembly assembly,
                                             Scripts scripts, Telemetry telemetry,
-                                            java.util.function.UnaryOperator<ResultCache> cacheForPipeline) {
+                                            java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
+                                            Future<SearchIndex> indexing) {
         Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry);
         pending.replaceAll((name, connecting) -> connecting.map(
                 c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
@@ -172,20 +178,17 @@ public final class Snapshot {
                                     ar.result().stream().map(ConfigProblem::toString).toList());
                             return closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(cause));
                         }
-                        // indexing thousands of tools takes a while: on a reload this runs beside a
-                        // serving event loop, so it goes to a worker
-                        return vertx.executeBlocking(() -> {
+                        return indexing.compose(index -> vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry);
-                            SearchIndex index = new SearchIndex(project.tools().values(), project.config().searchLimit());
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
                                     project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
                                     project.config().exposure());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
-                        }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
+                        }, false)).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });
         });
     }

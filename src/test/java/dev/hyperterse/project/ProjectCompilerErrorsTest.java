@@ -1,5 +1,6 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.SearchRanking;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -503,6 +504,16 @@ class ProjectCompilerErrorsTest {
         root("name: x", "server:", "  max_body_size: 1000");
         assertEquals(1000, p.compile().config().server().maxBodyBytes());
         assertNull(p.compile().config().server().port(), "no port unless set");
+    }
+
+    @Test
+    void searchRankingIsHybridUnlessHyperterseIsChosen() throws Exception {
+        root("name: x");
+        assertEquals(SearchRanking.HYBRID, p.compile().config().searchRanking());
+        root("name: x", "tools:", "  search:", "    ranking: Hyperterse");
+        assertEquals(SearchRanking.HYPERTERSE, p.compile().config().searchRanking());
+        Path r = root("name: x", "tools:", "  search:", "    ranking: semantic");
+        assertProblem(p.fails(), r, 4, "'tools.search.ranking' must be 'hyperterse' or 'hybrid', got \"semantic\"");
     }
 
     @Test

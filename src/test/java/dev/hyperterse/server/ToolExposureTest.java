@@ -76,7 +76,7 @@ class ToolExposureTest {
             assertEquals(true, tool.getJsonObject("annotations").getBoolean("readOnlyHint"), tool.encode());
             JsonObject admin = post(http, RawHttp.request(2, "tools/list", null), "X-API-Key", "s3cret-key")
                     .getJsonObject("result");
-            assertEquals(List.of("get-user", "admin-report"), names(admin));
+            assertEquals(List.of("admin-report", "get-user"), names(admin), "listed by name");
 
             JsonObject called = post(http, RawHttp.request(3, "tools/call", new JsonObject().put("name", "get-user")
                     .put("arguments", new JsonObject().put("id", 7)))).getJsonObject("result");
@@ -110,7 +110,7 @@ class ToolExposureTest {
             String cursor = first.getString("nextCursor");
             JsonObject second = post(http, RawHttp.request(2, "tools/list", new JsonObject().put("cursor", cursor)),
                     "X-API-Key", "s3cret-key").getJsonObject("result");
-            assertEquals(List.of("get-user", "admin-report"), names(second));
+            assertEquals(List.of("admin-report", "get-user"), names(second));
             assertNull(second.getValue("nextCursor"));
             JsonObject executed = post(http, RawHttp.execute(3, "get-user", new JsonObject().put("id", 1)))
                     .getJsonObject("result");

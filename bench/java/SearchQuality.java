@@ -1,0 +1,292 @@
+// Retrieval quality and latency of `search` for bench/search/run.sh, in process (no HTTP).
+// Runs as a single-file program against the fat jar, so it needs no build of its own:
+//   java -cp target/hyperterse.jar bench/java/SearchQuality.java bench/search OUT.md [SECONDS]
+// Reads bench/search/catalogs/*.json (tools as their servers list them) and bench/search/intents.txt
+// (labelled intents, split dev / heldout), ranks every intent with each ranking, and writes a
+// Markdown report to OUT.md: top-1, MRR@10 and recall@10 per catalog and split, then search latency
+// p50/p99 over a 1,000-tool mixed catalog (three real catalogs plus generated tools, fixed seed),
+// each query timed alone on one thread after SECONDS (default 5) of warm-up. Misses on the dev
+// split are listed in OUT.md's directory as search-dev-misses.txt; held-out misses are never printed.
+
+import dev.hyperterse.model.CachePolicy;
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.Limits;
+import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.search.RankFusion;
+import dev.hyperterse.search.SearchHit;
+import dev.hyperterse.search.SearchIndex;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+public final class SearchQuality {
+
+    record Intent(String split, String catalog, Set<String> expected, String text) {}
+
+    record Variant(String label, SearchRanking ranking, RankFusion fusion) {}
+
+    record Scores(int count, double top1, double mrr, double recall) {}
+
+    static final List<Variant> VARIANTS = List.of(
+            new Variant("hyperterse", SearchRanking.HYPERTERSE, RankFusion.DEFAULT),
+            new Variant("bm25 alone", SearchRanking.HYBRID, new RankFusion(RankFusion.DEFAULT.k(), 1, 0)),
+            new Variant("hybrid", SearchRanking.HYBRID, RankFusion.DEFAULT));
+    static final List<String> MIXED_FROM = List.of("toolbox-postgres", "mcp-reference", "hyperterse-docs");
+    static final String MIXED = "mixed-1000";
+    static final int MIXED_SIZE = 1000;
+    static final int DEPTH = 10;
+
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("--cold")) {
+            cold(SearchRanking.of(args[1]), Integer.parseInt(args[2]));
+            return;
+        }
+        Path dir = Path.of(args[0]);
+        Path out = Path.of(args[1]);
+        long warmSeconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
+
+        Map<String, List<ToolDef>> catalogs = new LinkedHashMap<>();
+        Map<String, String> sources = new LinkedHashMap<>();
+        try (var files = Files.list(dir.resolve("catalogs"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                String name = file.getFileName().toString().replace(".json", "");
+                JsonObject json = new JsonObject(Files.readString(file));
+                sources.put(name, json.getString("source"));
+                List<ToolDef> tools = new ArrayList<>();
+                for (Object t : json.getJsonArray("tools")) {
+                    tools.add(tool((JsonObject) t));
+                }
+                catalogs.put(name, tools);
+            }
+        }
+        List<ToolDef> mixed = new ArrayList<>();
+        MIXED_FROM.forEach(c -> mixed.addAll(catalogs.get(c)));
+        int generatedCount = MIXED_SIZE - mixed.size();
+        mixed.addAll(generated(generatedCount, 21));
+        catalogs.put(MIXED, mixed);
+        sources.put(MIXED, String.join(" + ", MIXED_FROM) + " + " + generatedCount + " generated tools (seed 21)");
+
+        List<Intent> intents = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("intents.txt"))) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sep = line.indexOf(" :: ");
+            String[] head = line.substring(0, sep).trim().split("\\s+");
+            intents.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+        }
+        List<Intent> withMixed = new ArrayList<>(intents);
+        for (Intent i : intents) {
+            if (MIXED_FROM.contains(i.catalog())) {
+                withMixed.add(new Intent(i.split(), MIXED, i.expected(), i.text()));
+            }
+        }
+
+        StringBuilder md = new StringBuilder();
+        StringBuilder misses = new StringBuilder();
+        md.append("Catalogs: ");
+        sources.forEach((name, source) -> md.append("`").append(name).append("` ")
+                .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
+        md.setLength(md.length() - 2);
+        md.append(".\n\nIntents: ").append(intents.size()).append(" (")
+                .append(intents.stream().filter(i -> i.split().equals("dev")).count()).append(" dev, ")
+                .append(intents.stream().filter(i -> i.split().equals("heldout")).count())
+                .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again.\n\n");
+        md.append("| catalog | split | intents |");
+        VARIANTS.forEach(v -> md.append(" ").append(v.label()).append(" top-1 / MRR@10 / recall@10 |"));
+        md.append("\n|---|---|---|").append("---|".repeat(VARIANTS.size())).append("\n");
+
+        Map<String, Map<Variant, SearchIndex>> indexes = new LinkedHashMap<>();
+        for (var e : catalogs.entrySet()) {
+            Map<Variant, SearchIndex> byVariant = new LinkedHashMap<>();
+            for (Variant v : VARIANTS) {
+                byVariant.put(v, new SearchIndex(e.getValue(), DEPTH, v.ranking(), v.fusion()));
+            }
+            indexes.put(e.getKey(), byVariant);
+        }
+        List<String> rows = new ArrayList<>(catalogs.keySet());
+        for (String split : List.of("dev", "heldout")) {
+            for (String catalog : rows) {
+                row(md, misses, catalog, split, withMixed.stream()
+                        .filter(i -> i.catalog().equals(catalog) && i.split().equals(split)).toList(), indexes);
+            }
+            row(md, misses, "**all four real catalogs**", split, intents.stream()
+                    .filter(i -> i.split().equals(split)).toList(), indexes);
+        }
+
+        md.append("\nLatency over `").append(MIXED).append("` (every intent in turn, one thread, in process):\n\n")
+                .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |\n")
+                .append("|---|---|---|---|---|---|---|\n");
+        List<String> queries = intents.stream().map(Intent::text).toList();
+        for (Variant v : VARIANTS) {
+            long start = System.nanoTime();
+            SearchIndex index = new SearchIndex(mixed, DEPTH, v.ranking(), v.fusion());
+            double buildMs = (System.nanoTime() - start) / 1e6;
+            time(index, queries, warmSeconds, null, null);
+            long[] cpu = new long[1 << 21];
+            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
+            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
+            Arrays.sort(cpuSorted);
+            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
+                    samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
+                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
+                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3));
+        }
+        Files.writeString(out, md.toString());
+        Files.writeString(out.resolveSibling("search-dev-misses.txt"), misses.toString());
+        System.out.print(md);
+    }
+
+    /**
+     * Start-up cost in a fresh JVM: loading the ranking's classes, indexing {@code count} generated
+     * tools and answering one query, as a server does before its first search. Prints one line.
+     */
+    private static void cold(SearchRanking ranking, int count) {
+        List<ToolDef> tools = generated(count, 21);
+        long start = System.nanoTime();
+        SearchIndex index = new SearchIndex(tools, DEPTH, ranking, RankFusion.DEFAULT);
+        double buildMs = (System.nanoTime() - start) / 1e6;
+        long queryStart = System.nanoTime();
+        int hits = index.search("which invoices are overdue for a customer").size();
+        System.out.printf("COLD %s tools=%d build_ms=%.0f first_query_ms=%.1f hits=%d%n", ranking.keyword(), count, buildMs,
+                (System.nanoTime() - queryStart) / 1e6, hits);
+    }
+
+    private static void row(StringBuilder md, StringBuilder misses, String catalog, String split, List<Intent> intents,
+                            Map<String, Map<Variant, SearchIndex>> indexes) {
+        if (intents.isEmpty()) {
+            return;
+        }
+        md.append("| ").append(catalog.startsWith("*") ? catalog : "`" + catalog + "`").append(" | ").append(split)
+                .append(" | ").append(intents.size()).append(" |");
+        for (Variant v : VARIANTS) {
+            double top1 = 0, mrr = 0, recall = 0;
+            for (Intent intent : intents) {
+                List<SearchHit> hits = indexes.get(intent.catalog()).get(v).search(intent.text());
+                int rank = 0;
+                for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+                    if (intent.expected().contains(hits.get(r).name())) {
+                        rank = r + 1;
+                        break;
+                    }
+                }
+                top1 += rank == 1 ? 1 : 0;
+                mrr += rank == 0 ? 0 : 1.0 / rank;
+                recall += rank == 0 ? 0 : 1;
+                if (rank != 1 && split.equals("dev") && !catalog.startsWith("*")) {
+                    misses.append(v.label()).append(" | ").append(catalog).append(" | ").append(intent.text())
+                            .append(" | want ").append(intent.expected()).append(" at ").append(rank == 0 ? "-" : rank)
+                            .append(" | got ").append(hits.stream().limit(3).map(SearchHit::name).toList()).append('\n');
+                }
+            }
+            int n = intents.size();
+            md.append(String.format(" %.2f / %.3f / %.2f |", top1 / n, mrr / n, recall / n));
+        }
+        md.append('\n');
+    }
+
+    /**
+     * Queries in turn for the given time; the sorted wall-clock latencies in ns (null samples:
+     * warm-up only). {@code cpu}, when given, receives each query's thread CPU time in the same
+     * order before sorting: on a shared machine wall-clock tails include time other processes held
+     * the core, CPU time does not.
+     */
+    private static long[] time(SearchIndex index, List<String> queries, long seconds, long[] samples, long[] cpu) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        int n = 0;
+        long sink = 0;
+        for (int i = 0; System.nanoTime() < end; i++) {
+            long cpuStart = cpu == null ? 0 : threads.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            sink += index.search(queries.get(i % queries.size())).size();
+            long took = System.nanoTime() - start;
+            if (samples != null && n < samples.length) {
+                if (cpu != null) {
+                    cpu[n] = threads.getCurrentThreadCpuTime() - cpuStart;
+                }
+                samples[n++] = took;
+            }
+        }
+        if (sink == 42) {
+            System.out.print("");
+        }
+        if (samples == null) {
+            return null;
+        }
+        long[] taken = Arrays.copyOf(samples, n);
+        Arrays.sort(taken);
+        return taken;
+    }
+
+    private static ToolDef tool(JsonObject json) {
+        String name = json.getString("name");
+        List<InputDef> inputs = new ArrayList<>();
+        for (Object i : json.getJsonArray("inputs", new JsonArray())) {
+            JsonObject input = (JsonObject) i;
+            InputType type = InputType.fromKeyword(switch (input.getString("type", "string")) {
+                case "int", "integer" -> "int";
+                case "number", "float" -> "float";
+                case "boolean" -> "boolean";
+                default -> "string";
+            });
+            inputs.add(new InputDef(input.getString("name"), type, input.getString("description", ""),
+                    input.getBoolean("optional", false), false, null, location(name)));
+        }
+        String statement = json.getString("statement", "");
+        if (!statement.isEmpty()) {
+            return new ToolDef(name, name, json.getString("description"), "db", statement, inputs, null, null, null,
+                    null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+        }
+        ScriptRef handler = new ScriptRef(Path.of("app/tools", name, "handler.ts"), "default", location(name));
+        return new ToolDef(name, name, json.getString("description"), null, null, inputs, handler, null, null, null,
+                CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+    }
+
+    private static SourceLocation location(String name) {
+        return new SourceLocation(Path.of("app/tools", name, "config.terse"), 1);
+    }
+
+    /** Database tools in the style of bench/gen/catalog.mjs: verbs, business nouns, qualifiers. */
+    private static List<ToolDef> generated(int count, long seed) {
+        String[] verbs = {"get", "list", "find", "count", "search", "summarize", "export", "archive"};
+        String[] nouns = {"orders", "users", "invoices", "payments", "tickets", "products", "shipments", "accounts",
+                "sessions", "reviews", "refunds", "coupons", "warehouses", "suppliers", "events", "subscriptions",
+                "carts", "teams", "projects", "comments", "metrics", "alerts", "devices", "regions"};
+        String[] qualifiers = {"by status", "by id", "for a customer", "in a date range", "with totals", "per region",
+                "that are overdue", "created today", "by email", "with their items"};
+        String[] columns = {"id", "status", "email", "created_at", "total", "region", "owner_id", "amount", "name",
+                "updated_at", "priority", "sku"};
+        Random random = new Random(seed);
+        List<ToolDef> tools = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String verb = verbs[random.nextInt(verbs.length)];
+            String noun = nouns[random.nextInt(nouns.length)];
+            String column = columns[random.nextInt(columns.length)];
+            String name = verb + "-" + noun + "-" + i;
+            String description = Character.toUpperCase(verb.charAt(0)) + verb.substring(1) + " " + noun + " "
+                    + qualifiers[random.nextInt(qualifiers.length)];
+            String statement = "SELECT " + columns[random.nextInt(columns.length)] + ", "
+                    + columns[random.nextInt(columns.length)] + " FROM " + noun + " WHERE " + column
+                    + " = {{ inputs." + column + " }}";
+            tools.add(new ToolDef(name, name, description, "db", statement, List.of(new InputDef(column,
+                    InputType.STRING, "The " + column.replace('_', ' ') + " to match", false, false, null,
+                    location(name))), null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS,
+                    location(name)));
+        }
+        return tools;
+    }
+}

@@ -1,0 +1,88 @@
+// Lists the tools of an MCP server that speaks stdio and writes them as a bench catalog:
+//   node bench/search/extract.mjs OUT.json SOURCE_NOTE -- COMMAND [ARGS...]
+// OUT.json: {"source": SOURCE_NOTE, "tools": [{"name", "description", "inputs": [{"name", "type",
+// "description", "optional"}]}]}, in the server's order. Only names, descriptions and input schemas are
+// kept: that is all a ranking reads.
+//
+// How the committed catalogs were made (npm packages installed into the ignored bench/out/npm):
+//   npm install @toolbox-sdk/server-linux-x64@1.12.0 @modelcontextprotocol/server-filesystem \
+//     @modelcontextprotocol/server-memory @modelcontextprotocol/server-everything \
+//     @modelcontextprotocol/server-sequential-thinking
+//   TB=node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
+//   POSTGRES_HOST=127.0.0.1 POSTGRES_PORT=5432 POSTGRES_DATABASE=test POSTGRES_USER=postgres \
+//     POSTGRES_PASSWORD=unused node extract.mjs toolbox-postgres.json NOTE -- $TB --prebuilt postgres --stdio
+//   MYSQL_HOST=127.0.0.1 MYSQL_PORT=3306 MYSQL_DATABASE=test MYSQL_USER=U MYSQL_PASSWORD=P \
+//     node extract.mjs toolbox-mysql.json NOTE -- $TB --prebuilt mysql --stdio
+//     (Toolbox connects at start and needs a non-empty password: a user with one)
+//   node extract.mjs NAME.json NOTE -- node node_modules/@modelcontextprotocol/server-NAME/dist/index.js [ARGS]
+//     (filesystem takes an allowed directory, everything takes `stdio`; mcp-reference.json is the
+//     four lists concatenated in that order)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const args = process.argv.slice(2);
+const dash = args.indexOf('--');
+if (dash < 2) {
+  console.error('usage: node extract.mjs OUT.json SOURCE_NOTE -- COMMAND [ARGS...]');
+  process.exit(2);
+}
+const [out, source] = args;
+const [command, ...commandArgs] = args.slice(dash + 1);
+const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+let buffer = '';
+const waiting = new Map();
+child.stdout.on('data', (chunk) => {
+  buffer += chunk;
+  let newline;
+  while ((newline = buffer.indexOf('\n')) >= 0) {
+    const line = buffer.slice(0, newline).trim();
+    buffer = buffer.slice(newline + 1);
+    if (!line.startsWith('{')) continue;
+    const message = JSON.parse(line);
+    if (message.id !== undefined && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    }
+  }
+});
+let nextId = 1;
+function request(method, params) {
+  const id = nextId++;
+  child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
+  });
+}
+const timer = setTimeout(() => { console.error('no answer in 60 s'); child.kill(); process.exit(1); }, 60000);
+await request('initialize', { protocolVersion: '2025-06-18', capabilities: {},
+  clientInfo: { name: 'bench-extract', version: '1' } });
+child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+const tools = [];
+let cursor;
+do {
+  const page = await request('tools/list', cursor ? { cursor } : {});
+  tools.push(...page.tools);
+  cursor = page.nextCursor;
+} while (cursor);
+clearTimeout(timer);
+child.kill();
+const catalog = {
+  source,
+  tools: tools.map((t) => {
+    const schema = t.inputSchema || {};
+    const required = new Set(schema.required || []);
+    return {
+      name: t.name,
+      description: t.description || '',
+      inputs: Object.entries(schema.properties || {}).map(([name, p]) => ({
+        name,
+        type: p.type || (p.anyOf ? 'any' : 'string'),
+        description: p.description || '',
+        optional: !required.has(name),
+      })),
+    };
+  }),
+};
+fs.writeFileSync(out, JSON.stringify(catalog, null, 1) + '\n');
+console.error(`${out}: ${tools.length} tools`);
+process.exit(0);

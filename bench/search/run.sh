@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Search quality and latency: builds the fat jar when it is missing or older than the sources,
+# ranks every labelled intent with each ranking, and writes the table into bench/RESULTS.md
+# (between the search-quality markers) with the machine and date.
+#   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
+# --semantic also measures an in-process embedding model (SemanticQuality.java; its dependencies,
+# ~136 MB, are resolved from bench/search/semantic-pom.xml into the local Maven repository).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+semantic=false
+if [ "${1:-}" = "--semantic" ]; then
+  semantic=true
+  shift
+fi
+jar=target/hyperterse.jar
+if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)" ]; then
+  mvn -B -q -o package -DskipTests
+fi
+mkdir -p bench/out
+# other work on the machine shows in the wall-clock tails: note how busy it was before starting
+export LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+java -cp "$jar" bench/java/SearchQuality.java bench/search bench/out/search-quality.md "${1:-5}"
+# start-up cost of each ranking in fresh JVMs (class loading, indexing 1,000 tools, first query)
+lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} END {print s + 0}')
+{
+  echo
+  echo "Start-up in a fresh JVM (\`--cold\`: load the ranking's classes, index N generated tools, answer one query), three runs each:"
+  echo
+  echo '| ranking | tools | index build ms (3 runs) | first query ms (3 runs) |'
+  echo '|---|---|---|---|'
+  for count in 30 1000; do
+    for ranking in hyperterse hybrid; do
+      runs=$(for run in 1 2 3; do java -cp "$jar" bench/java/SearchQuality.java --cold "$ranking" "$count" 2>/dev/null; done)
+      echo "$runs" | awk -v r="$ranking" -v n="$count" '{split($4, b, "="); split($5, q, "="); bs = bs (NR > 1 ? ", " : "") b[2]; qs = qs (NR > 1 ? ", " : "") q[2]} END {printf "| %s | %s | %s | %s |\n", r, n, bs, qs}'
+    done
+  done
+  echo
+  echo "Fat jar: $(stat -c %s "$jar") bytes, of which Lucene (org/apache/lucene/**, compressed) $lucene_bytes bytes."
+} >> bench/out/search-quality.md
+if $semantic; then
+  mvn -B -q -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
+  deps_bytes=$(tr ':' '\n' < bench/out/semantic-cp.txt | xargs stat -c %s | awk '{s += $1} END {print s}')
+  java -cp "$jar:$(cat bench/out/semantic-cp.txt)" bench/java/SemanticQuality.java bench/search \
+    bench/out/semantic-quality.md 2>/dev/null >/dev/null
+  {
+    echo
+    echo "Semantic similarity (\`--semantic\`: all-MiniLM-L6-v2 quantized, LangChain4j's ONNX artifact on the CPU; not in the server):"
+    echo
+    cat bench/out/semantic-quality.md
+    echo
+    echo "Its dependencies: $deps_bytes bytes of jars."
+  } >> bench/out/search-quality.md
+fi
+python3 - <<'PY'
+import datetime, os, platform, re, subprocess
+table = open('bench/out/search-quality.md').read()
+cpu = subprocess.run(['sh', '-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True,
+                     text=True).stdout.strip()
+java = subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0]
+load = os.environ['LOAD_BEFORE']
+stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')
+block = (f'<!-- search-quality:start (written by bench/search/run.sh) -->\n'
+         f'### {stamp}: `bench/search/run.sh` on {os.cpu_count()} × {cpu}, {java}, load average {load} at the start\n\n{table}'
+         f'<!-- search-quality:end -->')
+path = 'bench/RESULTS.md'
+text = open(path).read()
+pattern = re.compile(r'<!-- search-quality:start.*?<!-- search-quality:end -->', re.S)
+if pattern.search(text):
+    text = pattern.sub(lambda m: block, text)
+else:
+    text = text.rstrip('\n') + '\n\n## Search quality (bench/search)\n\n' + block + '\n'
+open(path, 'w').write(text)
+PY
+echo "bench/RESULTS.md updated"

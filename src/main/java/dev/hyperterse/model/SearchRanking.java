@@ -1,0 +1,30 @@
+package dev.hyperterse.model;
+
+/** {@code tools.search.ranking}: how {@code search} orders tools. */
+public enum SearchRanking {
+    /** Hyperterse v2.2's weighted token coverage, score for score. */
+    HYPERTERSE("hyperterse"),
+    /** BM25 with English stemming (Lucene), fused with Hyperterse's ranking by reciprocal rank. */
+    HYBRID("hybrid");
+
+    private final String keyword;
+
+    SearchRanking(String keyword) {
+        this.keyword = keyword;
+    }
+
+    /** The word written in {@code .hyperterse}. */
+    public String keyword() {
+        return keyword;
+    }
+
+    /** The ranking a keyword names, or null for an unknown one. */
+    public static SearchRanking of(String keyword) {
+        for (SearchRanking ranking : values()) {
+            if (ranking.keyword.equals(keyword)) {
+                return ranking;
+            }
+        }
+        return null;
+    }
+}

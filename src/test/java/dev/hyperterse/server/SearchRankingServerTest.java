@@ -1,0 +1,69 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The served snapshot ranks with {@code tools.search.ranking}: hybrid unless hyperterse is chosen. */
+class SearchRankingServerTest {
+    // "configured" shares its stem with "configuration" but neither word holds the other: only
+    // the hybrid ranking relates them; Hyperterse's sees "server" in both and orders by name
+    private static final String QUERY = "how is the server configured";
+
+    @TempDir
+    Path dir;
+
+    private void project(String searchSection) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: ranking\ntools:\n  search:\n" + searchSection);
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        tool("list-settings", "Lists configuration parameters of the server with their values");
+        tool("list-extensions", "Lists the extensions installed on the server");
+    }
+
+    private void tool(String name, String description) throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("app/tools/" + name));
+        Files.writeString(folder.resolve("config.terse"), "description: '" + description + "'\nuse: db\nstatement: SELECT 1 AS one\n");
+    }
+
+    private static JsonArray search(RunningServer server) throws Exception {
+        JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", QUERY)));
+        JsonObject body = new JsonObject(new RawHttp(server.baseUrl()).mcp(call).body());
+        return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+    }
+
+    @Test
+    void hybridByDefault() throws Exception {
+        project("    limit: 5\n");
+        try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
+            JsonArray hits = search(server);
+            assertEquals("list-settings", hits.getJsonObject(0).getString("name"), hits.encode());
+            for (Object hit : hits) {
+                int score = ((JsonObject) hit).getInteger("relevance_score");
+                assertTrue(score >= 1 && score <= 100, hits.encode());
+            }
+        }
+    }
+
+    @Test
+    void hyperterseWhenChosen() throws Exception {
+        project("    ranking: hyperterse\n");
+        try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
+            JsonArray hits = search(server);
+            assertEquals("list-extensions", hits.getJsonObject(0).getString("name"), hits.encode());
+            assertEquals(hits.getJsonObject(0).getInteger("relevance_score"),
+                    hits.getJsonObject(1).getInteger("relevance_score"), "a tie, broken by name: " + hits.encode());
+        }
+    }
+}
