@@ -108,4 +108,14 @@ class DatabaseChoiceTest {
         }
         return map::get;
     }
+
+    @Test
+    void mongoDbUsesTheVariableElseAContainerElseTheInProcessServer() {
+        assertEquals("mongodb://db.example:27017", TestDatabases.decideMongo(
+                name -> name.equals("HYPERTERSE_TEST_MONGODB_URL") ? " mongodb://db.example:27017 " : null,
+                NOT_ASKED_DOCKER, () -> fail("started a container")));
+        assertEquals("mongodb://localhost:32768", TestDatabases.decideMongo(name -> null, () -> true,
+                () -> "mongodb://localhost:32768"));
+        assertEquals(null, TestDatabases.decideMongo(name -> null, () -> false, () -> fail("started a container")));
+    }
 }

@@ -139,12 +139,49 @@ public final class TestDatabases {
     }
 
     /**
-     * A real MongoDB server named by {@code HYPERTERSE_TEST_MONGODB_URL}, or null: then the tests
-     * run against an in-process server ({@link MongoTestServer}).
+     * A real MongoDB server: the one {@code HYPERTERSE_TEST_MONGODB_URL} names, else a {@code mongo:7}
+     * container when a Docker engine is present (started once per run); null otherwise, and then
+     * the tests run against an in-process server ({@link MongoTestServer}), which is what CI on a
+     * machine without Docker uses.
      */
     public static String mongodbUrl() {
-        String v = System.getenv("HYPERTERSE_TEST_MONGODB_URL");
-        return v == null || v.isBlank() ? null : v.trim();
+        return MongoChoice.URL;
+    }
+
+    private static final class MongoChoice {
+        static final String URL = decideMongo(System::getenv, () -> DockerClientFactory.instance().isDockerAvailable(),
+                TestDatabases::startMongoContainer);
+    }
+
+    /** The MongoDB decision, with its probes injected (tested in {@code DatabaseChoiceTest}). */
+    static String decideMongo(java.util.function.Function<String, String> environment,
+                              java.util.function.BooleanSupplier dockerAvailable,
+                              java.util.function.Supplier<String> startContainer) {
+        String v = environment.apply("HYPERTERSE_TEST_MONGODB_URL");
+        String url;
+        String why;
+        if (v != null && !v.isBlank()) {
+            url = v.trim();
+            why = "MongoDB: HYPERTERSE_TEST_MONGODB_URL";
+        } else if (dockerAvailable.getAsBoolean()) {
+            url = startContainer.get();
+            why = "MongoDB: a mongo:7 container (a Docker engine is present)";
+        } else {
+            url = null;
+            why = "MongoDB: the in-process server (mongo-java-server); set HYPERTERSE_TEST_MONGODB_URL or run a"
+                    + " Docker engine to test against a real MongoDB";
+        }
+        System.err.println("[test databases] " + why);
+        return url;
+    }
+
+    @SuppressWarnings("resource")
+    private static String startMongoContainer() {
+        GenericContainer<?> mongo = new GenericContainer<>(DockerImageName.parse("mongo:7"))
+                .withExposedPorts(27017)
+                .waitingFor(Wait.forLogMessage(".*Waiting for connections.*\\n", 1));
+        mongo.start();
+        return "mongodb://" + mongo.getHost() + ":" + mongo.getMappedPort(27017);
     }
 
     /** A name no other run uses: {@code prefix_1a2b3c4d5e6f}. */
