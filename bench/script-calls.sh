@@ -2,7 +2,7 @@
 # Handler calls vs a database point query over HTTP (MCP tools/call of `execute`, stateless).
 #
 #   bench/script-calls.sh interpreted   # the jar on the default java (scripts interpreted)
-#   bench/script-calls.sh optimized     # the jar on JDK 25 with the Graal compiler (see the README)
+#   bench/script-calls.sh optimized     # the jar on JDK 25 with the Graal compiler (see docs/scripts.md)
 #   bench/script-calls.sh optimized warmup # from a cold start: crunch at 1 connection, 6 x 10 s
 #
 # Needs target/hyperterse.jar (mvn -B package) and wrk. Serves a scratch copy of the quickstart

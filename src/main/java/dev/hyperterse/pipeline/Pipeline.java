@@ -40,7 +40,7 @@ import java.util.function.Function;
  */
 public final class Pipeline {
     private static final Logger LOG = LoggerFactory.getLogger(Pipeline.class);
-    /** Span attributes (also in the README's Operations section). */
+    /** Span attributes (also in docs/operations.md). */
     static final String TOOL = "hyperterse.tool";
     static final String STAGE = "hyperterse.stage";
 

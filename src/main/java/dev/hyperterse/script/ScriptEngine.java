@@ -45,7 +45,7 @@ public final class ScriptEngine implements AutoCloseable {
             LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
                     engine.getImplementationName(), ms);
         } else {
-            LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; the README has the "
+            LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; docs/scripts.md has the "
                     + "JDK 25 launch line that enables it), engine ready in {} ms", engine.getImplementationName(), ms);
         }
         return scripts;

@@ -178,7 +178,7 @@ class DeploymentFilesTest {
 
     @Test
     void theReadmesBindMountCommandRunsAsTheFoldersOwner() throws Exception {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs/operations.md"));
         Matcher run = Pattern.compile("docker run [^\\n]*-v \"\\$PWD/my-project:/project\"[^\\n]*").matcher(readme);
         assertTrue(run.find(), "the README shows a bind-mount docker run");
         assertTrue(run.group().contains("--user \"$(id -u):$(id -g)\""), run.group());

@@ -22,7 +22,7 @@ import java.util.function.Function;
 
 /**
  * A column value as the Vert.x SQL clients decode it, turned into a JSON value. The rules are
- * the README's type-mapping tables; the decisions that are not obvious:
+ * the type-mapping tables of docs/connectors.md; the decisions that are not obvious:
  * <ul>
  *   <li>decimal/numeric: a JSON number when a reader that parses JSON numbers as doubles (most
  *       of them) gets exactly the same decimal back, else a string with every digit, so no
