@@ -308,14 +308,14 @@ ours_loaded=$(rss_mb "$OURS_PID"); ours_hwm=$(hwm_mb "$OURS_PID")
 tb_loaded=$(rss_mb "$TB_PID"); tb_hwm=$(hwm_mb "$TB_PID")
 stop_pid "$OURS_PID"; stop_pid "$TB_PID"
 
-# Memory with the flags docs/operations.md recommends: the same load server, one PostgreSQL run.
-log "ours with $RECOMMENDED_FLAGS: warm-up ${WARMUP} s, one PostgreSQL run"
+# Memory with the flags docs/operations.md recommends: the same load server, RUNS PostgreSQL runs.
+log "ours with $RECOMMENDED_FLAGS: warm-up ${WARMUP} s, $RUNS PostgreSQL runs"
 launch_ours ours-xmx "$WORK/ours" "$RECOMMENDED_FLAGS"; OURS_PID=$LAUNCH_PID
 first_answer ours-xmx "$ours_url" "${ours_body%.json}-42.json"
 sleep 2
 xmx_idle=$(rss_mb "$OURS_PID")
 wrk_run "$ours_url" "$CONNECTIONS" "$WARMUP" "$THREADS" WRK_MODE=ids WRK_BODY="$ours_body" WRK_MAX_ID=$ROWS
-measure ours_pg_xmx "$OURS_PID" "$ours_url" "$ours_body"
+for i in $(seq 1 "$RUNS"); do measure ours_pg_xmx "$OURS_PID" "$ours_url" "$ours_body"; done
 xmx_loaded=$(rss_mb "$OURS_PID"); xmx_hwm=$(hwm_mb "$OURS_PID")
 stop_pid "$OURS_PID"
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -383,8 +383,9 @@ Start-up is process start to the first successful \`tools/call\` of the PostgreS
 project/config holding only that tool, after one unmeasured start each. RSS is of the load servers (PostgreSQL
 and SQLite tools), idle 2 s after their first answers and after all runs. The row with
 \`$RECOMMENDED_FLAGS\` (the flags docs/operations.md recommends) is the same project started again after
-the runs, warmed up and loaded with one PostgreSQL run: $(med ours_pg_xmx M_RPS) req/s, p99
-$(us_to_ms "$(med ours_pg_xmx M_P99)") ms, $(med ours_pg_xmx M_CPU) µs CPU per call, ${M_ERR[ours_pg_xmx]:-0} errors.
+the runs, warmed up and loaded with $RUNS PostgreSQL runs (not alternated with Toolbox): $(med ours_pg_xmx M_RPS) req/s
+(${M_RPS[ours_pg_xmx]# }), p99 $(us_to_ms "$(med ours_pg_xmx M_P99)") ms, $(med ours_pg_xmx M_CPU) µs CPU per call (${M_CPU[ours_pg_xmx]# }),
+${M_ERR[ours_pg_xmx]:-0} errors.
 
 ### Against the targets of issue 17 (ratios from this run)
 
@@ -401,7 +402,7 @@ $OURS_CMD_SHOWN
 $(echo "$OURS_CMD_SHOWN" | sed "s|java |java $RECOMMENDED_FLAGS |")
 $TB_CMD_SHOWN
 \`\`\`
-Load (each line ran $RUNS times, alternated; the first once more against the server with the recommended flags):
+Load (each line ran $RUNS times, alternated; the first $RUNS times more against the server with the recommended flags):
 $(commands_block "${CMDS[@]}" | sed "s|$OUT|bench/out|g")
 $END_MARK
 EOF
