@@ -29,6 +29,7 @@
 #   BENCH_PG_POOL [10] the adapter's max_connections (the default of the postgres connector)
 #   BENCH_JAVA_OPTS [] extra JVM flags    BENCH_RESULTS [bench/RESULTS.md] ("-" to print only)
 #   BENCH_OUT [bench/out] scratch files: generated projects, logs, pgbench logs (git-ignored)
+# Google's MCP Toolbox side by side (PostgreSQL and SQLite point selects): bench/peer-toolbox.sh.
 # Needs: java 17+, mvn (to build), wrk, curl, node 20+ with npm (peer, generators, faults),
 # pgbench and psql (pg, outage, slow-queries), a local PostgreSQL that trusts user postgres.
 set -euo pipefail

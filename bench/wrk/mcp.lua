@@ -13,7 +13,8 @@
 -- both servers answer stateless POSTs.
 --
 -- An answer counts as failed when its status is not 2xx (wrk counts those itself) or when its body
--- holds a top-level JSON-RPC "error" member (a 200 that is an error).
+-- holds a top-level JSON-RPC "error" member or a tool result with "isError":true (a 200 that is
+-- an error).
 -- Output (latencies in microseconds):
 --   BENCH requests=N duration_us=N rps=X p50=N p90=N p99=N max=N non2xx=N socket_errors=N rpc_errors=N
 
@@ -72,8 +73,9 @@ function init(args)
 end
 
 function response(status, headers, body)
-  if body and body:find('"error":', 1, true) then
-    -- a JSON-RPC error at the top level (escaped quotes inside result text do not match)
+  if body and (body:find('"error":', 1, true) or body:find('"isError":true', 1, true)) then
+    -- a JSON-RPC error or a tool error result at the top level (escaped quotes inside result
+    -- text do not match)
     rpc_errors = rpc_errors + 1
   end
 end
