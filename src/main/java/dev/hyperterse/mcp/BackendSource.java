@@ -1,5 +1,8 @@
 package dev.hyperterse.mcp;
 
+import io.vertx.core.Future;
+
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -11,6 +14,32 @@ public interface BackendSource {
 
     /** Leases the current backend; the caller must {@link Lease#release()} it exactly once. */
     Lease acquire();
+
+    /**
+     * Runs a method on the current backend, leased until the method's future completes; a method
+     * that throws fails the future (and releases the lease).
+     */
+    default <T> Future<T> onBackend(Function<McpBackend, Future<T>> method) {
+        Lease lease = acquire();
+        Future<T> result;
+        try {
+            result = method.apply(lease.backend());
+        } catch (RuntimeException e) {
+            lease.release();
+            return Future.failedFuture(e);
+        }
+        return result.andThen(done -> lease.release());
+    }
+
+    /** Reads something of the current backend at once (the lease is released before this returns). */
+    default <T> T read(Function<McpBackend, T> reader) {
+        Lease lease = acquire();
+        try {
+            return reader.apply(lease.backend());
+        } finally {
+            lease.release();
+        }
+    }
 
     /** A backend held by one request. */
     interface Lease {

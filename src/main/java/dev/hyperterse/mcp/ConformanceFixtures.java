@@ -44,8 +44,6 @@ final class ConformanceFixtures {
     static final String WATCHED = "test://watched-resource";
     static final String TEMPLATE = "test://template/{id}/data";
     private static final java.util.regex.Pattern TEMPLATE_MATCH = java.util.regex.Pattern.compile("test://template/([^/]+)/data");
-    /** A 1x1 PNG. */
-    private static final String PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
     /** The pause the suite's scenarios describe between two notifications. */
     private static final long STEP_MILLIS = 50;
@@ -191,7 +189,7 @@ final class ConformanceFixtures {
                 messages.add(user(textContent("Please process the embedded resource above.")));
                 break;
             default:
-                messages.add(user(new JsonObject().put("type", "image").put("data", PIXEL_PNG).put("mimeType", "image/png")));
+                messages.add(user(new JsonObject().put("type", "image").put("data", PNG).put("mimeType", "image/png")));
                 messages.add(user(textContent("Please analyze the image above.")));
         }
         return new JsonObject().put("messages", messages);
@@ -218,7 +216,7 @@ final class ConformanceFixtures {
         JsonObject content = new JsonObject().put("uri", uri);
         java.util.regex.Matcher m = TEMPLATE_MATCH.matcher(uri);
         if (uri.equals(STATIC_BINARY)) {
-            content.put("mimeType", "image/png").put("blob", PIXEL_PNG);
+            content.put("mimeType", "image/png").put("blob", PNG);
         } else if (m.matches()) {
             content.put("mimeType", "application/json")
                     .put("text", new JsonObject().put("id", m.group(1)).put("templateTest", true)

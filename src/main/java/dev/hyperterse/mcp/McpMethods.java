@@ -9,9 +9,6 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashMap;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * The JSON-RPC methods of MCP this server answers ({@code initialize}, {@code ping},
@@ -124,9 +121,9 @@ final class McpMethods {
             case "completion/complete":
                 return tools.content(env.method, params, context(rc, session, scope));
             case "resources/subscribe":
-                return onBackend(b -> resources.subscribe(b, params, session, true));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, true));
             case "resources/unsubscribe":
-                return onBackend(b -> resources.subscribe(b, params, session, false));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, false));
             default:
                 throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
         }
@@ -142,13 +139,11 @@ final class McpMethods {
             Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
                     "too many live sessions, all in use; try again later or end unused sessions with DELETE"));
             rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
-            BackendSource.Lease lease = backends.acquire();
-            McpBackend b = lease.backend();
-            lease.release();
+            ToolMethods.ServerIdentity server = tools.identity();
             return new JsonObject()
                     .put("protocolVersion", version)
                     .put("capabilities", capabilities())
-                    .put("serverInfo", new JsonObject().put("name", b.serverName()).put("version", b.serverVersion()))
+                    .put("serverInfo", new JsonObject().put("name", server.name()).put("version", server.version()))
                     .put("instructions", INSTRUCTIONS);
         });
     }
@@ -161,21 +156,9 @@ final class McpMethods {
                 .mergeIn(tools.contentCapabilities(true));
     }
 
-    /** Runs a method on a leased backend, released when the method completes (or throws). */
-    private Future<JsonObject> onBackend(java.util.function.Function<McpBackend, Future<JsonObject>> method) {
-        BackendSource.Lease lease = backends.acquire();
-        try {
-            return method.apply(lease.backend()).andThen(done -> lease.release());
-        } catch (RuntimeException e) {
-            lease.release();
-            throw e;
-        }
-    }
-
     private static CallContext context(RoutingContext rc, Session session, RunningRequest scope) {
-        Map<String, String> headers = new HashMap<>();
-        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        return new CallContext(headers, session == null ? null : session.id(), scope.cancellation());
+        return CallContext.fromRequest(rc.request().headers(), session == null ? null : session.id(),
+                scope.cancellation());
     }
 
     private Future<JsonObject> toolsCall(JsonObject params, Session session, RunningRequest scope, RoutingContext rc) {
@@ -187,9 +170,8 @@ final class McpMethods {
         if (arguments != null && !(arguments instanceof JsonObject)) {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
-        CallContext context = context(rc, session, scope);
         return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments,
-                context.headers(), context.sessionId(), scope);
+                context(rc, session, scope), scope);
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

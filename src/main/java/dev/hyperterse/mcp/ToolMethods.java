@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Map;
 
 /**
  * The MCP methods this server implements, once, for every wire generation: the server's identity,
@@ -51,9 +50,7 @@ public final class ToolMethods {
      * @param subscribe whether resources can be subscribed to (the session generation)
      */
     public JsonObject contentCapabilities(boolean subscribe) {
-        BackendSource.Lease lease = backends.acquire();
-        try {
-            McpBackend b = lease.backend();
+        return backends.read(b -> {
             JsonObject caps = new JsonObject();
             if (prompts.offered(b)) {
                 caps.put("prompts", new JsonObject().put("listChanged", listChanged));
@@ -66,9 +63,7 @@ public final class ToolMethods {
                 caps.put("completions", new JsonObject());
             }
             return caps;
-        } finally {
-            lease.release();
-        }
+        });
     }
 
     /**
@@ -76,37 +71,24 @@ public final class ToolMethods {
      * fails with an {@link McpException} for a caller's mistake.
      */
     public Future<JsonObject> content(String method, JsonObject params, CallContext context) {
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> result;
-        try {
-            McpBackend b = lease.backend();
+        return backends.onBackend(b -> {
             switch (method) {
                 case "prompts/list":
-                    result = prompts.list(b, context);
-                    break;
+                    return prompts.list(b, context);
                 case "prompts/get":
-                    result = prompts.get(b, params, context);
-                    break;
+                    return prompts.get(b, params, context);
                 case "resources/list":
-                    result = resources.list(b, context, false);
-                    break;
+                    return resources.list(b, context, false);
                 case "resources/templates/list":
-                    result = resources.list(b, context, true);
-                    break;
+                    return resources.list(b, context, true);
                 case "resources/read":
-                    result = resources.read(b, params, context);
-                    break;
+                    return resources.read(b, params, context);
                 case "completion/complete":
-                    result = completions.complete(b, params, context);
-                    break;
+                    return completions.complete(b, params, context);
                 default:
                     throw new IllegalArgumentException("not a content method: " + method);
             }
-        } catch (RuntimeException e) {
-            lease.release();
-            return Future.failedFuture(e);
-        }
-        return result.andThen(done -> lease.release());
+        });
     }
 
     /** Whether the server tells clients when a reload changed its tools. */
@@ -119,13 +101,7 @@ public final class ToolMethods {
     }
 
     public ServerIdentity identity() {
-        BackendSource.Lease lease = backends.acquire();
-        try {
-            McpBackend b = lease.backend();
-            return new ServerIdentity(b.serverName(), b.serverVersion());
-        } finally {
-            lease.release();
-        }
+        return backends.read(b -> new ServerIdentity(b.serverName(), b.serverVersion()));
     }
 
     /**
@@ -134,12 +110,7 @@ public final class ToolMethods {
      * answers by them), so answers about it are private to the caller, never shared across callers.
      */
     public boolean answersDependOnCredentials() {
-        BackendSource.Lease lease = backends.acquire();
-        try {
-            return lease.backend().pipeline().guardsAnyTool();
-        } finally {
-            lease.release();
-        }
+        return backends.read(b -> b.pipeline().guardsAnyTool());
     }
 
     /**
@@ -148,15 +119,7 @@ public final class ToolMethods {
      * {@link McpException} for a bad cursor.
      */
     public Future<JsonObject> listTools(JsonObject params, CallContext context) {
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> page;
-        try {
-            page = tools.list(lease.backend(), params, context);
-        } catch (RuntimeException e) {
-            lease.release();
-            return Future.failedFuture(e);
-        }
-        return page.andThen(done -> lease.release());
+        return backends.onBackend(b -> tools.list(b, params, context));
     }
 
     /**
@@ -164,39 +127,20 @@ public final class ToolMethods {
      * is marked {@code confirm: true} and this caller passes its auth (a caller who may not run it
      * learns nothing more than {@code execute} itself would tell).
      */
-    public Future<Boolean> needsConfirmation(String tool, Map<String, String> headers) {
-        BackendSource.Lease lease = backends.acquire();
-        try {
-            ToolDef def = lease.backend().pipeline().tools().get(tool);
-            if (def == null || !def.confirm()) {
-                return Future.succeededFuture(false);
-            }
-            return lease.backend().pipeline().mayExecute(def, new CallContext(headers, null, null));
-        } finally {
-            lease.release();
-        }
+    public Future<Boolean> needsConfirmation(String tool, CallContext context) {
+        return backends.onBackend(b -> {
+            ToolDef def = b.pipeline().tools().get(tool);
+            return def == null || !def.confirm() ? Future.succeededFuture(false) : b.pipeline().mayExecute(def, context);
+        });
     }
 
     /**
-     * Runs {@code tools/call}: completes with the CallToolResult, or fails with an
+     * Runs {@code tools/call} on the current snapshot, kept until the call completes (whatever a
+     * reload swaps in meanwhile): completes with the CallToolResult, or fails with an
      * {@link McpException} or a {@link ToolException} ({@link #errorResponse} maps both).
-     *
-     * @param headers   the HTTP request's headers, names lower-cased (auth plugins read them)
-     * @param sessionId the caller's session, or null
      */
-    public Future<JsonObject> callTool(String name, JsonObject arguments, Map<String, String> headers, String sessionId,
-                                       CallScope scope) {
-        CallContext context = new CallContext(headers, sessionId, scope.cancellation());
-        // the call keeps its snapshot until it completes, whatever a reload swaps in meanwhile
-        BackendSource.Lease lease = backends.acquire();
-        Future<JsonObject> call;
-        try {
-            call = tools.call(lease.backend(), name, arguments, context, scope);
-        } catch (RuntimeException e) {
-            lease.release();
-            return Future.failedFuture(e);
-        }
-        return call.andThen(done -> lease.release());
+    public Future<JsonObject> callTool(String name, JsonObject arguments, CallContext context, CallScope scope) {
+        return backends.onBackend(b -> tools.call(b, name, arguments, context, scope));
     }
 
     /**

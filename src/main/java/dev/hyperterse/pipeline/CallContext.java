@@ -28,6 +28,17 @@ public final class CallContext implements RequestHeaders {
         this.cancellation = cancellation == null ? Promise.<Void>promise().future() : cancellation;
     }
 
+    /**
+     * The context of an HTTP request: its headers as sent (the first value of a repeated header
+     * counts), the MCP session if any, and the call's cancellation.
+     */
+    public static CallContext fromRequest(Iterable<Map.Entry<String, String>> requestHeaders, String sessionId,
+                                          Future<Void> cancellation) {
+        Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        requestHeaders.forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+        return new CallContext(headers, sessionId, cancellation);
+    }
+
     public static CallContext empty() {
         return new CallContext(Map.of(), null, null);
     }

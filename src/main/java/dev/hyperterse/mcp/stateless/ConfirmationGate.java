@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp.stateless;
 
+import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.mcp.ToolMethods;
 import dev.hyperterse.model.CallerText;
 import io.vertx.core.Future;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
@@ -34,14 +34,14 @@ final class ConfirmationGate {
     }
 
     /** Runs {@code run} for {@code tools/call} of {@code tool}, after a confirmation round when one is due. */
-    Future<JsonObject> call(String tool, JsonObject arguments, Map<String, String> headers, InputRound round,
+    Future<JsonObject> call(String tool, JsonObject arguments, CallContext context, InputRound round,
                             Supplier<Future<JsonObject>> run) {
         if (!EXECUTE.equals(tool) || !(arguments.getValue("tool") instanceof String)
                 || !(arguments.getValue("inputs") instanceof JsonObject) || !round.declares("elicitation")) {
             return run.get();
         }
         String target = arguments.getString("tool");
-        return methods.needsConfirmation(target, headers)
+        return methods.needsConfirmation(target, context)
                 .compose(needed -> needed ? confirmed(target, arguments.getJsonObject("inputs"), round, run) : run.get());
     }
 

@@ -16,9 +16,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -166,7 +164,7 @@ public final class StatelessEndpoint {
                 answer(rc.response(), id, discover(), started, metric);
                 return;
             case "tools/list":
-                answer(rc.response(), id, listTools(params, headers(rc)), started, metric);
+                answer(rc.response(), id, listTools(params, context(rc, null)), started, metric);
                 return;
             case "tools/call":
                 toolsCall(rc, id, params, meta, started, metric);
@@ -178,12 +176,10 @@ public final class StatelessEndpoint {
             case "prompts/list":
             case "resources/list":
             case "resources/templates/list":
-                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null))
-                        .map(list -> cacheable(list, methods.answersDependOnCredentials())), started, metric);
-                return;
             case "resources/read":
-                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null))
-                        .map(read -> cacheable(read, methods.answersDependOnCredentials())), started, metric);
+                // lists and reads carry caching hints
+                answer(rc.response(), id, methods.content(method, params, context(rc, null))
+                        .map(result -> cacheable(result, methods.answersDependOnCredentials())), started, metric);
                 return;
             case "prompts/get":
                 if (fixtures != null && StatelessFixtures.INPUT_REQUIRED_PROMPT.equals(params.getValue("name"))) {
@@ -195,12 +191,10 @@ public final class StatelessEndpoint {
                             params.getValue("requestState"), seal.result())), started, metric);
                     return;
                 }
-                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null)),
-                        started, metric);
+                answer(rc.response(), id, methods.content(method, params, context(rc, null)), started, metric);
                 return;
             case "completion/complete":
-                answer(rc.response(), id, methods.content(method, params, new CallContext(headers(rc), null, null)),
-                        started, metric);
+                answer(rc.response(), id, methods.content(method, params, context(rc, null)), started, metric);
                 return;
             default:
                 // initialize, ping, logging/setLevel and resources/subscribe were removed in this revision
@@ -219,15 +213,13 @@ public final class StatelessEndpoint {
                 .put("instructions", methods.instructions()), false));
     }
 
-    /** The request's headers, names lower-cased (auth plugins read them). */
-    private static Map<String, String> headers(RoutingContext rc) {
-        Map<String, String> headers = new HashMap<>();
-        rc.request().headers().forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        return headers;
+    /** What a method knows of its request: the headers auth plugins read, and the call's cancellation if any. */
+    private static CallContext context(RoutingContext rc, StatelessExchange exchange) {
+        return CallContext.fromRequest(rc.request().headers(), null, exchange == null ? null : exchange.cancellation());
     }
 
-    private Future<JsonObject> listTools(JsonObject params, Map<String, String> headers) {
-        return methods.listTools(params, new CallContext(headers, null, null)).map(page -> {
+    private Future<JsonObject> listTools(JsonObject params, CallContext context) {
+        return methods.listTools(params, context).map(page -> {
             if (fixtures != null && !page.containsKey("nextCursor")) {
                 JsonArray tools = page.getJsonArray("tools");
                 fixtures.definitions().forEach(tools::add);
@@ -268,8 +260,8 @@ public final class StatelessEndpoint {
             if (fixtures != null && fixtures.has(tool)) {
                 result = fixtures.call(tool, round, exchange);
             } else {
-                Map<String, String> headers = headers(rc);
-                result = confirmation.call(tool, args, headers, round, () -> methods.callTool(tool, args, headers, null, exchange));
+                CallContext context = context(rc, exchange);
+                result = confirmation.call(tool, args, context, round, () -> methods.callTool(tool, args, context, exchange));
             }
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
