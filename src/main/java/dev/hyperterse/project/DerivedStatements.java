@@ -112,9 +112,9 @@ final class DerivedStatements {
                         + " }}; write {{ args." + p.name() + " }}");
                 ok = false;
             } else if (p.isEnv() && !env.isSet(p.name())) {
-                map.error("statement", owner + ": environment variable '" + p.name() + "' is not set (used in '"
-                        + map.name("statement") + "')");
-                ok = false;
+                // an error for start, a warning for validate without --strict-env, as in tool statements
+                map.missingVariable("statement", p.name(), owner + ": environment variable '" + p.name()
+                        + "' is not set (used in '" + map.name("statement") + "')");
             } else if (p.isClaim() && !authBroken && (auth == null || !AuthBlocks.CLAIM_PLUGINS.contains(auth.plugin()))) {
                 map.error("statement", "'" + map.name("statement") + "' uses {{ auth.claims." + p.name()
                         + " }}, which needs an auth plugin that provides claims; " + owner

@@ -283,7 +283,8 @@ final class RootConfigReader {
         boolean[] missing = {false};
         String token = env.resolve(written, variable -> {
             missing[0] = true;
-            metrics.error("token", "server.metrics.token: environment variable '" + variable + "' is not set");
+            metrics.missingVariable("token", variable, "server.metrics.token: environment variable '" + variable
+                    + "' is not set");
         });
         if (missing[0]) {
             return null;

@@ -115,6 +115,9 @@ class ValidateCommandTest {
         Files.createDirectories(dir.resolve("app/tools/w"));
         Files.writeString(dir.resolve("app/tools/w/config.terse"), "env: [HT_TEST_UNSET_API_KEY]\n");
         Files.writeString(dir.resolve("app/tools/w/handler.ts"), "export default () => process.env;\n");
+        Files.createDirectories(dir.resolve("app/resources/row"));
+        Files.writeString(dir.resolve("app/resources/row/config.terse"), "uri_template: db://rows/{id}\nuse: db\n"
+                + "statement: SELECT * FROM {{ env.HT_TEST_UNSET_TABLE }} WHERE id = {{ args.id }}\n");
         StringWriter err = new StringWriter();
         StringWriter out = new StringWriter();
         int code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
@@ -126,7 +129,8 @@ class ValidateCommandTest {
         code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", "--strict-env", dir.toString());
         assertEquals(1, code, err::toString);
-        for (String variable : new String[] {"HT_TEST_UNSET_DB_URL", "HT_TEST_UNSET_SCHEMA", "HT_TEST_UNSET_API_KEY"}) {
+        for (String variable : new String[] {"HT_TEST_UNSET_DB_URL", "HT_TEST_UNSET_SCHEMA", "HT_TEST_UNSET_API_KEY",
+                "HT_TEST_UNSET_TABLE"}) {
             assertTrue(err.toString().contains("environment variable '" + variable + "' is not set"), err.toString());
         }
     }
