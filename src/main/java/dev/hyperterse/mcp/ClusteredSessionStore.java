@@ -39,11 +39,6 @@ public final class ClusteredSessionStore implements SessionStore {
      */
     private final Duration renewEvery;
 
-    /** With no share per client: one client may hold every session. */
-    public ClusteredSessionStore(Vertx vertx, Duration idleTimeout, int maxSessions, Clock clock) {
-        this(vertx, idleTimeout, maxSessions, maxSessions, clock);
-    }
-
     /** @param perClient the most sessions one client ({@link ClientAddress}) holds through this node */
     public ClusteredSessionStore(Vertx vertx, Duration idleTimeout, int maxSessions, int perClient, Clock clock) {
         this.map = vertx.sharedData().getAsyncMap(MAP_NAME);

@@ -24,18 +24,4 @@ public record McpBackend(String serverName, String serverVersion, Pipeline pipel
         prompts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prompts));
         resources = List.copyOf(resources);
     }
-
-    /** A backend with tools only. */
-    public McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
-                      boolean searchFiltersByAuth) {
-        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, Map.of(), List.of(),
-                ToolExposure.META);
-    }
-
-    /** A backend whose tools are reached through {@code search} and {@code execute}. */
-    public McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
-                      boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources) {
-        this(serverName, serverVersion, pipeline, searchIndex, searchFiltersByAuth, prompts, resources,
-                ToolExposure.META);
-    }
 }

@@ -139,7 +139,7 @@ public final class McpEndpoint {
                 McpMethods.cancelHere(live.find(body.getString("session", "")), requestId);
             }
         });
-        vertx.eventBus().<JsonObject>consumer(ENDED_ADDRESS, message -> live.end(message.body().getString("session", "")));
+        vertx.eventBus().<JsonObject>consumer(ENDED_ADDRESS, message -> endedHere(message.body().getString("session", ""), false));
     }
 
     public OriginPolicy originPolicy() {
@@ -239,15 +239,14 @@ public final class McpEndpoint {
         for (String id : live.active()) {
             touched.add(sessions.find(id).onSuccess(found -> {
                 if (found.isEmpty()) {
-                    live.end(id);
+                    endedHere(id, false);
                 }
             }));
         }
         return Future.join(touched)
                 .transform(x -> sessions.evictExpired())
                 .onSuccess(ended -> {
-                    ended.forEach(live::end);
-                    ended.forEach(resources::forget);
+                    ended.forEach(id -> endedHere(id, false));
                     live.endUnused(settings.sessionIdleTimeout());
                 })
                 .mapEmpty();
@@ -557,7 +556,7 @@ public final class McpEndpoint {
             }
             Optional<Session> found = ar.result();
             if (found.isEmpty()) {
-                live.end(id);
+                endedHere(id, false);
                 reject(rc, 404, null, JsonRpc.SESSION_NOT_FOUND, "Session not found");
                 return;
             }

@@ -62,10 +62,6 @@ final class SessionLedger {
         return true;
     }
 
-    boolean contains(String id) {
-        return byUse.containsKey(id);
-    }
-
     void remove(String id) {
         Entry entry = byUse.remove(id);
         if (entry == null) {
@@ -85,11 +81,6 @@ final class SessionLedger {
     int countOf(String client) {
         LinkedHashMap<String, Entry> own = byClient.get(client);
         return own == null ? 0 : own.size();
-    }
-
-    /** The least recently used session, or null when there is none. */
-    String leastRecentlyUsed() {
-        return byUse.isEmpty() ? null : byUse.keySet().iterator().next();
     }
 
     /** When a session was last used, or null when the ledger does not hold it. */

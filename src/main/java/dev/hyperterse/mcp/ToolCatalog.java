@@ -147,10 +147,7 @@ final class ToolCatalog {
             throw unknown(name, exposure);
         }
         // a tool the caller may not run is answered as one that does not exist: names do not leak
-        Pipeline pipeline = backend.pipeline();
-        return pipeline.visibleTo(context)
-                .compose(visible -> !visible.test(tool) ? Future.succeededFuture(false)
-                        : pipeline.decidedPerTool(tool) ? pipeline.mayExecute(tool, context) : Future.succeededFuture(true))
+        return backend.pipeline().mayExecute(tool, context)
                 .compose(may -> may ? metaTools.run(backend, name, arguments, context, scope)
                         : Future.failedFuture(unknown(name, exposure)));
     }

@@ -29,18 +29,8 @@ public final class StatementChecks {
 
     /** Every adapter's connect attempt, started in parallel, by adapter name. */
     public static Map<String, Future<Connector>> connectAll(Vertx vertx, Project project, Connectors registry) {
-        Map<String, Future<Connector>> pending = new LinkedHashMap<>();
-        for (AdapterDef adapter : project.adapters().values()) {
-            ConnectorFactory factory = registry.get(adapter.connector());
-            Future<Connector> f;
-            try {
-                f = factory.connect(vertx, adapter, project.config().projectDir());
-            } catch (RuntimeException e) {
-                f = Future.failedFuture(e);
-            }
-            pending.put(adapter.name(), f);
-        }
-        return pending;
+        return startAll(project, registry, (factory, adapter) ->
+                factory.connect(vertx, adapter, project.config().projectDir()));
     }
 
     /**
@@ -49,12 +39,17 @@ public final class StatementChecks {
      */
     public static Map<String, Future<Connector>> connectAllToCheck(Vertx vertx, Project project, Connectors registry,
                                                                    java.util.function.Consumer<String> notes) {
+        return startAll(project, registry, (factory, adapter) ->
+                factory.connectToCheck(vertx, adapter, project.config().projectDir(), notes));
+    }
+
+    private static Map<String, Future<Connector>> startAll(Project project, Connectors registry,
+            java.util.function.BiFunction<ConnectorFactory, AdapterDef, Future<Connector>> connect) {
         Map<String, Future<Connector>> pending = new LinkedHashMap<>();
         for (AdapterDef adapter : project.adapters().values()) {
-            ConnectorFactory factory = registry.get(adapter.connector());
             Future<Connector> f;
             try {
-                f = factory.connectToCheck(vertx, adapter, project.config().projectDir(), notes);
+                f = connect.apply(registry.get(adapter.connector()), adapter);
             } catch (RuntimeException e) {
                 f = Future.failedFuture(e);
             }

@@ -31,10 +31,6 @@ final class InputRound {
         return meta.declares(capability);
     }
 
-    RequestMeta meta() {
-        return meta;
-    }
-
     /** The client's answer to the input request named {@code key}, or null. */
     JsonObject response(String key) {
         return responses.getJsonObject(key);
