@@ -183,23 +183,10 @@ final class LoadedScript {
                     outcome[0] = args.length > 0 ? args[0] : null;
                     return null;
                 });
-        while (!settled[0]) {
-            long left = deadline - System.nanoTime();
-            Task task;
-            try {
-                task = left <= 0 ? null : tasks.poll(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                cancel();
-                throw new ScriptFailure("interrupted", false, e);
-            }
-            if (task == null) {
-                cancel();
-                throw timedOut(limit, null);
-            }
-            if (task.call() == thisCall) {
-                task.action().run();
-            }
+        if (!runTasksUntil(thisCall, () -> settled[0])) {
+            cancel();
+            throw Thread.currentThread().isInterrupted() ? new ScriptFailure("interrupted", false, null)
+                    : timedOut(limit, null);
         }
         if (settled[1]) {
             String toolError = toolErrorMessage(outcome[0]);
@@ -221,7 +208,11 @@ final class LoadedScript {
      * @return false when the call's time ran out (or the thread was interrupted) first
      */
     boolean runTasksUntil(java.util.function.BooleanSupplier done) {
-        long thisCall = call;
+        return runTasksUntil(call, done);
+    }
+
+    /** The loop of {@link #runTasksUntil(java.util.function.BooleanSupplier)} for call {@code thisCall}. */
+    private boolean runTasksUntil(long thisCall, java.util.function.BooleanSupplier done) {
         while (!done.getAsBoolean()) {
             long left = deadline - System.nanoTime();
             Task task;

@@ -80,26 +80,8 @@ public final class ScriptRuntime implements ScriptInvoker {
      * @param workerCount    threads for script calls
      * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
      *                       only warns about workers held longer than any limit allows
-     */
-    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
-                                              Collection<Use> uses, int workerCount, Duration longestTimeout) {
-        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout, Metrics.NONE);
-    }
-
-    /**
-     * Like {@link #start(Vertx, ScriptEngine, Path, Collection, int, Duration)}, reporting calls,
-     * busy workers, queueing and loaded contexts to {@code metrics}.
-     */
-    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
-                                              Collection<Use> uses, int workerCount, Duration longestTimeout,
-                                              Metrics metrics) {
-        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout, metrics,
-                new ScriptAccess(List.of(projectDir), FetchRules.OPEN));
-    }
-
-    /**
-     * Like {@link #start(Vertx, ScriptEngine, Path, Collection, int, Duration, Metrics)}, with what
-     * the scripts may reach: module folders and where {@code fetch} may go.
+     * @param metrics        where calls, busy workers, queueing and loaded contexts are reported
+     * @param access         what the scripts may reach: module folders and where {@code fetch} may go
      */
     public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
                                               Collection<Use> uses, int workerCount, Duration longestTimeout,
@@ -158,7 +140,8 @@ public final class ScriptRuntime implements ScriptInvoker {
                                                      Duration longestTimeout) {
         List<Use> uses = new ArrayList<>();
         scripts.forEach(s -> uses.add(new Use("", s, Map.of())));
-        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout);
+        return start(vertx, engine, projectDir, uses, workerCount, longestTimeout, Metrics.NONE,
+                new ScriptAccess(List.of(projectDir), FetchRules.OPEN));
     }
 
     /** A call for scripts started with {@link #startScripts}. */

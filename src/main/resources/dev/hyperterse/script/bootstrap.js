@@ -146,7 +146,8 @@
     if (body != null && typeof body !== 'string') {
       body = stringify(body);
     }
-    const state = { done: false, failed: false, sync: null, error: null };
+    // the answer as received; the synchronous view of it is built only if the script reads one
+    const state = { done: false, failed: false, answer: null, sync: null, error: null };
     let settle;
     const promise = new PromiseOf((resolve, reject) => {
       settle = { resolve, reject };
@@ -156,7 +157,7 @@
     hostFetch(String(url), method, stringify(requestHeaders(options.headers)), body == null ? null : body,
       (status, statusText, headersJson, responseText, finalUrl) => {
         state.done = true;
-        state.sync = response(status, statusText, headersJson, responseText, finalUrl, false);
+        state.answer = [status, statusText, headersJson, responseText, finalUrl];
         settle.resolve(response(status, statusText, headersJson, responseText, finalUrl, true));
       },
       (message) => {
@@ -171,6 +172,10 @@
       }
       if (state.failed) {
         throw state.error;
+      }
+      if (state.sync === null) {
+        const a = state.answer;
+        state.sync = response(a[0], a[1], a[2], a[3], a[4], false);
       }
       return state.sync;
     };
