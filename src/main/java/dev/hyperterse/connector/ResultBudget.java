@@ -103,11 +103,6 @@ public final class ResultBudget {
         return cut;
     }
 
-    /** Bytes taken so far, as estimated. */
-    public long bytes() {
-        return bytes;
-    }
-
     /**
      * How many rows to ask a cursor for next: one more than the row limit leaves (that row only
      * proves a cut), and no more than the byte limit leaves room for at the largest row seen, plus

@@ -140,9 +140,12 @@ final class MongoConnector implements Connector {
         if (statement.dialect() != StatementDialect.MONGODB) {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
-        if (options.rowLimit() < 1) {
-            return Future.failedFuture(new IllegalArgumentException("row limit must be at least 1, was "
-                    + options.rowLimit()));
+        ResultBudget budget;
+        try {
+            budget = options.budget();
+        } catch (IllegalArgumentException e) {
+            // a row or byte limit below 1
+            return Future.failedFuture(e);
         }
         MongoStatement parsed = parsed(statement);
         BsonDocument command;
@@ -154,7 +157,7 @@ final class MongoConnector implements Connector {
         Duration timeout = options.timeout();
         boolean limited = timeout != null && !timeout.isZero() && !timeout.isNegative();
         limitCommand(parsed.commandName(), command, options.rowLimit(), limited ? timeout : null);
-        return new Call(parsed.database(), options.rowLimit(), options.budget(), limited ? timeout : null,
+        return new Call(parsed.database(), options.rowLimit(), budget, limited ? timeout : null,
                 vertx.getOrCreateContext())
                 .start(command, options.cancellation());
     }
