@@ -49,11 +49,11 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
         if (value instanceof Number && (minimum != null || maximum != null)) {
             BigDecimal n = InputType.decimal((Number) value);
             if (minimum != null && n.compareTo(minimum) < 0) {
-                throw new InputValueException("must be ≥ " + plain(minimum) + " (minimum), got "
+                throw new InputValueException("must be ≥ " + InputType.numberText(minimum) + " (minimum), got "
                         + InputType.describe(value));
             }
             if (maximum != null && n.compareTo(maximum) > 0) {
-                throw new InputValueException("must be ≤ " + plain(maximum) + " (maximum), got "
+                throw new InputValueException("must be ≤ " + InputType.numberText(maximum) + " (maximum), got "
                         + InputType.describe(value));
             }
         }
@@ -113,12 +113,6 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
             out.append(v instanceof String ? "\"" + v + "\"" : InputType.describe(v));
         }
         return out.toString();
-    }
-
-    /** A bound as written: 1000, 0.5. */
-    public static String plain(BigDecimal d) {
-        BigDecimal s = d.stripTrailingZeros();
-        return s.scale() <= 0 ? s.toBigInteger().toString() : s.toPlainString();
     }
 
     /** The rules as JSON Schema keywords (numbers as Long or Double), for {@code input_schema}. */

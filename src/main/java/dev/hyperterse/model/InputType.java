@@ -251,7 +251,8 @@ public enum InputType {
                 + describe(value));
     }
 
-    static BigDecimal decimal(Number n) {
+    /** A JSON number as an exact decimal (a double by its shortest decimal form). */
+    public static BigDecimal decimal(Number n) {
         if (n instanceof BigDecimal) {
             return (BigDecimal) n;
         }
@@ -264,7 +265,8 @@ public enum InputType {
         return BigDecimal.valueOf(n.longValue());
     }
 
-    private static String numberText(Number n) {
+    /** A number as a reader would write it: {@code 1000}, {@code 0.5}, never {@code 1E+3}. */
+    static String numberText(Number n) {
         if (n instanceof Double || n instanceof Float || n instanceof BigDecimal) {
             BigDecimal d = decimal(n).stripTrailingZeros();
             return d.scale() <= 0 ? d.toBigInteger().toString() : d.toPlainString();

@@ -41,8 +41,8 @@ final class ToolReader {
             "min_length", "max_length", "pattern", "min_items", "max_items", "items", "properties");
     private static final List<String> MAPPER_KEYS = List.of("input", "output");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
-    private static final List<String> TYPE_NAMES = List.of("string", "int", "float", "boolean", "datetime", "date",
-            "uuid", "array", "object");
+    private static final List<String> TYPE_NAMES =
+            java.util.Arrays.stream(InputType.values()).map(InputType::keyword).toList();
     private static final Pattern INPUT_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -509,10 +509,7 @@ final class ToolReader {
         }
         Object value = node instanceof YamlNode.Scalar ? ((YamlNode.Scalar) node).value() : null;
         if (value instanceof Number && !(value instanceof Double && !Double.isFinite((Double) value))) {
-            Number n = (Number) value;
-            return value instanceof Double ? BigDecimal.valueOf(n.doubleValue())
-                    : value instanceof java.math.BigInteger ? new BigDecimal((java.math.BigInteger) value)
-                    : BigDecimal.valueOf(n.longValue());
+            return InputType.decimal((Number) value);
         }
         input.error(key, "'" + input.name(key) + "' must be a number, got " + YamlNode.describe(node));
         return null;
