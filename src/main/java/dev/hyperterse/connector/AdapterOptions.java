@@ -54,6 +54,11 @@ public final class AdapterOptions {
         return java.util.Collections.unmodifiableMap(unknown);
     }
 
+    /** The warnings for every option the connector does not use (see {@link #ignored}). */
+    public java.util.List<String> ignoredWarnings() {
+        return unknown.keySet().stream().map(this::ignored).toList();
+    }
+
     /** The warning for an option the connector does not use: named as written, with the known ones. */
     public String ignored(String writtenKey) {
         return "adapter '" + adapter + "': option '" + writtenKey + "' is not used by the " + connector

@@ -74,7 +74,7 @@ record MongoSettings(ConnectionString connectionString, String where, List<Strin
             }
         }
         AdapterOptions o = AdapterOptions.of(adapter, "mongodb", options, KNOWN);
-        o.unknown().keySet().forEach(key -> warnings.add(o.ignored(key)));
+        warnings.addAll(o.ignoredWarnings());
         for (Map.Entry<String, String> e : options.entrySet()) {
             String lower = e.getKey().toLowerCase(Locale.ROOT);
             if (KNOWN.contains(lower)) {

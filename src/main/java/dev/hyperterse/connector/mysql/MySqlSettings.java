@@ -126,10 +126,8 @@ record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, Stri
             throw new ConnectorException("adapter '" + adapter + "': ssl_mode " + sslMode.value
                     + " needs ssl_ca, a PEM file with the certificate authority that signed the server's certificate");
         }
-        java.util.List<String> warnings = new java.util.ArrayList<>();
-        o.unknown().keySet().forEach(key -> warnings.add(o.ignored(key)));
         return new MySqlSettings(resolved, PoolSettings.read(o), sslMode, ca, o.string("charset", "utf8mb4"),
-                o.string("collation", null), warnings);
+                o.string("collation", null), o.ignoredWarnings());
     }
 
     /** {@code sslmode}, {@code ssl-mode} and {@code sslMode} all mean {@code ssl_mode}. */

@@ -65,13 +65,11 @@ record RedisSettings(Endpoint endpoint, boolean tls, int maxConnections, Duratio
             merged.put(ours != null && !options.containsKey(ours) ? ours : key, value);
         });
         AdapterOptions o = AdapterOptions.of(adapter, "redis", merged, KNOWN);
-        java.util.List<String> warnings = new java.util.ArrayList<>();
-        o.unknown().keySet().forEach(key -> warnings.add(o.ignored(key)));
         boolean tls = text.toLowerCase(Locale.ROOT).startsWith("rediss:");
         return new RedisSettings(new Endpoint(endpoint.host(), endpoint.port(), database, endpoint.user(),
                 endpoint.password(), Map.of()), tls, o.positiveInt("max_connections", 10),
                 o.duration("connect_timeout", Duration.ofSeconds(5), false),
-                o.duration("idle_timeout", Duration.ofMinutes(10), true), o.string("ssl_ca", null), warnings);
+                o.duration("idle_timeout", Duration.ofMinutes(10), true), o.string("ssl_ca", null), o.ignoredWarnings());
     }
 
     RedisOptions redisOptions(Path projectDir) {

@@ -44,6 +44,6 @@ record SqliteOptions(int maxConnections, Duration busyTimeout, String journalMod
         return new SqliteOptions(o.positiveInt("max_connections", DEFAULT_MAX_CONNECTIONS),
                 o.duration("busy_timeout", DEFAULT_BUSY_TIMEOUT, true),
                 o.choice("journal_mode", JOURNAL_MODES, null), o.bool("read_only", false), initSql,
-                o.unknown().keySet().stream().map(o::ignored).toList());
+                o.ignoredWarnings());
     }
 }
