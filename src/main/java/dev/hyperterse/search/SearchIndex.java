@@ -144,16 +144,20 @@ public final class SearchIndex {
      * (which may exceed the limit: candidates for a caller whose visibility is decided afterwards).
      */
     public List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits) {
-        if (hybrid == null || SearchText.normalize(query).isEmpty() || entries.length == 0 || maxHits <= 0) {
-            return lexical(query, visible, maxHits);
-        }
-        return hybrid.search(query, visible, maxHits, depth -> lexical(query, visible, depth));
-    }
-
-    /** Hyperterse's ranking. */
-    private List<SearchHit> lexical(String query, java.util.function.Predicate<ToolDef> visible, int maxHits) {
         String normalizedQuery = SearchText.normalize(query);
         if (normalizedQuery.isEmpty() || entries.length == 0 || maxHits <= 0) {
+            return List.of();
+        }
+        if (hybrid == null) {
+            return lexical(normalizedQuery, visible, maxHits);
+        }
+        return hybrid.search(query, visible, maxHits, depth -> lexical(normalizedQuery, visible, depth));
+    }
+
+    /** Hyperterse's ranking of a normalized, non-empty query. */
+    private List<SearchHit> lexical(String normalizedQuery, java.util.function.Predicate<ToolDef> visible,
+                                    int maxHits) {
+        if (maxHits <= 0) {
             return List.of();
         }
         int capacity = Math.min(maxHits, entries.length);
