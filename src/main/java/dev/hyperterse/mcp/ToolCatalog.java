@@ -82,10 +82,8 @@ final class ToolCatalog {
             if (backend.exposure().listsMetaTools()) {
                 metaTools.definitions().forEach(entries::add);
             }
-            // by name: a stable order, so cursors stay valid across calls and nodes
-            List<ToolDef> byName = new ArrayList<>(pipeline.tools().values());
-            byName.sort(java.util.Comparator.comparing(ToolDef::name));
-            for (ToolDef tool : byName) {
+            // the pipeline keeps them by name: a stable order, so cursors stay valid across calls and nodes
+            for (ToolDef tool : pipeline.tools().values()) {
                 if (visible.test(tool) && !(backend.exposure().listsMetaTools() && metaTools.has(tool.name()))) {
                     entries.add(tool);
                 }

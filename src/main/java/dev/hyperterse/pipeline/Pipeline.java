@@ -86,7 +86,8 @@ public final class Pipeline {
     public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
                     Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
                     ScriptInvoker scripts, Telemetry telemetry) {
-        this.tools = Map.copyOf(tools);
+        // in name order, once: tools/list pages through them in a stable order without sorting per request
+        this.tools = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(new java.util.TreeMap<>(tools)));
         this.derived = Map.copyOf(derived);
         this.statements = Map.copyOf(statements);
         this.connectors = Map.copyOf(connectors);
@@ -463,7 +464,7 @@ public final class Pipeline {
         return perToolChecks;
     }
 
-    /** Exposed for the search tool and the server: the tools this pipeline serves. */
+    /** Exposed for the search tool and the server: the tools this pipeline serves, in name order. */
     public Map<String, ToolDef> tools() {
         return tools;
     }
