@@ -61,8 +61,7 @@ public final class OutputShape {
             JsonObject row = new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("rows_affected", new JsonObject().put("type", "integer")))
                     .put("required", new JsonArray().add("rows_affected"));
-            return new OutputShape(row, null, (r, path) -> r.getValue("rows_affected") instanceof Number
-                    && integral(r.getValue("rows_affected")) ? null
+            return new OutputShape(row, null, (r, path) -> integral(r.getValue("rows_affected")) ? null
                     : path + ".rows_affected: expected integer, got " + InputType.describe(r.getValue("rows_affected")),
                     false);
         }

@@ -64,16 +64,16 @@ public final class StatementChecks {
      * result columns of those that did, as far as their databases describe them.
      *
      * @param problems  one per statement that does not prepare, at the statement's line, sorted
-     * @param described result columns by tool name (derived tools included); a tool whose rows
-     *                  could not be described is absent
+     * @param described result columns by tool name; a tool whose rows could not be described is absent
      */
     public record Outcome(List<ConfigProblem> problems, Map<String, ResultColumns> described) {
     }
 
     /**
      * Prepares each database tool's statement on its live adapter (tools on adapters missing from
-     * {@code live} are skipped), in parallel, and describes its result columns. A description
-     * that fails is no problem: the tool only goes without an output schema.
+     * {@code live} are skipped), in parallel, and describes the result columns of the project's
+     * own tools (a derived tool's rows feed a resource or a completion, which has no output
+     * schema). A description that fails is no problem: the tool only goes without one.
      */
     public static Future<Outcome> check(Project project, Map<String, CompiledStatement> statements,
                                         Map<String, Connector> live) {
@@ -85,7 +85,8 @@ public final class StatementChecks {
             if (connector != null) {
                 Future<ResultColumns> check;
                 try {
-                    check = connector.describe(statement);
+                    check = project.tools().containsKey(toolName) ? connector.describe(statement)
+                            : connector.check(statement).map((ResultColumns) null);
                 } catch (RuntimeException e) {
                     check = Future.failedFuture(e);
                 }

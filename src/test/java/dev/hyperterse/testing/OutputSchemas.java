@@ -2,6 +2,7 @@ package dev.hyperterse.testing;
 
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import dev.hyperterse.connector.ResultColumns;
 import io.vertx.core.json.JsonObject;
@@ -11,7 +12,9 @@ import java.util.stream.Collectors;
 
 /** Structured results checked against their outputSchema by a real JSON Schema (2020-12) validator. */
 public final class OutputSchemas {
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    /** Formats asserted (2020-12 only annotates them), as a client validating with formats would. */
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+            b -> b.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
 
     private OutputSchemas() {
     }
