@@ -117,7 +117,7 @@ public final class McpEndpoint {
         Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
-        this.stateless = new StatelessEndpoint(vertx, toolMethods, conformanceFixtures, seal, metrics);
+        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, metrics, tracing, keepAlive);
         if (vertx.isClustered()) {
             listenToPeers();
         }
