@@ -577,16 +577,9 @@ public final class McpEndpoint {
 
     /** Origin and Host checks shared by every method; answers 403 itself when they fail. */
     private boolean guard(RoutingContext rc) {
-        String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
-        if (!originPolicy.originAllowed(origin)) {
-            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: origin not allowed");
-            return false;
-        }
-        // Vert.x 5 moves the Host header of HTTP/1.1 (and :authority of HTTP/2) into authority()
-        io.vertx.core.net.HostAndPort authority = rc.request().authority();
-        String host = authority != null ? authority.host() : rc.request().getHeader(HttpHeaders.HOST);
-        if (!originPolicy.hostAllowed(host)) {
-            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: host not allowed");
+        String refusal = originPolicy.refusal(rc.request());
+        if (refusal != null) {
+            reject(rc, 403, null, JsonRpc.SERVER_ERROR, refusal);
             return false;
         }
         return true;
