@@ -372,8 +372,9 @@ final class RootConfigReader {
         return exposure;
     }
 
+    /** The ranking written, or null when none is (the packaged defaults leave it to the build). */
     private static SearchRanking searchRanking(ConfigMap search) {
-        String written = search.string(required(search, "ranking"));
+        String written = search.entry("ranking") == null ? null : search.string("ranking");
         if (written == null) {
             return null;
         }

@@ -45,11 +45,19 @@ final class SemanticSearch {
                         e.getMessage()));
     }
 
+    /** A JVM property naming the folder for tool vectors instead of the user's cache folder. */
+    static final String CACHE_DIR_PROPERTY = "hyperterse.search.vectors";
+
     /**
-     * Where tool vectors are kept between runs: {@code $XDG_CACHE_HOME/hyperterse/search-vectors},
-     * else {@code ~/.cache/hyperterse/search-vectors}; null (no disk cache) without a home folder.
+     * Where tool vectors are kept between runs: the {@value #CACHE_DIR_PROPERTY} property's folder,
+     * else {@code $XDG_CACHE_HOME/hyperterse/search-vectors}, else
+     * {@code ~/.cache/hyperterse/search-vectors}; null (no disk cache) without a home folder.
      */
     static Path cacheDir() {
+        String chosen = System.getProperty(CACHE_DIR_PROPERTY);
+        if (chosen != null && !chosen.isBlank()) {
+            return Path.of(chosen);
+        }
         String xdg = System.getenv("XDG_CACHE_HOME");
         if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
             return Path.of(xdg, "hyperterse", "search-vectors");
