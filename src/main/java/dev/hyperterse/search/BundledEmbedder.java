@@ -63,7 +63,7 @@ final class BundledEmbedder implements TextEmbedder {
 
     @Override
     public float[] embed(String text) {
-        Loaded l = load();
+        Loaded l = loaded();
         try {
             Object response = l.embed.invoke(l.model, text);
             return (float[]) l.vector.invoke(l.content.invoke(response));
@@ -74,7 +74,12 @@ final class BundledEmbedder implements TextEmbedder {
         }
     }
 
-    private Loaded load() {
+    @Override
+    public void load() {
+        loaded();
+    }
+
+    private Loaded loaded() {
         Loaded l = loaded;
         if (l != null) {
             return l;

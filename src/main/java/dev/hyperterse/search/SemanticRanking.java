@@ -46,8 +46,8 @@ final class SemanticRanking {
 
     /**
      * Embeds every tool, reusing the vectors {@code cache} holds for unchanged texts and storing
-     * the new ones (a cache that cannot be read or written is reported, not fatal; null: none).
-     * Blocking: a tool takes milliseconds.
+     * the new ones (a cache that cannot be read or written is reported, not fatal; null: none),
+     * and loads the model for the queries. Blocking: a tool takes milliseconds.
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight) {
         Map<String, float[]> stored = Map.of();
@@ -76,6 +76,8 @@ final class SemanticRanking {
             current.put(key, vector);
             vectors[i] = vector;
         }
+        // every vector from the cache: the model is still to load before the first query needs it
+        embedder.load();
         if (cache != null && embedded > 0) {
             try {
                 cache.save(current, stored);

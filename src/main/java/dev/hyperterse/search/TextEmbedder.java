@@ -18,6 +18,13 @@ public interface TextEmbedder {
     float[] embed(String text);
 
     /**
+     * Makes the model ready to answer (loads it, for a model loaded on first use), so that the
+     * first search does not wait for it; blocking.
+     */
+    default void load() {
+    }
+
+    /**
      * The embedding model the server was built with ({@code mvn -Psemantic package}), or empty
      * when this build has none. The model itself loads on the first {@link #embed}.
      */

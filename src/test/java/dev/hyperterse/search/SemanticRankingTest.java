@@ -41,6 +41,12 @@ class SemanticRankingTest {
                 Map.entry("status", 5), Map.entry("state", 5),
                 Map.entry("weather", 6), Map.entry("forecast", 6), Map.entry("rain", 6));
         final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger loads = new AtomicInteger();
+
+        @Override
+        public void load() {
+            loads.incrementAndGet();
+        }
 
         @Override
         public String model() {
@@ -152,6 +158,7 @@ class SemanticRankingTest {
         SearchIndex restarted = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
         SearchIndex.EmbeddedTools done = restarted.embedTools(again, cache);
         assertEquals(0, again.calls.get(), "every vector from the cache");
+        assertEquals(1, again.loads.get(), "the model is made ready for the queries all the same");
         assertEquals(4, done.reused());
         assertEquals("create_entities", restarted.search("remember this").get(0).name(), "cached vectors rank");
 
