@@ -6,6 +6,7 @@ import com.caoccao.javet.swc4j.enums.Swc4jMediaType;
 import com.caoccao.javet.swc4j.enums.Swc4jSourceMapOption;
 import com.caoccao.javet.swc4j.exceptions.Swc4jCoreException;
 import com.caoccao.javet.swc4j.interfaces.ISwc4jLibLoadingListener;
+import com.caoccao.javet.swc4j.options.Swc4jDecoratorsTranspileOption;
 import com.caoccao.javet.swc4j.options.Swc4jTranspileOptions;
 
 import java.io.File;
@@ -67,7 +68,10 @@ final class SwcTypeScript implements TypeScriptStripper.Stripper {
                     .setSpecifier(file.toUri().toURL())
                     .setSourceMap(Swc4jSourceMapOption.None)
                     .setInlineSources(false)
-                    .setKeepComments(false);
+                    .setKeepComments(false)
+                    // standard (TC39) decorators lowered to plain JavaScript, as the TypeScript
+                    // compiler does: GraalJS does not parse decorator syntax
+                    .setDecorators(Swc4jDecoratorsTranspileOption.Ecma());
         } catch (MalformedURLException e) {
             throw new ScriptLoadException(file, 0, 0, "cannot name the file for the TypeScript compiler: " + e.getMessage());
         }
