@@ -194,11 +194,14 @@ public final class TypeScriptStripper {
                         + "TypeScript compiler instead";
                 throw new ScriptLoadException(file, 0, 0, swcUnavailable);
             }
-            boolean expected = !TypeScriptPlatform.current().published();
+            // the start-up log (plan()) said so already when swc was never an option here; not when it
+            // should have loaded
+            boolean planned = TypeScriptPlatform.current().unavailableReason(TypeScriptStripper.class.getClassLoader())
+                    != null;
             String message = "scripts: TypeScript is stripped by the TypeScript compiler " + CompilerTypeScript.VERSION
                     + " in GraalJS (portable, slower) because " + why;
-            if (expected) {
-                LOG.info(message);
+            if (planned) {
+                LOG.debug(message);
             } else {
                 LOG.warn(message);
             }
