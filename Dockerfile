@@ -4,9 +4,10 @@
 #   docker run --rm -p 8080:8080 --user "$(id -u):$(id -g)" -v "$PWD/my-project:/project" \
 #     hyperterse start /project --host 0.0.0.0
 #
-# TypeScript needs swc4j's native library for the image's platform: the build stage's Maven picks
-# it by the platform it runs on. swc4j has none for linux/arm64, so on an ARM machine (Apple
-# Silicon) build with --platform linux/amd64 when the projects use TypeScript.
+# TypeScript is stripped natively by swc where swc4j has a library for the image's platform (the
+# build stage's Maven picks it by the platform it runs on), else by the portable TypeScript
+# compiler: swc4j has none for linux/arm64, so an image built on an ARM machine (Apple Silicon)
+# loads .ts files more slowly; --platform linux/amd64 gives the native path.
 #
 # Stage 1 builds the fat jar with Maven and fetches the Graal compiler jars; stage 2 is a JRE 25
 # image running as a non-root user, with GraalJS's optimizing compiler switched on (scripts run

@@ -7,6 +7,9 @@
 // p50/p99 over a 1,000-tool mixed catalog (three real catalogs plus generated tools, fixed seed),
 // each query timed alone on one thread after SECONDS (default 5) of warm-up. Misses on the dev
 // split are listed in OUT.md's directory as search-dev-misses.txt; held-out misses are never printed.
+// With the embedding model on the class path (a `mvn -Psemantic` jar, or the jars
+// bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too, alone and with
+// its share of BM25; tool vectors are cached in OUT.md's directory (vectors/) between runs.
 
 import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
@@ -19,6 +22,7 @@ import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.search.TextEmbedder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -36,14 +40,18 @@ public final class SearchQuality {
 
     record Intent(String split, String catalog, Set<String> expected, String text) {}
 
-    record Variant(String label, SearchRanking ranking, RankFusion fusion) {}
+    /** {@code bm25Share}: the semantic ranking's BM25 weight (NaN: the server's default). */
+    record Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share) {
+        Variant(String label, SearchRanking ranking, RankFusion fusion) {
+            this(label, ranking, fusion, Double.NaN);
+        }
+    }
 
     record Scores(int count, double top1, double mrr, double recall) {}
 
-    static final List<Variant> VARIANTS = List.of(
-            new Variant("hyperterse", SearchRanking.HYPERTERSE, RankFusion.DEFAULT),
-            new Variant("bm25 alone", SearchRanking.HYBRID, new RankFusion(RankFusion.DEFAULT.k(), 1, 0)),
-            new Variant("hybrid", SearchRanking.HYBRID, RankFusion.DEFAULT));
+    static final TextEmbedder EMBEDDER = TextEmbedder.bundled().orElse(null);
+    static final List<Variant> VARIANTS = variants();
+    static Path vectorCache;
     static final List<String> MIXED_FROM = List.of("toolbox-postgres", "mcp-reference", "hyperterse-docs");
     static final String MIXED = "mixed-1000";
     static final int MIXED_SIZE = 1000;
@@ -51,11 +59,12 @@ public final class SearchQuality {
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("--cold")) {
-            cold(SearchRanking.of(args[1]), Integer.parseInt(args[2]));
+            cold(SearchRanking.of(args[1]), Integer.parseInt(args[2]), args.length > 3 ? Path.of(args[3]) : null);
             return;
         }
         Path dir = Path.of(args[0]);
         Path out = Path.of(args[1]);
+        vectorCache = out.resolveSibling("vectors");
         long warmSeconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
 
         Map<String, List<ToolDef>> catalogs = new LinkedHashMap<>();
@@ -113,7 +122,7 @@ public final class SearchQuality {
         for (var e : catalogs.entrySet()) {
             Map<Variant, SearchIndex> byVariant = new LinkedHashMap<>();
             for (Variant v : VARIANTS) {
-                byVariant.put(v, new SearchIndex(e.getValue(), DEPTH, v.ranking(), v.fusion()));
+                byVariant.put(v, index(e.getValue(), v));
             }
             indexes.put(e.getKey(), byVariant);
         }
@@ -128,41 +137,95 @@ public final class SearchQuality {
         }
 
         md.append("\nLatency over `").append(MIXED).append("` (every intent in turn, one thread, in process):\n\n")
-                .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |\n")
-                .append("|---|---|---|---|---|---|---|\n");
+                .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |"
+                        + " process CPU per search µs |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         List<String> queries = intents.stream().map(Intent::text).toList();
         for (Variant v : VARIANTS) {
+            if (v.label().equals("semantic alone")) {
+                continue; // the same work as semantic's
+            }
             long start = System.nanoTime();
-            SearchIndex index = new SearchIndex(mixed, DEPTH, v.ranking(), v.fusion());
+            SearchIndex index = index(mixed, v);
             double buildMs = (System.nanoTime() - start) / 1e6;
             time(index, queries, warmSeconds, null, null);
             long[] cpu = new long[1 << 21];
+            long processStart = os.getProcessCpuTime();
             long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
+            double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
             long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
             Arrays.sort(cpuSorted);
-            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
+            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
                     samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
                     samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
-                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3));
+                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch));
         }
+        md.append("\nCPU p50/p99: the searching thread's CPU time; process CPU per search: the whole JVM's"
+                + " (other threads included: ONNX Runtime's, the garbage collector's, the JIT's) over the timed"
+                + " searches, divided by their number.");
+        if (EMBEDDER != null) {
+            md.append(" `semantic`'s index build includes its tool vectors, read from the disk cache when an earlier"
+                    + " run computed them.");
+        }
+        md.append("\n");
         Files.writeString(out, md.toString());
         Files.writeString(out.resolveSibling("search-dev-misses.txt"), misses.toString());
         System.out.print(md);
     }
 
+    private static List<Variant> variants() {
+        List<Variant> variants = new ArrayList<>(List.of(
+                new Variant("hyperterse", SearchRanking.HYPERTERSE, RankFusion.DEFAULT),
+                new Variant("bm25 alone", SearchRanking.HYBRID, new RankFusion(RankFusion.DEFAULT.k(), 1, 0)),
+                new Variant("hybrid", SearchRanking.HYBRID, RankFusion.DEFAULT)));
+        if (EMBEDDER != null) {
+            variants.add(new Variant("semantic alone", SearchRanking.SEMANTIC, RankFusion.DEFAULT, 0));
+            variants.add(new Variant("semantic", SearchRanking.SEMANTIC, RankFusion.DEFAULT));
+        }
+        return variants;
+    }
+
+    /** The variant's index over the tools, its tool vectors ready (index build time includes them). */
+    private static SearchIndex index(List<ToolDef> tools, Variant v) {
+        SearchIndex index = new SearchIndex(tools, DEPTH, v.ranking(), v.fusion());
+        if (v.ranking() == SearchRanking.SEMANTIC) {
+            if (Double.isNaN(v.bm25Share())) {
+                index.embedTools(EMBEDDER, vectorCache);
+            } else {
+                index.embedTools(EMBEDDER, vectorCache, v.bm25Share());
+            }
+        }
+        return index;
+    }
+
     /**
      * Start-up cost in a fresh JVM: loading the ranking's classes, indexing {@code count} generated
-     * tools and answering one query, as a server does before its first search. Prints one line.
+     * tools and answering one query, as a server does before its first search; for
+     * {@code semantic}, then loading the model and computing the tool vectors (cached in
+     * {@code vectors}) and answering by meaning. Prints one line.
      */
-    private static void cold(SearchRanking ranking, int count) {
+    private static void cold(SearchRanking ranking, int count, Path vectors) {
         List<ToolDef> tools = generated(count, 21);
         long start = System.nanoTime();
         SearchIndex index = new SearchIndex(tools, DEPTH, ranking, RankFusion.DEFAULT);
         double buildMs = (System.nanoTime() - start) / 1e6;
         long queryStart = System.nanoTime();
         int hits = index.search("which invoices are overdue for a customer").size();
-        System.out.printf("COLD %s tools=%d build_ms=%.0f first_query_ms=%.1f hits=%d%n", ranking.keyword(), count, buildMs,
-                (System.nanoTime() - queryStart) / 1e6, hits);
+        double queryMs = (System.nanoTime() - queryStart) / 1e6;
+        String semantic = "";
+        if (ranking == SearchRanking.SEMANTIC) {
+            long embedStart = System.nanoTime();
+            SearchIndex.EmbeddedTools done = index.embedTools(EMBEDDER, vectors);
+            double vectorsMs = (System.nanoTime() - embedStart) / 1e6;
+            long meaningStart = System.nanoTime();
+            index.search("which invoices are overdue for a customer");
+            semantic = String.format(" vectors_ms=%.0f embedded=%d first_semantic_query_ms=%.1f", vectorsMs,
+                    done.embedded(), (System.nanoTime() - meaningStart) / 1e6);
+        }
+        System.out.printf("COLD %s tools=%d build_ms=%.0f first_query_ms=%.1f hits=%d%s%n", ranking.keyword(), count,
+                buildMs, queryMs, hits, semantic);
     }
 
     private static void row(StringBuilder md, StringBuilder misses, String catalog, String split, List<Intent> intents,

@@ -3,8 +3,9 @@
 # ranks every labelled intent with each ranking, and writes the table into bench/RESULTS.md
 # (between the search-quality markers) with the machine and date.
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
-# --semantic also measures an in-process embedding model (SemanticQuality.java; its dependencies,
-# ~136 MB, are resolved from bench/search/semantic-pom.xml into the local Maven repository).
+# --semantic also measures the `semantic` ranking: the jar is the usual build, and the embedding
+# model and ONNX Runtime that `mvn -Psemantic package` would bundle (~136 MB of jars) are resolved
+# from bench/search/semantic-pom.xml into the local Maven repository and put on the class path.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 semantic=false
@@ -17,9 +18,14 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)"
   mvn -B -q -o package -DskipTests
 fi
 mkdir -p bench/out
+cp="$jar"
+if $semantic; then
+  mvn -B -q -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
+  cp="$jar:$(cat bench/out/semantic-cp.txt)"
+fi
 # other work on the machine shows in the wall-clock tails: note how busy it was before starting
 export LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
-java -cp "$jar" bench/java/SearchQuality.java bench/search bench/out/search-quality.md "${1:-5}"
+java -cp "$cp" bench/java/SearchQuality.java bench/search bench/out/search-quality.md "${1:-5}" 2>/dev/null
 # start-up cost of each ranking in fresh JVMs (class loading, indexing 1,000 tools, first query)
 lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} END {print s + 0}')
 {
@@ -34,23 +40,27 @@ lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} E
       echo "$runs" | awk -v r="$ranking" -v n="$count" '{split($4, b, "="); split($5, q, "="); bs = bs (NR > 1 ? ", " : "") b[2]; qs = qs (NR > 1 ? ", " : "") q[2]} END {printf "| %s | %s | %s | %s |\n", r, n, bs, qs}'
     done
   done
+  if $semantic; then
+    # the first run of each size starts with an empty vector cache, the next two reuse it
+    echo
+    echo "\`semantic\` in a fresh JVM: index and first (lexical) query as above, then load the model and compute the tool vectors (run 1: empty disk cache; runs 2 and 3: every vector from it), then the first query by meaning:"
+    echo
+    echo '| tools | index build ms | first query ms | vectors ready ms (model load included) | tools embedded | first semantic query ms |'
+    echo '|---|---|---|---|---|---|'
+    for count in 30 1000; do
+      vectors=$(mktemp -d)
+      runs=$(for run in 1 2 3; do java -cp "$cp" bench/java/SearchQuality.java --cold semantic "$count" "$vectors" 2>/dev/null; done)
+      rm -rf "$vectors"
+      echo "$runs" | awk -v n="$count" '{for (i = 4; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = v[kv[1]] (NR > 1 ? ", " : "") kv[2]}} END {printf "| %s | %s | %s | %s | %s | %s |\n", n, v["build_ms"], v["first_query_ms"], v["vectors_ms"], v["embedded"], v["first_semantic_query_ms"]}'
+    done
+  fi
   echo
   echo "Fat jar: $(stat -c %s "$jar") bytes, of which Lucene (org/apache/lucene/**, compressed) $lucene_bytes bytes."
+  if $semantic; then
+    deps_bytes=$(tr ':' '\n' < bench/out/semantic-cp.txt | xargs stat -c %s | awk '{s += $1} END {print s}')
+    echo "The embedding model and ONNX Runtime (what \`mvn -Psemantic package\` adds): $deps_bytes bytes of jars."
+  fi
 } >> bench/out/search-quality.md
-if $semantic; then
-  mvn -B -q -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
-  deps_bytes=$(tr ':' '\n' < bench/out/semantic-cp.txt | xargs stat -c %s | awk '{s += $1} END {print s}')
-  java -cp "$jar:$(cat bench/out/semantic-cp.txt)" bench/java/SemanticQuality.java bench/search \
-    bench/out/semantic-quality.md 2>/dev/null >/dev/null
-  {
-    echo
-    echo "Semantic similarity (\`--semantic\`: all-MiniLM-L6-v2 quantized, LangChain4j's ONNX artifact on the CPU; not in the server):"
-    echo
-    cat bench/out/semantic-quality.md
-    echo
-    echo "Its dependencies: $deps_bytes bytes of jars."
-  } >> bench/out/search-quality.md
-fi
 python3 - <<'PY'
 import datetime, os, platform, re, subprocess
 table = open('bench/out/search-quality.md').read()

@@ -8,6 +8,7 @@ import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.server.ToolAssembly;
 
 import java.io.PrintWriter;
@@ -25,15 +26,16 @@ final class ProjectLoader implements AutoCloseable {
     final Connectors connectors = Connectors.builtIn();
     final AuthPlugins authPlugins = AuthPlugins.builtIn();
     private final OperatorLayer operator;
+    private final TypeScriptStripper.Choice typescript;
     private ScriptEngine scriptEngine;
 
-    ProjectLoader() {
-        this(OperatorLayer.NONE);
-    }
-
-    /** @param operator the operator's settings, merged under each compiled project's own */
-    ProjectLoader(OperatorLayer operator) {
+    /**
+     * @param operator   the operator's settings, merged under each compiled project's own
+     * @param typescript which stripper the script engine uses for TypeScript
+     */
+    ProjectLoader(OperatorLayer operator, TypeScriptStripper.Choice typescript) {
         this.operator = operator;
+        this.typescript = typescript;
     }
 
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
@@ -76,7 +78,7 @@ final class ProjectLoader implements AutoCloseable {
             throw withScriptProblems(e);
         }
         if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
-            scriptEngine = ScriptEngine.create();
+            scriptEngine = ScriptEngine.create(typescript);
         }
         ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
         return project;
@@ -88,7 +90,7 @@ final class ProjectLoader implements AutoCloseable {
             return e;
         }
         if (scriptEngine == null) {
-            scriptEngine = ScriptEngine.create();
+            scriptEngine = ScriptEngine.create(typescript);
         }
         List<ConfigProblem> scriptProblems;
         try {

@@ -4,6 +4,7 @@ import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
+import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.server.HyperterseServer;
 import dev.hyperterse.server.ServeOptions;
 import dev.hyperterse.server.StartupException;
@@ -32,7 +33,8 @@ import java.util.concurrent.TimeoutException;
             "hyperterse start [PATH] [-f FILE] [-p PORT] [--host HOST]",
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
-            "        [--watch [--watch-interval DURATION]] [--conformance-fixtures]",
+            "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
+            "        [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
             "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
@@ -47,6 +49,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     @Mixin
     ProjectLocation location;
+
+    @Mixin
+    TypeScriptFlag typescript;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Operator settings (server, observability, cluster) under the project's own. "
@@ -112,6 +117,13 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             err.println("--watch-interval must be a duration of at least 10ms, such as 500ms or 2s");
             return 2;
         }
+        TypeScriptStripper.Choice stripper;
+        try {
+            stripper = typescript.choice();
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return 2;
+        }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
         Logging.setFormat(Logging.format(logFormat));
         OperatorLayer operator;
@@ -121,7 +133,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             err.println("error: " + e.getMessage());
             return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
         }
-        ProjectLoader loader = new ProjectLoader(operator);
+        ProjectLoader loader = new ProjectLoader(operator, stripper);
         Path path = location.resolve();
         Project project = loader.load(path, err);
         if (project == null) {

@@ -5,7 +5,9 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.project.ConfigProblem;
+import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
+import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.server.StatementChecks;
 import dev.hyperterse.server.ToolAssembly;
@@ -33,6 +35,9 @@ final class ValidateCommand implements Callable<Integer> {
     @Mixin
     ProjectLocation location;
 
+    @Mixin
+    TypeScriptFlag typescript;
+
     @Option(names = "--check-db", description = "Also connect to each adapter's database and prepare every "
             + "statement, reporting syntax errors and unknown tables or columns. An adapter that cannot connect "
             + "is reported as a warning and its statements are skipped.")
@@ -50,7 +55,14 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         Logging.setLevel(2);
         PrintWriter err = spec.commandLine().getErr();
-        try (ProjectLoader loader = new ProjectLoader()) {
+        TypeScriptStripper.Choice stripper;
+        try {
+            stripper = typescript.choice();
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return 2;
+        }
+        try (ProjectLoader loader = new ProjectLoader(OperatorLayer.NONE, stripper)) {
             Project project = loader.load(location.resolve(), err, !strictEnv);
             if (project == null) {
                 return 1;

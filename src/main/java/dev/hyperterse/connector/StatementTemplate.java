@@ -71,88 +71,13 @@ public final class StatementTemplate {
         if (dialect == StatementDialect.REDIS || dialect == StatementDialect.MONGODB) {
             throw new IllegalArgumentException(dialect + " commands are not SQL templates");
         }
-        Expansion expansion = Expansion.of(template, env == null ? Map.of() : env);
+        EnvExpansion expansion = EnvExpansion.of(template, env == null ? Map.of() : env, false);
         return new Lexer(expansion, dialect).run();
-    }
-
-    /**
-     * The template with env placeholders replaced, and the map from positions in that text back
-     * to the template, so errors point at what the user wrote.
-     */
-    private static final class Expansion {
-        final String template;
-        final String text;
-        /** Per replacement: start and end in {@code text}, start and end in {@code template}. */
-        private final List<int[]> replacements;
-
-        private Expansion(String template, String text, List<int[]> replacements) {
-            this.template = template;
-            this.text = text;
-            this.replacements = replacements;
-        }
-
-        static Expansion of(String template, Map<String, String> env) throws StatementException {
-            StringBuilder text = new StringBuilder(template.length());
-            List<int[]> replacements = new ArrayList<>();
-            Matcher m = Placeholders.PATTERN.matcher(template);
-            int copied = 0;
-            while (m.find()) {
-                if (!m.group(1).equals("env")) {
-                    continue;
-                }
-                String value = env.get(m.group(2));
-                if (value == null) {
-                    throw new StatementException("environment variable '" + m.group(2) + "' is not set",
-                            lineOf(template, m.start()), columnOf(template, m.start()));
-                }
-                text.append(template, copied, m.start());
-                int start = text.length();
-                text.append(value);
-                replacements.add(new int[] {start, text.length(), m.start(), m.end()});
-                copied = m.end();
-            }
-            text.append(template, copied, template.length());
-            return new Expansion(template, text.toString(), replacements);
-        }
-
-        int templateOffset(int offset) {
-            int delta = 0;
-            for (int[] r : replacements) {
-                if (offset < r[0]) {
-                    break;
-                }
-                if (offset < r[1]) {
-                    return r[2];
-                }
-                delta += (r[1] - r[0]) - (r[3] - r[2]);
-            }
-            return offset - delta;
-        }
-
-        StatementException error(String problem, int offset) {
-            int at = templateOffset(offset);
-            return new StatementException(problem, lineOf(template, at), columnOf(template, at));
-        }
-
-        private static int lineOf(String s, int offset) {
-            int line = 1;
-            for (int i = 0; i < offset && i < s.length(); i++) {
-                if (s.charAt(i) == '\n') {
-                    line++;
-                }
-            }
-            return line;
-        }
-
-        private static int columnOf(String s, int offset) {
-            int lineStart = s.lastIndexOf('\n', Math.min(offset, s.length()) - 1) + 1;
-            return offset - lineStart + 1;
-        }
     }
 
     /** One pass over the expanded text, copying it to {@code out} with placeholders replaced. */
     private static final class Lexer {
-        private final Expansion expansion;
+        private final EnvExpansion expansion;
         private final String src;
         private final int n;
         private final StatementDialect dialect;
@@ -167,9 +92,9 @@ public final class StatementTemplate {
         /** Start of an open MySQL {@code /*! ... *}{@code /} comment, whose content MySQL runs; -1 if none. */
         private int executableCommentStart = -1;
 
-        Lexer(Expansion expansion, StatementDialect dialect) {
+        Lexer(EnvExpansion expansion, StatementDialect dialect) {
             this.expansion = expansion;
-            this.src = expansion.text;
+            this.src = expansion.text();
             this.n = src.length();
             this.dialect = dialect;
             this.out = new StringBuilder(n + 16);

@@ -2,14 +2,17 @@ package dev.hyperterse.mcp;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Sessions in the cluster's shared map, so a session created on one node works on every node
@@ -24,7 +27,11 @@ import java.util.Optional;
  */
 public final class ClusteredSessionStore implements SessionStore {
     static final String MAP_NAME = "hyperterse.sessions";
+    /** Per session: a cluster-wide lock makes each read-change-write of it one step. */
+    static final String LOCK_PREFIX = "hyperterse.session-lock.";
+    static final long LOCK_TIMEOUT_MILLIS = 10_000;
 
+    private final Vertx vertx;
     private final Future<AsyncMap<String, JsonObject>> map;
     private final Duration idleTimeout;
     private final int maxSessions;
@@ -41,6 +48,7 @@ public final class ClusteredSessionStore implements SessionStore {
 
     /** @param perClient the most sessions one client ({@link ClientAddress}) holds through this node */
     public ClusteredSessionStore(Vertx vertx, Duration idleTimeout, int maxSessions, int perClient, Clock clock) {
+        this.vertx = vertx;
         this.map = vertx.sharedData().getAsyncMap(MAP_NAME);
         this.idleTimeout = idleTimeout;
         this.maxSessions = maxSessions;
@@ -65,7 +73,7 @@ public final class ClusteredSessionStore implements SessionStore {
                     return Future.succeededFuture(Optional.<Session>empty());
                 }
                 Instant now = clock.instant();
-                Session session = new Session(ids.next(), protocolVersion, null, now, now);
+                Session session = new Session(ids.next(), protocolVersion, now);
                 return m.put(session.id(), encode(session), ttlMillis()).map(x -> {
                     synchronized (created) {
                         created.add(session.id(), client, now);
@@ -134,15 +142,40 @@ public final class ClusteredSessionStore implements SessionStore {
             if (stored.lastSeen().plus(renewEvery).isAfter(now)) {
                 return Future.succeededFuture(Optional.of(stored));
             }
-            Session touched = stored.touched(now);
-            return m.put(id, encode(touched), ttlMillis()).map(x -> Optional.of(touched));
+            // renewing writes the whole session: read it again under the lock, so a change made
+            // meanwhile (update) is not overwritten by the copy read above
+            return locked(id, () -> m.get(id).compose(fresh -> {
+                if (fresh == null) {
+                    return Future.succeededFuture(Optional.<Session>empty());
+                }
+                Session touched = decode(fresh).touched(now);
+                return m.put(id, encode(touched), ttlMillis()).map(x -> Optional.of(touched));
+            }));
         }));
     }
 
     @Override
-    public Future<Void> update(Session session) {
-        return map.compose(m -> m.replace(session.id(), encode(session.touched(clock.instant())), ttlMillis()))
-                .mapEmpty();
+    public Future<Optional<Session>> update(String id, UnaryOperator<Session> change) {
+        return map.compose(m -> locked(id, () -> m.get(id).compose(json -> {
+            if (json == null) {
+                return Future.succeededFuture(Optional.<Session>empty());
+            }
+            Session changed = change.apply(decode(json)).touched(clock.instant());
+            return m.put(id, encode(changed), ttlMillis()).map(x -> Optional.of(changed));
+        })));
+    }
+
+    /** Runs {@code work} holding the session's cluster-wide lock, released whatever the outcome. */
+    private <T> Future<T> locked(String id, java.util.function.Supplier<Future<T>> work) {
+        return vertx.sharedData().getLockWithTimeout(LOCK_PREFIX + id, LOCK_TIMEOUT_MILLIS).compose(lock -> {
+            Future<T> done;
+            try {
+                done = work.get();
+            } catch (RuntimeException e) {
+                done = Future.failedFuture(e);
+            }
+            return done.andThen(x -> lock.release());
+        });
     }
 
     @Override
@@ -169,11 +202,15 @@ public final class ClusteredSessionStore implements SessionStore {
                 .put("protocolVersion", s.protocolVersion())
                 .put("logLevel", s.logLevel())
                 .put("created", s.created().toString())
-                .put("lastSeen", s.lastSeen().toString());
+                .put("lastSeen", s.lastSeen().toString())
+                .put("subscriptions", new JsonArray(new ArrayList<>(s.subscriptions())));
     }
 
     static Session decode(JsonObject json) {
+        JsonArray watched = json.getJsonArray("subscriptions", new JsonArray());
+        List<String> subscriptions = new ArrayList<>(watched.size());
+        watched.forEach(uri -> subscriptions.add(String.valueOf(uri)));
         return new Session(json.getString("id"), json.getString("protocolVersion"), json.getString("logLevel"),
-                Instant.parse(json.getString("created")), Instant.parse(json.getString("lastSeen")));
+                Instant.parse(json.getString("created")), Instant.parse(json.getString("lastSeen")), subscriptions);
     }
 }

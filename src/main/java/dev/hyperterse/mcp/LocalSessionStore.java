@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Sessions in this JVM's memory, with idle expiry, a cap on live sessions and a share of it per
@@ -65,7 +66,7 @@ public final class LocalSessionStore implements SessionStore {
                 }
             }
             if (room) {
-                Session session = new Session(ids.next(), protocolVersion, null, now, now);
+                Session session = new Session(ids.next(), protocolVersion, now);
                 sessions.put(session.id(), session);
                 ledger.add(session.id(), client, now);
                 created = Optional.of(session);
@@ -93,14 +94,22 @@ public final class LocalSessionStore implements SessionStore {
     }
 
     @Override
-    public synchronized Future<Void> update(Session session) {
-        Session held = sessions.get(session.id());
-        if (held != null) {
-            Instant lastSeen = held.lastSeen().isAfter(session.lastSeen()) ? held.lastSeen() : session.lastSeen();
-            sessions.put(session.id(), session.touched(lastSeen));
-            ledger.touch(session.id(), lastSeen);
+    public synchronized Future<Optional<Session>> update(String id, UnaryOperator<Session> change) {
+        Session held = sessions.get(id);
+        if (held == null || expired(held, clock.instant())) {
+            return Future.succeededFuture(Optional.empty());
         }
-        return Future.succeededFuture();
+        Session changed;
+        try {
+            changed = change.apply(held);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+        Instant now = clock.instant();
+        Session stored = changed.touched(held.lastSeen().isAfter(now) ? held.lastSeen() : now);
+        sessions.put(id, stored);
+        ledger.touch(id, stored.lastSeen());
+        return Future.succeededFuture(Optional.of(stored));
     }
 
     @Override

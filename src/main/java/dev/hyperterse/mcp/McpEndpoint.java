@@ -117,7 +117,7 @@ public final class McpEndpoint {
         Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
-        this.stateless = new StatelessEndpoint(vertx, toolMethods, conformanceFixtures, seal, metrics);
+        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, metrics, tracing, keepAlive);
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -206,23 +206,23 @@ public final class McpEndpoint {
     }
 
     /**
-     * Tells the sessions subscribed to {@code uri} on this node that its content changed
-     * ({@code notifications/resources/updated}).
+     * Tells the sessions with live state on this node that watch {@code uri} that its content
+     * changed ({@code notifications/resources/updated}). Subscriptions are kept with the session,
+     * so in a cluster each node tells the sessions it holds, whichever node took the subscription.
      *
      * @return how many sessions it went to
      */
-    public int resourceUpdated(String uri) {
-        int sent = 0;
+    public Future<Integer> resourceUpdated(String uri) {
         JsonObject notification = new JsonObject().put("jsonrpc", "2.0").put("method", "notifications/resources/updated")
                 .put("params", new JsonObject().put("uri", uri));
-        for (String session : resources.subscribers(uri)) {
-            if (notify(session, notification)) {
-                sent++;
-            } else {
-                resources.forget(session);
-            }
+        List<Future<Boolean>> told = new ArrayList<>();
+        for (LiveSession session : live.all()) {
+            told.add(sessions.find(session.id())
+                    .map(found -> found.isPresent() && found.get().subscribes(uri) && notify(session.id(), notification))
+                    .otherwise(false));
         }
-        return sent;
+        return Future.join(told).transform(x -> Future.succeededFuture(
+                (int) told.stream().filter(f -> Boolean.TRUE.equals(f.result())).count()));
     }
 
     /** Sessions with live state on this node (streams, running calls, recent use). */
@@ -518,7 +518,6 @@ public final class McpEndpoint {
      */
     private void endedHere(String id, boolean tellPeers) {
         live.end(id);
-        resources.forget(id);
         if (tellPeers && vertx.isClustered()) {
             vertx.eventBus().publish(ENDED_ADDRESS, new JsonObject().put("session", id));
         }
@@ -577,16 +576,9 @@ public final class McpEndpoint {
 
     /** Origin and Host checks shared by every method; answers 403 itself when they fail. */
     private boolean guard(RoutingContext rc) {
-        String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
-        if (!originPolicy.originAllowed(origin)) {
-            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: origin not allowed");
-            return false;
-        }
-        // Vert.x 5 moves the Host header of HTTP/1.1 (and :authority of HTTP/2) into authority()
-        io.vertx.core.net.HostAndPort authority = rc.request().authority();
-        String host = authority != null ? authority.host() : rc.request().getHeader(HttpHeaders.HOST);
-        if (!originPolicy.hostAllowed(host)) {
-            reject(rc, 403, null, JsonRpc.SERVER_ERROR, "Forbidden: host not allowed");
+        String refusal = originPolicy.refusal(rc.request());
+        if (refusal != null) {
+            reject(rc, 403, null, JsonRpc.SERVER_ERROR, refusal);
             return false;
         }
         return true;

@@ -121,9 +121,9 @@ final class McpMethods {
             case "completion/complete":
                 return tools.content(env.method, params, context(rc, session, scope));
             case "resources/subscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, true));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, true, sessions));
             case "resources/unsubscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, false));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, false, sessions));
             default:
                 throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
         }
@@ -193,6 +193,6 @@ final class McpMethods {
             // nothing to keep it in: without a session no later request could be logged to
             return Future.succeededFuture(new JsonObject());
         }
-        return sessions.update(session.withLogLevel(level.keyword())).map(x -> new JsonObject());
+        return sessions.update(session.id(), s -> s.withLogLevel(level.keyword())).map(x -> new JsonObject());
     }
 }

@@ -42,7 +42,8 @@ final class MetaTools {
      * Catalogs of at least this many tools are ranked on a worker thread. A search scores every
      * tool (about a millisecond for 10,000), which on the event loop delayed every other request
      * of every connection and kept searches to one core; below this size a search costs less than
-     * handing it to another thread.
+     * handing it to another thread. A search that embeds its query (the {@code semantic}
+     * ranking) always runs on a worker.
      */
     static final int RANK_ON_WORKER_FROM = 500;
     /**
@@ -210,7 +211,7 @@ final class MetaTools {
         boolean perTool = backend.searchFiltersByAuth() && backend.pipeline().hasPerToolChecks();
         // a rule that decides per tool is asked only about the best-ranked candidates
         int candidates = perTool ? Math.max(index.limit(), PER_TOOL_AUTH_CANDIDATES) : index.limit();
-        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM
+        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM && !index.ranksByMeaning()
                         ? Future.succeededFuture(index.search((String) query, filter, candidates))
                         : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
                 .compose(ranked -> perTool

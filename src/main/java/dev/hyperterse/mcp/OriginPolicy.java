@@ -1,5 +1,9 @@
 package dev.hyperterse.mcp;
 
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
+
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +25,22 @@ public final class OriginPolicy {
         this.allowedOrigins = allowedOrigins.stream().map(OriginPolicy::normaliseOrigin).toList();
         this.allowedHosts = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
         this.checkHost = isLoopback(bindHost) || !allowedHosts.isEmpty();
+    }
+
+    /**
+     * Why a request may not reach the server ({@code Forbidden: origin not allowed} or
+     * {@code Forbidden: host not allowed}), or null when its Origin and Host pass.
+     */
+    public String refusal(HttpServerRequest request) {
+        if (!originAllowed(request.getHeader(HttpHeaders.ORIGIN))) {
+            return "Forbidden: origin not allowed";
+        }
+        // Vert.x 5 moves the Host header of HTTP/1.1 (and :authority of HTTP/2) into authority()
+        HostAndPort authority = request.authority();
+        if (!hostAllowed(authority != null ? authority.host() : request.getHeader(HttpHeaders.HOST))) {
+            return "Forbidden: host not allowed";
+        }
+        return null;
     }
 
     /** True when an {@code Origin} header value may make requests (absent origins are allowed). */

@@ -20,8 +20,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code resources/list}, {@code resources/templates/list}, {@code resources/read} and
@@ -33,14 +31,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ResourceMethods {
     /** Code the MCP specification gives "resource not found". */
     static final int RESOURCE_NOT_FOUND = -32002;
-    /** The most URIs one session may watch: subscriptions are kept in memory. */
-    static final int MAX_SUBSCRIPTIONS = 1000;
+    /** The most URIs one session may watch: subscriptions are kept with the session (in the cluster's store). */
+    static final int MAX_SUBSCRIPTIONS = 100;
     static final long MAX_TEMPLATE_FILE_BYTES = 10L << 20;
 
     private final Vertx vertx;
     private final ConformanceFixtures fixtures;
     /** Subscribed URIs by session id. */
-    private final Map<String, Set<String>> subscriptions = new ConcurrentHashMap<>();
 
     ResourceMethods(Vertx vertx, ConformanceFixtures fixtures) {
         this.vertx = vertx;
@@ -100,46 +97,29 @@ final class ResourceMethods {
                 .map(content -> new JsonObject().put("contents", new JsonArray().add(content)));
     }
 
-    Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on) {
+    /**
+     * {@code resources/subscribe} ({@code on}) or {@code resources/unsubscribe} of the URI in
+     * {@code params}: the session's watch list is kept in the session store, so whichever node of
+     * a cluster holds the session's stream hears of the subscription.
+     */
+    Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on,
+                                 SessionStore sessions) {
         String method = on ? "resources/subscribe" : "resources/unsubscribe";
         String uri = McpResults.requiredString(params, method, "uri");
         if (session == null) {
             throw new McpException(JsonRpc.INVALID_REQUEST, method + ": subscriptions belong to a session; "
                     + "initialize one first");
         }
-        if (!on) {
-            Set<String> set = subscriptions.get(session.id());
-            if (set != null) {
-                set.remove(uri);
-            }
-            return Future.succeededFuture(new JsonObject());
-        }
-        if (find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
+        if (on && find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
             throw notFound(uri);
         }
-        Set<String> set = subscriptions.computeIfAbsent(session.id(), id -> ConcurrentHashMap.newKeySet());
-        if (set.size() >= MAX_SUBSCRIPTIONS && !set.contains(uri)) {
-            throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
-                    + MAX_SUBSCRIPTIONS + " resources");
-        }
-        set.add(uri);
-        return Future.succeededFuture(new JsonObject());
-    }
-
-    /** Sessions that subscribed to {@code uri}. */
-    List<String> subscribers(String uri) {
-        List<String> out = new ArrayList<>();
-        subscriptions.forEach((session, uris) -> {
-            if (uris.contains(uri)) {
-                out.add(session);
+        return sessions.update(session.id(), held -> {
+            if (on && held.subscriptions().size() >= MAX_SUBSCRIPTIONS && !held.subscribes(uri)) {
+                throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
+                        + MAX_SUBSCRIPTIONS + " resources");
             }
-        });
-        return out;
-    }
-
-    /** Forgets a session's subscriptions (it ended). */
-    void forget(String sessionId) {
-        subscriptions.remove(sessionId);
+            return held.withSubscription(uri, on);
+        }).map(x -> new JsonObject());
     }
 
     private record Target(ResourceDef resource, Map<String, String> values) {

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Where sessions live: one JVM's memory, or a cluster-wide map. Every operation returns a future
@@ -24,8 +25,13 @@ public interface SessionStore {
     /** The live session with this id, touched (it counts as used now); empty when unknown or expired. */
     Future<Optional<Session>> find(String id);
 
-    /** Replaces a live session's data (e.g. its log level); does nothing when it has ended. */
-    Future<Void> update(Session session);
+    /**
+     * Changes a live session's data (its log level, the resources it watches) as one atomic step
+     * against concurrent changes from this and other nodes, and counts it as used; empty when the
+     * session has ended. A {@code change} that throws fails the future with that exception and
+     * changes nothing.
+     */
+    Future<Optional<Session>> update(String id, UnaryOperator<Session> change);
 
     /** Ends a session; false when it was not live. */
     Future<Boolean> remove(String id);

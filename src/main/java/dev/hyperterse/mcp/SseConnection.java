@@ -2,7 +2,6 @@ package dev.hyperterse.mcp;
 
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
@@ -32,14 +31,6 @@ final class SseConnection {
             connection.open = false;
             return connection;
         }
-        response.setStatusCode(200)
-                .setChunked(true)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream")
-                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
-                // identity keeps the response compressor from holding events back; proxies such
-                // as nginx buffer unless told not to
-                .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY)
-                .putHeader("X-Accel-Buffering", "no");
         response.closeHandler(v -> {
             if (connection.markClosed()) {
                 onClose.handle(connection);
@@ -50,7 +41,7 @@ final class SseConnection {
                 onClose.handle(connection);
             }
         });
-        response.writeHead();
+        SseKeepAlive.openStream(response);
         if (keepAlive != null) {
             connection.keepAlive(keepAlive);
         }

@@ -5,7 +5,12 @@ public enum SearchRanking {
     /** Hyperterse v2.2's weighted token coverage, score for score. */
     HYPERTERSE("hyperterse"),
     /** BM25 with English stemming (Lucene), fused with Hyperterse's ranking by reciprocal rank. */
-    HYBRID("hybrid");
+    HYBRID("hybrid"),
+    /**
+     * An embedding model's similarity with a little BM25; needs a build with the model
+     * ({@code mvn -Psemantic package}) and ranks as {@link #HYBRID} until the tool vectors are ready.
+     */
+    SEMANTIC("semantic");
 
     private final String keyword;
 

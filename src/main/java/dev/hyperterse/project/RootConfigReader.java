@@ -8,6 +8,7 @@ import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.search.TextEmbedder;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolErrorMode;
@@ -175,7 +176,7 @@ final class RootConfigReader {
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                searchLimit, ranking == null ? SearchRanking.HYBRID : ranking, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
+                searchLimit, ranking == null ? defaultRanking() : ranking, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
@@ -371,17 +372,26 @@ final class RootConfigReader {
         return exposure;
     }
 
+    /** The ranking written, or null when none is (the packaged defaults leave it to the build). */
     private static SearchRanking searchRanking(ConfigMap search) {
-        String written = search.string(required(search, "ranking"));
+        String written = search.entry("ranking") == null ? null : search.string("ranking");
         if (written == null) {
             return null;
         }
         SearchRanking ranking = SearchRanking.of(written.strip().toLowerCase(Locale.ROOT));
         if (ranking == null) {
-            search.error("ranking", "'tools.search.ranking' must be 'hyperterse' or 'hybrid', got \""
+            search.error("ranking", "'tools.search.ranking' must be 'hybrid', 'hyperterse' or 'semantic', got \""
                     + written + "\"");
+        } else if (ranking == SearchRanking.SEMANTIC && TextEmbedder.bundled().isEmpty()) {
+            search.error("ranking", "'tools.search.ranking: semantic' needs the embedding model, which this build of"
+                    + " the server leaves out (build it with 'mvn -Psemantic package'), or use 'hybrid'");
         }
         return ranking;
+    }
+
+    /** {@code semantic} in a build with the embedding model, {@code hybrid} otherwise. */
+    static SearchRanking defaultRanking() {
+        return TextEmbedder.bundled().isPresent() ? SearchRanking.SEMANTIC : SearchRanking.HYBRID;
     }
 
     private static ToolErrorMode toolErrors(ConfigMap server) {

@@ -2,36 +2,61 @@ package dev.hyperterse.script;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.WString;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Runs a call into swc4j's native library with the process's standard error (file descriptor 2)
- * captured, then writes back everything captured except Rust panic reports.
+ * Runs a call into swc4j's native library with the process's standard error captured, then writes
+ * back everything captured except Rust panic reports.
  *
- * <p>Why: swc4j 2.1+ reports every TypeScript syntax error by panicking inside its native code
- * (it treats the {@code Err(JavaException)} that jni-rs 0.22's {@code Env::throw} returns after a
- * successful throw as a failure). The panic is caught at the JNI boundary and the Java exception
- * with the real error still arrives, but Rust's panic hook has already written
- * {@code thread '<unnamed>' panicked at src/error.rs:…} (and a backtrace with
- * {@code RUST_BACKTRACE}) straight to descriptor 2, where no Java logging setting reaches, and
- * where it breaks {@code --log-format json}. The hook cannot be replaced from Java.
+ * <p>Why: swc4j 2.1+ reports every TypeScript syntax error by panicking inside its native code.
+ * Its {@code error.rs} throws the Java exception with jni-rs 0.22's {@code Env::throw}, which
+ * returns {@code Err(JavaException)} after a <em>successful</em> throw, and calls
+ * {@code .expect("Couldn't call throw transpile error")} on that result. So the panic follows
+ * every throw, whatever the caller does (class loader, thread, packaging: a plain class-path
+ * program panics the same way); only swc4j can fix it. The panic is caught at the JNI boundary and
+ * the Java exception with the real error still arrives, but Rust's panic hook has already written
+ * {@code thread '<unnamed>' panicked at src/error.rs:145:26:} (and a backtrace with
+ * {@code RUST_BACKTRACE}) straight to the process's standard error, where no Java logging setting
+ * reaches, and where it breaks {@code --log-format json}. The hook cannot be replaced from Java.
  *
- * <p>Descriptor 2 is one per process, so calls are serialized and whatever other threads write to
- * standard error meanwhile (log lines) is captured too and written back right after, in order. The
- * capture file is unlinked as soon as it is created, so nothing is left behind. Where the C
- * library cannot be reached (Windows, where Rust writes to the console handle instead), calls run
- * uncaptured.
+ * <p>How depends on how Rust finds standard error ({@link #methodFor}):
+ * <ul>
+ *   <li>Linux and macOS: file descriptor 2, redirected with {@code dup2} to an unlinked temporary
+ *   file. Whatever other threads write to standard error meanwhile (log lines) is captured too and
+ *   written back right after, in order.</li>
+ *   <li>Windows: Rust asks {@code GetStdHandle(STD_ERROR_HANDLE)} for every write, so the C
+ *   runtime's descriptor 2 is not what it uses; the standard error handle is switched with
+ *   {@code SetStdHandle} to a temporary file for the call. Java's {@code System.err} keeps the
+ *   handle it took at start-up, so log lines go out as usual meanwhile.</li>
+ * </ul>
+ * The standard streams are one per process, so calls are serialized. Where the system library
+ * cannot be reached, calls run uncaptured.
  */
 final class NativeStderrCapture {
     /** A call that may throw a checked exception of one type. */
     @FunctionalInterface
     interface NativeCall<T, E extends Exception> {
         T call() throws E;
+    }
+
+    /** How standard error is redirected around a call. */
+    enum Method {
+        /** {@code dup2} over file descriptor 2 (the C library). */
+        DESCRIPTOR,
+        /** {@code SetStdHandle(STD_ERROR_HANDLE, ...)} (kernel32). */
+        HANDLE,
+        /** Not at all: calls run uncaptured. */
+        NONE
     }
 
     /** The C functions used, all with fixed arguments (no varargs: safe on every ABI JNA maps). */
@@ -51,9 +76,26 @@ final class NativeStderrCapture {
         long read(int fd, byte[] buffer, long count);
     }
 
+    /** The kernel32 functions used (64-bit Windows has one calling convention). */
+    interface Kernel32 extends Library {
+        Pointer GetStdHandle(int which);
+
+        boolean SetStdHandle(int which, Pointer handle);
+
+        Pointer CreateFileW(WString name, int access, int share, Pointer security, int disposition, int flags,
+                            Pointer template);
+
+        boolean CloseHandle(Pointer handle);
+    }
+
     private static final int STDERR = 2;
     private static final int SEEK_SET = 0;
-    /** Descriptor 2 is process-wide: one capture at a time across every engine in the process. */
+    private static final int STD_ERROR_HANDLE = -12;
+    private static final int GENERIC_WRITE = 0x40000000;
+    private static final int FILE_SHARE_ALL = 0x1 | 0x2 | 0x4;
+    private static final int OPEN_EXISTING = 3;
+    private static final int FILE_ATTRIBUTE_TEMPORARY = 0x100;
+    /** Standard error is process-wide: one capture at a time across every engine in the process. */
     private static final Object PROCESS_STDERR = new Object();
 
     // "thread '<unnamed>' panicked at src/error.rs:145:26:" (Rust 1.80+ adds " (thread id)")
@@ -61,33 +103,48 @@ final class NativeStderrCapture {
     private static final Pattern BACKTRACE_LINE = Pattern.compile("^(stack backtrace:|\\s+\\d+:.*|\\s+at .*)$");
 
     private final CLibrary libc;
+    private final Kernel32 kernel32;
 
-    private NativeStderrCapture(CLibrary libc) {
+    private NativeStderrCapture(CLibrary libc, Kernel32 kernel32) {
         this.libc = libc;
+        this.kernel32 = kernel32;
     }
 
-    /** Captures on Linux and macOS; elsewhere (or if the C library does not load) passes calls through. */
+    /** How a process on the system named {@code osName} (the {@code os.name} property) captures. */
+    static Method methodFor(String osName) {
+        return osName.toLowerCase(Locale.ROOT).startsWith("windows") ? Method.HANDLE : Method.DESCRIPTOR;
+    }
+
+    /** Captures as {@link #methodFor} says for this system; passes calls through if its library does not load. */
     static NativeStderrCapture forThisProcess() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        if (os.startsWith("windows")) {
-            return new NativeStderrCapture(null);
-        }
         try {
-            return new NativeStderrCapture(Native.load("c", CLibrary.class));
+            return methodFor(System.getProperty("os.name", "")) == Method.HANDLE
+                    ? new NativeStderrCapture(null, Native.load("kernel32", Kernel32.class))
+                    : new NativeStderrCapture(Native.load("c", CLibrary.class), null);
         } catch (LinkageError e) {
-            return new NativeStderrCapture(null);
+            return new NativeStderrCapture(null, null);
         }
+    }
+
+    /** How this instance captures. */
+    Method method() {
+        return libc != null ? Method.DESCRIPTOR : kernel32 != null ? Method.HANDLE : Method.NONE;
     }
 
     /** True when calls run with standard error captured. */
     boolean capturing() {
-        return libc != null;
+        return method() != Method.NONE;
     }
 
     <T, E extends Exception> T run(NativeCall<T, E> call) throws E {
-        if (libc == null) {
-            return call.call();
-        }
+        return switch (method()) {
+            case DESCRIPTOR -> runWithDescriptor(call);
+            case HANDLE -> runWithHandle(call);
+            case NONE -> call.call();
+        };
+    }
+
+    private <T, E extends Exception> T runWithDescriptor(NativeCall<T, E> call) throws E {
         synchronized (PROCESS_STDERR) {
             PrintStream err = System.err;
             err.flush();
@@ -104,13 +161,62 @@ final class NativeStderrCapture {
                 err.flush();
                 libc.dup2(saved, STDERR);
                 libc.close(saved);
-                String captured = readAndClose(capture);
-                String kept = withoutRustPanics(captured);
-                if (!kept.isEmpty()) {
-                    err.print(kept);
-                    err.flush();
-                }
+                writeBack(readAndClose(capture));
             }
+        }
+    }
+
+    private <T, E extends Exception> T runWithHandle(NativeCall<T, E> call) throws E {
+        synchronized (PROCESS_STDERR) {
+            Path file;
+            try {
+                file = Files.createTempFile("hyperterse-stderr-", ".txt");
+            } catch (IOException e) {
+                return call.call();
+            }
+            Pointer capture = kernel32.CreateFileW(new WString(file.toString()), GENERIC_WRITE, FILE_SHARE_ALL, null,
+                    OPEN_EXISTING, FILE_ATTRIBUTE_TEMPORARY, null);
+            Pointer saved = kernel32.GetStdHandle(STD_ERROR_HANDLE);
+            if (invalid(capture) || !kernel32.SetStdHandle(STD_ERROR_HANDLE, capture)) {
+                if (!invalid(capture)) {
+                    kernel32.CloseHandle(capture);
+                }
+                deleteQuietly(file);
+                return call.call();
+            }
+            try {
+                return call.call();
+            } finally {
+                kernel32.SetStdHandle(STD_ERROR_HANDLE, saved);
+                kernel32.CloseHandle(capture);
+                try {
+                    writeBack(Files.readString(file, StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    // nothing captured can be shown: the call's own result still stands
+                }
+                deleteQuietly(file);
+            }
+        }
+    }
+
+    private static boolean invalid(Pointer handle) {
+        return handle == null || Pointer.nativeValue(handle) == -1L;
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // a temporary file: the system cleans its temporary folder
+        }
+    }
+
+    /** Writes what was captured, less Rust panic reports, to Java's standard error. */
+    private static void writeBack(String captured) {
+        String kept = withoutRustPanics(captured);
+        if (!kept.isEmpty()) {
+            System.err.print(kept);
+            System.err.flush();
         }
     }
 

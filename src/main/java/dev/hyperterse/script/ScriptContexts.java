@@ -3,6 +3,7 @@ package dev.hyperterse.script;
 import dev.hyperterse.model.ScriptRef;
 import io.vertx.core.json.JsonObject;
 import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
 import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.PolyglotAccess;
@@ -107,20 +108,8 @@ final class ScriptContexts {
     }
 
     private Context newContext() {
-        return Context.newBuilder("js")
-                .engine(engine.engine())
-                .allowHostAccess(HostAccess.NONE)
-                .allowHostClassLookup(className -> false)
-                .allowHostClassLoading(false)
-                .allowPolyglotAccess(PolyglotAccess.NONE)
-                .allowCreateThread(false)
-                .allowCreateProcess(false)
-                .allowNativeAccess(false)
-                .allowEnvironmentAccess(EnvironmentAccess.NONE)
+        return sandbox(engine.engine())
                 .allowIO(IOAccess.newBuilder().fileSystem(files).build())
-                .in(new ByteArrayInputStream(new byte[0]))
-                .out(OutputStream.nullOutputStream())
-                .err(OutputStream.nullOutputStream())
                 // evaluating a module returns its namespace: how the export is found
                 .allowExperimentalOptions(true)
                 .option("js.esm-eval-returns-exports", "true")
@@ -131,6 +120,29 @@ final class ScriptContexts {
                 .option("js.graal-builtin", "false")
                 .option("js.java-package-globals", "false")
                 .build();
+    }
+
+    /**
+     * A context on the shared engine with nothing of the host: no host access or class lookup, no
+     * polyglot access, threads, processes, native code, environment or I/O (callers that load
+     * modules add their file system), and no standard streams. Every context on the engine has
+     * these same host settings (GraalJS requires equal host access across a shared engine).
+     */
+    static Context.Builder sandbox(Engine engine) {
+        return Context.newBuilder("js")
+                .engine(engine)
+                .allowHostAccess(HostAccess.NONE)
+                .allowHostClassLookup(className -> false)
+                .allowHostClassLoading(false)
+                .allowPolyglotAccess(PolyglotAccess.NONE)
+                .allowCreateThread(false)
+                .allowCreateProcess(false)
+                .allowNativeAccess(false)
+                .allowEnvironmentAccess(EnvironmentAccess.NONE)
+                .allowIO(IOAccess.NONE)
+                .in(new ByteArrayInputStream(new byte[0]))
+                .out(OutputStream.nullOutputStream())
+                .err(OutputStream.nullOutputStream());
     }
 
     private static ProxyExecutable consoleFor(LoadedScript loaded) {

@@ -21,25 +21,37 @@ public final class ScriptEngine implements AutoCloseable {
     private static final String INTERPRETED = "Interpreted";
 
     private final Engine engine;
-    private final TypeScriptStripper typescript = new TypeScriptStripper();
+    private final TypeScriptStripper typescript;
     private final Source bootstrap;
     private final Source webGlobals;
 
-    private ScriptEngine(Engine engine, Source bootstrap, Source webGlobals) {
+    private ScriptEngine(Engine engine, TypeScriptStripper.Choice typescript, Source bootstrap, Source webGlobals) {
         this.engine = engine;
+        this.typescript = new TypeScriptStripper(typescript, engine);
         this.bootstrap = bootstrap;
         this.webGlobals = webGlobals;
     }
 
-    /** Starts the engine and logs whether the optimizing compiler is active. */
+    /**
+     * {@link #create(TypeScriptStripper.Choice)} with the TypeScript stripper the environment
+     * chooses ({@code HYPERTERSE_TYPESCRIPT}, else {@code -Dhyperterse.typescript}, else auto).
+     *
+     * @throws IllegalArgumentException when the variable or property holds another word
+     */
     public static ScriptEngine create() {
+        return create(TypeScriptStripper.Choice.fromProcess());
+    }
+
+    /** Starts the engine and logs whether the optimizing compiler is active and which TypeScript stripper runs. */
+    public static ScriptEngine create(TypeScriptStripper.Choice typescript) {
         long started = System.nanoTime();
         Engine engine = Engine.newBuilder("js")
                 // the fallback-runtime warning goes to stderr unconditionally; this class logs the mode instead
                 .option("engine.WarnInterpreterOnly", "false")
                 .logHandler(new SLF4JBridgeHandler())
                 .build();
-        ScriptEngine scripts = new ScriptEngine(engine, internalSource("bootstrap.js"), internalSource("web-globals.js"));
+        ScriptEngine scripts = new ScriptEngine(engine, typescript, internalSource("bootstrap.js"),
+                internalSource("web-globals.js"));
         long ms = (System.nanoTime() - started) / 1_000_000;
         if (scripts.optimizing()) {
             LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
@@ -48,6 +60,7 @@ public final class ScriptEngine implements AutoCloseable {
             LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; docs/scripts.md has the "
                     + "JDK 25 launch line that enables it), engine ready in {} ms", engine.getImplementationName(), ms);
         }
+        LOG.info("scripts: TypeScript is stripped by {}", scripts.typescript.plan());
         return scripts;
     }
 
@@ -65,7 +78,8 @@ public final class ScriptEngine implements AutoCloseable {
         return engine;
     }
 
-    TypeScriptStripper typescript() {
+    /** Strips TypeScript for every context of this engine (one cache, one compiler). */
+    public TypeScriptStripper typescript() {
         return typescript;
     }
 

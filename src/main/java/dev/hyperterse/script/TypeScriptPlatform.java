@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /**
  * The platform as swc4j names it when it looks for its native library, and whether swc4j publishes
- * that library at all. swc4j looks for the class-path resource
+ * that library at all (where it does not, TypeScript is stripped by the portable stripper: see
+ * {@link TypeScriptStripper}). swc4j looks for the class-path resource
  * {@code /libswc4j-<os>-<arch>.v.<version>.<so|dylib|dll>}; the jar holds the ones the build's
  * Maven profiles added (the building machine's, or all with {@code -Pall-platforms}).
  *
@@ -60,19 +61,19 @@ public record TypeScriptPlatform(String os, String arch) {
         return published() && loader.getResource(nativeResource()) != null;
     }
 
-    /** Why TypeScript cannot run here, with what to do instead; null when it can. */
+    /**
+     * Why swc cannot strip TypeScript here, for the log (the portable stripper is used instead)
+     * and for the error when swc is required; null when it can.
+     */
     public String unavailableReason(ClassLoader loader) {
         if (bundled(loader)) {
             return null;
         }
         String platforms = String.join(", ", PUBLISHED.stream().map(TypeScriptPlatform::label).toList());
         if (!published()) {
-            return "TypeScript is not available on " + label() + ": the TypeScript compiler (swc4j "
-                    + SWC4J_VERSION + ") has native libraries for " + platforms
-                    + " only; write this file in JavaScript (.js or .mjs) or run the server on one of those";
+            return "swc4j " + SWC4J_VERSION + " has no native library for " + label() + " (only for " + platforms + ")";
         }
-        return "TypeScript is not available: this jar has no TypeScript compiler library for " + label()
-                + " (" + nativeResource() + "); build the jar on this platform or with "
-                + "'mvn -Pall-platforms package'";
+        return "this jar has no swc4j library for " + label() + " (" + nativeResource() + "); build the jar on "
+                + "this platform or with 'mvn -Pall-platforms package' to use it";
     }
 }

@@ -1,39 +1,143 @@
 package dev.hyperterse.script;
 
-import com.caoccao.javet.swc4j.Swc4j;
-import com.caoccao.javet.swc4j.Swc4jLibLoader;
-import com.caoccao.javet.swc4j.enums.Swc4jMediaType;
-import com.caoccao.javet.swc4j.enums.Swc4jSourceMapOption;
-import com.caoccao.javet.swc4j.exceptions.Swc4jCoreException;
-import com.caoccao.javet.swc4j.interfaces.ISwc4jLibLoadingListener;
-import com.caoccao.javet.swc4j.options.Swc4jTranspileOptions;
+import org.graalvm.polyglot.Engine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-import java.io.File;
-import java.net.MalformedURLException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Turns TypeScript into JavaScript by removing types (swc, in-process through swc4j's native
- * library: no Node at run time). Output is cached by the SHA-256 of the source text, so a file is
- * stripped once however many contexts load it, and an unchanged file costs nothing on reload.
+ * Turns TypeScript into JavaScript by removing types: no Node at run time, no type checking.
+ * Two strippers give the same JavaScript for the server's purposes:
+ * <ul>
+ *   <li>swc, in-process through swc4j's native library: about a millisecond a file, on the
+ *   platforms swc4j publishes a library for (Linux x86_64, macOS arm64, Windows x86_64) when the
+ *   jar holds it;</li>
+ *   <li>the TypeScript compiler run in GraalJS: portable, but the compiler takes seconds to load
+ *   and each file tens to hundreds of milliseconds.</li>
+ * </ul>
+ * {@link Choice#AUTO} takes swc where it loads and the compiler elsewhere. Output is cached by the
+ * SHA-256 of the source text, so a file is stripped once however many contexts load it, and an
+ * unchanged file costs nothing on reload.
  */
 public final class TypeScriptStripper {
-    // swc reports "SyntaxError: reason\n  |\n1 | code\n  |   ~\n    at file:///path:LINE:COLUMN"
-    private static final Pattern POSITION = Pattern.compile("at \\S+:(\\d+):(\\d+)\\s*$");
+    private static final Logger LOG = LoggerFactory.getLogger(TypeScriptStripper.class);
+    /** The environment variable and system property that choose the stripper ({@link Choice}). */
+    public static final String VARIABLE = "HYPERTERSE_TYPESCRIPT";
+    public static final String PROPERTY = "hyperterse.typescript";
 
+    /** Which stripper to use. */
+    public enum Choice {
+        /** swc where its native library loads, else the TypeScript compiler. */
+        AUTO,
+        /** swc only: a {@code .ts} file fails to load where swc4j has no native library. */
+        SWC,
+        /** The TypeScript compiler in GraalJS, even where swc would load. */
+        TYPESCRIPT;
+
+        /** As written on the command line and in {@value #VARIABLE}: {@code auto}, {@code swc}, {@code typescript}. */
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * @param source where the text was written, for the error ({@code --typescript}, {@value #VARIABLE})
+         * @throws IllegalArgumentException naming the source and the accepted words
+         */
+        public static Choice parse(String text, String source) {
+            for (Choice c : values()) {
+                if (c.word().equals(text.strip().toLowerCase(Locale.ROOT))) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException(source + " must be auto, swc or typescript, not '" + text + "'");
+        }
+
+        /**
+         * The {@value #VARIABLE} variable, else the {@value #PROPERTY} property, else {@link #AUTO}
+         * (the variable wins, as {@code HYPERTERSE_*} variables do over {@code hyperterse.*} properties).
+         *
+         * @throws IllegalArgumentException naming the variable or property when it holds another word
+         */
+        public static Choice from(Map<String, String> environment, Map<String, String> properties) {
+            String variable = environment.get(VARIABLE);
+            if (variable != null && !variable.isBlank()) {
+                return parse(variable, VARIABLE);
+            }
+            String property = properties.get(PROPERTY);
+            if (property != null && !property.isBlank()) {
+                return parse(property, "-D" + PROPERTY);
+            }
+            return AUTO;
+        }
+
+        /** {@link #from} this process's environment and system properties. */
+        public static Choice fromProcess() {
+            return from(System.getenv(), processProperty());
+        }
+
+        /** The {@value #PROPERTY} system property, as a map {@link #from} reads. */
+        public static Map<String, String> processProperty() {
+            String property = System.getProperty(PROPERTY);
+            return property == null ? Map.of() : Map.of(PROPERTY, property);
+        }
+    }
+
+    /** One way of stripping types. */
+    interface Stripper {
+        /**
+         * @return JavaScript with the same module structure
+         * @throws ScriptLoadException with the line and column of a syntax error
+         */
+        String strip(Path file, String source) throws ScriptLoadException;
+
+        /** For the log: which stripper this is. */
+        String describe();
+    }
+
+    private final Choice choice;
+    private final Engine engine;
     private final Map<String, String> stripped = new ConcurrentHashMap<>();
-    private volatile Compiler compiler;
+    private volatile Stripper stripper;
+    /** Why swc is not used (for {@link Choice#SWC}, the error every file gets); null until decided. */
+    private volatile String swcUnavailable;
 
-    /** swc4j, and the standard-error capture that keeps its native panic reports out of the log. */
-    private record Compiler(Swc4j swc, NativeStderrCapture stderr) {
+    /** @param engine the shared GraalJS engine, where the TypeScript compiler runs when it is used */
+    public TypeScriptStripper(Choice choice, Engine engine) {
+        this.choice = choice;
+        this.engine = engine;
+    }
+
+    public Choice choice() {
+        return choice;
+    }
+
+    /**
+     * Which stripper {@code .ts} files will get, for the start-up log; decides without loading
+     * anything (whether swc's library is in the jar for this platform, not whether it loads).
+     */
+    public String plan() {
+        Stripper s = stripper;
+        if (s != null) {
+            return s.describe();
+        }
+        String missing = TypeScriptPlatform.current().unavailableReason(TypeScriptStripper.class.getClassLoader());
+        return switch (choice) {
+            case TYPESCRIPT -> "the TypeScript compiler " + CompilerTypeScript.VERSION
+                    + " in GraalJS (" + VARIABLE + "=typescript; loaded with the first .ts file)";
+            case SWC -> missing == null ? "swc (native, " + TypeScriptPlatform.current().label() + ")"
+                    : "none (" + VARIABLE + "=swc, but " + missing + ")";
+            case AUTO -> missing == null ? "swc (native, " + TypeScriptPlatform.current().label() + ")"
+                    : "the TypeScript compiler " + CompilerTypeScript.VERSION + " in GraalJS (portable, slower; "
+                    + "loaded with the first .ts file), because " + missing;
+        };
     }
 
     /**
@@ -47,28 +151,7 @@ public final class TypeScriptStripper {
         if (cached != null) {
             return cached;
         }
-        Swc4jTranspileOptions options;
-        try {
-            options = new Swc4jTranspileOptions()
-                    .setMediaType(mediaType(file))
-                    .setSpecifier(file.toUri().toURL())
-                    .setSourceMap(Swc4jSourceMapOption.None)
-                    .setInlineSources(false)
-                    .setKeepComments(false);
-        } catch (MalformedURLException e) {
-            throw new ScriptLoadException(file, 0, 0, "cannot name the file for the TypeScript compiler: " + e.getMessage());
-        }
-        String code;
-        try {
-            Compiler c = compiler(file);
-            code = c.stderr().run(() -> c.swc().transpile(source, options)).getCode();
-        } catch (Swc4jCoreException e) {
-            throw syntaxError(file, String.valueOf(e.getMessage()));
-        } catch (UnsatisfiedLinkError e) {
-            // swc4j logs why its library did not load (e.g. an unwritable folder) and carries on
-            throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library is not loaded on "
-                    + TypeScriptPlatform.current().label() + " (the log above says why)");
-        }
+        String code = stripper(file).strip(file, source);
         stripped.put(key, code);
         return code;
     }
@@ -79,66 +162,52 @@ public final class TypeScriptStripper {
         return name.endsWith(".ts") || name.endsWith(".mts") || name.endsWith(".cts");
     }
 
-    private static Swc4jMediaType mediaType(Path file) {
-        String name = file.getFileName().toString();
-        return name.endsWith(".mts") ? Swc4jMediaType.Mts : name.endsWith(".cts") ? Swc4jMediaType.Cts
-                : Swc4jMediaType.TypeScript;
-    }
-
     /**
-     * The native library loads on first use, so projects without TypeScript never load it. A
-     * platform without the library is a load error of the file that needs it, saying what to do.
+     * Decided on the first file, so projects without TypeScript load neither swc's native library
+     * nor the compiler. With {@link Choice#SWC} on a platform without the library, every file
+     * fails with the reason and what to do.
      */
-    private Compiler compiler(Path file) throws ScriptLoadException {
-        Compiler c = compiler;
-        if (c == null) {
-            synchronized (this) {
-                c = compiler;
-                if (c == null) {
-                    String unavailable = TypeScriptPlatform.current().unavailableReason(Swc4j.class.getClassLoader());
-                    if (unavailable != null) {
-                        throw new ScriptLoadException(file, 0, 0, unavailable);
-                    }
-                    try {
-                        Swc4jLibLoader.setLibLoadingListener(new PerUserLibFolder());
-                        c = new Compiler(new Swc4j(), NativeStderrCapture.forThisProcess());
-                    } catch (LinkageError e) {
-                        throw new ScriptLoadException(file, 0, 0, "the TypeScript compiler's native library does "
-                                + "not load on " + TypeScriptPlatform.current().label() + ": " + e);
-                    }
-                    compiler = c;
-                }
+    private Stripper stripper(Path file) throws ScriptLoadException {
+        Stripper s = stripper;
+        if (s != null) {
+            return s;
+        }
+        synchronized (this) {
+            if (stripper != null) {
+                return stripper;
             }
-        }
-        return c;
-    }
-
-    /**
-     * swc4j copies its library to {@code <tmp>/swc4j} by default: a folder the first user on a
-     * machine creates and every other user then cannot write. One folder per user instead.
-     */
-    private static final class PerUserLibFolder implements ISwc4jLibLoadingListener {
-        @Override
-        public File getLibPath() {
-            String user = System.getProperty("user.name", "").replaceAll("[^A-Za-z0-9._-]", "_");
-            return new File(System.getProperty("java.io.tmpdir"), "swc4j-" + user);
-        }
-    }
-
-    static ScriptLoadException syntaxError(Path file, String message) {
-        String[] lines = message.split("\n");
-        String reason = lines[0].strip();
-        int line = 0;
-        int column = 0;
-        for (int i = lines.length - 1; i >= 0; i--) {
-            Matcher m = POSITION.matcher(lines[i].strip());
-            if (m.find()) {
-                line = Integer.parseInt(m.group(1));
-                column = Integer.parseInt(m.group(2));
-                break;
+            if (swcUnavailable != null) {
+                throw new ScriptLoadException(file, 0, 0, swcUnavailable);
             }
+            if (choice == Choice.TYPESCRIPT) {
+                stripper = new CompilerTypeScript(engine);
+                return stripper;
+            }
+            StringBuilder why = new StringBuilder();
+            SwcTypeScript swc = SwcTypeScript.load(why);
+            if (swc != null) {
+                stripper = swc;
+                return stripper;
+            }
+            if (choice == Choice.SWC) {
+                swcUnavailable = why + "; remove " + VARIABLE + "=swc (or --typescript swc) to use the portable "
+                        + "TypeScript compiler instead";
+                throw new ScriptLoadException(file, 0, 0, swcUnavailable);
+            }
+            // the start-up log (plan()) said so already when swc was never an option here; not when it
+            // should have loaded
+            boolean planned = TypeScriptPlatform.current().unavailableReason(TypeScriptStripper.class.getClassLoader())
+                    != null;
+            String message = "scripts: TypeScript is stripped by the TypeScript compiler " + CompilerTypeScript.VERSION
+                    + " in GraalJS (portable, slower) because " + why;
+            if (planned) {
+                LOG.debug(message);
+            } else {
+                LOG.warn(message);
+            }
+            stripper = new CompilerTypeScript(engine);
+            return stripper;
         }
-        return new ScriptLoadException(file, line, column, reason);
     }
 
     private static String sha256(String source) {

@@ -189,6 +189,15 @@ final class HybridRanking {
     }
 
     /**
+     * BM25's best {@code n} documents for {@code query} (document ids are positions in the tools),
+     * none for a query with no term the analyzer keeps.
+     */
+    ScoreDoc[] bm25(String query, int n) {
+        Query bm25 = query(query);
+        return bm25 == null ? new ScoreDoc[0] : topDocs(bm25, Math.min(tools.length, n));
+    }
+
+    /**
      * BM25's best documents, enough of them that {@code depth} are visible where the catalog has
      * that many matches: tools a caller may not see must not use up the depth. Starts at the depth
      * and widens fourfold, so a filter that hides few tools costs one search.

@@ -37,8 +37,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * the same way (the spec's {@code get-orders} check is one: 86.5036 → 88).
  *
  * <p>Everything about a tool is computed once, here; a query relates its tokens to the shared
- * vocabulary once and then scores each tool with integer look-ups. Instances are immutable and
- * safe to query from several threads at once.
+ * vocabulary once and then scores each tool with integer look-ups. Instances are safe to query
+ * from several threads at once; they are immutable but for the {@code semantic} ranking's tool
+ * vectors, set once by {@link #embedTools}.
  */
 public final class SearchIndex {
 
@@ -72,8 +73,15 @@ public final class SearchIndex {
     private final TokenVocabulary vocabulary;
     private final GramIndex grams;
     private final int limit;
-    /** The {@code hybrid} ranking over the same tools, or null for Hyperterse's alone. */
+    /**
+     * The {@code hybrid} ranking over the same tools, or null for Hyperterse's alone; in
+     * {@code semantic}, what ranks until the tool vectors are ready, and the source of BM25.
+     */
     private final HybridRanking hybrid;
+    /** Whether this index is to rank by meaning once {@link #embedTools} has run. */
+    private final boolean wantsSemantic;
+    /** The {@code semantic} ranking, set once the tool vectors are ready; null until then. */
+    private volatile SemanticRanking semantic;
     /**
      * Per-query work arrays by how many hits they hold, reused so a query allocates little; one
      * per concurrent caller (capacities: the limit, and the candidate count of filtered searches).
@@ -92,7 +100,8 @@ public final class SearchIndex {
     /**
      * @param tools   the tools to rank, in declaration order (the last tie-break)
      * @param limit   the most hits a search returns; {@link #DEFAULT_LIMIT} when not positive
-     * @param ranking Hyperterse's ranking alone, or fused with BM25
+     * @param ranking Hyperterse's ranking alone, fused with BM25, or by meaning (which ranks as
+     *                {@code hybrid} until {@link #embedTools} has run)
      * @param fusion  how {@code hybrid} fuses the two (unused by {@code hyperterse})
      */
     public SearchIndex(Collection<ToolDef> tools, int limit, SearchRanking ranking, RankFusion fusion) {
@@ -112,8 +121,45 @@ public final class SearchIndex {
         this.textBounds = bounds.toArray();
         this.vocabulary = vocabularyBuilder.build();
         this.grams = gramBuilder.build();
-        this.hybrid = ranking == SearchRanking.HYBRID ? new HybridRanking(
+        this.wantsSemantic = ranking == SearchRanking.SEMANTIC;
+        this.hybrid = ranking != SearchRanking.HYPERTERSE ? new HybridRanking(
                 Arrays.stream(entries).map(e -> e.tool).toList(), Objects.requireNonNull(fusion, "fusion")) : null;
+    }
+
+    /**
+     * For the {@code semantic} ranking: computes every tool's vector with {@code embedder} (those
+     * {@code cacheDir} holds for unchanged tools are reused, new ones stored there; null: no disk
+     * cache), after which searches rank by meaning. Blocking, seconds for a large catalog on a
+     * cold cache: run it on a worker. Searches meanwhile rank as {@code hybrid}.
+     *
+     * @return how many tools were embedded and how many came from the cache, and a cache problem
+     *         (null when none) that did not stop the ranking
+     */
+    public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir) {
+        return embedTools(embedder, cacheDir, SemanticRanking.DEFAULT_BM25_WEIGHT);
+    }
+
+    /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path)}, with BM25's share of the score. */
+    public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight) {
+        if (!wantsSemantic) {
+            throw new IllegalStateException("this index does not rank by meaning");
+        }
+        ToolDef[] tools = Arrays.stream(entries).map(e -> e.tool).toArray(ToolDef[]::new);
+        SemanticRanking.Built built = SemanticRanking.build(tools, Objects.requireNonNull(embedder, "embedder"),
+                cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight);
+        this.semantic = built.ranking();
+        return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
+    }
+
+    /** What {@link #embedTools} did. */
+    public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
+
+    /**
+     * Whether a search embeds its query (the {@code semantic} ranking, once ready): milliseconds
+     * of CPU, for a worker thread.
+     */
+    public boolean ranksByMeaning() {
+        return semantic != null;
     }
 
     /** How many tools the index ranks. */
@@ -150,6 +196,11 @@ public final class SearchIndex {
         }
         if (hybrid == null) {
             return lexical(normalizedQuery, visible, maxHits);
+        }
+        SemanticRanking meaning = semantic;
+        if (meaning != null) {
+            return meaning.search(query, visible, maxHits,
+                    hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits)));
         }
         return hybrid.search(query, visible, maxHits, depth -> lexical(normalizedQuery, visible, depth));
     }

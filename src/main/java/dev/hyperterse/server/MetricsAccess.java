@@ -2,7 +2,6 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.mcp.OriginPolicy;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
 
 import java.nio.charset.StandardCharsets;
@@ -28,13 +27,9 @@ final class MetricsAccess {
     }
 
     void handle(RoutingContext rc) {
-        if (!originPolicy.originAllowed(rc.request().getHeader(HttpHeaders.ORIGIN))) {
-            refuse(rc, 403, "Forbidden: origin not allowed");
-            return;
-        }
-        HostAndPort authority = rc.request().authority();
-        if (!originPolicy.hostAllowed(authority != null ? authority.host() : rc.request().getHeader(HttpHeaders.HOST))) {
-            refuse(rc, 403, "Forbidden: host not allowed");
+        String refusal = originPolicy.refusal(rc.request());
+        if (refusal != null) {
+            refuse(rc, 403, refusal);
             return;
         }
         if (tokenDigest != null && !presentsToken(rc.request().getHeader(HttpHeaders.AUTHORIZATION))) {

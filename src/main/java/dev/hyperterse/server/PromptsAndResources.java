@@ -40,8 +40,8 @@ final class PromptsAndResources {
             ResourceDef now = after.resources().stream().filter(r -> !r.isTemplate() && r.uri().equals(was.uri()))
                     .findFirst().orElse(null);
             if (now != null && !was.sameContent(now)) {
-                int told = endpoint.resourceUpdated(was.uri());
-                LOG.debug("resource {} changed: told {} subscribed sessions", was.uri(), told);
+                endpoint.resourceUpdated(was.uri()).onSuccess(told ->
+                        LOG.debug("resource {} changed: told {} subscribed sessions", was.uri(), told));
             }
         }
     }

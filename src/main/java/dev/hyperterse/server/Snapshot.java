@@ -13,6 +13,7 @@ import dev.hyperterse.mcp.McpBackend;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.project.ConfigProblem;
@@ -122,6 +123,10 @@ public final class Snapshot {
         // connect (the hybrid ranking's first index also loads Lucene, about half a second)
         Future<SearchIndex> indexing = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
                 project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
+        if (project.config().searchRanking() == SearchRanking.SEMANTIC) {
+            // lexical ranking serves until the tool vectors are ready; nothing waits for them
+            indexing.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
+        }
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException

@@ -45,6 +45,20 @@ class TypeScriptSyntaxErrorOutputTest {
     }
 
     @Test
+    void thePortableStripperReportsTheSameErrorAtTheSamePlace() throws Exception {
+        Path project = RunningServer.copyExample("scripts", scratch);
+        Files.writeString(project.resolve("app/tools/quote-order/handler.ts"), BROKEN_HANDLER);
+
+        Finished run = runToEnd(project, "validate", project.toString(), "--typescript", "typescript");
+
+        assertEquals(1, run.code, run.err);
+        String all = run.out + run.err;
+        assertFalse(all.contains("panicked"), all);
+        assertTrue(all.contains("app/tools/quote-order/handler.ts:1:49: tool 'quote-order': handler: "
+                + "SyntaxError: Expression expected"), all);
+    }
+
+    @Test
     void aWatchReloadWithASyntaxErrorLogsOnlyJsonLines() throws Exception {
         Path project = RunningServer.copyExample("scripts", scratch);
         Path handler = project.resolve("app/tools/quote-order/handler.ts");

@@ -12,6 +12,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LocalSessionStoreTest {
@@ -44,17 +45,23 @@ class LocalSessionStoreTest {
     }
 
     @Test
-    void updateKeepsTheNewestUseAndIgnoresEndedSessions() {
+    void updateChangesTheHeldSessionCountsAsUseAndIgnoresEndedSessions() {
         Session s = created(store, "2025-11-25");
-        Session stale = s;
         clock.advance(Duration.ofMinutes(1));
-        found(s.id());
-        store.update(stale.withLogLevel("info"));
+        Session changed = store.update(s.id(), held -> held.withLogLevel("info")).result().orElseThrow();
+        assertEquals(clock.instant(), changed.lastSeen(), "an update is a use");
+        store.update(s.id(), held -> held.withSubscription("docs://a", true));
         Session now = found(s.id()).orElseThrow();
-        assertEquals("info", now.logLevel());
+        assertEquals("info", now.logLevel(), "the second change starts from the first, not from a stale copy");
+        assertEquals(List.of("docs://a"), now.subscriptions());
         assertEquals("2025-11-25", now.protocolVersion());
+        IllegalStateException refused = new IllegalStateException("refused");
+        assertSame(refused, store.update(s.id(), held -> {
+            throw refused;
+        }).cause(), "a change that throws fails the update");
+        assertEquals(now.subscriptions(), found(s.id()).orElseThrow().subscriptions(), "and changes nothing");
         store.remove(s.id());
-        store.update(now.withLogLevel("debug"));
+        assertTrue(store.update(s.id(), held -> held.withLogLevel("debug")).result().isEmpty());
         assertTrue(found(s.id()).isEmpty(), "update does not bring a session back");
     }
 

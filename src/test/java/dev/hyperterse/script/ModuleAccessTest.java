@@ -172,7 +172,7 @@ class ModuleAccessTest {
         p.write("app/.secrets/keys.js", "export default 1;");
         p.write("scripts/elsewhere.js", "export default 1;");
         p.write("node_modules/.pnpm/pkg@1/node_modules/pkg/index.js", "module.exports = 1;");
-        ModuleFileSystem fs = new ModuleFileSystem(dir, List.of(dir.resolve("app")), new TypeScriptStripper());
+        ModuleFileSystem fs = new ModuleFileSystem(dir, List.of(dir.resolve("app")), engine.typescript());
         Path root = dir.toRealPath();
         for (String allowed : List.of("app/lib/shared.ts", "app/tools/weather/data.json",
                 "node_modules/.pnpm/pkg@1/node_modules/pkg/index.js")) {

@@ -3,6 +3,8 @@ package dev.hyperterse.script;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What is written back after a swc4j call: everything but Rust's panic reports. */
@@ -50,10 +52,31 @@ class NativeStderrCaptureTest {
     }
 
     @Test
-    void capturesOnLinuxAndMacOs() {
+    void windowsSwitchesTheStandardErrorHandleAndOtherSystemsTheDescriptor() {
+        // Rust's standard library on Windows writes to GetStdHandle(STD_ERROR_HANDLE), not to the C
+        // runtime's descriptor 2; elsewhere to descriptor 2
+        assertEquals(NativeStderrCapture.Method.HANDLE, NativeStderrCapture.methodFor("Windows 11"));
+        assertEquals(NativeStderrCapture.Method.HANDLE, NativeStderrCapture.methodFor("Windows Server 2022"));
+        assertEquals(NativeStderrCapture.Method.DESCRIPTOR, NativeStderrCapture.methodFor("Linux"));
+        assertEquals(NativeStderrCapture.Method.DESCRIPTOR, NativeStderrCapture.methodFor("Mac OS X"));
+        assertEquals(NativeStderrCapture.Method.DESCRIPTOR, NativeStderrCapture.methodFor("FreeBSD"));
+    }
+
+    @Test
+    void capturesThisWayOnThisSystem() {
         String os = System.getProperty("os.name");
-        if (os.startsWith("Linux") || os.startsWith("Mac")) {
-            assertTrue(NativeStderrCapture.forThisProcess().capturing(), "the C library did not load on " + os);
-        }
+        NativeStderrCapture capture = NativeStderrCapture.forThisProcess();
+        assertTrue(capture.capturing(), "the system library did not load on " + os);
+        assertEquals(NativeStderrCapture.methodFor(os), capture.method());
+    }
+
+    @Test
+    void aCallRunsWithItsResultAndExceptionWhileCaptured() throws Exception {
+        NativeStderrCapture capture = NativeStderrCapture.forThisProcess();
+        assertEquals("result", capture.run(() -> "result"));
+        java.io.IOException thrown = new java.io.IOException("from the call");
+        assertSame(thrown, assertThrows(java.io.IOException.class, () -> capture.run(() -> {
+            throw thrown;
+        })));
     }
 }

@@ -136,7 +136,7 @@ class SandboxTest {
 
     @Test
     void theModuleFileSystemIsReadOnlyAndCannotList() throws Exception {
-        ModuleFileSystem fs = new ModuleFileSystem(dir, java.util.List.of(dir), new TypeScriptStripper());
+        ModuleFileSystem fs = new ModuleFileSystem(dir, java.util.List.of(dir), engine.typescript());
         p.write("a.js", "export default 1;");
         Path a = dir.toRealPath().resolve("a.js");
         assertThrows(java.nio.file.AccessDeniedException.class, () -> fs.newByteChannel(a,

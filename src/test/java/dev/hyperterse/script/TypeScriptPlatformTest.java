@@ -19,8 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * TypeScript needs swc4j's native library for the platform the server runs on: the pom's
- * OS-activated profiles add it, and {@code -Pall-platforms} adds all of them.
+ * The fast TypeScript stripper needs swc4j's native library for the platform the server runs on:
+ * the pom's OS-activated profiles add it, and {@code -Pall-platforms} adds all of them. Every
+ * platform has the portable stripper: the TypeScript compiler the pom bundles.
  */
 class TypeScriptPlatformTest {
     private static final Path POM = Path.of("pom.xml");
@@ -57,7 +58,7 @@ class TypeScriptPlatformTest {
             assertNull(here.unavailableReason(loader));
         } else {
             String reason = here.unavailableReason(loader);
-            assertTrue(reason.contains("JavaScript") && reason.contains(here.label()), reason);
+            assertTrue(reason.contains("no native library for " + here.label()), reason);
         }
     }
 
@@ -99,6 +100,20 @@ class TypeScriptPlatformTest {
         assertEquals(published, activated);
         assertNotNull(universal, "no all-platforms profile");
         assertEquals(published, new HashSet<>(universal.stream().map(a -> a.substring("swc4j-".length())).toList()));
+    }
+
+    @Test
+    void thePortableStrippersCompilerIsTheOneThePomBundlesAndTheJarKeepsIt() throws Exception {
+        Element project = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(POM.toFile())
+                .getDocumentElement();
+        assertEquals(CompilerTypeScript.VERSION, text(child(child(project, "properties"), "typescript.version")));
+        assertNotNull(getClass().getClassLoader().getResource(CompilerTypeScript.RESOURCE), CompilerTypeScript.RESOURCE);
+        // the shade filter keeps lib/typescript.js of the WebJar: the path the stripper loads
+        String pom = java.nio.file.Files.readString(POM);
+        String kept = "META-INF/resources/webjars/typescript/*/lib/typescript.js";
+        assertTrue(pom.contains("<include>" + kept + "</include>"), "the shade filter does not keep " + kept);
+        assertTrue(CompilerTypeScript.RESOURCE.matches(kept.replace("*", "[^/]+").replace(".", "\\.")),
+                CompilerTypeScript.RESOURCE);
     }
 
     private static List<String> swc4jNatives(Element profile) {

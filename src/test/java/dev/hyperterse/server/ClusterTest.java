@@ -223,6 +223,28 @@ class ClusterTest {
     }
 
     @Test
+    void aSubscriptionTakenOnOneNodeIsHonouredByTheNodeHoldingTheStream() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Path notes = Files.createDirectories(project("watched").resolve("app/resources/notes"));
+        Files.writeString(notes.resolve("config.terse"), "uri: docs://notes\ntext: 'first'\n");
+        Node a = start(cluster, port, "watched", java.time.Duration.ofMillis(200));
+        Node b = start(cluster, port, "watched", java.time.Duration.ZERO); // reloads only when told
+        String session = a.http().session("2025-11-25");
+        HttpResponse<String> subscribed = b.http().mcp(RawHttp.request(1, "resources/subscribe",
+                new JsonObject().put("uri", "docs://notes")), "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25");
+        assertEquals(200, subscribed.statusCode(), subscribed.body());
+        assertEquals(new JsonObject(), new JsonObject(subscribed.body()).getJsonObject("result"), subscribed.body());
+        try (dev.hyperterse.testing.SseStream stream = a.http().listen(session, null)) {
+            assertEquals(200, stream.status());
+            Files.writeString(notes.resolve("config.terse"), "uri: docs://notes\ntext: 'second'\n");
+            JsonObject updated = stream.nextMessage(java.time.Duration.ofSeconds(20)).json();
+            assertEquals("notifications/resources/updated", updated.getString("method"), updated.encode());
+            assertEquals("docs://notes", updated.getJsonObject("params").getString("uri"));
+        }
+    }
+
+    @Test
     void aReloadOnOneNodeReachesTheOthers() throws Exception {
         String cluster = "hyperterse-test-" + UUID.randomUUID();
         int port = freePortBlock();

@@ -116,21 +116,8 @@ class HttpDeadlinesTest {
         try (Socket socket = connect()) {
             socket.getOutputStream().write(("GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
                     + "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            socket.setSoTimeout(1000);
             InputStream in = socket.getInputStream();
-            ByteArrayOutputStream seen = new ByteArrayOutputStream();
-            long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();   // past two idle timeouts
-            byte[] chunk = new byte[4096];
-            while (System.nanoTime() < until) {
-                try {
-                    int n = in.read(chunk);
-                    assertTrue(n >= 0, "the stream was closed: " + seen.toString(StandardCharsets.UTF_8));
-                    seen.write(chunk, 0, n);
-                } catch (SocketTimeoutException quiet) {
-                    // nothing this second
-                }
-            }
-            String text = seen.toString(StandardCharsets.UTF_8);
+            String text = readFor(socket, Duration.ofSeconds(8));   // past two idle timeouts
             assertTrue(text.startsWith("HTTP/1.1 200"), text);
             assertTrue(text.contains("\n: keep-alive\n\n"), "keep-alive comments kept it busy: " + text);
             // and it still carries messages
@@ -138,6 +125,7 @@ class HttpDeadlinesTest {
                     new JsonObject().put("level", "info").put("data", "still here"))));
             socket.setSoTimeout(10_000);
             StringBuilder after = new StringBuilder();
+            byte[] chunk = new byte[4096];
             while (!after.toString().contains("still here")) {
                 int n = in.read(chunk);
                 assertTrue(n > 0, "the stream ended before the message: " + after);
@@ -148,12 +136,50 @@ class HttpDeadlinesTest {
     }
 
     @Test
+    void aListenStreamOfTheStatelessRevisionOutlivesTheIdleTimeout() throws Exception {
+        String body = new JsonObject().put("jsonrpc", "2.0").put("id", "sub-1").put("method", "subscriptions/listen")
+                .put("params", new JsonObject().put("notifications", new JsonObject().put("toolsListChanged", true))
+                        .put("_meta", new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                                .put("io.modelcontextprotocol/clientInfo", new JsonObject().put("name", "t").put("version", "1"))
+                                .put("io.modelcontextprotocol/clientCapabilities", new JsonObject()))).encode();
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                    + "Mcp-Method: subscriptions/listen\r\nContent-Length: " + body.getBytes(StandardCharsets.UTF_8).length
+                    + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+            String text = readFor(socket, Duration.ofSeconds(8));   // past two idle timeouts
+            assertTrue(text.startsWith("HTTP/1.1 200"), text);
+            assertTrue(text.contains("notifications/subscriptions/acknowledged"), text);
+            assertTrue(text.contains("\n: keep-alive\n\n"), "keep-alive comments at the configured interval: " + text);
+        }
+    }
+
+    @Test
     void aCallLongerThanTheHeaderAndBodyDeadlinesIsAnswered() throws Exception {
         HttpResponse<String> r = http.mcp(RawHttp.execute(1, "slow", new JsonObject().put("ms", 2000)));
         assertEquals(200, r.statusCode());
         assertTrue(new JsonObject(r.body()).containsKey("result"), r.body());
         // and the connection, kept alive, serves the next request
         assertEquals(200, http.send("GET", "/heartbeat").statusCode());
+    }
+
+    /** Everything the server sends on {@code socket} for {@code duration}; fails if it closes the connection. */
+    private static String readFor(Socket socket, Duration duration) throws IOException {
+        socket.setSoTimeout(1000);
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        long until = System.nanoTime() + duration.toNanos();
+        byte[] chunk = new byte[4096];
+        while (System.nanoTime() < until) {
+            try {
+                int n = in.read(chunk);
+                assertTrue(n >= 0, "the stream was closed: " + seen.toString(StandardCharsets.UTF_8));
+                seen.write(chunk, 0, n);
+            } catch (SocketTimeoutException quiet) {
+                // nothing this second
+            }
+        }
+        return seen.toString(StandardCharsets.UTF_8);
     }
 
     private static Socket connect() throws IOException {

@@ -14,7 +14,10 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The served snapshot ranks with {@code tools.search.ranking}: hybrid unless hyperterse is chosen. */
+/**
+ * The served snapshot ranks with {@code tools.search.ranking}: hybrid unless another is chosen (or
+ * the build has the embedding model, where semantic is the default).
+ */
 class SearchRankingServerTest {
     // "configured" shares its stem with "configuration" but neither word holds the other: only
     // the hybrid ranking relates them; Hyperterse's sees "server" in both and orders by name
@@ -37,14 +40,20 @@ class SearchRankingServerTest {
     }
 
     private static JsonArray search(RunningServer server) throws Exception {
+        return search(server, QUERY);
+    }
+
+    private static JsonArray search(RunningServer server, String query) throws Exception {
         JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject().put("query", QUERY)));
+                .put("arguments", new JsonObject().put("query", query)));
         JsonObject body = new JsonObject(new RawHttp(server.baseUrl()).mcp(call).body());
         return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
     }
 
     @Test
     void hybridByDefault() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(dev.hyperterse.search.TextEmbedder.bundled().isPresent(),
+                "a build with the embedding model ranks semantic by default");
         project("    limit: 5\n");
         try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
             JsonArray hits = search(server);
@@ -53,6 +62,30 @@ class SearchRankingServerTest {
                 int score = ((JsonObject) hit).getInteger("relevance_score");
                 assertTrue(score >= 1 && score <= 100, hits.encode());
             }
+        }
+    }
+
+    /** In a build with the embedding model ({@code mvn -Psemantic}): lexical at first, then by meaning. */
+    @Test
+    void semanticRanksByMeaningOnceTheToolVectorsAreReady() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.hyperterse.search.TextEmbedder.bundled().isPresent(),
+                "this build has no embedding model (mvn -Psemantic)");
+        project("    ranking: semantic\n");
+        tool("get-forecast", "Weather forecast for a city");
+        Path vectors = dir.resolve("vectors");
+        System.setProperty(SemanticSearch.CACHE_DIR_PROPERTY, vectors.toString());
+        try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
+            JsonArray hits = new JsonArray();
+            for (long end = System.nanoTime() + 120_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
+                hits = search(server, "is it going to rain in Paris tomorrow");
+                if (!hits.isEmpty()) {
+                    break;
+                }
+            }
+            assertEquals("get-forecast", hits.getJsonObject(0).getString("name"), hits.encode());
+            assertTrue(Files.list(vectors).anyMatch(f -> f.toString().endsWith(".vectors")), "vectors kept on disk");
+        } finally {
+            System.clearProperty(SemanticSearch.CACHE_DIR_PROPERTY);
         }
     }
 

@@ -215,6 +215,32 @@ class TracingTest {
     // ---- helpers ----
 
     /** Waits until a span matching {@code last} was exported (spans end after the response is sent). */
+    @Test
+    void aStatelessRequestIsTracedLikeASessionOne() throws Exception {
+        JsonObject call = McpStatelessTest.call(7, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject().put("customer_id", 2)), new JsonObject());
+        HttpResponse<String> r = http.mcp(call, McpStatelessTest.headers(call, "traceparent", TRACEPARENT));
+        assertEquals(200, r.statusCode(), r.body());
+        List<SpanData> all = awaitSpans(spans, s -> s.getKind() == SpanKind.SERVER);
+
+        SpanData httpSpan = one(all, s -> s.getKind() == SpanKind.SERVER);
+        SpanData mcp = named(all, "mcp tools/call");
+        assertEquals(httpSpan.getSpanId(), mcp.getParentSpanId());
+        assertEquals("2026-07-28", attr(mcp, "mcp.protocol.version"));
+        assertEquals("tools/call", attr(mcp, "rpc.method"));
+        SpanData call2 = named(all, "execute get-customer");
+        assertEquals(mcp.getSpanId(), call2.getParentSpanId(), "the tool call nests under the request");
+        assertEquals(TRACE_ID, call2.getTraceId());
+
+        // a refused request is traced with its error code
+        spans.reset();
+        JsonObject unknown = McpStatelessTest.request(8, "ping", new JsonObject().put("_meta", McpStatelessTest.meta(new JsonObject())));
+        assertEquals(404, http.mcp(unknown, McpStatelessTest.headers(unknown)).statusCode());
+        SpanData refused = named(awaitSpans(spans, s -> s.getKind() == SpanKind.SERVER), "mcp other");
+        assertEquals("-32601", attr(refused, "rpc.jsonrpc.error_code"));
+        assertEquals(StatusCode.ERROR, refused.getStatus().getStatusCode());
+    }
+
     static List<SpanData> awaitSpans(InMemorySpanExporter exporter, Predicate<SpanData> last) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {

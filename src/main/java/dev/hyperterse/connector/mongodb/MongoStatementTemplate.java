@@ -2,6 +2,7 @@ package dev.hyperterse.connector.mongodb;
 
 import dev.hyperterse.connector.BindText;
 import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.EnvExpansion;
 import dev.hyperterse.connector.CompiledStatement.Parameter;
 import dev.hyperterse.connector.CompiledStatement.Source;
 import dev.hyperterse.connector.StatementDialect;
@@ -63,16 +64,16 @@ public final class MongoStatementTemplate {
      * @throws StatementException at the line and column of the problem in {@code template}
      */
     public static CompiledStatement compile(String template, Map<String, String> env) throws StatementException {
-        Expansion expansion = Expansion.of(template, env == null ? Map.of() : env);
+        EnvExpansion expansion = EnvExpansion.of(template, env == null ? Map.of() : env, true);
         Parser parser = new Parser(expansion);
         parser.statement();
-        return new CompiledStatement(StatementDialect.MONGODB, expansion.text, parser.parameters, parser.offsets);
+        return new CompiledStatement(StatementDialect.MONGODB, expansion.text(), parser.parameters, parser.offsets);
     }
 
     /** Reads a compiled statement back into its command tree. */
     static MongoStatement parse(CompiledStatement statement) {
         try {
-            Parser parser = new Parser(new Expansion(statement.text(), statement.text(), List.of()));
+            Parser parser = new Parser(EnvExpansion.expanded(statement.text()));
             MongoStatement parsed = parser.statement();
             if (!parser.parameters.equals(statement.parameters())) {
                 throw new IllegalArgumentException("the statement's parameters do not match its text");
@@ -80,75 +81,6 @@ public final class MongoStatementTemplate {
             return parsed;
         } catch (StatementException e) {
             throw new IllegalArgumentException("not a compiled MongoDB statement: " + e.getMessage(), e);
-        }
-    }
-
-    /** The template with env placeholders replaced, and a map back to the template for error positions. */
-    private static final class Expansion {
-        final String template;
-        final String text;
-        /** Per replacement: start and end in {@code text}, start and end in {@code template}. */
-        private final List<int[]> replacements;
-
-        Expansion(String template, String text, List<int[]> replacements) {
-            this.template = template;
-            this.text = text;
-            this.replacements = replacements;
-        }
-
-        static Expansion of(String template, Map<String, String> env) throws StatementException {
-            StringBuilder text = new StringBuilder(template.length());
-            List<int[]> replacements = new ArrayList<>();
-            Matcher m = Placeholders.PATTERN.matcher(template);
-            int copied = 0;
-            while (m.find()) {
-                if (!m.group(1).equals("env")) {
-                    continue;
-                }
-                String value = env.get(m.group(2));
-                if (value == null) {
-                    throw error(template, m.start(), "environment variable '" + m.group(2) + "' is not set");
-                }
-                if (value.contains("{{")) {
-                    throw error(template, m.start(), "the value of environment variable '" + m.group(2)
-                            + "' holds '{{'; env values are not expanded again");
-                }
-                text.append(template, copied, m.start());
-                int start = text.length();
-                text.append(value);
-                replacements.add(new int[] {start, text.length(), m.start(), m.end()});
-                copied = m.end();
-            }
-            text.append(template, copied, template.length());
-            return new Expansion(template, text.toString(), replacements);
-        }
-
-        StatementException error(int offset, String problem) {
-            int delta = 0;
-            int at = -1;
-            for (int[] r : replacements) {
-                if (offset < r[0]) {
-                    break;
-                }
-                if (offset < r[1]) {
-                    at = r[2];
-                    break;
-                }
-                delta += (r[1] - r[0]) - (r[3] - r[2]);
-            }
-            return error(template, at >= 0 ? at : offset - delta, problem);
-        }
-
-        private static StatementException error(String s, int offset, String problem) {
-            int line = 1;
-            int lineStart = 0;
-            for (int i = 0; i < offset && i < s.length(); i++) {
-                if (s.charAt(i) == '\n') {
-                    line++;
-                    lineStart = i + 1;
-                }
-            }
-            return new StatementException(problem, line, offset - lineStart + 1);
         }
     }
 
@@ -179,7 +111,7 @@ public final class MongoStatementTemplate {
 
     /** A recursive-descent JSON reader whose values may be placeholders. */
     private static final class Parser {
-        private final Expansion expansion;
+        private final EnvExpansion expansion;
         private final String src;
         private final int n;
         final List<Parameter> parameters = new ArrayList<>();
@@ -187,9 +119,9 @@ public final class MongoStatementTemplate {
         private int pos;
         private String commandName;
 
-        Parser(Expansion expansion) {
+        Parser(EnvExpansion expansion) {
             this.expansion = expansion;
-            this.src = expansion.text;
+            this.src = expansion.text();
             this.n = src.length();
         }
 
@@ -201,7 +133,7 @@ public final class MongoStatementTemplate {
             int start = pos;
             CommandNode top = value(Scope.TOP);
             if (!(top instanceof CommandNode.Document)) {
-                throw expansion.error(start, "the statement is not a JSON object");
+                throw expansion.error("the statement is not a JSON object", start);
             }
             skipSpace();
             if (pos < n) {
@@ -211,16 +143,16 @@ public final class MongoStatementTemplate {
             CommandNode database = fields.get("database");
             if (!(database instanceof CommandNode.Fixed) || !((CommandNode.Fixed) database).value().isString()
                     || ((CommandNode.Fixed) database).value().asString().getValue().isEmpty()) {
-                throw expansion.error(start, database == null ? "statement must include database"
-                        : "statement's database must be a non-empty string");
+                throw expansion.error(database == null ? "statement must include database"
+                        : "statement's database must be a non-empty string", start);
             }
             CommandNode command = fields.get("command");
             if (command == null) {
-                throw expansion.error(start, "statement must include command");
+                throw expansion.error("statement must include command", start);
             }
             if (!(command instanceof CommandNode.Document) || ((CommandNode.Document) command).fields().isEmpty()) {
-                throw expansion.error(start, "statement's command must be a JSON object whose first key names the"
-                        + " command, such as {\"find\": \"orders\"}");
+                throw expansion.error("statement's command must be a JSON object whose first key names the"
+                        + " command, such as {\"find\": \"orders\"}", start);
             }
             return new MongoStatement(((CommandNode.Fixed) database).value().asString().getValue(), commandName,
                     (CommandNode.Document) command);
@@ -275,7 +207,7 @@ public final class MongoStatementTemplate {
                 int keyAt = pos;
                 String key = key();
                 if (fields.containsKey(key)) {
-                    throw expansion.error(keyAt, "the key '" + key + "' appears twice in one object");
+                    throw expansion.error("the key '" + key + "' appears twice in one object", keyAt);
                 }
                 skipSpace();
                 if (peek(0) != ':') {
@@ -313,7 +245,7 @@ public final class MongoStatementTemplate {
                     return new CommandNode.Fixed(new BsonObjectId(
                             new ObjectId(((CommandNode.Fixed) inner).value().asString().getValue())));
                 }
-                throw expansion.error(start, "{\"$oid\": …} takes an ObjectId's 24 hex digits or one whole placeholder");
+                throw expansion.error("{\"$oid\": …} takes an ObjectId's 24 hex digits or one whole placeholder", start);
             }
             if (key.equals("$date")) {
                 if (inner instanceof CommandNode.Hole) {
@@ -325,8 +257,8 @@ public final class MongoStatementTemplate {
                 }
                 Long millis = v != null && v.isString() ? millis(v.asString().getValue()) : null;
                 if (millis == null) {
-                    throw expansion.error(start, "{\"$date\": …} takes a date-time such as \"2024-06-01T10:00:00Z\","
-                            + " milliseconds since 1970, or one whole placeholder");
+                    throw expansion.error("{\"$date\": …} takes a date-time such as \"2024-06-01T10:00:00Z\","
+                            + " milliseconds since 1970, or one whole placeholder", start);
                 }
                 return new CommandNode.Fixed(new BsonDateTime(millis));
             }
@@ -452,12 +384,12 @@ public final class MongoStatementTemplate {
         private void allowHole(Scope scope, int at, Parameter p) throws StatementException {
             String written = "{{ " + (p.source() == Source.INPUT ? "inputs." : "auth.claims.") + p.name() + " }}";
             if (scope.code() != null) {
-                throw expansion.error(at, "'" + written + "' stands inside JavaScript code (" + scope.code()
-                        + "), where a value could become code; pass values as data instead");
+                throw expansion.error("'" + written + "' stands inside JavaScript code (" + scope.code()
+                        + "), where a value could become code; pass values as data instead", at);
             }
             if (scope.fixed() != null) {
-                throw expansion.error(at, "'" + written + "' cannot be " + scope.fixed()
-                        + ", which the statement must name itself");
+                throw expansion.error("'" + written + "' cannot be " + scope.fixed()
+                        + ", which the statement must name itself", at);
             }
         }
 
@@ -473,8 +405,8 @@ public final class MongoStatementTemplate {
             Matcher m = Placeholders.PATTERN.matcher(src).region(at, n);
             if (m.lookingAt()) {
                 if (m.group(1).equals("env")) {
-                    throw expansion.error(at, "'" + m.group() + "' appears inside the value of an env variable;"
-                            + " env values are not expanded again");
+                    throw expansion.error("'" + m.group() + "' appears inside the value of an env variable;"
+                            + " env values are not expanded again", at);
                 }
                 placeholderEnd = m.end();
                 return new Parameter(m.group(1).equals("inputs") ? Source.INPUT : Source.CLAIM, m.group(2));
@@ -482,8 +414,8 @@ public final class MongoStatementTemplate {
             int close = src.indexOf("}}", at);
             String shown = close < 0 || close - at > 60 ? src.substring(at, Math.min(n, at + 20)) + "…"
                     : src.substring(at, close + 2);
-            throw expansion.error(at, "malformed placeholder '" + shown
-                    + "' (expected {{ inputs.name }}, {{ auth.claims.name }} or {{ env.NAME }})");
+            throw expansion.error("malformed placeholder '" + shown
+                    + "' (expected {{ inputs.name }}, {{ auth.claims.name }} or {{ env.NAME }})", at);
         }
 
         /** A placeholder found inside a string, not yet numbered. */
@@ -535,7 +467,7 @@ public final class MongoStatementTemplate {
             int end = closingQuote(quote);
             int ph = src.indexOf("{{", quote);
             if (ph >= 0 && ph < end) {
-                throw expansion.error(ph, "a placeholder cannot be a key (a value must never add a key or an operator)");
+                throw expansion.error("a placeholder cannot be a key (a value must never add a key or an operator)", ph);
             }
             pos = end + 1;
             return unescape(src.substring(quote + 1, end), quote + 1);
@@ -551,9 +483,9 @@ public final class MongoStatementTemplate {
                 } else if (c == '"') {
                     return i;
                 } else if (c == '\n' || c == '\r') {
-                    throw expansion.error(quote, "a string is not closed on its line");
+                    throw expansion.error("a string is not closed on its line", quote);
                 } else if (c < 0x20) {
-                    throw expansion.error(i, "a control character must be escaped inside a string");
+                    throw expansion.error("a control character must be escaped inside a string", i);
                 } else if (src.startsWith("{{", i)) {
                     int close = src.indexOf("}}", i);
                     i = close < 0 ? n : close + 2;
@@ -561,7 +493,7 @@ public final class MongoStatementTemplate {
                     i++;
                 }
             }
-            throw expansion.error(quote, "a string is not closed");
+            throw expansion.error("a string is not closed", quote);
         }
 
         private String unescape(String raw, int at) throws StatementException {
@@ -591,10 +523,10 @@ public final class MongoStatementTemplate {
                             i += 4;
                             break;
                         }
-                        throw expansion.error(at + i - 1, "statement must be valid JSON: \\u takes four hex digits");
+                        throw expansion.error("statement must be valid JSON: \\u takes four hex digits", at + i - 1);
                     default:
-                        throw expansion.error(at + i - 1, "statement must be valid JSON: '\\" + e
-                                + "' is not a JSON escape");
+                        throw expansion.error("statement must be valid JSON: '\\" + e
+                                + "' is not a JSON escape", at + i - 1);
                 }
             }
             return out.toString();
@@ -671,7 +603,7 @@ public final class MongoStatementTemplate {
         }
 
         private StatementException invalid(String why) {
-            return expansion.error(Math.min(pos, Math.max(0, n - 1)), "statement must be valid JSON: " + why);
+            return expansion.error("statement must be valid JSON: " + why, Math.min(pos, Math.max(0, n - 1)));
         }
     }
 }

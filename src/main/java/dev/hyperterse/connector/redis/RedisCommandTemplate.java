@@ -1,6 +1,7 @@
 package dev.hyperterse.connector.redis;
 
 import dev.hyperterse.connector.CompiledStatement;
+import dev.hyperterse.connector.EnvExpansion;
 import dev.hyperterse.connector.CompiledStatement.Parameter;
 import dev.hyperterse.connector.CompiledStatement.Source;
 import dev.hyperterse.connector.StatementDialect;
@@ -30,7 +31,7 @@ public final class RedisCommandTemplate {
     }
 
     public static CompiledStatement compile(String template, Map<String, String> env) throws StatementException {
-        List<String> words = words(expandEnv(template, env == null ? Map.of() : env));
+        List<String> words = words(EnvExpansion.of(template, env == null ? Map.of() : env, true).text());
         if (words.isEmpty()) {
             throw new StatementException("the Redis command is empty", 1, 1);
         }
@@ -95,42 +96,9 @@ public final class RedisCommandTemplate {
         return words;
     }
 
-    private static String expandEnv(String template, Map<String, String> env) throws StatementException {
-        StringBuilder out = new StringBuilder(template.length());
-        Matcher m = Placeholders.PATTERN.matcher(template);
-        int copied = 0;
-        while (m.find()) {
-            if (!m.group(1).equals("env")) {
-                continue;
-            }
-            String value = env.get(m.group(2));
-            if (value == null) {
-                throw at(template, m.start(), "environment variable '" + m.group(2) + "' is not set");
-            }
-            if (value.contains("{{")) {
-                throw at(template, m.start(), "the value of environment variable '" + m.group(2)
-                        + "' holds '{{'; env values are not expanded again");
-            }
-            out.append(template, copied, m.start()).append(value);
-            copied = m.end();
-        }
-        return out.append(template, copied, template.length()).toString();
-    }
-
     private static StatementException at(String template, String word, String problem) {
         int offset = template.indexOf(word);
-        return at(template, Math.max(0, offset), problem);
+        return EnvExpansion.at(template, Math.max(0, offset), problem);
     }
 
-    private static StatementException at(String template, int offset, String problem) {
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < offset && i < template.length(); i++) {
-            if (template.charAt(i) == '\n') {
-                line++;
-                lineStart = i + 1;
-            }
-        }
-        return new StatementException(problem, line, offset - lineStart + 1);
-    }
 }

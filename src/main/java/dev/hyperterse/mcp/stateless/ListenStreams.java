@@ -1,7 +1,6 @@
 package dev.hyperterse.mcp.stateless;
 
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
+import dev.hyperterse.mcp.SseKeepAlive;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 
@@ -15,19 +14,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * (shutdown) ends it with a result.
  */
 final class ListenStreams {
-    /** Keeps idle streams from being cut by proxies and client idle timeouts. */
-    static final long KEEP_ALIVE_MILLIS = 25_000;
     static final String TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
 
     /** One open stream: its response, its subscription id and whether it wants tool-list changes. */
     private record Listener(HttpServerResponse response, Object subscriptionId, boolean toolsListChanged, long timer) {
     }
 
-    private final Vertx vertx;
+    private final SseKeepAlive keepAlive;
     private final Set<Listener> open = ConcurrentHashMap.newKeySet();
 
-    ListenStreams(Vertx vertx) {
-        this.vertx = vertx;
+    /** @param keepAlive keeps idle streams from being cut by the server's idle timeout, proxies and clients */
+    ListenStreams(SseKeepAlive keepAlive) {
+        this.keepAlive = keepAlive;
+    }
+
+    SseKeepAlive keepAlive() {
+        return keepAlive;
     }
 
     /**
@@ -37,7 +39,7 @@ final class ListenStreams {
      * @param toolsListChanged whether the client asked for tool-list changes and the server sends them
      */
     void open(HttpServerResponse response, Object subscriptionId, boolean toolsListChanged) {
-        StatelessExchange.openStream(response);
+        SseKeepAlive.openStream(response);
         JsonObject honoured = new JsonObject();
         if (toolsListChanged) {
             honoured.put("toolsListChanged", true);
@@ -45,11 +47,7 @@ final class ListenStreams {
         response.write(StatelessExchange.frame(StatelessExchange.notification(
                 "notifications/subscriptions/acknowledged",
                 new JsonObject().put("_meta", tag(subscriptionId)).put("notifications", honoured))));
-        long timer = vertx.setPeriodic(KEEP_ALIVE_MILLIS, id -> {
-            if (!response.closed() && !response.ended()) {
-                response.write(Buffer.buffer(":\n\n"));
-            }
-        });
+        long timer = keepAlive.start(response);
         Listener listener = new Listener(response, subscriptionId, toolsListChanged, timer);
         open.add(listener);
         response.closeHandler(v -> close(listener));
@@ -90,7 +88,7 @@ final class ListenStreams {
 
     private void close(Listener listener) {
         if (open.remove(listener)) {
-            vertx.cancelTimer(listener.timer());
+            keepAlive.stop(listener.timer());
         }
     }
 

@@ -4,11 +4,12 @@ import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.McpException;
 import dev.hyperterse.mcp.ProtocolVersions;
+import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.mcp.ToolMethods;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.telemetry.Metrics;
+import dev.hyperterse.telemetry.Tracing;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
@@ -45,6 +46,7 @@ public final class StatelessEndpoint {
     private final Future<RequestStateSeal> seal;
     private final ConfirmationGate confirmation;
     private final Metrics metrics;
+    private final Tracing tracing;
     private final JsonArray supportedVersions;
 
     /**
@@ -52,14 +54,15 @@ public final class StatelessEndpoint {
      * @param seal                seals input-round state (every node of a cluster needs the same
      *                            key, which may take a moment to agree on at start)
      */
-    public StatelessEndpoint(Vertx vertx, ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
-                             Metrics metrics) {
+    public StatelessEndpoint(ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
+                             Metrics metrics, Tracing tracing, SseKeepAlive keepAlive) {
         this.methods = methods;
-        this.listeners = new ListenStreams(vertx);
+        this.listeners = new ListenStreams(keepAlive);
         this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
         this.seal = seal;
         this.confirmation = new ConfirmationGate(methods);
         this.metrics = metrics;
+        this.tracing = tracing;
         JsonArray versions = new JsonArray().add(VERSION);
         List<String> legacy = new ArrayList<>(ProtocolVersions.SUPPORTED);
         java.util.Collections.reverse(legacy);
@@ -138,40 +141,47 @@ public final class StatelessEndpoint {
             reject(rc.response(), 400, id, JsonRpc.INVALID_PARAMS, "Invalid params: 'params' must be an object");
             return;
         }
-        long started = System.nanoTime();
         String name = (String) method;
-        String metric = METHODS.contains(name) ? name : "other";
+        RequestRecord record = RequestRecord.start(tracing, metrics, METHODS.contains(name) ? name : "other");
         JsonObject p = params == null ? new JsonObject() : (JsonObject) params;
-        try {
-            RequestMeta meta = RequestMeta.of(p);
-            StandardHeaders.check(rc.request().headers(), name, p, meta.protocolVersion());
-            if (!VERSION.equals(meta.protocolVersion())) {
-                throw new StatelessError(400, StatelessError.UNSUPPORTED_PROTOCOL_VERSION,
-                        "Unsupported protocol version: " + CallerText.cut(meta.protocolVersion()),
-                        new JsonObject().put("supported", supportedVersions.copy()).put("requested", meta.protocolVersion()));
+        tracing.within(record.span(), () -> {
+            try {
+                RequestMeta meta = RequestMeta.of(p);
+                StandardHeaders.check(rc.request().headers(), name, p, meta.protocolVersion());
+                if (!VERSION.equals(meta.protocolVersion())) {
+                    throw new StatelessError(400, StatelessError.UNSUPPORTED_PROTOCOL_VERSION,
+                            "Unsupported protocol version: " + CallerText.cut(meta.protocolVersion()),
+                            new JsonObject().put("supported", supportedVersions.copy()).put("requested", meta.protocolVersion()));
+                }
+                dispatch(rc, id, name, p, meta, record);
+            } catch (StatelessError e) {
+                refuse(rc.response(), id, e, record);
             }
-            dispatch(rc, id, name, p, meta, started, metric);
-        } catch (StatelessError e) {
-            metrics.request(metric, String.valueOf(e.code()), System.nanoTime() - started);
-            reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
-        }
+            return Future.succeededFuture();
+        });
+    }
+
+    /** Answers a request refused before or while it was dispatched, and records why. */
+    private static void refuse(HttpServerResponse response, Object id, StatelessError e, RequestRecord record) {
+        record.finish(String.valueOf(e.code()), e.getMessage());
+        reject(response, e.httpStatus(), id, e.code(), e.getMessage(), e.data());
     }
 
     private void dispatch(RoutingContext rc, Object id, String method, JsonObject params, RequestMeta meta,
-                          long started, String metric) {
+                          RequestRecord record) {
         switch (method) {
             case "server/discover":
-                answer(rc.response(), id, discover(), started, metric);
+                answer(rc.response(), id, discover(), record);
                 return;
             case "tools/list":
-                answer(rc.response(), id, listTools(params, context(rc, null)), started, metric);
+                answer(rc.response(), id, listTools(params, context(rc, null)), record);
                 return;
             case "tools/call":
-                toolsCall(rc, id, params, meta, started, metric);
+                toolsCall(rc, id, params, meta, record);
                 return;
             case "subscriptions/listen":
                 listen(rc, id, params);
-                metrics.request(metric, "ok", System.nanoTime() - started);
+                record.ok();
                 return;
             case "prompts/list":
             case "resources/list":
@@ -179,7 +189,7 @@ public final class StatelessEndpoint {
             case "resources/read":
                 // lists and reads carry caching hints
                 answer(rc.response(), id, methods.content(method, params, context(rc, null))
-                        .map(result -> cacheable(result, methods.answersDependOnCredentials())), started, metric);
+                        .map(result -> cacheable(result, methods.answersDependOnCredentials())), record);
                 return;
             case "prompts/get":
                 if (fixtures != null && StatelessFixtures.INPUT_REQUIRED_PROMPT.equals(params.getValue("name"))) {
@@ -188,13 +198,13 @@ public final class StatelessEndpoint {
                                 "Service Unavailable: input rounds cannot be sealed right now");
                     }
                     answer(rc.response(), id, fixtures.inputRequiredPrompt(new InputRound(meta, inputResponses(params),
-                            params.getValue("requestState"), seal.result())), started, metric);
+                            params.getValue("requestState"), seal.result())), record);
                     return;
                 }
-                answer(rc.response(), id, methods.content(method, params, context(rc, null)), started, metric);
+                answer(rc.response(), id, methods.content(method, params, context(rc, null)), record);
                 return;
             case "completion/complete":
-                answer(rc.response(), id, methods.content(method, params, context(rc, null)), started, metric);
+                answer(rc.response(), id, methods.content(method, params, context(rc, null)), record);
                 return;
             default:
                 // initialize, ping, logging/setLevel and resources/subscribe were removed in this revision
@@ -229,7 +239,7 @@ public final class StatelessEndpoint {
         });
     }
 
-    private void toolsCall(RoutingContext rc, Object id, JsonObject params, RequestMeta meta, long started, String metric) {
+    private void toolsCall(RoutingContext rc, Object id, JsonObject params, RequestMeta meta, RequestRecord record) {
         Object name = params.getValue("name");
         if (!(name instanceof String)) {
             throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: tools/call: 'name' must be a string");
@@ -242,7 +252,7 @@ public final class StatelessEndpoint {
         if (!seal.isComplete()) {
             seal.onComplete(ready -> {
                 try {
-                    toolsCall(rc, id, params, meta, started, metric);
+                    toolsCall(rc, id, params, meta, record);
                 } catch (StatelessError e) {
                     reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
                 }
@@ -253,7 +263,7 @@ public final class StatelessEndpoint {
             throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
         }
         InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
-        StatelessExchange exchange = new StatelessExchange(rc.response(), meta);
+        StatelessExchange exchange = new StatelessExchange(rc.response(), meta, listeners.keepAlive());
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
         Future<JsonObject> result;
@@ -268,19 +278,20 @@ public final class StatelessEndpoint {
             result = Future.failedFuture(e);
         }
         result.onComplete(ar -> {
-            String status = exchange.cancellation().isComplete() ? "cancelled" : "ok";
+            boolean cancelled = exchange.cancellation().isComplete();
             if (ar.succeeded()) {
+                record.finish(cancelled ? "cancelled" : "ok", null);
                 exchange.respond(JsonRpc.result(id, complete(ar.result())), 200);
             } else if (ar.cause() instanceof StatelessError) {
                 StatelessError e = (StatelessError) ar.cause();
-                status = String.valueOf(e.code());
+                record.finish(cancelled ? "cancelled" : String.valueOf(e.code()), e.getMessage());
                 exchange.respond(JsonRpc.error(id, e.code(), e.getMessage(), e.data()), e.httpStatus());
             } else {
                 JsonObject error = ToolMethods.errorResponse(id, "tools/call", ar.cause());
-                status = String.valueOf(error.getJsonObject("error").getValue("code"));
+                JsonObject body = error.getJsonObject("error");
+                record.finish(cancelled ? "cancelled" : String.valueOf(body.getValue("code")), body.getString("message"));
                 exchange.respond(error, 200);
             }
-            metrics.request(metric, status, System.nanoTime() - started);
         });
     }
 
@@ -324,15 +335,15 @@ public final class StatelessEndpoint {
                 .put("cacheScope", dependsOnCredentials ? "private" : "public");
     }
 
-    private void answer(HttpServerResponse response, Object id, Future<JsonObject> result, long started, String metric) {
+    private void answer(HttpServerResponse response, Object id, Future<JsonObject> result, RequestRecord record) {
         result.onComplete(ar -> {
             if (ar.succeeded()) {
-                metrics.request(metric, "ok", System.nanoTime() - started);
+                record.ok();
                 send(response, 200, JsonRpc.result(id, complete(ar.result())));
             } else {
-                JsonObject error = ToolMethods.errorResponse(id, metric, ar.cause());
-                metrics.request(metric, String.valueOf(error.getJsonObject("error").getValue("code")),
-                        System.nanoTime() - started);
+                JsonObject error = ToolMethods.errorResponse(id, record.method(), ar.cause());
+                JsonObject body = error.getJsonObject("error");
+                record.finish(String.valueOf(body.getValue("code")), body.getString("message"));
                 send(response, 200, error);
             }
         });

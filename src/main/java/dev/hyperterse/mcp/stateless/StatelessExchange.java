@@ -2,6 +2,7 @@ package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.mcp.CallScope;
 import dev.hyperterse.mcp.LogLevel;
+import dev.hyperterse.mcp.SseKeepAlive;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -20,14 +21,17 @@ final class StatelessExchange implements CallScope {
 
     private final HttpServerResponse response;
     private final RequestMeta meta;
+    private final SseKeepAlive keepAlive;
+    private long keepAliveTimer = -1;
     private final Promise<Void> cancel = Promise.promise();
     private boolean streaming;
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
 
-    StatelessExchange(HttpServerResponse response, RequestMeta meta) {
+    StatelessExchange(HttpServerResponse response, RequestMeta meta, SseKeepAlive keepAlive) {
         this.response = response;
         this.meta = meta;
+        this.keepAlive = keepAlive;
         response.closeHandler(v -> closed());
     }
 
@@ -36,6 +40,7 @@ final class StatelessExchange implements CallScope {
             finished = true;
             cancel.tryComplete();
         }
+        stopKeepAlive();
     }
 
     @Override
@@ -84,6 +89,7 @@ final class StatelessExchange implements CallScope {
             return;
         }
         finished = true;
+        stopKeepAlive();
         if (response.ended() || response.closed()) {
             return;
         }
@@ -101,22 +107,18 @@ final class StatelessExchange implements CallScope {
         }
         if (!streaming) {
             streaming = true;
-            openStream(response);
+            SseKeepAlive.openStream(response);
+            // the result may be long in coming after this first notification
+            keepAliveTimer = keepAlive.start(response);
         }
         response.write(frame(notification));
     }
 
-    /** Starts an SSE response at once, so the client sees the stream begin. */
-    static void openStream(HttpServerResponse response) {
-        response.setStatusCode(200)
-                .setChunked(true)
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream")
-                .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
-                // identity keeps the response compressor from holding events back; proxies such
-                // as nginx buffer unless told not to
-                .putHeader(HttpHeaders.CONTENT_ENCODING, HttpHeaders.IDENTITY)
-                .putHeader("X-Accel-Buffering", "no");
-        response.writeHead();
+    private void stopKeepAlive() {
+        if (keepAliveTimer >= 0) {
+            keepAlive.stop(keepAliveTimer);
+            keepAliveTimer = -1;
+        }
     }
 
     static Buffer frame(JsonObject message) {

@@ -1,0 +1,190 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.InputDef;
+import dev.hyperterse.model.ToolDef;
+import org.apache.lucene.search.ScoreDoc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * The {@code semantic} ranking: the cosine similarity of the query's and each tool's embedding
+ * (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
+ * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}.
+ * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
+ * safe to query from several threads at once. Each search embeds its query: a few milliseconds
+ * of CPU, so it never runs on an event loop.
+ */
+final class SemanticRanking {
+
+    /** The share of BM25 in a tool's score; chosen on bench/search's dev intents. */
+    static final double DEFAULT_BM25_WEIGHT = 0.1;
+    /**
+     * Below this cosine a tool with no query word in it is no hit: the model finds some likeness
+     * between any two texts, and a query about nothing the project does should find nothing.
+     */
+    static final double MIN_SIMILARITY = 0.1;
+
+    private final ToolDef[] tools;
+    private final TextEmbedder embedder;
+    private final float[][] vectors;
+    private final double bm25Weight;
+
+    private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight) {
+        this.tools = tools;
+        this.embedder = embedder;
+        this.vectors = vectors;
+        this.bm25Weight = bm25Weight;
+    }
+
+    /** What was built and how much of it came from the disk cache. */
+    record Built(SemanticRanking ranking, int embedded, int reused, String cacheProblem) {}
+
+    /**
+     * Embeds every tool, reusing the vectors {@code cache} holds for unchanged texts and storing
+     * the new ones (a cache that cannot be read or written is reported, not fatal; null: none),
+     * and loads the model for the queries. Blocking: a tool takes milliseconds.
+     */
+    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight) {
+        Map<String, float[]> stored = Map.of();
+        String problem = null;
+        if (cache != null) {
+            try {
+                stored = cache.load();
+            } catch (IOException | RuntimeException e) {
+                problem = "could not read " + cache.file() + ": " + e.getMessage();
+            }
+        }
+        Map<String, float[]> current = new LinkedHashMap<>();
+        float[][] vectors = new float[tools.length][];
+        int embedded = 0;
+        for (int i = 0; i < tools.length; i++) {
+            String text = text(tools[i]);
+            String key = VectorCache.key(text);
+            float[] vector = current.get(key);
+            if (vector == null) {
+                vector = stored.get(key);
+            }
+            if (vector == null) {
+                vector = unit(embedder.embed(text));
+                embedded++;
+            }
+            current.put(key, vector);
+            vectors[i] = vector;
+        }
+        // every vector from the cache: the model is still to load before the first query needs it
+        embedder.load();
+        if (cache != null && embedded > 0) {
+            try {
+                cache.save(current, stored);
+            } catch (IOException | RuntimeException e) {
+                problem = "could not write " + cache.file() + ": " + e.getMessage();
+            }
+        }
+        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight), embedded,
+                tools.length - embedded, problem);
+    }
+
+    /** What a tool says about itself, as the model reads it: name as words, description, inputs. */
+    static String text(ToolDef tool) {
+        StringBuilder text = new StringBuilder(HybridRanking.words(tool.name()));
+        if (tool.title() != null && !tool.title().isBlank()) {
+            text.append(". ").append(tool.title());
+        }
+        text.append(". ").append(tool.description() == null ? "" : tool.description());
+        for (InputDef input : tool.inputs()) {
+            text.append(' ').append(input.name()).append(": ")
+                    .append(input.description() == null ? "" : input.description());
+        }
+        return text.toString();
+    }
+
+    /**
+     * The hits for {@code query} among the tools {@code visible} accepts (all when null), best
+     * first, at most {@code maxHits}; {@code bm25} is BM25's order of the same query (document
+     * ids are positions in the tools), possibly empty.
+     */
+    List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25) {
+        float[] q = unit(embedder.embed(query));
+        float[] lexical = new float[tools.length];
+        float best = 0;
+        for (ScoreDoc doc : bm25) {
+            if (visible == null || visible.test(tools[doc.doc])) {
+                lexical[doc.doc] = doc.score;
+                best = Math.max(best, doc.score);
+            }
+        }
+        // the best maxHits so far, best first: a small sorted insertion list
+        int[] top = new int[Math.min(maxHits, tools.length)];
+        double[] topScore = new double[top.length];
+        int count = 0;
+        for (int t = 0; t < tools.length; t++) {
+            double cosine = dot(q, vectors[t]);
+            if (cosine < MIN_SIMILARITY && lexical[t] == 0) {
+                continue;
+            }
+            double score = (1 - bm25Weight) * cosine + (best > 0 ? bm25Weight * lexical[t] / best : 0);
+            if (count == top.length && !before(score, t, topScore[count - 1], top[count - 1])) {
+                continue;
+            }
+            if (visible != null && !visible.test(tools[t])) {
+                continue;
+            }
+            int at = count == top.length ? count - 1 : count++;
+            while (at > 0 && before(score, t, topScore[at - 1], top[at - 1])) {
+                top[at] = top[at - 1];
+                topScore[at] = topScore[at - 1];
+                at--;
+            }
+            top[at] = t;
+            topScore[at] = score;
+        }
+        List<SearchHit> hits = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            // cosine and the BM25 share are at most 1 together: the score is already on a 0..1 scale
+            double raw = Math.max(1e-6, Math.min(1.0, topScore[i]));
+            ToolDef tool = tools[top[i]];
+            hits.add(new SearchHit(tool.name(), SearchIndex.relevanceScore(raw), raw, tool));
+        }
+        return hits;
+    }
+
+    /** Higher score first; ties by name in code point order, then declaration order. */
+    private boolean before(double score, int tool, double otherScore, int other) {
+        if (score != otherScore) {
+            return score > otherScore;
+        }
+        int byName = SearchText.compareCodePoints(tools[tool].name(), tools[other].name());
+        return byName != 0 ? byName < 0 : tool < other;
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double sum = 0;
+        int n = Math.min(a.length, b.length);
+        for (int i = 0; i < n; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+
+    /** The vector scaled to length 1 (a model's output usually is already). */
+    private static float[] unit(float[] vector) {
+        double norm = 0;
+        for (float v : vector) {
+            norm += v * v;
+        }
+        if (norm == 0 || Math.abs(norm - 1) < 1e-6) {
+            return vector;
+        }
+        double scale = 1 / Math.sqrt(norm);
+        float[] out = new float[vector.length];
+        for (int i = 0; i < vector.length; i++) {
+            out[i] = (float) (vector[i] * scale);
+        }
+        return out;
+    }
+}

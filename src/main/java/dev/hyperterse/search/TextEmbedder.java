@@ -1,0 +1,34 @@
+package dev.hyperterse.search;
+
+import java.util.Optional;
+
+/**
+ * Turns text into a unit-length vector whose dot product with another text's measures how close
+ * their meanings are. Implementations are safe to call from several threads at once and may
+ * take milliseconds per call: never call one on an event loop.
+ */
+public interface TextEmbedder {
+
+    /**
+     * The model and its version: vectors cached under another name are not reused.
+     */
+    String model();
+
+    /** The text's vector, unit length. */
+    float[] embed(String text);
+
+    /**
+     * Makes the model ready to answer (loads it, for a model loaded on first use), so that the
+     * first search does not wait for it; blocking.
+     */
+    default void load() {
+    }
+
+    /**
+     * The embedding model the server was built with ({@code mvn -Psemantic package}), or empty
+     * when this build has none. The model itself loads on the first {@link #embed}.
+     */
+    static Optional<TextEmbedder> bundled() {
+        return BundledEmbedder.instance();
+    }
+}

@@ -1,0 +1,71 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.search.TextEmbedder;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * Readies the {@code semantic} ranking of a snapshot's search index: the tool vectors are
+ * computed on a worker (reused from the disk cache for tools that did not change) while
+ * {@code search} ranks lexically, and searches rank by meaning from the moment they are ready.
+ */
+final class SemanticSearch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SemanticSearch.class);
+
+    private SemanticSearch() {
+    }
+
+    /**
+     * Starts computing {@code index}'s tool vectors on a worker; the future completes when the
+     * index ranks by meaning (it fails, logged, when the model cannot run: search stays lexical).
+     */
+    static Future<SearchIndex.EmbeddedTools> embedTools(Vertx vertx, SearchIndex index) {
+        TextEmbedder embedder = TextEmbedder.bundled().orElse(null);
+        if (embedder == null) {
+            // the configuration is checked against the build: only a hand-made project gets here
+            LOG.warn("search: no embedding model in this build; ranking lexically");
+            return Future.failedFuture("no embedding model in this build");
+        }
+        long start = System.nanoTime();
+        return vertx.executeBlocking(() -> index.embedTools(embedder, cacheDir()), false)
+                .onSuccess(done -> {
+                    if (done.cacheProblem() != null) {
+                        LOG.warn("search: tool vectors not cached on disk: {}", done.cacheProblem());
+                    }
+                    LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
+                            done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
+                })
+                .onFailure(e -> LOG.warn("search: the embedding model could not run, ranking lexically: {}",
+                        e.getMessage()));
+    }
+
+    /** A JVM property naming the folder for tool vectors instead of the user's cache folder. */
+    static final String CACHE_DIR_PROPERTY = "hyperterse.search.vectors";
+
+    /**
+     * Where tool vectors are kept between runs: the {@value #CACHE_DIR_PROPERTY} property's folder,
+     * else {@code $XDG_CACHE_HOME/hyperterse/search-vectors}, else
+     * {@code ~/.cache/hyperterse/search-vectors}; null (no disk cache) without a home folder.
+     */
+    static Path cacheDir() {
+        String chosen = System.getProperty(CACHE_DIR_PROPERTY);
+        if (chosen != null && !chosen.isBlank()) {
+            return Path.of(chosen);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "hyperterse", "search-vectors");
+        }
+        String home = System.getProperty("user.home");
+        if (home == null || home.isBlank() || home.equals("?")) {
+            return null;
+        }
+        return Path.of(home, ".cache", "hyperterse", "search-vectors");
+    }
+}

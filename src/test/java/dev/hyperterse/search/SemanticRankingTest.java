@@ -1,0 +1,217 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.InputType;
+import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.ToolDef;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.hyperterse.search.TestTools.db;
+import static dev.hyperterse.search.TestTools.handler;
+import static dev.hyperterse.search.TestTools.input;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SemanticRankingTest {
+
+    /**
+     * A bag-of-concepts embedder: each word counts toward the concept it names, so words that
+     * share no letters (remember / store) can still be close, as with a trained model. Counts
+     * its calls.
+     */
+    static class ConceptEmbedder implements TextEmbedder {
+        private static final Map<String, Integer> CONCEPTS = Map.ofEntries(
+                Map.entry("remember", 0), Map.entry("store", 0), Map.entry("save", 0), Map.entry("memory", 0),
+                Map.entry("fact", 1), Map.entry("facts", 1), Map.entry("entity", 1), Map.entry("entities", 1),
+                Map.entry("file", 2), Map.entry("files", 2), Map.entry("folder", 2), Map.entry("directory", 2),
+                Map.entry("list", 3), Map.entry("show", 3), Map.entry("contents", 3),
+                Map.entry("order", 4), Map.entry("orders", 4), Map.entry("purchase", 4),
+                Map.entry("status", 5), Map.entry("state", 5),
+                Map.entry("weather", 6), Map.entry("forecast", 6), Map.entry("rain", 6));
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger loads = new AtomicInteger();
+
+        @Override
+        public void load() {
+            loads.incrementAndGet();
+        }
+
+        @Override
+        public String model() {
+            return "concepts-1";
+        }
+
+        @Override
+        public float[] embed(String text) {
+            calls.incrementAndGet();
+            float[] v = new float[8];
+            for (String word : text.toLowerCase(Locale.ROOT).split("[^a-z]+")) {
+                Integer concept = CONCEPTS.get(word);
+                if (concept != null) {
+                    v[concept] += 1;
+                }
+            }
+            v[7] = 0.05f; // every text has a little in common, as a model's vectors do
+            return v; // not unit length: the ranking normalises
+        }
+    }
+
+    private static final ToolDef CREATE = handler("create_entities", "Store new entities in the memory graph",
+            input("entities", InputType.STRING, "Facts to keep"));
+    private static final ToolDef LIST_DIR = handler("list_directory", "Get a detailed listing of all files and directories");
+    private static final ToolDef ORDERS = db("get-orders", "Returns orders by status",
+            "SELECT id FROM orders WHERE status = {{ inputs.status }}",
+            input("status", InputType.STRING, "Order status to match"));
+    private static final ToolDef WEATHER = handler("get_weather", "Forecast for a city");
+    private static final List<ToolDef> TOOLS = List.of(CREATE, LIST_DIR, ORDERS, WEATHER);
+
+    @TempDir
+    Path cache;
+
+    private static List<String> names(List<SearchHit> hits) {
+        return hits.stream().map(SearchHit::name).toList();
+    }
+
+    @Test
+    void ranksAsHybridUntilTheToolVectorsAreReadyThenByMeaning() {
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        SearchIndex hybrid = new SearchIndex(TOOLS, 10, SearchRanking.HYBRID, RankFusion.DEFAULT);
+        String query = "remember this for later";
+        assertFalse(index.ranksByMeaning());
+        assertEquals(names(hybrid.search(query)), names(index.search(query)), "lexical until ready");
+
+        SearchIndex.EmbeddedTools done = index.embedTools(new ConceptEmbedder(), cache);
+        assertTrue(index.ranksByMeaning());
+        assertEquals(4, done.embedded());
+        assertNull(done.cacheProblem());
+        assertEquals("create_entities", index.search(query).get(0).name(), "remember ~ store/memory facts");
+        assertEquals("list_directory", index.search("show me what is in the folder").get(0).name());
+    }
+
+    @Test
+    void otherRankingsRefuseToEmbed() {
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.HYBRID, RankFusion.DEFAULT);
+        assertThrows(IllegalStateException.class, () -> index.embedTools(new ConceptEmbedder(), cache));
+    }
+
+    @Test
+    void aQueryCloseToNoToolFindsNothing() {
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        index.embedTools(new ConceptEmbedder(), null);
+        assertEquals(List.of(), names(index.search("xylophone lessons")), "only the shared constant is alike");
+        assertEquals(List.of(), index.search("   "), "nothing to search for");
+        assertEquals(List.of("get_weather"), names(index.search("will it rain")));
+    }
+
+    @Test
+    void bm25ShareBreaksTiesOfMeaningTowardTheToolWithTheWord() {
+        ToolDef a = handler("alpha", "purchase state");
+        ToolDef b = handler("beta", "order status");
+        SearchIndex alone = new SearchIndex(List.of(a, b), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        alone.embedTools(new ConceptEmbedder(), null, 0);
+        List<SearchHit> byMeaning = alone.search("purchase state");
+        assertEquals(byMeaning.get(0).rawScore(), byMeaning.get(1).rawScore(), 1e-9, "same concepts: a tie");
+        assertEquals(List.of("alpha", "beta"), names(byMeaning), "a tie goes by name");
+
+        SearchIndex shared = new SearchIndex(List.of(a, b), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        shared.embedTools(new ConceptEmbedder(), null);
+        assertEquals(List.of("beta", "alpha"), names(shared.search("order status")), "beta has the words");
+    }
+
+    @Test
+    void scoresKeepTheOneToHundredScaleAndHiddenToolsNeverShow() {
+        SearchIndex index = new SearchIndex(TOOLS, 2, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        index.embedTools(new ConceptEmbedder(), null);
+        List<SearchHit> hits = index.search("list the orders by status, the files and the facts");
+        assertEquals(2, hits.size(), "cut to the limit");
+        for (SearchHit hit : hits) {
+            assertTrue(hit.relevanceScore() >= 1 && hit.relevanceScore() <= 100, hit.toString());
+            assertTrue(hit.rawScore() > 0 && hit.rawScore() <= 1, hit.toString());
+        }
+        assertTrue(hits.get(0).rawScore() >= hits.get(1).rawScore());
+        List<SearchHit> visible = index.search("list the orders by status, the files and the facts",
+                t -> !t.name().equals("get-orders"));
+        assertFalse(names(visible).contains("get-orders"));
+        assertEquals(2, visible.size(), "a hidden tool does not use up a place");
+    }
+
+    @Test
+    void unchangedToolsReuseTheirCachedVectors() throws Exception {
+        ConceptEmbedder first = new ConceptEmbedder();
+        new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(first, cache);
+        assertEquals(4, first.calls.get());
+        assertTrue(Files.exists(cache.resolve("concepts-1.vectors")));
+
+        ConceptEmbedder again = new ConceptEmbedder();
+        SearchIndex restarted = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        SearchIndex.EmbeddedTools done = restarted.embedTools(again, cache);
+        assertEquals(0, again.calls.get(), "every vector from the cache");
+        assertEquals(1, again.loads.get(), "the model is made ready for the queries all the same");
+        assertEquals(4, done.reused());
+        assertEquals("create_entities", restarted.search("remember this").get(0).name(), "cached vectors rank");
+
+        ToolDef changed = handler("get_weather", "Rain forecast for a city, by the hour");
+        ConceptEmbedder reload = new ConceptEmbedder();
+        SearchIndex.EmbeddedTools reloaded = new SearchIndex(List.of(CREATE, LIST_DIR, ORDERS, changed), 10,
+                SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(reload, cache);
+        assertEquals(1, reload.calls.get(), "only the changed tool");
+        assertEquals(1, reloaded.embedded());
+    }
+
+    @Test
+    void anUnreadableCacheIsReportedAndRewritten() throws Exception {
+        Path file = cache.resolve("concepts-1.vectors");
+        Files.write(file, new byte[]{0x48, 0x54, 0x56, 0x31, 0, 10, 'c', 'o', 'n', 'c', 'e', 'p', 't', 's', '-', '1',
+                0x7f, 0x7f, 0x7f, 0x7f});
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        SearchIndex.EmbeddedTools done = index.embedTools(new ConceptEmbedder(), cache);
+        assertNotNull(done.cacheProblem());
+        assertTrue(done.cacheProblem().contains(file.toString()), done.cacheProblem());
+        assertEquals(4, done.embedded());
+        assertTrue(index.ranksByMeaning(), "the ranking works without the cache");
+
+        ConceptEmbedder next = new ConceptEmbedder();
+        new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(next, cache);
+        assertEquals(0, next.calls.get(), "the file was rewritten whole");
+    }
+
+    @Test
+    void anotherModelsVectorsAreNotReused() {
+        new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(new ConceptEmbedder(), cache);
+        ConceptEmbedder other = new ConceptEmbedder() {
+            @Override
+            public String model() {
+                return "concepts-2";
+            }
+        };
+        new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(other, cache);
+        assertEquals(4, other.calls.get());
+    }
+
+    /** The bundled model itself, in a build that has it ({@code mvn -Psemantic}). */
+    @Test
+    void theBundledModelRelatesWordsThatShareNoLetters() {
+        TextEmbedder model = TextEmbedder.bundled().orElse(null);
+        Assumptions.assumeTrue(model != null, "this build has no embedding model (mvn -Psemantic)");
+        ToolDef files = handler("list_directory", "Get a detailed listing of all files and directories in a path");
+        ToolDef weather = handler("get_forecast", "Weather forecast for a city");
+        SearchIndex index = new SearchIndex(List.of(files, weather), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        index.embedTools(model, null);
+        assertEquals("get_forecast", index.search("will it rain tomorrow in Paris").get(0).name());
+        assertEquals("list_directory", index.search("what is inside this folder").get(0).name());
+        float[] vector = model.embed("hello");
+        assertEquals(384, vector.length);
+    }
+}
