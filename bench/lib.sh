@@ -110,6 +110,15 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b+0==0) print "n/a"; else printf "
 meets() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN {ok = (op==">=") ? (v+0 >= t+0) : (v+0 <= t+0);
   print (v=="n/a") ? "n/a" : ok ? "met" : "**not met**"}'; }
 
+CLK_TCK=$(getconf CLK_TCK)
+
+# CPU time the process has used (all threads, user + system), in clock ticks. The command name
+# in field 2 may hold spaces, so fields are counted after its closing parenthesis.
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+
+# cpu_us_per_call TICKS_BEFORE TICKS_AFTER REQUESTS: the process's CPU microseconds per request.
+cpu_us_per_call() { awk -v d=$(( $2 - $1 )) -v hz="$CLK_TCK" -v n="$3" 'BEGIN {printf "%.0f\n", d * 1e6 / hz / n}'; }
+
 us_to_ms() { awk -v u="$1" 'BEGIN {printf "%.2f\n", u/1000}'; }
 
 # wrk_run URL CONNECTIONS SECONDS THREADS [VAR=value...]: runs wrk with bench/wrk/mcp.lua (the

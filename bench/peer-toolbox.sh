@@ -52,7 +52,6 @@ LITE_SELECT="SELECT id, name, email, country, created_at FROM customers WHERE id
 ROWS=100000
 WORK=$OUT/peer-toolbox
 TOOLBOX=$OUT/npm/node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
-CLK_TCK=$(getconf CLK_TCK)
 RECOMMENDED_FLAGS="-Xmx256m -XX:+ExitOnOutOfMemoryError" # docs/operations.md
 START_MARK='<!-- peer-toolbox:start (bench/peer-toolbox.sh replaces this section) -->'
 END_MARK='<!-- peer-toolbox:end -->'
@@ -62,9 +61,6 @@ for c in wrk curl npm psql sqlite3; do command -v "$c" >/dev/null || die "$c is 
 drop_table() { psql "$PG_URL" -qc "DROP TABLE IF EXISTS $TABLE" >/dev/null 2>&1 || true; }
 trap 'cleanup; drop_table' EXIT INT TERM
 
-# CPU time the process has used (all threads, user + system), in clock ticks. The command name
-# in field 2 may hold spaces, so fields are counted after its closing parenthesis.
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 ticks_to_ms() { awk -v t="$1" -v hz="$CLK_TCK" 'BEGIN {printf "%d\n", t * 1000 / hz}'; }
 
 install_toolbox() {
@@ -229,7 +225,7 @@ measure() {
   before=$(cpu_ticks "$pid")
   wrk_run "$url" "$CONNECTIONS" "$DURATION" "$THREADS" WRK_MODE=ids WRK_BODY="$body" WRK_MAX_ID=$ROWS
   after=$(cpu_ticks "$pid")
-  cpu=$(awk -v d=$((after - before)) -v hz="$CLK_TCK" -v n="$W_REQUESTS" 'BEGIN {printf "%.0f\n", d * 1e6 / hz / n}')
+  cpu=$(cpu_us_per_call "$before" "$after" "$W_REQUESTS")
   M_RPS[$key]+=" $W_RPS"; M_P50[$key]+=" $W_P50"; M_P99[$key]+=" $W_P99"; M_CPU[$key]+=" $cpu"
   M_ERR[$key]=$(( ${M_ERR[$key]:-0} + W_ERRORS ))
   CMDS+=("$LAST_CMD")

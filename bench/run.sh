@@ -16,6 +16,8 @@
 #   search           search over 10,000 generated tools: over HTTP (1 and 16 connections) and in-process
 #   startup          process start to the first 200 of /heartbeat: quickstart and 1,000 tools; RSS
 #   peer             the cache-hit execute against one trivial tool on the official MCP TypeScript SDK
+#   structured       execute of a one-row and a several-row SQLite tool for a 2025-03-26 client (text
+#                    block) against a 2025-06-18 one (text block and structuredContent)
 #   outage           PostgreSQL cut and restored (a TCP proxy) under load: errors, recovery time
 #   slow-queries     statements past their time limit under load, next to fast calls
 #   script-timeouts  handlers past their time limit under load
@@ -51,7 +53,7 @@ for s in "${scenarios[@]}"; do
   case $s in
     all) expanded+=(pg cache handler search startup peer) ;;
     faults) expanded+=(outage slow-queries script-timeouts connections) ;;
-    pg|cache|handler|search|startup|peer|outage|slow-queries|script-timeouts|connections) expanded+=("$s") ;;
+    pg|cache|handler|search|startup|peer|structured|outage|slow-queries|script-timeouts|connections) expanded+=("$s") ;;
     *) die "unknown scenario '$s' (see the top of bench/run.sh)" ;;
   esac
 done

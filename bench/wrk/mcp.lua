@@ -9,6 +9,7 @@
 --              lines  POST the lines of WRK_BODY in turn (one JSON body per line)
 --   WRK_BODY   file with the body (or bodies)
 --   WRK_MAX_ID largest id for mode ids (default 1000)
+--   WRK_VERSION an MCP-Protocol-Version header to send (none by default: the server assumes 2025-03-26)
 -- Headers: Content-Type: application/json, Accept: application/json, text/event-stream. No session:
 -- both servers answer stateless POSTs.
 --
@@ -33,6 +34,9 @@ if mode ~= "get" then
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = "application/json, text/event-stream"
+  if os.getenv("WRK_VERSION") then
+    wrk.headers["MCP-Protocol-Version"] = os.getenv("WRK_VERSION")
+  end
 end
 
 if mode == "fixed" then

@@ -111,6 +111,7 @@ final class ValidateCommand implements Callable<Integer> {
                 }
             });
             List<ConfigProblem> problems = StatementChecks.check(project, assembly.statements(), live)
+                    .map(StatementChecks.Outcome::problems)
                     .toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
             if (!problems.isEmpty()) {
                 ProjectLoader.print(new ProjectException(problems), err);

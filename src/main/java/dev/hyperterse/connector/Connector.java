@@ -23,6 +23,17 @@ public interface Connector {
     Future<Void> check(CompiledStatement statement);
 
     /**
+     * Checks a statement as {@link #check} does (failing the same way when it does not prepare)
+     * and describes its rows from what the database says about the prepared statement, without
+     * running it. Completes with null when the rows cannot be told that way (the default, and
+     * Redis and MongoDB, whose results have no declared columns); a description that fails
+     * after the statement prepared is also null, never a failure.
+     */
+    default Future<ResultColumns> describe(CompiledStatement statement) {
+        return check(statement).map((ResultColumns) null);
+    }
+
+    /**
      * Runs a statement with its bind values (one per {@link CompiledStatement#parameters()}).
      * At most {@code options.rowLimit()} rows are returned; the statement is cancelled after
      * {@code options.timeout()} or when {@code options.cancellation()} completes. Failures are

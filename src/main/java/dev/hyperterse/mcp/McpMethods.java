@@ -108,7 +108,7 @@ final class McpMethods {
             case "ping":
                 return Future.succeededFuture(new JsonObject());
             case "tools/list":
-                return tools.listTools(params, context(rc, session, scope));
+                return tools.listTools(params, context(rc, session, scope), structuredOutput(session, rc));
             case "tools/call":
                 return toolsCall(params, session, scope, rc);
             case "logging/setLevel":
@@ -156,6 +156,16 @@ final class McpMethods {
                 .mergeIn(tools.contentCapabilities(true));
     }
 
+    /**
+     * Whether the request's protocol version has {@code outputSchema} and {@code structuredContent}:
+     * its session's version, else the version header's, else the version assumed without one.
+     */
+    private static boolean structuredOutput(Session session, RoutingContext rc) {
+        String header = rc.request().getHeader(McpEndpoint.VERSION_HEADER);
+        return ProtocolVersions.structuredOutput(session != null ? session.protocolVersion()
+                : header != null ? header.trim() : ProtocolVersions.ASSUMED);
+    }
+
     private static CallContext context(RoutingContext rc, Session session, RunningRequest scope) {
         return CallContext.fromRequest(rc.request().headers(), session == null ? null : session.id(),
                 scope.cancellation());
@@ -171,7 +181,7 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
         return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments,
-                context(rc, session, scope), scope);
+                context(rc, session, scope), scope, structuredOutput(session, rc));
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

@@ -6,6 +6,7 @@ import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.pipeline.OutputShape;
 import dev.hyperterse.pipeline.Stage;
 import dev.hyperterse.pipeline.ToolException;
 import dev.hyperterse.pipeline.ToolResult;
@@ -52,6 +53,19 @@ final class MetaTools {
     static final int PER_TOOL_AUTH_CANDIDATES = 50;
     /** After this long, a search asks per-tool auth rules about no further window of candidates. */
     static final long PER_TOOL_AUTH_BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
+    /** What a tool's CallToolResult carries besides its text block. */
+    enum Output {
+        /** The text block only: the caller's protocol version has no structuredContent (2025-03-26). */
+        TEXT,
+        /** {@code structuredContent} too when the tool has an output shape and the rows fit it ({@code execute}). */
+        STRUCTURED,
+        /**
+         * As {@link #STRUCTURED}, for a tool whose outputSchema the caller was shown in
+         * {@code tools/list}: the result must keep it, so rows that do not are a failed call.
+         */
+        LISTED
+    }
 
     private final Vertx vertx;
     private final ToolErrorMode errorMode;
@@ -151,7 +165,10 @@ final class MetaTools {
                                 .put("items", new JsonObject().put("type", "string")))
                         .put("annotations", new JsonObject().put("type", "object")
                                 .put("description", "MCP tool hints: readOnlyHint, destructiveHint, idempotentHint,"
-                                        + " openWorldHint.")))
+                                        + " openWorldHint."))
+                        .put("output_schema", new JsonObject().put("type", "object")
+                                .put("description", "The shape of execute's structuredContent for this tool, as a JSON"
+                                        + " Schema: {rows: [...], truncated?}. Absent when not known.")))
                 .put("required", new JsonArray().add("name").add("relevance_score").add("description").add("inputs"));
         return new JsonObject()
                 .put("type", "object")
@@ -162,13 +179,17 @@ final class MetaTools {
                 .put("required", new JsonArray().add("tools"));
     }
 
-    /** Runs {@code tools/call}; completes with the CallToolResult or fails with an McpException or ToolException. */
+    /**
+     * Runs {@code tools/call}; completes with the CallToolResult or fails with an McpException or ToolException.
+     *
+     * @param structured whether the caller's protocol version has {@code structuredContent}
+     */
     Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context,
-                            CallScope scope) {
+                            CallScope scope, boolean structured) {
         if (SEARCH.equals(name)) {
             return search(backend, arguments, context);
         }
-        return execute(backend, arguments, context, scope);
+        return execute(backend, arguments, context, scope, structured ? Output.STRUCTURED : Output.TEXT);
     }
 
     private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context) {
@@ -196,7 +217,7 @@ final class MetaTools {
                 .compose(ranked -> perTool
                         ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(), System.nanoTime())
                         : Future.succeededFuture(ranked))
-                .map(this::searchResult);
+                .map(ranked -> searchResult(backend, ranked));
     }
 
     /** {@code tags}: a tool passes when it carries at least one of them; null when there is no filter. */
@@ -256,11 +277,16 @@ final class MetaTools {
         });
     }
 
-    /** Renders ranked hits. */
-    private JsonObject searchResult(List<SearchHit> ranked) {
+    /** Renders ranked hits, each with its tool's output schema when it has one. */
+    private JsonObject searchResult(McpBackend backend, List<SearchHit> ranked) {
         JsonArray hits = new JsonArray();
         for (SearchHit hit : ranked) {
-            hits.add(hit.toJson());
+            JsonObject json = hit.toJson();
+            OutputShape output = backend.pipeline().outputShape(hit.name());
+            if (output != null) {
+                json.put("output_schema", output.schema());
+            }
+            hits.add(json);
         }
         if (!searchOutputSchema) {
             return textResult(hits.encode());
@@ -270,7 +296,8 @@ final class MetaTools {
         return textResult(structured.encode()).put("structuredContent", structured);
     }
 
-    private Future<JsonObject> execute(McpBackend backend, JsonObject arguments, CallContext context, CallScope scope) {
+    private Future<JsonObject> execute(McpBackend backend, JsonObject arguments, CallContext context, CallScope scope,
+                                       Output output) {
         onlyKeys(arguments, EXECUTE, List.of("tool", "inputs"));
         Object tool = arguments.getValue("tool");
         if (!(tool instanceof String) || ((String) tool).isBlank()) {
@@ -282,7 +309,7 @@ final class MetaTools {
                     ? "execute: 'inputs' is required (use {} when the tool takes none)"
                     : "execute: 'inputs' must be an object");
         }
-        return run(backend, (String) tool, (JsonObject) inputs, context, scope);
+        return run(backend, (String) tool, (JsonObject) inputs, context, scope, output);
     }
 
     /**
@@ -290,7 +317,7 @@ final class MetaTools {
      * arguments are read, and what {@code tools/call} of a tool listed directly does.
      */
     Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
-                           CallScope scope) {
+                           CallScope scope, Output output) {
         String shown = shown(toolName);
         scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
         long started = System.nanoTime();
@@ -305,11 +332,20 @@ final class MetaTools {
         if (scope.wantsProgress() && !running.isComplete()) {
             reportProgress(running, scope, shown, started);
         }
+        OutputShape shape = output == Output.TEXT ? null : backend.pipeline().outputShape(toolName);
         return running
                 .map(result -> {
+                    if (shape != null && output == Output.LISTED && result.outputMismatch() != null) {
+                        throw new ToolException(Stage.OUTPUT_VALIDATION, toolName, "output validation failed for tool "
+                                + toolName + ": the rows no longer fit the tool's output schema (its database changed"
+                                + " since the project was loaded; reload it): " + result.outputMismatch());
+                    }
                     scope.log(LogLevel.INFO, "execute " + shown + ": " + rowCount(result) + " in " + millisSince(started)
                             + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
-                    return rowsResult(result);
+                    JsonObject rendered = rowsResult(result);
+                    // the text block carries the same rows, for clients that ignore structuredContent
+                    return shape == null || result.outputMismatch() != null ? rendered
+                            : rendered.put("structuredContent", OutputShape.content(result));
                 })
                 .recover(e -> {
                     logFailure(scope, shown, e);

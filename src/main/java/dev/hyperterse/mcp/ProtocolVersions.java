@@ -27,6 +27,14 @@ public final class ProtocolVersions {
         return version != null && version.compareTo(V2025_11_25) >= 0;
     }
 
+    /**
+     * Whether a tool at this version may carry {@code outputSchema} and its result
+     * {@code structuredContent} (from 2025-06-18 on).
+     */
+    public static boolean structuredOutput(String version) {
+        return version != null && version.compareTo(V2025_06_18) >= 0;
+    }
+
     /** The version answered to an initialize request: the client's when supported, else our latest. */
     public static String negotiate(String requested) {
         return supported(requested) ? requested : LATEST;

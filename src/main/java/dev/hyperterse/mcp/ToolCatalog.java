@@ -3,6 +3,7 @@ package dev.hyperterse.mcp;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.model.ToolExposure;
+import dev.hyperterse.pipeline.OutputShape;
 import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.search.InputSchema;
 import dev.hyperterse.search.SearchHit;
@@ -72,7 +73,7 @@ final class ToolCatalog {
      * the fixtures. A page may hold fewer entries than the page size when per-tool auth rules hide
      * some of its tools.
      */
-    Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context) {
+    Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured) {
         if (!backend.exposure().listsProjectTools()) {
             return Future.succeededFuture(list(params));
         }
@@ -106,7 +107,10 @@ final class ToolCatalog {
                 for (int i = from; i < to; i++) {
                     if (allowed.get(i - from).result()) {
                         Object entry = entries.get(i);
-                        page.add(entry instanceof ToolDef ? definition((ToolDef) entry) : ((JsonObject) entry).copy());
+                        page.add(entry instanceof ToolDef
+                                ? definition((ToolDef) entry, structured ? pipeline.outputShape(((ToolDef) entry).name())
+                                        : null)
+                                : ((JsonObject) entry).copy());
                     }
                 }
                 JsonObject result = new JsonObject().put("tools", page);
@@ -118,24 +122,32 @@ final class ToolCatalog {
         });
     }
 
-    /** A project tool as MCP lists it: its inputs as JSON Schema, and its hints. */
-    static JsonObject definition(ToolDef tool) {
+    /**
+     * A project tool as MCP lists it: its inputs as JSON Schema, its output's when it has one
+     * (null: none, or a client whose protocol version has no outputSchema), and its hints.
+     */
+    static JsonObject definition(ToolDef tool, OutputShape output) {
         JsonObject out = new JsonObject().put("name", tool.name());
         if (tool.title() != null && !tool.title().isEmpty()) {
             out.put("title", tool.title());
         }
         out.put("description", tool.description() == null ? "" : tool.description())
                 .put("inputSchema", InputSchema.of(tool));
+        if (output != null) {
+            out.put("outputSchema", output.schema());
+        }
         if (!tool.annotations().isEmpty()) {
             out.put("annotations", SearchHit.annotations(tool.annotations()));
         }
         return out;
     }
 
-    Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context, CallScope scope) {
+    /** @param structured whether the caller's protocol version has {@code outputSchema} and {@code structuredContent} */
+    Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context, CallScope scope,
+                            boolean structured) {
         ToolExposure exposure = backend.exposure();
         if (exposure.listsMetaTools() && metaTools.has(name)) {
-            return metaTools.call(backend, name, arguments, context, scope);
+            return metaTools.call(backend, name, arguments, context, scope, structured);
         }
         if (fixtures != null && fixtures.has(name)) {
             return fixtures.call(name, arguments, scope);
@@ -146,7 +158,8 @@ final class ToolCatalog {
         }
         // a tool the caller may not run is answered as one that does not exist: names do not leak
         return backend.pipeline().mayExecute(tool, context)
-                .compose(may -> may ? metaTools.run(backend, name, arguments, context, scope)
+                .compose(may -> may ? metaTools.run(backend, name, arguments, context, scope,
+                                structured ? MetaTools.Output.LISTED : MetaTools.Output.TEXT)
                         : Future.failedFuture(unknown(name, exposure)));
     }
 

@@ -117,9 +117,12 @@ public final class ToolMethods {
      * One page of {@code tools/list} for this caller (the project's own tools are listed only to
      * those who may run them, when {@code tools.exposure} lists them); fails with an
      * {@link McpException} for a bad cursor.
+     *
+     * @param structured whether the caller's protocol version has {@code outputSchema}
+     *                   ({@link ProtocolVersions#structuredOutput})
      */
-    public Future<JsonObject> listTools(JsonObject params, CallContext context) {
-        return backends.onBackend(b -> tools.list(b, params, context));
+    public Future<JsonObject> listTools(JsonObject params, CallContext context, boolean structured) {
+        return backends.onBackend(b -> tools.list(b, params, context, structured));
     }
 
     /**
@@ -138,9 +141,12 @@ public final class ToolMethods {
      * Runs {@code tools/call} on the current snapshot, kept until the call completes (whatever a
      * reload swaps in meanwhile): completes with the CallToolResult, or fails with an
      * {@link McpException} or a {@link ToolException} ({@link #errorResponse} maps both).
+     *
+     * @param structured whether the caller's protocol version has {@code structuredContent}
      */
-    public Future<JsonObject> callTool(String name, JsonObject arguments, CallContext context, CallScope scope) {
-        return backends.onBackend(b -> tools.call(b, name, arguments, context, scope));
+    public Future<JsonObject> callTool(String name, JsonObject arguments, CallContext context, CallScope scope,
+                                       boolean structured) {
+        return backends.onBackend(b -> tools.call(b, name, arguments, context, scope, structured));
     }
 
     /**

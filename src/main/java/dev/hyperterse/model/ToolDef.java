@@ -12,7 +12,9 @@ import java.util.Optional;
  * left for the handler to decide on. {@code title} (null when unset), {@code tags} and
  * {@code annotations} (declared hints over inferred ones) describe the tool to clients and search.
  * {@code exposeScriptErrors} ({@code tools.expose_script_errors}) says whether a caller sees the
- * message of an exception its scripts throw that is not a {@code ToolError}.
+ * message of an exception its scripts throw that is not a {@code ToolError}. {@code output} is the
+ * declared shape of a handler's result (or of an output mapper's), null when the tool declares
+ * none: an {@code object} (each row) or an {@code array} (of rows), as an input-like declaration.
  */
 public record ToolDef(
         String name,
@@ -36,7 +38,8 @@ public record ToolDef(
         List<String> tags,
         ToolAnnotations annotations,
         boolean exposeScriptErrors,
-        boolean confirm) {
+        boolean confirm,
+        InputDef output) {
 
     public ToolDef {
         tags = tags == null ? List.of() : List.copyOf(tags);
@@ -47,6 +50,17 @@ public record ToolDef(
             statementLocation = location;
         }
         scriptEnv = List.copyOf(scriptEnv);
+    }
+
+    /** A tool that declares no output. */
+    public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
+                   ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
+                   List<String> invalidates, Limits limits, SourceLocation location, SourceLocation statementLocation,
+                   List<String> scriptEnv, boolean openInputs, String title, List<String> tags,
+                   ToolAnnotations annotations, boolean exposeScriptErrors, boolean confirm) {
+        this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
+                invalidates, limits, location, statementLocation, scriptEnv, openInputs, title, tags, annotations,
+                exposeScriptErrors, confirm, null);
     }
 
     /** A tool with no title, tags or annotations (Hyperterse's model). */

@@ -11,6 +11,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
@@ -56,6 +57,10 @@ public final class Pipeline {
     private final ScriptInvoker scripts;
     private final Tracing tracing;
     private final Metrics metrics;
+    /** Each tool's output shape, by tool name (absent: none). */
+    private final Map<String, OutputShape> outputs;
+    /** Tools whose rows stopped fitting their described columns, already reported in the log. */
+    private final java.util.Set<String> driftReported = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param tools      compiled tools by name
@@ -86,8 +91,20 @@ public final class Pipeline {
     public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
                     Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
                     ScriptInvoker scripts, Telemetry telemetry) {
+        this(tools, derived, statements, connectors, authChecks, cache, scripts, telemetry, Map.of());
+    }
+
+    /**
+     * @param described the result columns of database tools' statements, by tool name, as their
+     *                  databases described them (a tool absent here has no output shape unless it
+     *                  declares one)
+     */
+    public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
+                    Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
+                    ScriptInvoker scripts, Telemetry telemetry, Map<String, ResultColumns> described) {
         // in name order, once: tools/list pages through them in a stable order without sorting per request
         this.tools = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(new java.util.TreeMap<>(tools)));
+        this.outputs = outputShapes(this.tools, described);
         this.derived = Map.copyOf(derived);
         this.statements = Map.copyOf(statements);
         this.connectors = Map.copyOf(connectors);
@@ -149,7 +166,8 @@ public final class Pipeline {
                         .compose(values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
                                 span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span))))
                         .compose(rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
-                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller))));
+                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller)))
+                        .map(mapped -> checkOutput(tool, mapped)));
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
@@ -297,6 +315,57 @@ public final class Pipeline {
                 "output transform failed for tool " + tool.name() + ": ")
                 .map(out -> new ToolResult(ResultCoercion.rows(out), result.cut(), result.rowLimit(),
                         result.byteLimit()));
+    }
+
+    /**
+     * The output shape of each tool that has one: the one it declares, else, for a database tool
+     * whose rows reach the caller as the statement returns them (no output mapper), the one its
+     * database described.
+     */
+    private static Map<String, OutputShape> outputShapes(Map<String, ToolDef> tools,
+                                                         Map<String, ResultColumns> described) {
+        Map<String, OutputShape> out = new java.util.HashMap<>();
+        for (ToolDef tool : tools.values()) {
+            if (tool.output() != null) {
+                out.put(tool.name(), OutputShape.declared(tool.output()));
+            } else if (tool.isDatabaseTool() && tool.outputMapper() == null && described.get(tool.name()) != null) {
+                out.put(tool.name(), OutputShape.ofColumns(described.get(tool.name())));
+            }
+        }
+        return Map.copyOf(out);
+    }
+
+    /**
+     * Holds the rows to the tool's output shape. Rows that break a declared shape fail the call,
+     * naming the first value that does not fit. Rows that no longer fit the columns described at
+     * start-up (the database changed since) are served with the reason, so the text still reaches
+     * the caller; the log says so once per tool.
+     */
+    private ToolResult checkOutput(ToolDef tool, ToolResult result) {
+        OutputShape shape = outputs.get(tool.name());
+        if (shape == null) {
+            return result;
+        }
+        String mismatch = shape.mismatch(result.rows());
+        if (mismatch == null) {
+            return result;
+        }
+        if (shape.declared()) {
+            throw new ToolException(Stage.OUTPUT_VALIDATION, tool.name(), "output validation failed for tool "
+                    + tool.name() + ": the result does not match the declared output: " + mismatch);
+        }
+        if (driftReported.add(tool.name())) {
+            LOG.atWarn().addKeyValue("tool", tool.name()).addKeyValue("reason", BoundedText.cut(mismatch,
+                            BoundedText.MESSAGE_CHARS))
+                    .log("rows no longer fit the columns described when the statement was prepared (the database"
+                            + " changed since?); structured results are left out until the project is reloaded");
+        }
+        return new ToolResult(result.rows(), result.cut(), result.rowLimit(), result.byteLimit(), mismatch);
+    }
+
+    /** The tool's output shape (declared, or described by its database), or null when it has none. */
+    public OutputShape outputShape(String toolName) {
+        return outputs.get(toolName);
     }
 
     /**

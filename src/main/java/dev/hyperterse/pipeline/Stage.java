@@ -8,7 +8,8 @@ public enum Stage {
     INPUT_VALIDATION("input validation"),
     EXECUTION("execution"),
     HANDLER("handler"),
-    OUTPUT_TRANSFORM("output transform");
+    OUTPUT_TRANSFORM("output transform"),
+    OUTPUT_VALIDATION("output validation");
 
     private final String label;
 

@@ -8,8 +8,15 @@ import io.vertx.core.json.JsonArray;
  *
  * @param rowLimit  the tool's row limit
  * @param byteLimit the tool's result size limit in bytes ({@code result_max_bytes})
+ * @param outputMismatch why the rows do not fit the output shape described from the tool's
+ *                       database ({@link OutputShape#mismatch}), or null when they do or the tool
+ *                       has none (a declared shape that does not fit fails the call instead)
  */
-public record ToolResult(JsonArray rows, ResultCut cut, int rowLimit, long byteLimit) {
+public record ToolResult(JsonArray rows, ResultCut cut, int rowLimit, long byteLimit, String outputMismatch) {
+
+    public ToolResult(JsonArray rows, ResultCut cut, int rowLimit, long byteLimit) {
+        this(rows, cut, rowLimit, byteLimit, null);
+    }
 
     public boolean truncated() {
         return cut != ResultCut.NONE;

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
             "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations",
-            "confirm");
+            "confirm", "output");
     private static final List<String> ANNOTATION_KEYS = List.of("read_only", "destructive", "idempotent", "open_world");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default", "enum",
             "minimum", "maximum", "min_length", "max_length", "pattern", "min_items", "max_items", "items",
@@ -39,6 +39,9 @@ final class ToolReader {
     /** An array's element: no default or optional of its own (the array has them). */
     private static final List<String> ITEM_KEYS = List.of("type", "description", "enum", "minimum", "maximum",
             "min_length", "max_length", "pattern", "min_items", "max_items", "items", "properties");
+    /** A declared output: what a handler or output mapper returns, an object or an array. */
+    private static final List<String> OUTPUT_KEYS = List.of("type", "description", "properties", "items");
+    private static final List<String> OUTPUT_TYPES = List.of(InputType.OBJECT.keyword(), InputType.ARRAY.keyword());
     private static final List<String> MAPPER_KEYS = List.of("input", "output");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl");
     private static final List<String> TYPE_NAMES =
@@ -138,6 +141,7 @@ final class ToolReader {
                     + " has no adapter to run it on)");
         }
 
+        InputDef output = output(cfg, owner, databaseTool, scripts);
         CachePolicy cache = cachePolicy(cfg, databaseTool);
         Limits limits = limits(cfg, databaseTool ? adapters.get(use) : null, databaseTool);
         List<YamlNode.Scalar> invalidates = invalidates(cfg);
@@ -152,7 +156,7 @@ final class ToolReader {
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
                 !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
                 annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
-                root.config().exposeScriptErrors(), confirm(cfg));
+                root.config().exposeScriptErrors(), confirm(cfg), output);
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
@@ -333,9 +337,60 @@ final class ToolReader {
         return out;
     }
 
+    /**
+     * {@code output}: the shape of what the handler (or the output mapper) returns, an object or an
+     * array, declared as an input is. A tool that returns its statement's rows as they are has the
+     * shape its database describes, so it declares none.
+     */
+    private InputDef output(ConfigMap cfg, String owner, boolean databaseTool, Scripts scripts) {
+        if (!cfg.has("output")) {
+            return null;
+        }
+        ConfigMap map = cfg.map("output");
+        if (map == null) {
+            return null;
+        }
+        if (databaseTool && scripts.outputMapper() == null) {
+            cfg.error("output", "'output' declares what a handler or an output mapper returns; " + owner
+                    + " returns its statement's rows, whose columns its database describes");
+            return null;
+        }
+        String typeName = map.string("type");
+        if (typeName != null && !OUTPUT_TYPES.contains(typeName.trim())) {
+            map.error("type", "'output.type' must be object or array, got \"" + typeName + "\"");
+            return null;
+        }
+        InputDef declared = readInput(map, "output", cfg.location("output"), InputRole.OUTPUT);
+        return declared.type() == null ? null : declared;
+    }
+
     /** Where an input-like map stands, which decides the keys it may have. */
     private enum InputRole {
-        INPUT, PROPERTY, ITEMS
+        INPUT, PROPERTY, ITEMS, OUTPUT, OUTPUT_PROPERTY, OUTPUT_ITEMS;
+
+        boolean inOutput() {
+            return this == OUTPUT || this == OUTPUT_PROPERTY || this == OUTPUT_ITEMS;
+        }
+
+        List<String> keys() {
+            switch (this) {
+                case ITEMS:
+                case OUTPUT_ITEMS:
+                    return ITEM_KEYS;
+                case OUTPUT:
+                    return OUTPUT_KEYS;
+                default:
+                    return INPUT_KEYS;
+            }
+        }
+
+        InputRole property() {
+            return inOutput() ? OUTPUT_PROPERTY : PROPERTY;
+        }
+
+        InputRole items() {
+            return inOutput() ? OUTPUT_ITEMS : ITEMS;
+        }
     }
 
     private InputDef readInput(ConfigMap input, String name, SourceLocation at) {
@@ -343,7 +398,7 @@ final class ToolReader {
     }
 
     private InputDef readInput(ConfigMap input, String name, SourceLocation at, InputRole role) {
-        input.rejectUnknownKeys(role == InputRole.ITEMS ? ITEM_KEYS : INPUT_KEYS);
+        input.rejectUnknownKeys(role.keys());
         String typeName = input.requiredString("type", " (one of " + String.join(", ", TYPE_NAMES) + ")");
         InputType type = typeName == null ? null : InputType.fromKeyword(typeName);
         if (typeName != null && type == null) {
@@ -352,12 +407,20 @@ final class ToolReader {
         }
         String description = input.string("description");
         Boolean optional = input.bool("optional");
-        InputDef items = items(input, type);
-        List<InputDef> properties = properties(input, type);
+        InputDef items = items(input, type, role);
+        List<InputDef> properties = properties(input, type, role);
         InputConstraints constraints = constraints(input, type);
         InputDef declared = new InputDef(name, type, description, optional != null && optional, false, null, at,
                 items, properties, constraints);
         YamlNode written = input.node("default");
+        if (written != null && role.inOutput()) {
+            if (role == InputRole.OUTPUT_PROPERTY) {
+                // elsewhere in an output 'default' is an unknown key, reported as such
+                input.error("default", "'" + input.name("default") + "': an output has no default (the result holds"
+                        + " the value; an optional field may be left out or null)");
+            }
+            return declared;
+        }
         if (written == null || type == null) {
             return declared;
         }
@@ -408,7 +471,7 @@ final class ToolReader {
     }
 
     /** An array's {@code items}: a type name or an input-like map; an array without it holds any values. */
-    private InputDef items(ConfigMap input, InputType type) {
+    private InputDef items(ConfigMap input, InputType type, InputRole role) {
         YamlNode node = input.node("items");
         if (node == null) {
             return null;
@@ -433,11 +496,11 @@ final class ToolReader {
             return new InputDef("items", itemType, null, false, false, null, at);
         }
         ConfigMap map = input.map("items");
-        return map == null ? null : readInput(map, "items", at, InputRole.ITEMS);
+        return map == null ? null : readInput(map, "items", at, role.items());
     }
 
     /** An object's {@code properties}: name → input-like map; an object without them takes any properties. */
-    private List<InputDef> properties(ConfigMap input, InputType type) {
+    private List<InputDef> properties(ConfigMap input, InputType type, InputRole role) {
         if (!input.has("properties")) {
             return List.of();
         }
@@ -466,7 +529,7 @@ final class ToolReader {
                         + "got " + YamlNode.describe(entry.value()));
                 continue;
             }
-            out.add(readInput(map.child(entry), entry.key(), at, InputRole.PROPERTY));
+            out.add(readInput(map.child(entry), entry.key(), at, role.property()));
         }
         return out;
     }

@@ -43,6 +43,19 @@ public final class InputSchema {
 
     /** One input, element or property. */
     public static JsonObject of(InputDef input) {
+        return of(input, false);
+    }
+
+    /**
+     * A declared output ({@code output:} of a tool file), or one of its elements or properties:
+     * as an input, except that an optional property may also be null (a script writes a value it
+     * does not have as null as often as it leaves it out).
+     */
+    public static JsonObject ofOutput(InputDef output) {
+        return of(output, true);
+    }
+
+    private static JsonObject of(InputDef input, boolean output) {
         JsonObject schema = new JsonObject();
         InputType type = input.type();
         switch (type) {
@@ -68,7 +81,7 @@ public final class InputSchema {
             case ARRAY:
                 schema.put("type", "array");
                 if (input.items() != null) {
-                    schema.put("items", of(input.items()));
+                    schema.put("items", of(input.items(), output));
                 }
                 break;
             case OBJECT:
@@ -77,7 +90,8 @@ public final class InputSchema {
                     JsonObject properties = new JsonObject();
                     JsonArray required = new JsonArray();
                     for (InputDef p : input.properties()) {
-                        properties.put(p.name(), of(p));
+                        JsonObject property = of(p, output);
+                        properties.put(p.name(), output && p.optional() ? nullable(property) : property);
                         if (!p.optional() && !p.hasDefault()) {
                             required.add(p.name());
                         }
@@ -100,6 +114,16 @@ public final class InputSchema {
         rules.forEach(schema::put);
         if (input.hasDefault()) {
             schema.put("default", input.defaultValue());
+        }
+        return schema;
+    }
+
+    /** The same schema that also lets null through. */
+    private static JsonObject nullable(JsonObject schema) {
+        schema.put("type", new JsonArray().add(schema.getString("type")).add("null"));
+        JsonArray allowed = schema.getJsonArray("enum");
+        if (allowed != null) {
+            schema.put("enum", allowed.copy().addNull());
         }
         return schema;
     }

@@ -4,6 +4,7 @@ import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.telemetry.Telemetry;
 import dev.hyperterse.telemetry.TraceSpan;
@@ -68,6 +69,11 @@ final class InstrumentedConnector implements Connector {
     }
 
     @Override
+    public Future<ResultColumns> describe(CompiledStatement statement) {
+        return timed("check", delegate::describe, statement);
+    }
+
+    @Override
     public Future<Void> ping() {
         long started = System.nanoTime();
         return delegate.ping().andThen(ar -> record("ping", ar.succeeded(), started));
@@ -102,8 +108,8 @@ final class InstrumentedConnector implements Connector {
         return delegate.close();
     }
 
-    private Future<Void> timed(String operation, java.util.function.Function<CompiledStatement, Future<Void>> call,
-                               CompiledStatement statement) {
+    private <T> Future<T> timed(String operation, java.util.function.Function<CompiledStatement, Future<T>> call,
+                                CompiledStatement statement) {
         long started = System.nanoTime();
         return call.apply(statement).andThen(ar -> record(operation, ar.succeeded(), started));
     }

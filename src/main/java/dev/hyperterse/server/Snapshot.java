@@ -178,16 +178,17 @@ public final class Snapshot {
             }
             return StatementChecks.check(project, assembly.statements(), live)
                     .transform(ar -> {
-                        if (ar.failed() || !ar.result().isEmpty()) {
+                        if (ar.failed() || !ar.result().problems().isEmpty()) {
                             Throwable cause = ar.failed() ? ar.cause() : new StartupException(
-                                    ar.result().stream().map(ConfigProblem::toString).toList());
+                                    ar.result().problems().stream().map(ConfigProblem::toString).toList());
                             return closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(cause));
                         }
                         return indexing.compose(index -> vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
-                                    assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry);
+                                    assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry,
+                                    ar.result().described());
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
                                     project.config().searchFiltersByAuth(), project.prompts(), project.resources(),

@@ -4,6 +4,7 @@ import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.project.ConfigProblem;
@@ -59,22 +60,33 @@ public final class StatementChecks {
     }
 
     /**
-     * Prepares each database tool's statement on its live adapter (tools on adapters missing from
-     * {@code live} are skipped), in parallel.
+     * What preparing a project's statements found: the statements that do not prepare, and the
+     * result columns of those that did, as far as their databases describe them.
      *
-     * @return one problem per statement that does not prepare, at the statement's line, sorted
+     * @param problems  one per statement that does not prepare, at the statement's line, sorted
+     * @param described result columns by tool name; a tool whose rows could not be described is absent
      */
-    public static Future<List<ConfigProblem>> check(Project project, Map<String, CompiledStatement> statements,
-                                                    Map<String, Connector> live) {
-        Map<ToolDef, Future<Void>> checks = new LinkedHashMap<>();
+    public record Outcome(List<ConfigProblem> problems, Map<String, ResultColumns> described) {
+    }
+
+    /**
+     * Prepares each database tool's statement on its live adapter (tools on adapters missing from
+     * {@code live} are skipped), in parallel, and describes the result columns of the project's
+     * own tools (a derived tool's rows feed a resource or a completion, which has no output
+     * schema). A description that fails is no problem: the tool only goes without one.
+     */
+    public static Future<Outcome> check(Project project, Map<String, CompiledStatement> statements,
+                                        Map<String, Connector> live) {
+        Map<ToolDef, Future<ResultColumns>> checks = new LinkedHashMap<>();
         Map<String, ToolDef> tools = project.allTools();
         statements.forEach((toolName, statement) -> {
             ToolDef tool = tools.get(toolName);
             Connector connector = live.get(tool.use());
             if (connector != null) {
-                Future<Void> check;
+                Future<ResultColumns> check;
                 try {
-                    check = connector.check(statement);
+                    check = project.tools().containsKey(toolName) ? connector.describe(statement)
+                            : connector.check(statement).map((ResultColumns) null);
                 } catch (RuntimeException e) {
                     check = Future.failedFuture(e);
                 }
@@ -83,15 +95,18 @@ public final class StatementChecks {
         });
         return Future.join(new ArrayList<>(checks.values())).transform(ignored -> {
             List<ConfigProblem> problems = new ArrayList<>();
+            Map<String, ResultColumns> described = new LinkedHashMap<>();
             checks.forEach((tool, f) -> {
                 if (f.failed()) {
                     problems.add(new ConfigProblem(tool.statementLocation(), ToolAssembly.owner(tool)
                             + ": the statement does not prepare on adapter '" + tool.use() + "': "
                             + f.cause().getMessage()));
+                } else if (f.result() != null) {
+                    described.put(tool.name(), f.result());
                 }
             });
             Collections.sort(problems);
-            return Future.succeededFuture(problems);
+            return Future.succeededFuture(new Outcome(problems, described));
         });
     }
 }

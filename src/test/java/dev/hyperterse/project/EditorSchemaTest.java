@@ -108,6 +108,7 @@ class EditorSchemaTest {
             new Fixture("app/tools/t/config.terse", "use: db\nstatement: SELECT 1\nrow_limit: 0\n", "row_limit"),
             new Fixture("app/tools/t/config.terse", "use: db\nstatement: SELECT 1\nretries: 3\n", "retries"),
             new Fixture("app/tools/t/config.terse", "use: db\n", "statement"),
+            new Fixture("app/tools/t/config.terse", "use: db\nstatement: SELECT 1\noutput:\n  type: int\n", "output"),
             new Fixture("app/prompts/p.terse", "messages:\n  - role: robot\n    text: hi\n", "role"),
             new Fixture("app/prompts/p.terse", "messages:\n  - role: user\n    text: hi\ntemperature: 1\n", "temperature"),
             new Fixture("app/resources/r/config.terse", "uri: docs://a\ntext: hi\nsize: 2\n", "size"));

@@ -183,4 +183,60 @@ class RichInputsTest {
         assertProblemAt(e, f, "destructiv", "unknown key 'annotations.destructiv'", "did you mean 'destructive'?");
         assertEquals(3, e.problems().size(), e.getMessage());
     }
+
+    @Test
+    void aHandlerOrAnOutputMapperDeclaresItsOutput() throws Exception {
+        p.handlerTool("object", String.join("\n", "description: One order",
+                "output:",
+                "  type: object",
+                "  description: The order",
+                "  properties:",
+                "    id: {type: int, minimum: 1}",
+                "    status: {type: string, enum: [open, closed]}",
+                "    lines: {type: array, items: {type: object, properties: {sku: {type: string}}}}",
+                "    note: {type: string, optional: true}", ""));
+        p.handlerTool("list", "output: {type: array, items: int}\n");
+        tool("mapped", "use: db", "statement: SELECT 1 AS n", "output: {type: array}");
+        p.write("app/tools/mapped/output.ts", "export default ({ results }: any) => results;\n");
+        Map<String, ToolDef> tools = p.compile().tools();
+        InputDef object = tools.get("object").output();
+        assertEquals(InputType.OBJECT, object.type());
+        assertEquals("The order", object.description());
+        assertEquals(List.of("id", "status", "lines", "note"), object.properties().stream().map(InputDef::name).toList());
+        assertEquals(List.of("open", "closed"), object.properties().get(1).constraints().enumValues());
+        assertEquals(InputType.OBJECT, object.properties().get(2).items().type());
+        assertTrue(object.properties().get(3).optional());
+        assertEquals(InputType.INT, tools.get("list").output().items().type());
+        assertEquals(InputType.ARRAY, tools.get("mapped").output().type());
+        assertNull(tools.get("mapped").output().items());
+        assertNull(tools.get("object").input("id").orElse(null), "an output is not an input");
+    }
+
+    @Test
+    void outputMistakesAreErrorsAtTheirLine() {
+        Path scalar = p.handlerTool("scalar", "output: {type: int}\n");
+        Path nested = p.handlerTool("nested", String.join("\n", "output:",
+                "  type: object",
+                "  optional: true",
+                "  properties:",
+                "    n: {type: int, default: 1}",
+                "    s: {type: string, minimum: 2}",
+                "    d: {type: integer}",
+                "    l:",
+                "      type: array",
+                "      items: {type: int, default: 2}", ""));
+        Path database = tool("database", "use: db", "statement: SELECT 1 AS n", "output:", "  type: object");
+        Path notMap = p.handlerTool("list", "output: [a, b]\n");
+        ProjectException e = p.fails();
+        assertProblemAt(e, scalar, "output:", "'output.type' must be object or array, got \"int\"");
+        assertProblemAt(e, nested, "optional:", "unknown key 'output.optional'");
+        assertProblemAt(e, nested, "n: {", "'output.properties.n.default': an output has no default");
+        assertProblemAt(e, nested, "s: {", "'output.properties.s.minimum' is for inputs of type int or float, not string");
+        assertProblemAt(e, nested, "d: {", "'output.properties.d.type' must be one of", "got \"integer\"");
+        assertProblemAt(e, nested, "items:", "unknown key 'output.properties.l.items.default'");
+        assertProblemAt(e, database, "type: object", "'output' declares what a handler or an output mapper returns;",
+                "tool 'database' returns its statement's rows, whose columns its database describes");
+        assertProblemAt(e, notMap, "output:", "'output' must be a mapping");
+        assertEquals(8, e.problems().size(), e.getMessage());
+    }
 }

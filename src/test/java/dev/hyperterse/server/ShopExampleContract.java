@@ -146,12 +146,60 @@ abstract class ShopExampleContract {
         }
     }
 
+    /** The rows a tool returns; its structured result, when it has one, must hold the same rows. */
     private JsonArray execute(String tool, Map<String, Object> inputs) {
         McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("execute",
                 Map.of("tool", tool, "inputs", inputs)));
         assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
         String text = ((McpSchema.TextContent) result.content().get(0)).text();
-        return new JsonArray(text);
+        JsonArray rows = new JsonArray(text);
+        if (result.structuredContent() != null) {
+            JsonObject structured = new JsonObject(io.vertx.core.json.Json.encode(result.structuredContent()));
+            assertEquals(rows, structured.getJsonArray("rows"), tool + ": structuredContent holds the text's rows");
+            JsonObject schema = outputSchemaOf(tool);
+            assertEquals(List.of(), dev.hyperterse.testing.OutputSchemas.problems(schema, structured),
+                    tool + ": " + structured.encode() + " against " + schema.encode());
+            structuredTools.add(tool);
+        }
+        return rows;
+    }
+
+    private final java.util.Set<String> structuredTools = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The output schema search shows for the tool (found by its name's words). */
+    private JsonObject outputSchemaOf(String tool) {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("search",
+                Map.of("query", tool.replace('-', ' '))));
+        JsonArray hits = new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        for (Object hit : hits) {
+            if (tool.equals(((JsonObject) hit).getString("name"))) {
+                JsonObject schema = ((JsonObject) hit).getJsonObject("output_schema");
+                assertTrue(schema != null, tool + " has structured results but search shows no output_schema");
+                return schema;
+            }
+        }
+        throw new AssertionError("search '" + tool.replace('-', ' ') + "' does not find " + tool + ": " + hits.encode());
+    }
+
+    /**
+     * Every statement of the example is described by its database, so every tool answers with
+     * structured rows that fit the output schema search shows (checked in {@link #execute}).
+     */
+    @Test
+    void everyToolAnswersWithStructuredRowsThatFitItsOutputSchema() {
+        List<String> tools = List.of("get-customer", "find-customer-by-email", "search-products", "list-orders",
+                "order-stats", "product-details");
+        execute("get-customer", Map.of("customer_id", 1));
+        execute("find-customer-by-email", Map.of("email", "grace@example.com"));
+        execute("search-products", Map.of("text", "mouse"));
+        execute("list-orders", Map.of("status", "delivered", "limit", 2));
+        execute("order-stats", Map.of());
+        execute("product-details", Map.of("sku", "7f1c2a9e-4b1d-4c55-9a0e-1d2b3c4d5e01"));
+        execute("cancel-order", Map.of("order_id", 999_999));
+        for (String tool : tools) {
+            assertTrue(structuredTools.contains(tool), tool + " answered without structuredContent");
+        }
+        assertTrue(structuredTools.contains("cancel-order"), "a write: {rows: [{rows_affected}]}");
     }
 
     private McpError failure(String tool, Map<String, Object> inputs) {

@@ -3,6 +3,7 @@ package dev.hyperterse.connector.mysql;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.BindText;
 import dev.hyperterse.connector.Failures;
@@ -45,6 +46,11 @@ import java.util.regex.Pattern;
 final class MySqlFlavor implements SqlFlavor {
     private static final Logger LOG = LoggerFactory.getLogger(MySqlFlavor.class);
     private static final Pattern INTO = Pattern.compile("(?i)\\binto\\b");
+    private static final Pattern RETURNING = Pattern.compile("(?i)\\breturning\\b");
+    /** Statements described by reading the columns of an empty result. */
+    private static final java.util.Set<String> READS = java.util.Set.of("SELECT", "WITH", "VALUES");
+    /** Statements without result columns unless they say RETURNING (MariaDB). */
+    private static final java.util.Set<String> WRITES = java.util.Set.of("INSERT", "UPDATE", "DELETE", "REPLACE");
     private static final Function<Object, Object> NO_SPECIAL = value -> null;
 
     private final Vertx vertx;
@@ -64,6 +70,41 @@ final class MySqlFlavor implements SqlFlavor {
     @Override
     public Future<Void> check(SqlConnection conn, CompiledStatement statement) {
         return conn.prepare(statement.text()).compose(PreparedStatement::close);
+    }
+
+    /**
+     * The MySQL client reads the column definitions a prepare returns but keeps none of them, so
+     * a read is described by running it in a form that returns no rows: as a derived table under
+     * {@code LIMIT 0}, every parameter null, and reading the columns of the empty result. Writes
+     * without {@code RETURNING} return no columns. Anything else (a CALL, a SHOW, a read the
+     * derived table refuses, such as one that repeats a column name) is not described.
+     */
+    @Override
+    public Future<ResultColumns> describe(SqlConnection conn, CompiledStatement statement) {
+        String sql = statement.text();
+        String keyword = SqlText.leadingKeyword(sql);
+        return check(conn, statement).compose(checked -> {
+            if (WRITES.contains(keyword)) {
+                return Future.succeededFuture(RETURNING.matcher(sql).find() ? null : ResultColumns.NONE);
+            }
+            if (!READS.contains(keyword) || INTO.matcher(sql).find()) {
+                return Future.succeededFuture(null);
+            }
+            Tuple nulls = Tuple.tuple();
+            statement.parameters().forEach(p -> nulls.addValue(null));
+            return conn.preparedQuery("SELECT * FROM (\n" + withoutFinalSemicolon(sql) + "\n) AS hyperterse_columns LIMIT 0")
+                    .execute(nulls)
+                    .map(rows -> MySqlResultColumns.of(rows.columnDescriptors()))
+                    .otherwise(e -> {
+                        LOG.debug("describing the result columns of a statement failed", e);
+                        return null;
+                    });
+        });
+    }
+
+    private static String withoutFinalSemicolon(String sql) {
+        String trimmed = sql.strip();
+        return trimmed.endsWith(";") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.sql.SqlFlavor;
@@ -88,6 +89,16 @@ final class PostgresFlavor implements SqlFlavor {
         return shape(conn, statement).mapEmpty();
     }
 
+    /** The statement as it is run (with any {@code ::text} casts), described by the server. */
+    @Override
+    public Future<ResultColumns> describe(SqlConnection conn, CompiledStatement statement) {
+        return shape(conn, statement).compose(shape -> PgResultColumns.describe(conn, shape.text())
+                .otherwise(e -> {
+                    LOG.debug("describing the result columns of a statement failed", e);
+                    return null;
+                }));
+    }
+
     @Override
     public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                        ResultBudget budget, StatementRun run) {
@@ -127,24 +138,24 @@ final class PostgresFlavor implements SqlFlavor {
         if (known != null && !known.failed()) {
             return known;
         }
-        Future<PgStatementShape> fresh = describe(conn, statement);
+        Future<PgStatementShape> fresh = describeShape(conn, statement);
         shapes.put(statement.text(), fresh);
         fresh.onFailure(e -> shapes.remove(statement.text(), fresh));
         return fresh;
     }
 
-    private Future<PgStatementShape> describe(SqlConnection conn, CompiledStatement statement) {
+    private Future<PgStatementShape> describeShape(SqlConnection conn, CompiledStatement statement) {
         if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
             return conn.prepare(statement.text())
                     .compose(ps -> ps.close().map(PgStatementShape.untyped(statement.text())));
         }
         String[] types = new String[statement.parameters().size()];
         Arrays.fill(types, "unknown");
-        return describe(conn, statement, types);
+        return describeShape(conn, statement, types);
     }
 
     /** PREPARE with the given types; each undeterminable parameter found becomes text, and it is tried again. */
-    private Future<PgStatementShape> describe(SqlConnection conn, CompiledStatement statement, String[] types) {
+    private Future<PgStatementShape> describeShape(SqlConnection conn, CompiledStatement statement, String[] types) {
         String name = "hyperterse_describe_" + describeNames.incrementAndGet();
         String prepare = "PREPARE " + name + (types.length == 0 ? "" : " (" + String.join(", ", types) + ")")
                 + " AS " + statement.text() + "\n";
@@ -158,7 +169,7 @@ final class PostgresFlavor implements SqlFlavor {
                     int undetermined = undetermined(e);
                     if (undetermined >= 1 && undetermined <= types.length && types[undetermined - 1].equals("unknown")) {
                         types[undetermined - 1] = "text";
-                        return describe(conn, statement, types);
+                        return describeShape(conn, statement, types);
                     }
                     return Future.failedFuture(e);
                 });

@@ -8,6 +8,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -56,10 +57,20 @@ public final class ReactiveSqlConnector implements Connector {
 
     @Override
     public Future<Void> check(CompiledStatement statement) {
+        return onConnection(statement, conn -> flavor.check(conn, statement));
+    }
+
+    @Override
+    public Future<ResultColumns> describe(CompiledStatement statement) {
+        return onConnection(statement, conn -> flavor.describe(conn, statement));
+    }
+
+    private <T> Future<T> onConnection(CompiledStatement statement,
+                                       java.util.function.Function<io.vertx.sqlclient.SqlConnection, Future<T>> work) {
         if (statement.dialect() != flavor.dialect()) {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
-        return pool.withConnection(conn -> flavor.check(conn, statement))
+        return pool.withConnection(work)
                 .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 

@@ -3,6 +3,7 @@ package dev.hyperterse.connector.sql;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultBudget;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.SqlConnection;
@@ -20,6 +21,13 @@ public interface SqlFlavor {
 
     /** Prepares the statement on a connection the caller holds, without running it. */
     Future<Void> check(SqlConnection conn, CompiledStatement statement);
+
+    /**
+     * Checks the statement as {@link #check} does and describes its result columns without
+     * running anything that could change data; null when they cannot be told. Only a failed
+     * check fails.
+     */
+    Future<ResultColumns> describe(SqlConnection conn, CompiledStatement statement);
 
     /**
      * Runs the statement on a connection the caller holds. Calls {@link StatementRun#start} just

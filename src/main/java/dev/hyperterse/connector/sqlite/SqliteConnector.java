@@ -8,6 +8,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.StatementDialect;
 import io.vertx.core.Future;
@@ -32,6 +33,7 @@ import java.util.List;
  * client's worker threads; this class only composes futures and runs a timer on the event loop.
  */
 final class SqliteConnector implements Connector {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SqliteConnector.class);
     private final Vertx vertx;
     private final String adapterName;
     private final Pool pool;
@@ -59,18 +61,39 @@ final class SqliteConnector implements Connector {
 
     @Override
     public Future<Void> check(CompiledStatement statement) {
+        return prepared(statement, ps -> null);
+    }
+
+    @Override
+    public Future<ResultColumns> describe(CompiledStatement statement) {
+        String text = statement.text();
+        return prepared(statement, ps -> {
+            try {
+                return SqliteResultColumns.of(ps, text);
+            } catch (java.sql.SQLException | RuntimeException e) {
+                // the statement prepared: only its description is lost
+                LOG.debug("describing the result columns of a statement failed", e);
+                return null;
+            }
+        });
+    }
+
+    /**
+     * Prepares the statement and reads what it needs from it, on a worker thread. Preparing
+     * compiles the statement as running it would (syntax, tables, columns) without running it. It
+     * uses a connection of its own, outside the pool: a check through the pool left a read
+     * transaction open on a pooled connection, which then served a stale snapshot of the database
+     * to every later read.
+     */
+    private <T> Future<T> prepared(CompiledStatement statement, java.util.function.Function<java.sql.PreparedStatement, T> read) {
         if (statement.dialect() != StatementDialect.SQLITE) {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
-        // Preparing compiles the statement as running it would (syntax, tables, columns) without
-        // running it. It uses a connection of its own, outside the pool: a check through the pool
-        // left a read transaction open on a pooled connection, which then served a stale snapshot
-        // of the database to every later read.
         String text = statement.text();
-        return vertx.<Void>executeBlocking(() -> {
+        return vertx.<T>executeBlocking(() -> {
             try (java.sql.Connection c = dataSource.getConnection();
-                 java.sql.PreparedStatement ignored = c.prepareStatement(text)) {
-                return null;
+                 java.sql.PreparedStatement ps = c.prepareStatement(text)) {
+                return read.apply(ps);
             }
         }, false).recover(e -> Future.failedFuture(new ConnectorException(reason(e), e)));
     }

@@ -229,7 +229,8 @@ public final class StatelessEndpoint {
     }
 
     private Future<JsonObject> listTools(JsonObject params, CallContext context) {
-        return methods.listTools(params, context).map(page -> {
+        // 2026-07-28 has outputSchema and structuredContent
+        return methods.listTools(params, context, true).map(page -> {
             if (fixtures != null && !page.containsKey("nextCursor")) {
                 JsonArray tools = page.getJsonArray("tools");
                 fixtures.definitions().forEach(tools::add);
@@ -271,7 +272,7 @@ public final class StatelessEndpoint {
                 result = fixtures.call(tool, round, exchange);
             } else {
                 CallContext context = context(rc, exchange);
-                result = confirmation.call(tool, args, context, round, () -> methods.callTool(tool, args, context, exchange));
+                result = confirmation.call(tool, args, context, round, () -> methods.callTool(tool, args, context, exchange, true));
             }
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);

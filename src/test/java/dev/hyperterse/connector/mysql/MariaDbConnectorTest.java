@@ -3,6 +3,7 @@ package dev.hyperterse.connector.mysql;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The SQL connector contract on MariaDB (the mysql connector), plus what is MySQL's own. */
@@ -87,6 +89,13 @@ class MariaDbConnectorTest extends SqlConnectorContract {
     }
 
     @Override
+    protected String typedColumns() {
+        return "ti=integer si=integer i=integer bi=integer ubi=integer|string f=number d=number dec1=number|string"
+                + " dec2=number|string b=integer vc=string t=string ch=string dt=string tm=string dtm=string ts=string"
+                + " y=integer j=string bin=string bl=string u=string e=string nothing=integer";
+    }
+
+    @Override
     protected TypedRow typedRow() {
         return new TypedRow("CREATE TABLE typed (ti TINYINT, si SMALLINT, i INT, bi BIGINT, ubi BIGINT UNSIGNED, f FLOAT, d DOUBLE,"
                 + " dec1 DECIMAL(30,10), dec2 DECIMAL(38,9), b BOOLEAN, vc VARCHAR(20), t TEXT, ch CHAR(3), dt DATE,"
@@ -102,6 +111,23 @@ class MariaDbConnectorTest extends SqlConnectorContract {
                         + "\"tm\":\"-01:02:03.25\",\"dtm\":\"2024-02-29T13:45:30\",\"ts\":\"2024-02-29T13:45:30\",\"y\":2024,"
                         + "\"j\":\"{\\\"a\\\": [1, 2]}\",\"bin\":\"AAH/\",\"bl\":\"AA==\","
                         + "\"u\":\"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\",\"e\":\"b\",\"nothing\":null}");
+    }
+
+    /**
+     * The MySQL client keeps no column definitions from a prepare, so a read is described from an
+     * empty result of it (LIMIT 0); what that cannot describe goes without, and nothing is written.
+     */
+    @Test
+    void readsAreDescribedFromAnEmptyResultAndOtherStatementsGoWithout() {
+        assertEquals("id=integer name=string", OutputSchemas.types(await(db.describe(
+                compile("SELECT id, name FROM users WHERE id = {{ inputs.id }};")))));
+        assertEquals("n=integer", OutputSchemas.types(await(db.describe(
+                compile("WITH t AS (SELECT id FROM users) SELECT count(*) AS n FROM t")))));
+        // a repeated column name, RETURNING, a CALL: the statement prepares, its rows are not described
+        assertNull(await(db.describe(compile("SELECT id, id FROM users"))));
+        assertNull(await(db.describe(compile("DELETE FROM users WHERE id = {{ inputs.id }} RETURNING id"))));
+        assertEquals(3, count("users"));
+        assertNull(await(db.describe(compile("SELECT id INTO @x FROM users LIMIT 1"))));
     }
 
     @Test

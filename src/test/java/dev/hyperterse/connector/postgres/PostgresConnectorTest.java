@@ -6,6 +6,8 @@ import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.pipeline.OutputShape;
+import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,14 @@ class PostgresConnectorTest extends SqlConnectorContract {
     }
 
     @Override
+    protected String typedColumns() {
+        return "i2=integer i4=integer i8=integer f4=number|string f8=number|string num=number|string"
+                + " big=number|string b=boolean t=string vc=string ch=string d=string tm=string ts=string tstz=string"
+                + " iv=string j=* jb=* u=string(uuid) bin=string ai=array at=array nothing=integer nan=number|string"
+                + " inf=number|string cash=number|string addr=string tinf=string";
+    }
+
+    @Override
     protected TypedRow typedRow() {
         return new TypedRow("CREATE TABLE typed (i2 SMALLINT, i4 INTEGER, i8 BIGINT, f4 REAL, f8 DOUBLE PRECISION, num NUMERIC(30,10),"
                 + " big NUMERIC, b BOOLEAN, t TEXT, vc VARCHAR(10), ch CHAR(3), d DATE, tm TIME, ts TIMESTAMP,"
@@ -135,6 +145,27 @@ class PostgresConnectorTest extends SqlConnectorContract {
         } finally {
             rows("DROP TYPE mood");
         }
+    }
+
+    /**
+     * The row description comes through the client's internal prepared statement
+     * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
+     */
+    @Test
+    void theServersRowDescriptionNamesAndTypesTheColumns() {
+        assertEquals("id=integer", OutputSchemas.types(await(db.describe(
+                compile("SELECT id FROM users WHERE ({{ inputs.q }} IS NULL OR name = {{ inputs.q }})")))));
+        assertEquals("id=integer v=string", OutputSchemas.types(await(db.describe(
+                compile("DELETE FROM users WHERE id = {{ inputs.id }} RETURNING id, name AS v")))));
+        assertEquals(3, count("users"));
+        // one key per name, as the row holds it: the last column's value
+        assertEquals("n=integer n=string", OutputSchemas.types(await(db.describe(compile("SELECT 1 AS n, 'x' AS n")))));
+        assertEquals("{\"type\":[\"string\",\"null\"]}", OutputShape.ofColumns(await(db.describe(
+                compile("SELECT 1 AS n, 'x' AS n")))).schema().getJsonObject("properties").getJsonObject("rows")
+                .getJsonObject("items").getJsonObject("properties").getJsonObject("n").encode());
+        assertTrue(await(db.describe(compile("CREATE TEMP TABLE described_only (id INT)"))).affectsRows());
+        assertEquals("s=*", OutputSchemas.types(await(db.describe(
+                compile("SELECT 'users'::regclass AS s")))));
     }
 
     @Test

@@ -8,6 +8,10 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
+import dev.hyperterse.pipeline.OutputShape;
+import dev.hyperterse.pipeline.ToolResult;
+import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.SourceLocation;
@@ -40,6 +44,7 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -95,6 +100,12 @@ public abstract class SqlConnectorContract {
 
     public record TypedRow(String create, String insert, String expectedJson) {
     }
+
+    /**
+     * The JSON types each column of {@code SELECT * FROM typed} is described with
+     * ({@link OutputSchemas#types}): what the values of {@link #typedRow} may be.
+     */
+    protected abstract String typedColumns();
 
     /**
      * How this database reads an array input ({@code {{ inputs.ids }}}, the names of the users
@@ -269,6 +280,50 @@ public abstract class SqlConnectorContract {
         } finally {
             rows("DROP TABLE typed");
         }
+    }
+
+    @Test
+    void theDescribedColumnsFitTheRowsTheStatementReturns() {
+        TypedRow typed = typedRow();
+        rows(typed.create());
+        try {
+            rows(typed.insert());
+            rows(typed.insert());
+            CompiledStatement select = compile("SELECT * FROM typed WHERE {{ inputs.all }} = {{ inputs.all }}");
+            ResultColumns described = await(db.describe(select));
+            assertEquals(typedColumns(), OutputSchemas.types(described));
+            QueryResult result = await(db.execute(select, List.of(1L, 1L), QueryOptions.of(10, TIMEOUT)));
+            assertEquals(2, result.rows().size());
+            OutputShape shape = OutputShape.ofColumns(described);
+            assertNull(shape.mismatch(result.rows()));
+            JsonObject content = OutputShape.content(new ToolResult(result.rows(), result.cut(), 10, 1 << 20));
+            assertEquals(List.of(), OutputSchemas.problems(shape.schema(), content), content.encode());
+            // a value of another type is found, by the server's check and the validator alike
+            JsonObject drifted = content.copy();
+            drifted.getJsonArray("rows").getJsonObject(1).put(described.columns().get(0).name(), "not a number");
+            assertEquals("rows[1]." + described.columns().get(0).name() + ": expected integer or null, got \"not a number\"",
+                    shape.mismatch(drifted.getJsonArray("rows")));
+            assertFalse(OutputSchemas.problems(shape.schema(), drifted).isEmpty());
+        } finally {
+            rows("DROP TABLE typed");
+        }
+    }
+
+    @Test
+    void writesAreDescribedAsRowsAffectedWithoutRunning() {
+        ResultColumns insert = await(db.describe(compile("INSERT INTO users (id, name) VALUES ({{ inputs.id }}, 'x')")));
+        assertTrue(insert.affectsRows(), insert.toString());
+        ResultColumns delete = await(db.describe(compile("DELETE FROM users WHERE id > {{ inputs.id }}")));
+        assertTrue(delete.affectsRows(), delete.toString());
+        assertEquals(3, count("users"));
+        QueryResult deleted = await(execute(db, "DELETE FROM users WHERE id > {{ inputs.id }}", 10, TIMEOUT, 99L));
+        OutputShape shape = OutputShape.ofColumns(delete);
+        JsonObject content = OutputShape.content(new ToolResult(deleted.rows(), deleted.cut(), 10, 1 << 20));
+        assertEquals(List.of(), OutputSchemas.problems(shape.schema(), content), content.encode());
+        assertEquals("{\"rows\":[{\"rows_affected\":0}]}", content.encode());
+        // a statement that does not prepare fails describe as it fails check
+        Throwable bad = failure(db.describe(compile("SELECT nope FROM users")));
+        assertTrue(bad.getMessage().contains(unknownColumnReason()), bad.getMessage());
     }
 
     @Test

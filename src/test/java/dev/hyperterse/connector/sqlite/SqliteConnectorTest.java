@@ -7,11 +7,15 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.StatementTemplate;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.pipeline.OutputShape;
+import dev.hyperterse.pipeline.ToolResult;
+import dev.hyperterse.testing.OutputSchemas;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -553,6 +557,48 @@ class SqliteConnectorTest {
         assertEquals("SQLITE_ERROR: near \"SELEC\": syntax error", failure(c.check(compile("SELEC 1"))).getMessage());
         assertEquals("SQLITE_ERROR: no such table: missing" + SCHEMA_HINT,
                 failure(c.check(compile("SELECT * FROM missing"))).getMessage());
+    }
+
+    /**
+     * Declared types are affinities: only a table column of TEXT affinity is described as a
+     * string (SQLite turns whatever is written to it into text); anything else as a number or
+     * a string, which every SQLite value is in JSON.
+     */
+    @Test
+    void describedColumnsFollowAffinityAndFitWhatSqliteStores() throws Exception {
+        Connector c = memoryWith("CREATE TABLE typed (i INTEGER, r REAL, t TEXT, vc VARCHAR(10), ci CHARINT, b BLOB,"
+                + " d DATE, x, flag BOOLEAN);\n"
+                + "INSERT INTO typed VALUES (42, 1.5, 'hé', 'v', 1, x'0001ff', 'soon', 2.5, 1);\n"
+                + "INSERT INTO typed VALUES ('text in integer', 1e999, 5, x'00', 'c', 7, 20240229, x'01', 'yes');\n"
+                + "INSERT INTO typed VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);\n");
+        CompiledStatement select = compile("SELECT *, i + 1 AS expr, 'lit' AS lit FROM typed");
+        ResultColumns described = await(c.describe(select));
+        assertEquals("i=number|string r=number|string t=string vc=string ci=number|string b=number|string"
+                + " d=number|string x=number|string flag=number|string expr=number|string lit=number|string",
+                OutputSchemas.types(described));
+        assertRowsFit(c, select, described, 3);
+        // a compound SELECT reports its first arm's column, while the others may bring numbers
+        CompiledStatement union = compile("SELECT t FROM typed UNION ALL SELECT 1");
+        ResultColumns unionColumns = await(c.describe(union));
+        assertEquals("t=number|string", OutputSchemas.types(unionColumns));
+        assertRowsFit(c, union, unionColumns, 4);
+        // writes return no columns unless they say RETURNING; describing runs nothing
+        assertTrue(await(c.describe(compile("DELETE FROM typed WHERE i = {{ inputs.i }}"))).affectsRows());
+        assertTrue(await(c.describe(compile("CREATE TABLE other (id INTEGER)"))).affectsRows());
+        assertEquals("i=number|string t=string", OutputSchemas.types(await(c.describe(
+                compile("DELETE FROM typed WHERE i = {{ inputs.i }} RETURNING i, t")))));
+        assertEquals(3, count(c, "typed"));
+        assertEquals("SQLITE_ERROR: no such column: nope", failure(c.describe(compile("SELECT nope FROM typed")))
+                .getMessage());
+    }
+
+    private static void assertRowsFit(Connector c, CompiledStatement statement, ResultColumns described, int rows) {
+        QueryResult result = await(c.execute(statement, List.of(), QueryOptions.of(100, TIMEOUT)));
+        assertEquals(rows, result.rows().size());
+        OutputShape shape = OutputShape.ofColumns(described);
+        assertEquals(null, shape.mismatch(result.rows()), result.rows().encode());
+        io.vertx.core.json.JsonObject content = OutputShape.content(new ToolResult(result.rows(), result.cut(), 100, 1 << 20));
+        assertEquals(List.of(), OutputSchemas.problems(shape.schema(), content), content.encode());
     }
 
     @Test
