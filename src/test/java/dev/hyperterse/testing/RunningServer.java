@@ -97,13 +97,7 @@ public final class RunningServer implements AutoCloseable {
 
     /** Adds (or replaces) a tool folder {@code app/tools/<name>} with this config. */
     public static void writeTool(Path projectDir, String name, String config) {
-        try {
-            Path dir = projectDir.resolve("app/tools").resolve(name);
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("config.terse"), config);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ProjectFiles.write(projectDir, "app/tools/" + name + "/config.terse", config);
     }
 
     /** Copies an example project from {@code tools-examples/} into a scratch folder. */
