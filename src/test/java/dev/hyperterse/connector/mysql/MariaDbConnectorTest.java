@@ -1,8 +1,8 @@
 package dev.hyperterse.connector.mysql;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
@@ -16,19 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The SQL connector contract on MariaDB (the mysql connector), plus what is MySQL's own. */
 class MariaDbConnectorTest extends SqlConnectorContract {
 
-    @Override
-    protected ConnectorFactory factory() {
-        return new MySqlConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.mysqlUrl();
-    }
-
-    @Override
-    protected int defaultPort() {
-        return 3306;
+    MariaDbConnectorTest() {
+        super(SqlDatabase.MARIADB);
     }
 
     @Override

@@ -1,11 +1,11 @@
 package dev.hyperterse.connector.postgres;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
+import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import io.vertx.core.Future;
 
+import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,19 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The SQL connector contract on PostgreSQL, plus what only PostgreSQL has. */
 class PostgresConnectorTest extends SqlConnectorContract {
 
-    @Override
-    protected ConnectorFactory factory() {
-        return new PostgresConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.postgresUrl();
-    }
-
-    @Override
-    protected int defaultPort() {
-        return 5432;
+    PostgresConnectorTest() {
+        super(SqlDatabase.POSTGRES);
     }
 
     @Override
