@@ -82,8 +82,23 @@ public abstract class SqlConnectorContract extends ConnectorTestBase {
     /** Drops what {@link #isolate} made. */
     protected abstract void dropIsolation(Connector admin, Isolation isolation);
 
-    /** Tables {@code users}, {@code things} and {@code seq} (1..50), in this database's dialect. */
+    /**
+     * Tables {@code users}, {@code things} and {@code seq} (1..50), in this database's dialect:
+     * {@link #USERS}, {@link #THINGS_ROWS} and {@link #SEQ_TABLE} read the same in every one.
+     */
     protected abstract List<String> schema();
+
+    /** The users table and its three rows. */
+    protected static final List<String> USERS = List.of(
+            "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
+            "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
+                    + " (3, 'Charlie', 'charlie@example.com')");
+    /** The rows of {@code things}, whose column types are the dialect's. */
+    protected static final String THINGS_ROWS =
+            "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
+                    + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
+                    + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')";
+    protected static final String SEQ_TABLE = "CREATE TABLE seq (n INT)";
 
     /** A statement that runs for about {@code seconds} seconds. */
     protected abstract String sleep(int seconds);
