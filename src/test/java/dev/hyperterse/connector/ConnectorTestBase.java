@@ -1,6 +1,7 @@
 package dev.hyperterse.connector;
 
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.LogCapture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -37,11 +38,20 @@ public abstract class ConnectorTestBase {
     protected Vertx vertx;
     private LogCapture log;
     private final List<Connector> extra = new ArrayList<>();
+    private final String adapterName;
+
+    /** @param adapterName the name of the adapter the tests connect through, defined in {@code app/adapters/<name>.terse} */
+    protected ConnectorTestBase(String adapterName) {
+        this.adapterName = adapterName;
+    }
 
     protected abstract ConnectorFactory factory();
 
     /** The adapter a test connects through, at {@code url} with these options. */
-    protected abstract AdapterDef adapter(String url, Map<String, String> options);
+    protected AdapterDef adapter(String url, Map<String, String> options) {
+        return new AdapterDef(adapterName, factory().type(), url, options,
+                SourceLocation.of(Path.of("app/adapters/" + adapterName + ".terse")));
+    }
 
     @BeforeAll
     void startVertx() {

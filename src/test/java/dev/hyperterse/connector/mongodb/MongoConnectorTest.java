@@ -9,8 +9,6 @@ import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
-import dev.hyperterse.model.AdapterDef;
-import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.MongoTestServer;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.Future;
@@ -61,6 +59,10 @@ class MongoConnectorTest extends ConnectorTestBase {
     private Connector mongo;
     private MongoClient seeder;
 
+    MongoConnectorTest() {
+        super("docs");
+    }
+
     @BeforeAll
     void start() {
         server = MongoTestServer.start();
@@ -90,11 +92,6 @@ class MongoConnectorTest extends ConnectorTestBase {
     @Override
     protected ConnectorFactory factory() {
         return factory;
-    }
-
-    @Override
-    protected AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("docs", "mongodb", url, options, SourceLocation.of(Path.of("app/adapters/docs.terse")));
     }
 
     private static <T> T block(Publisher<T> publisher) {

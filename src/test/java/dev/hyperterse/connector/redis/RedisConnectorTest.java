@@ -5,9 +5,7 @@ import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
-import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
-import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.Future;
@@ -39,6 +37,10 @@ class RedisConnectorTest extends ConnectorTestBase {
     private final String prefix = TestDatabases.uniqueName("hyperterse_test") + ":";
     private Connector redis;
 
+    RedisConnectorTest() {
+        super("cache");
+    }
+
     @BeforeAll
     void start() {
         redis = open(TestDatabases.redisUrl(), Map.of());
@@ -58,11 +60,6 @@ class RedisConnectorTest extends ConnectorTestBase {
     @Override
     protected ConnectorFactory factory() {
         return factory;
-    }
-
-    @Override
-    protected AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("cache", "redis", url, options, SourceLocation.of(Path.of("app/adapters/cache.terse")));
     }
 
     private JsonArray run(String template, Object... values) {

@@ -7,9 +7,7 @@ import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
-import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
-import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
@@ -57,6 +55,7 @@ public abstract class SqlConnectorContract extends ConnectorTestBase {
     private final SqlDatabase database;
 
     protected SqlConnectorContract(SqlDatabase database) {
+        super("db");
         this.database = database;
     }
 
@@ -158,11 +157,6 @@ public abstract class SqlConnectorContract extends ConnectorTestBase {
     }
 
     // ---- helpers ----
-
-    @Override
-    protected AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("db", factory().type(), url, options, SourceLocation.of(Path.of("app/adapters/db.terse")));
-    }
 
     /** A further connector to the run's database, closed after the test. */
     protected Connector connect(Map<String, String> options) {
