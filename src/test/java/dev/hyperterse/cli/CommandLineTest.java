@@ -1,5 +1,6 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,12 +33,9 @@ class CommandLineTest {
     @Test
     void validateListsEveryProblemWithFileAndLine() throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: broken\ntools:\n  search:\n    limit: 0\n");
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
-        Path a = Files.createDirectories(dir.resolve("app/tools/a"));
-        Files.writeString(a.resolve("config.terse"), "use: db\nstatment: SELECT 1\n");
-        Path b = Files.createDirectories(dir.resolve("app/tools/b"));
-        Files.writeString(b.resolve("config.terse"),
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "a", "use: db\nstatment: SELECT 1\n");
+        RunningServer.writeTool(dir, "b",
                 "use: nodb\nstatement: SELECT {{ inputs.x }}\ninputs:\n  y:\n    type: int\n");
 
         CliRunner.Run r = run("validate", dir.toString());
@@ -54,10 +52,8 @@ class CommandLineTest {
     @Test
     void validateReportsStatementsThatCannotBeBound() throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: s\n");
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
-        Path t = Files.createDirectories(dir.resolve("app/tools/t"));
-        Files.writeString(t.resolve("config.terse"),
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "t",
                 "use: db\nstatement: |\n  SELECT id\n  FROM \"{{ inputs.col }}\"\ninputs:\n  col:\n    type: string\n");
         CliRunner.Run r = run("validate", dir.toString());
         assertEquals(1, r.code());

@@ -26,12 +26,11 @@ class ProjectCompilerErrorsTest {
 
     @BeforeEach
     void minimalProject() {
-        p = ProjectFixture.minimal(dir);
-        p.write("app/adapters/db.terse", "connector: sqlite\nconnection_string: ':memory:'\n");
+        p = ProjectFixture.withSqliteDb(dir);
     }
 
     private Path tool(String folder, String... lines) {
-        return p.write("app/tools/" + folder + "/config.terse", String.join("\n", lines) + "\n");
+        return p.tool(folder, lines);
     }
 
     private Path root(String... lines) {

@@ -1,5 +1,7 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.testing.ProjectFiles;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -36,23 +38,24 @@ final class ProjectFixture {
         return p;
     }
 
+    /** A minimal project with an in-memory SQLite adapter {@code db}. */
+    static ProjectFixture withSqliteDb(Path dir) {
+        ProjectFixture p = minimal(dir);
+        p.write("app/adapters/db.terse", "connector: sqlite\nconnection_string: ':memory:'\n");
+        return p;
+    }
+
     Path write(String relative, String content) {
-        Path file = dir.resolve(relative);
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, content, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
+        return ProjectFiles.write(dir, relative, content);
     }
 
     Path mkdirs(String relative) {
-        try {
-            return Files.createDirectories(dir.resolve(relative));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ProjectFiles.mkdirs(dir, relative);
+    }
+
+    /** Writes the lines, each ended by a newline, as tool {@code folder}'s config.terse. */
+    Path tool(String folder, String... lines) {
+        return ProjectFiles.writeLines(dir, "app/tools/" + folder + "/config.terse", lines);
     }
 
     Path file(String relative) {

@@ -25,12 +25,11 @@ class RichInputsTest {
 
     @BeforeEach
     void minimalProject() {
-        p = ProjectFixture.minimal(dir);
-        p.write("app/adapters/db.terse", "connector: sqlite\nconnection_string: ':memory:'\n");
+        p = ProjectFixture.withSqliteDb(dir);
     }
 
     private Path tool(String folder, String... lines) {
-        return p.write("app/tools/" + folder + "/config.terse", String.join("\n", lines) + "\n");
+        return p.tool(folder, lines);
     }
 
     @Test

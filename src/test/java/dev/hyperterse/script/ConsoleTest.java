@@ -1,19 +1,13 @@
 package dev.hyperterse.script;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.hyperterse.testing.LogCapture;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,41 +17,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** console output is bounded per line and per call, and cannot forge log lines or drive a terminal. */
-class ConsoleTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
-    ListAppender<ILoggingEvent> events;
-    ch.qos.logback.classic.Logger console;
-    Level before;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
+class ConsoleTest extends ScriptTestBase {
+    LogCapture console;
 
     @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
-        console = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.hyperterse.script.console");
-        events = new ListAppender<>();
-        events.start();
-        console.addAppender(events);
-        before = console.getLevel();
-        console.setLevel(Level.DEBUG);
+    void captureConsole() {
+        console = LogCapture.of("dev.hyperterse.script.console").atLevel(Level.DEBUG);
     }
 
     @AfterEach
-    void close() throws Exception {
-        console.detachAppender(events);
-        console.setLevel(before);
-        p.close();
+    void releaseConsole() {
+        console.close();
     }
 
     static JsonObject payload(String q) {
@@ -65,11 +35,7 @@ class ConsoleTest {
     }
 
     private List<String> lines() {
-        List<String> out = new ArrayList<>();
-        synchronized (events.list) {
-            events.list.forEach(e -> out.add(e.getFormattedMessage()));
-        }
-        return out;
+        return console.messages();
     }
 
     /** The review's reproduction: console.log of a 200,000-character input, four calls at once. */

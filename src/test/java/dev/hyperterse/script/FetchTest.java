@@ -2,43 +2,23 @@ package dev.hyperterse.script;
 
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** fetch against a local HTTP server: method, headers, body, status, ok, headers, text(), json(), time limit. */
-class FetchTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
+class FetchTest extends ScriptTestBase {
     HttpServer server;
     String base;
     java.util.concurrent.CompletableFuture<Long> slowStarted = new java.util.concurrent.CompletableFuture<>();
     java.util.concurrent.CompletableFuture<Long> slowClosed = new java.util.concurrent.CompletableFuture<>();
 
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
     @BeforeEach
     void start() throws Exception {
-        p = new ScriptFixture(dir, engine);
         server = ScriptFixture.await(p.vertx.createHttpServer().requestHandler(req -> {
             switch (req.path()) {
                 case "/json":
@@ -70,11 +50,6 @@ class FetchTest {
             }
         }).listen(0, "127.0.0.1"));
         base = "http://127.0.0.1:" + server.actualPort();
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
     }
 
     static JsonObject payload(String base) {

@@ -7,12 +7,9 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.telemetry.Metrics;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.AccessDeniedException;
@@ -35,33 +32,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * not through the CommonJS loader (with its intrinsics swapped), not through {@code import()},
  * not through a link with a module's name, and no load error quotes a file it may not read.
  */
-class ModuleAccessTest {
+class ModuleAccessTest extends ScriptTestBase {
     private static final String OTHER_KEY = "sk-other-tool-5b1f0c";
     private static final String DB_PASSWORD = "pg-pass-91d2e7";
     private static final String GRANTED = "weather-key-3a7c";
 
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
     ListAppender<ILoggingEvent> logs;
     ch.qos.logback.classic.Logger rootLogger;
     ch.qos.logback.classic.Logger ours;
     Level oursBefore;
 
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
     @BeforeEach
     void project() throws Exception {
-        p = new ScriptFixture(dir, engine);
         p.write(".env", "OTHER_TOOL_KEY=" + OTHER_KEY, "DATABASE_PASSWORD=" + DB_PASSWORD, "WEATHER_API_KEY=" + GRANTED);
         p.write(".env.local", "LOCAL_SECRET=" + OTHER_KEY);
         p.write(".hyperterse", "name: demo", "# password: " + DB_PASSWORD);
@@ -85,7 +67,6 @@ class ModuleAccessTest {
     void close() throws Exception {
         rootLogger.detachAppender(logs);
         ours.setLevel(oursBefore);
-        p.close();
     }
 
     /** Each attempt as a handler body, given {@code root} (the real project folder) and {@code tool} (its folder). */

@@ -1,46 +1,15 @@
 package dev.hyperterse.script;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bare imports from a node_modules folder the test writes: ES module and CommonJS packages. */
-class NpmImportsTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
-    @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
-    }
-
+class NpmImportsTest extends ScriptTestBase {
     static JsonObject payload() {
         return new JsonObject().put("inputs", new JsonObject()).put("tool", "t");
     }

@@ -1,10 +1,6 @@
 package dev.hyperterse.script;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,33 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every way out of the sandbox fails with a plain error. */
-class SandboxTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
+class SandboxTest extends ScriptTestBase {
     @TempDir
     Path outside;
-    ScriptFixture p;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
-    @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
-    }
 
     static JsonObject payload() {
         return new JsonObject().put("inputs", new JsonObject()).put("tool", "t");

@@ -2,15 +2,12 @@ package dev.hyperterse.script;
 
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.ProjectFiles;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,14 +27,7 @@ final class ScriptFixture implements AutoCloseable {
     }
 
     Path write(String relative, String... lines) {
-        Path file = dir.resolve(relative);
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
+        return ProjectFiles.writeLines(dir, relative, lines);
     }
 
     ScriptRef ref(String relative) {

@@ -1,16 +1,9 @@
 package dev.hyperterse.script;
 
-import dev.hyperterse.model.ScriptRef;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,32 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Calling scripts: payloads in, JSON out, async functions, errors, TypeScript and relative imports. */
-class ScriptRuntimeTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
-    @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
-    }
-
+class ScriptRuntimeTest extends ScriptTestBase {
     static JsonObject payload() {
         return new JsonObject().put("inputs", new JsonObject().put("name", "Ada").put("n", 3)).put("tool", "greet");
     }

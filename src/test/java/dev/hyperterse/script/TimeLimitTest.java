@@ -2,14 +2,9 @@ package dev.hyperterse.script;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,37 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A call that runs too long is cancelled, fails, and its context is replaced. */
-class TimeLimitTest {
+class TimeLimitTest extends ScriptTestBase {
     static final Duration LIMIT = Duration.ofMillis(500);
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
 
     @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
+    void handlers() {
         p.write("h.js",
                 "let calls = 0;",
                 "export function spin() { while (true) {} }",
                 "export async function spinLater() { await null; for (;;) { calls++; } }",
                 "export function never() { return new Promise(() => {}); }",
                 "export function ok({ inputs }) { return { ok: true, calls: ++calls, n: inputs.n }; }");
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
     }
 
     static JsonObject payload(int n) {

@@ -2,14 +2,8 @@ package dev.hyperterse.script;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,32 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The web globals npm packages assume: crypto (uuid v11 fails without getRandomValues), text
  * encoding, base64, URL, structuredClone and timers within a call.
  */
-class WebGlobalsTest {
-    static ScriptEngine engine;
-    @TempDir
-    Path dir;
-    ScriptFixture p;
-
-    @BeforeAll
-    static void engine() {
-        engine = ScriptEngine.create();
-    }
-
-    @AfterAll
-    static void closeEngine() {
-        engine.close();
-    }
-
-    @BeforeEach
-    void fixture() {
-        p = new ScriptFixture(dir, engine);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        p.close();
-    }
-
+class WebGlobalsTest extends ScriptTestBase {
     private Object run(String... lines) throws Exception {
         p.write("h.js", lines);
         return p.callOnce(p.ref("h.js"), new JsonObject().put("inputs", new JsonObject()).put("tool", "t"));

@@ -7,6 +7,7 @@ import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
@@ -67,15 +68,11 @@ class ClusterTest {
                 + "INSERT INTO counters VALUES (1, 0);\n");
         Files.writeString(p.resolve("app/adapters/db.terse"),
                 "connector: sqlite\nconnection_string: 'sqlite:data/c.db'\noptions:\n  init_sql: schema.sql\n");
-        Path get = Files.createDirectories(p.resolve("app/tools/get-counter"));
-        Files.writeString(get.resolve("config.terse"), "use: db\nstatement: SELECT n FROM counters WHERE id = 1\n");
-        Path fresh = Files.createDirectories(p.resolve("app/tools/get-counter-fresh"));
-        Files.writeString(fresh.resolve("config.terse"), "use: db\nstatement: SELECT n FROM counters WHERE id = 1\ncache:\n  enabled: false\n");
-        Path bump = Files.createDirectories(p.resolve("app/tools/bump"));
-        Files.writeString(bump.resolve("config.terse"), "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
+        RunningServer.writeTool(p, "get-counter", "use: db\nstatement: SELECT n FROM counters WHERE id = 1\n");
+        RunningServer.writeTool(p, "get-counter-fresh", "use: db\nstatement: SELECT n FROM counters WHERE id = 1\ncache:\n  enabled: false\n");
+        RunningServer.writeTool(p, "bump", "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
                 + "cache:\n  enabled: false\ninvalidates: [get-counter]\n");
-        Path slow = Files.createDirectories(p.resolve("app/tools/slow-count"));
-        Files.writeString(slow.resolve("config.terse"), "use: db\ntimeout: 20s\ncache:\n  enabled: false\nstatement: '"
+        RunningServer.writeTool(p, "slow-count", "use: db\ntimeout: 20s\ncache:\n  enabled: false\nstatement: '"
                 + "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c'\n");
         return p;
     }

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,9 +37,7 @@ class GracefulShutdownTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        project = RunningServer.copyExample("quickstart", scratch);
-        Files.writeString(project.resolve("app/adapters/slow.terse"), "connector: delay\nconnection_string: 'delay://'\n");
-        RunningServer.writeTool(project, "slow", ReloadTest.SLOW_TOOL);
+        project = DelayConnectors.quickstartWithSlowTool(scratch);
         delay = new DelayConnectors();
     }
 

@@ -2,19 +2,16 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static dev.hyperterse.testing.ProjectFiles.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -28,26 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and its {@code init} hello-world (declares {@code name}, falls back to "world").
  */
 class HandlerInputsTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer open;
-    static RunningServer strict;
-
-    @BeforeAll
-    static void start() throws Exception {
-        open = RunningServer.start(project(scratch.resolve("open"), ""));
-        strict = RunningServer.start(project(scratch.resolve("strict"), "tools:\n  strict_handler_inputs: true\n"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (open != null) {
-            open.close();
-        }
-        if (strict != null) {
-            strict.close();
-        }
-    }
+    @RegisterExtension
+    static final TestServer open = TestServer.of(scratch -> RunningServer.start(project(scratch.resolve("open"), "")));
+    @RegisterExtension
+    static final TestServer strict = TestServer.of(scratch -> RunningServer.start(
+            project(scratch.resolve("strict"), "tools:\n  strict_handler_inputs: true\n")));
 
     private static Path project(Path dir, String extraRoot) {
         write(dir, ".hyperterse", "name: handler-inputs\n" + extraRoot);
@@ -71,33 +53,12 @@ class HandlerInputsTest {
         return dir;
     }
 
-    private static void write(Path dir, String relative, String text) {
-        try {
-            Path file = dir.resolve(relative);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static JsonObject row(TestServer server, String tool, JsonObject inputs) throws Exception {
+        return server.http().rows(tool, inputs).getJsonObject(0);
     }
 
-    private static JsonObject call(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        HttpResponse<String> answer = new RawHttp(server.baseUrl()).mcp(RawHttp.execute(1, tool, inputs));
-        assertEquals(200, answer.statusCode(), answer.body());
-        return new JsonObject(answer.body());
-    }
-
-    private static JsonObject row(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        JsonObject answer = call(server, tool, inputs);
-        assertNull(answer.getValue("error"), answer.encode());
-        String text = answer.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text");
-        return new JsonArray(text).getJsonObject(0);
-    }
-
-    private static String error(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        JsonObject answer = call(server, tool, inputs);
-        assertTrue(answer.containsKey("error"), answer.encode());
-        return answer.getJsonObject("error").getString("message");
+    private static String error(TestServer server, String tool, JsonObject inputs) throws Exception {
+        return server.http().errorMessage(tool, inputs);
     }
 
     @Test
@@ -149,7 +110,7 @@ class HandlerInputsTest {
 
     @Test
     void searchSaysWhichHandlersTakeAnyInputs() throws Exception {
-        HttpResponse<String> answer = new RawHttp(open.baseUrl()).mcp(RawHttp.request(1, "tools/call",
+        HttpResponse<String> answer = open.http().mcp(RawHttp.request(1, "tools/call",
                 new JsonObject().put("name", "search").put("arguments", new JsonObject().put("query", "weather city"))));
         JsonArray hits = new JsonArray(new JsonObject(answer.body()).getJsonObject("result").getJsonArray("content")
                 .getJsonObject(0).getString("text"));

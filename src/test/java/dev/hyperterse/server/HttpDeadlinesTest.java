@@ -4,11 +4,10 @@ import dev.hyperterse.model.HttpTimeouts;
 import dev.hyperterse.testing.DelayConnectors;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,8 +17,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -38,25 +35,11 @@ class HttpDeadlinesTest {
     /** Far above each 1 s deadline, far below "forever". */
     private static final long CLOSED_WITHIN_MS = 10_000;
 
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path project = RunningServer.copyExample("quickstart", scratch);
-        Files.writeString(project.resolve("app/adapters/slow.terse"), "connector: delay\nconnection_string: 'delay://'\n");
-        RunningServer.writeTool(project, "slow", ReloadTest.SLOW_TOOL);
-        server = RunningServer.start(project, Map.of(), RunningServer.withDelay(new DelayConnectors()),
-                s -> s.withHttpTimeouts(TIMEOUTS), ServeOptions.DEFAULTS);
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> RunningServer.start(
+            DelayConnectors.quickstartWithSlowTool(scratch), Map.of(), RunningServer.withDelay(new DelayConnectors()),
+            s -> s.withHttpTimeouts(TIMEOUTS), ServeOptions.DEFAULTS));
+    static final RawHttp http = server.http();
 
     @Test
     void aClientThatStallsInItsRequestLineIsClosed() throws Exception {

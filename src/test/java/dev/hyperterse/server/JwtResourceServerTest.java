@@ -1,7 +1,9 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -12,6 +14,7 @@ import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
@@ -26,15 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A server whose root auth block is jwt: the MCP authorization spec's resource-server side. */
 class JwtResourceServerTest {
     static final String SECRET = "another-shared-secret-32-characters-long";
-    @TempDir
-    static Path dir;
-    static RunningServer server;
-    static RawHttp http;
-    static Vertx signerVertx;
-    static JWTAuth signer;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(dir -> {
         Files.writeString(dir.resolve(".hyperterse"), String.join("\n",
                 "name: secured",
                 "auth:",
@@ -50,23 +46,26 @@ class JwtResourceServerTest {
                 + "INSERT INTO orders VALUES (1, 'alice', 'book'), (2, 'bob', 'lamp'), (3, 'alice', 'pen');\n");
         Files.writeString(dir.resolve("app/adapters/db.terse"),
                 "connector: sqlite\nconnection_string: ':memory:'\noptions:\n  init_sql: schema.sql\n");
-        Path mine = Files.createDirectories(dir.resolve("app/tools/my-orders"));
-        Files.writeString(mine.resolve("config.terse"), "description: 'The orders of the caller'\nuse: db\n"
+        RunningServer.writeTool(dir, "my-orders", "description: 'The orders of the caller'\nuse: db\n"
                 + "statement: SELECT id, item FROM orders WHERE owner = {{ auth.claims.sub }} ORDER BY id\n");
-        Path admin = Files.createDirectories(dir.resolve("app/tools/all-orders"));
-        Files.writeString(admin.resolve("config.terse"), "use: db\nstatement: SELECT id FROM orders\n"
+        RunningServer.writeTool(dir, "all-orders", "use: db\nstatement: SELECT id FROM orders\n"
                 + "auth:\n  plugin: jwt\n  policy:\n    secret: '{{ env.JWT_SECRET }}'\n"
                 + "    audience: https://mcp.example.test/mcp\n    scopes: [orders:admin]\n");
-        server = RunningServer.start(dir, Map.of("JWT_SECRET", SECRET), s -> s);
-        http = new RawHttp(server.baseUrl());
+        return RunningServer.start(dir, Map.of("JWT_SECRET", SECRET), s -> s);
+    });
+    static final RawHttp http = server.http();
+    static Vertx signerVertx;
+    static JWTAuth signer;
+
+    @BeforeAll
+    static void createSigner() {
         signerVertx = Vertx.vertx();
         signer = JWTAuth.create(signerVertx, new JWTAuthOptions()
                 .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(SECRET)));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        server.close();
+    static void stop() {
         signerVertx.close();
     }
 
@@ -187,10 +186,8 @@ class JwtResourceServerTest {
         // with search filtered by auth (the default) a refused caller is told the tool does not exist;
         // unfiltered, the refusal is shown, so the reason can be checked here
         Files.writeString(project.resolve(".hyperterse"), "name: per-tool\ntools:\n  search:\n    filter_by_auth: false\n");
-        Files.createDirectories(project.resolve("app/adapters"));
-        Files.writeString(project.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
-        Path tool = Files.createDirectories(project.resolve("app/tools/whoami"));
-        Files.writeString(tool.resolve("config.terse"), "use: db\nstatement: SELECT {{ auth.claims.sub }} AS me\n"
+        ProjectFiles.sqliteMemoryDb(project);
+        RunningServer.writeTool(project, "whoami", "use: db\nstatement: SELECT {{ auth.claims.sub }} AS me\n"
                 + "auth:\n  plugin: jwt\n  policy:\n    secret: '{{ env.JWT_SECRET }}'\n"
                 + "    audience: https://mcp.example.test/mcp\n    issuer: https://login.example.test\n");
         try (RunningServer perTool = RunningServer.start(project, Map.of("JWT_SECRET", SECRET), s -> s)) {

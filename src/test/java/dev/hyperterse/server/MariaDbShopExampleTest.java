@@ -1,48 +1,20 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
-import dev.hyperterse.connector.mysql.MySqlConnectorFactory;
-import dev.hyperterse.testing.TestDatabases;
+import dev.hyperterse.testing.SqlDatabase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /** {@code tools-examples/mysql} served on a MariaDB database of its own. */
 class MariaDbShopExampleTest extends ShopExampleContract {
 
-    @Override
-    protected String example() {
-        return "mysql";
-    }
-
-    @Override
-    protected ConnectorFactory factory() {
-        return new MySqlConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.mysqlUrl();
-    }
-
-    @Override
-    protected String urlVariable() {
-        return "SHOP_MYSQL_URL";
-    }
-
-    @Override
-    protected String databaseUrl(String database) {
-        return TestDatabases.withDatabase(serverUrl(), database);
+    MariaDbShopExampleTest() {
+        super(SqlDatabase.MARIADB, "mysql", "SHOP_MYSQL_URL");
     }
 
     @Override
     protected void dropDatabase(Connector admin, String database) {
         run(admin, "DROP DATABASE IF EXISTS " + database);
-    }
-
-    @Override
-    protected String unreachableUrl() {
-        return TestDatabases.withAddress(serverUrl(), "127.0.0.1", 1);
     }
 
     @Override

@@ -1,16 +1,13 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
-import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -24,21 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * in {@link McpSessionsTest}, tools in {@link McpToolsTest}).
  */
 class McpHttpTransportTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start(RunningServer.copyExample("quickstart", scratch));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.quickstart();
+    static final RawHttp http = server.http();
 
     @Test
     void heartbeat() throws Exception {

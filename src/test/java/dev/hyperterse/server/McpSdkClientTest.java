@@ -1,9 +1,9 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RunningServer;
-import io.modelcontextprotocol.client.McpClient;
+import dev.hyperterse.testing.TestServer;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonObject;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,40 +34,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * conformance run.
  */
 class McpSdkClientTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        RunningServer.writeTool(project, "timed-count", "description: 'Counts until its time limit'\nuse: shop\n"
+                + "timeout: 1s\nstatement: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                + "SELECT count(*) AS n FROM c'\n");
+        return RunningServer.start(project,
+                s -> s.withPageSize(3).withSearchOutputSchema(true).withProgressInterval(Duration.ofMillis(50)),
+                ServeOptions.DEFAULTS.withConformanceFixtures(true));
+    });
     static McpSyncClient client;
     static final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
     static final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
 
     @BeforeAll
-    static void start() throws Exception {
-        Path project = RunningServer.copyExample("quickstart", scratch);
-        RunningServer.writeTool(project, "timed-count", "description: 'Counts until its time limit'\nuse: shop\n"
-                + "timeout: 1s\nstatement: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
-                + "SELECT count(*) AS n FROM c'\n");
-        server = RunningServer.start(project,
-                s -> s.withPageSize(3).withSearchOutputSchema(true).withProgressInterval(Duration.ofMillis(50)),
-                ServeOptions.DEFAULTS.withConformanceFixtures(true));
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(20))
+    static void connect() {
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(20), spec -> spec
                 .clientInfo(new McpSchema.Implementation("junit-sdk", "1.0"))
                 .loggingConsumer(logs::add)
                 .progressConsumer(progress::add)
-                .enableCallToolSchemaCaching(true)
-                .build();
-        client.initialize();
+                .enableCallToolSchemaCaching(true));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (client != null) {
-            client.closeGracefully();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void disconnect() {
+        McpSdk.close(client);
     }
 
     @BeforeEach

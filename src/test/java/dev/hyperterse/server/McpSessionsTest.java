@@ -2,16 +2,13 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.MutableClock;
 import dev.hyperterse.testing.RawHttp;
-import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,23 +26,11 @@ class McpSessionsTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final Duration IDLE = Duration.ofMinutes(10);
 
-    @TempDir
-    static Path scratch;
     static MutableClock clock = new MutableClock();
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start(RunningServer.copyExample("quickstart", scratch),
-                s -> s.withSessions(IDLE, 3), ServeOptions.DEFAULTS.withClock(clock));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestServer server = TestServer.quickstart(s -> s.withSessions(IDLE, 3),
+            ServeOptions.DEFAULTS.withClock(clock));
+    static final RawHttp http = server.http();
 
     @Test
     void deleteEndsTheSessionAndItsStreams() throws Exception {

@@ -3,16 +3,15 @@ package dev.hyperterse.server;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,25 +34,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class McpStatelessTest {
     static final String V = "2026-07-28";
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
         Path project = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(project, "count-customers", "description: 'How many customers there are'\n"
                 + "use: shop\nstatement: SELECT count(*) AS n FROM customers WHERE id >= {{ inputs.from }}\n"
                 + "inputs:\n  from:\n    type: int\n    description: 'Lowest id counted'\nconfirm: true\n");
-        server = RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+        return RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+    });
+    static final RawHttp http = server.http();
 
     // ---- helpers: a conformant 2026-07-28 request ----
 

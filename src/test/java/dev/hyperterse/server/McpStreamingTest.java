@@ -3,12 +3,11 @@ package dev.hyperterse.server;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -42,13 +41,8 @@ class McpStreamingTest {
     private static final String FOREVER =
             "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c";
 
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
         Path project = RunningServer.copyExample("quickstart", scratch);
         Files.writeString(project.resolve("app/adapters/shop.terse"), String.join("\n",
                 "connector: sqlite",
@@ -63,15 +57,10 @@ class McpStreamingTest {
                 + "use: shop\ntimeout: 1s\nstatement: '" + FOREVER + "'\n");
         RunningServer.writeTool(project, "guarded", "description: 'Needs an API key'\nuse: shop\n"
                 + "statement: 'SELECT 1 AS one'\nauth:\n  plugin: api_key\n  policy:\n    value: '{{ env.SHOP_KEY }}'\n");
-        server = RunningServer.start(project, Map.of("SHOP_KEY", SECRET),
+        return RunningServer.start(project, Map.of("SHOP_KEY", SECRET),
                 s -> s.withProgressInterval(Duration.ofMillis(50)));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+    });
+    static final RawHttp http = server.http();
 
     @Test
     void aCallThatLogsIsAnsweredWithAnSseStream() throws Exception {

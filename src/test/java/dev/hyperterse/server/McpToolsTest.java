@@ -2,20 +2,17 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.testing.RawHttp;
-import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
+import dev.hyperterse.testing.TestServer;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,29 +36,14 @@ class McpToolsTest {
             "test_tool_with_progress", "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool",
             "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types");
 
-    @TempDir
-    static Path scratch;
-    static RunningServer tuned;
-    static RunningServer withFixtures;
-    static RawHttp tunedHttp;
-    static RawHttp fixturesHttp;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tuned = RunningServer.start(RunningServer.copyExample("quickstart", scratch.resolve("a")),
-                s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RESULT).withSearchOutputSchema(true),
-                ServeOptions.DEFAULTS);
-        withFixtures = RunningServer.start(RunningServer.copyExample("quickstart", scratch.resolve("b")),
-                s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
-        tunedHttp = new RawHttp(tuned.baseUrl());
-        fixturesHttp = new RawHttp(withFixtures.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        tuned.close();
-        withFixtures.close();
-    }
+    @RegisterExtension
+    static final TestServer tuned = TestServer.quickstart(
+            s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RESULT).withSearchOutputSchema(true),
+            ServeOptions.DEFAULTS);
+    @RegisterExtension
+    static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+    static final RawHttp tunedHttp = tuned.http();
+    static final RawHttp fixturesHttp = withFixtures.http();
 
     @Test
     void toolsListIsPagedWithOpaqueCursors() throws Exception {

@@ -3,10 +3,10 @@ package dev.hyperterse.server;
 import dev.hyperterse.telemetry.TelemetrySetup;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
@@ -26,14 +26,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * metrics off or moves them.
  */
 class MetricsEndpointTest {
-    @TempDir
-    static Path scratch;
-    static TelemetrySetup telemetry;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
         Path dir = RunningServer.copyExample("quickstart", scratch.resolve("a"));
         RunningServer.writeTool(dir, "cached-customer", "use: shop\n"
                 + "statement: SELECT id, name FROM customers WHERE id = {{ inputs.customer_id }}\n"
@@ -42,16 +36,10 @@ class MetricsEndpointTest {
         Files.writeString(dir.resolve("app/tools/greet/greet.js"), "export default ({ inputs }) => ({ hi: inputs.name });\n");
         RunningServer.writeTool(dir, "broken", "handler: ./broken.js\n");
         Files.writeString(dir.resolve("app/tools/broken/broken.js"), "export default () => { throw new Error('no'); };\n");
-        telemetry = TelemetrySetup.forTesting(null, false, true);
-        server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-        telemetry.close();
-    }
+        TelemetrySetup telemetry = TelemetrySetup.forTesting(null, false, true);
+        return RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry)).alsoClosing(telemetry);
+    });
+    static final RawHttp http = server.http();
 
     @Test
     void callsAreCountedByToolOutcomeAndStatus() throws Exception {

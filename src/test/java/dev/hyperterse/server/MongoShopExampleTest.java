@@ -6,14 +6,12 @@ import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.mongodb.MongoConnectorFactory;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.MongoTestServer;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestDatabases;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,10 +25,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -68,19 +65,13 @@ class MongoShopExampleTest {
         Path project = RunningServer.copyExample("mongodb", scratch);
         server = RunningServer.start(project, Map.of("SHOP_MONGODB_URL", mongodb.url(), "SHOP_MONGODB_DB", database),
                 s -> s);
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(30))
-                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
-                .build();
-        client.initialize();
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(30));
     }
 
     @AfterAll
     static void stop() throws Exception {
         try {
-            if (client != null) {
-                client.closeGracefully();
-            }
+            McpSdk.close(client);
             if (server != null) {
                 server.close();
             }
@@ -93,24 +84,15 @@ class MongoShopExampleTest {
         }
     }
 
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
     private static McpSchema.CallToolResult call(String tool, Map<String, Object> inputs) {
         return client.callTool(new McpSchema.CallToolRequest("execute", Map.of("tool", tool, "inputs", inputs)));
     }
 
     private static JsonArray execute(String tool, Map<String, Object> inputs) {
-        McpSchema.CallToolResult result = call(tool, inputs);
-        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
+        McpSchema.CallToolResult result = McpSdk.execute(client, tool, inputs);
         // MongoDB replies declare no columns, so its tools have no output schema
         org.junit.jupiter.api.Assertions.assertNull(result.structuredContent(), tool);
-        return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        return McpSdk.firstRows(result);
     }
 
     @Test

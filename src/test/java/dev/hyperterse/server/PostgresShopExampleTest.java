@@ -1,48 +1,20 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
-import dev.hyperterse.connector.postgres.PostgresConnectorFactory;
-import dev.hyperterse.testing.TestDatabases;
+import dev.hyperterse.testing.SqlDatabase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /** {@code tools-examples/postgres} served on a database of its own. */
 class PostgresShopExampleTest extends ShopExampleContract {
 
-    @Override
-    protected String example() {
-        return "postgres";
-    }
-
-    @Override
-    protected ConnectorFactory factory() {
-        return new PostgresConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.postgresUrl();
-    }
-
-    @Override
-    protected String urlVariable() {
-        return "SHOP_POSTGRES_URL";
-    }
-
-    @Override
-    protected String databaseUrl(String database) {
-        return TestDatabases.withDatabase(serverUrl(), database);
+    PostgresShopExampleTest() {
+        super(SqlDatabase.POSTGRES, "postgres", "SHOP_POSTGRES_URL");
     }
 
     @Override
     protected void dropDatabase(Connector admin, String database) {
         run(admin, "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-    }
-
-    @Override
-    protected String unreachableUrl() {
-        return TestDatabases.withAddress(serverUrl(), "127.0.0.1", 1);
     }
 
     @Override

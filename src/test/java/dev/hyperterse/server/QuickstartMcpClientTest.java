@@ -1,9 +1,8 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.testing.RunningServer;
-import io.modelcontextprotocol.client.McpClient;
+import dev.hyperterse.testing.McpSdk;
+import dev.hyperterse.testing.TestServer;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonArray;
@@ -11,44 +10,32 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.hyperterse.testing.McpSdk.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The quickstart served for real and driven by the MCP Java SDK client. */
 class QuickstartMcpClientTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
+    @RegisterExtension
+    static final TestServer server = TestServer.quickstart();
     static McpSyncClient client;
 
     @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start(RunningServer.copyExample("quickstart", scratch));
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(20))
-                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
-                .build();
-        client.initialize();
+    static void connect() {
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(20));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (client != null) {
-            client.closeGracefully();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void disconnect() {
+        McpSdk.close(client);
     }
 
     @Test
@@ -189,17 +176,10 @@ class QuickstartMcpClientTest {
     }
 
     static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {
-        return call("execute", Map.of("tool", tool, "inputs", inputs));
+        return McpSdk.execute(client, tool, inputs);
     }
 
     static McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(name, arguments));
-        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
-        return result;
-    }
-
-    static JsonArray rows(McpSchema.CallToolResult result) {
-        assertEquals(1, result.content().size());
-        return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        return McpSdk.call(client, name, arguments);
     }
 }

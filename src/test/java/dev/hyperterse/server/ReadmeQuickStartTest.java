@@ -1,13 +1,12 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
-import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -35,29 +34,20 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ReadmeQuickStartTest {
     private static final String README_ADDRESS = "http://127.0.0.1:8080";
 
-    @TempDir
-    static Path scratch;
+    @RegisterExtension
+    static final TestServer server = TestServer.quickstart();
     static String readme;
-    static RunningServer server;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void readReadme() throws Exception {
         readme = Files.readString(Path.of("README.md"));
-        server = RunningServer.start(RunningServer.copyExample("quickstart", scratch));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test
     void everyCurlCommandAnswersAsShown() throws Exception {
         List<List<String>> commands = curlCommands(section("### Talk to it with curl"));
         assertEquals(4, commands.size(), "the README's curl commands: " + commands);
-        RawHttp http = new RawHttp(server.baseUrl());
+        RawHttp http = server.http();
         JsonObject executed = null;
         for (List<String> command : commands) {
             Curl curl = Curl.parse(command);

@@ -7,14 +7,12 @@ import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.redis.RedisConnectorFactory;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SeedFiles;
 import dev.hyperterse.testing.TestDatabases;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import org.junit.jupiter.api.AfterAll;
@@ -28,11 +26,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -70,11 +67,7 @@ class RedisShopExampleTest {
         }
         project = RunningServer.copyExample("redis", scratch);
         server = RunningServer.start(project, env(), s -> s);
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(30))
-                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
-                .build();
-        client.initialize();
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(30));
     }
 
     private static Map<String, String> env() {
@@ -84,9 +77,7 @@ class RedisShopExampleTest {
     @AfterAll
     static void stop() throws Exception {
         try {
-            if (client != null) {
-                client.closeGracefully();
-            }
+            McpSdk.close(client);
             if (server != null) {
                 server.close();
             }
@@ -103,21 +94,11 @@ class RedisShopExampleTest {
         }
     }
 
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
     private static JsonArray execute(String tool, Map<String, Object> inputs) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("execute",
-                Map.of("tool", tool, "inputs", inputs)));
-        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
+        McpSchema.CallToolResult result = McpSdk.execute(client, tool, inputs);
         // Redis replies declare no columns, so its tools have no output schema
         org.junit.jupiter.api.Assertions.assertNull(result.structuredContent(), tool);
-        return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        return McpSdk.firstRows(result);
     }
 
     @Test

@@ -42,8 +42,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * are told {@code notifications/tools/list_changed} when the tools changed.
  */
 class ReloadTest {
-    static final String SLOW_TOOL = "description: 'Waits'\nuse: slow\nstatement: SELECT {{ inputs.ms }}\n"
-            + "inputs:\n  ms:\n    type: int\n";
+    static final String SLOW_TOOL = DelayConnectors.SLOW_TOOL;
 
     @TempDir
     Path scratch;
@@ -54,9 +53,7 @@ class ReloadTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        project = RunningServer.copyExample("quickstart", scratch);
-        Files.writeString(project.resolve("app/adapters/slow.terse"), "connector: delay\nconnection_string: 'delay://'\n");
-        RunningServer.writeTool(project, "slow", SLOW_TOOL);
+        project = DelayConnectors.quickstartWithSlowTool(scratch);
         delay = new DelayConnectors();
         connectors = RunningServer.withDelay(delay);
         logs = new ListAppender<>();

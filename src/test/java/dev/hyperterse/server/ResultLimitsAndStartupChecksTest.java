@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.json.JsonArray;
@@ -26,8 +27,7 @@ class ResultLimitsAndStartupChecksTest {
 
     void project() throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: limits\n");
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        ProjectFiles.sqliteMemoryDb(dir);
         RunningServer.writeTool(dir, "three-rows", "use: db\nrow_limit: 2\nstatement: >-\n"
                 + "  SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3 ORDER BY n\n");
     }

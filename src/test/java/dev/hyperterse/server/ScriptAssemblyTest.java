@@ -7,13 +7,13 @@ import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.testing.ProjectFiles;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +39,7 @@ class ScriptAssemblyTest {
     }
 
     private Path write(String relative, String... lines) throws IOException {
-        Path file = dir.resolve(relative);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, String.join("\n", lines) + "\n");
-        return file;
+        return ProjectFiles.writeLines(dir, relative, lines);
     }
 
     private List<ConfigProblem> problems() throws Exception {

@@ -1,6 +1,7 @@
 package dev.hyperterse.server;
 
 import dev.hyperterse.telemetry.TelemetrySetup;
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import org.junit.jupiter.api.Test;
@@ -23,8 +24,7 @@ class ScriptAuthSearchTest {
     void project(String rule) throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: many\nauth:\n  plugin: script\n  policy: {path: gate.js}\n");
         Files.writeString(dir.resolve("gate.js"), rule);
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        ProjectFiles.sqliteMemoryDb(dir);
         for (int i = 0; i < 70; i++) {
             RunningServer.writeTool(dir, String.format("report-%02d", i),
                     "description: 'Monthly report number " + i + "'\nuse: db\nstatement: SELECT " + i + " AS n\n");

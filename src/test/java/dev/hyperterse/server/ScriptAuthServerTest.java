@@ -1,24 +1,20 @@
 package dev.hyperterse.server;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.hyperterse.pipeline.Pipeline;
+import dev.hyperterse.testing.LogCapture;
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
-import io.vertx.core.json.JsonArray;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static dev.hyperterse.testing.RawHttp.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -28,13 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * statements and the tool's scripts see.
  */
 class ScriptAuthServerTest {
-    @TempDir
-    static Path dir;
-    static RunningServer server;
-    static RawHttp http;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(dir -> {
         Files.writeString(dir.resolve(".hyperterse"), String.join("\n",
                 "name: gated",
                 "tools:",
@@ -59,8 +50,7 @@ class ScriptAuthServerTest {
                 "  return { subject: 'user-' + tenant, claims: { tenant, level: 3 } };",
                 "};",
                 ""));
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        ProjectFiles.sqliteMemoryDb(dir);
         RunningServer.writeTool(dir, "gated-rows", String.join("\n",
                 "description: 'Rows of the caller''s tenant'",
                 "use: db",
@@ -93,21 +83,12 @@ class ScriptAuthServerTest {
         Files.writeString(dir.resolve("app/tools/gated-odd/odd.js"), "export default () => ({ allowed: false });\n");
         RunningServer.writeTool(dir, "gated-open", "description: 'Open report'\nuse: db\nstatement: SELECT 1 AS one\n"
                 + "auth:\n  plugin: allow_all\n");
-        server = RunningServer.start(dir, Map.of("GATE_TOKEN", "let-me-in"), s -> s);
-        http = new RawHttp(server.baseUrl());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-    }
+        return RunningServer.start(dir, Map.of("GATE_TOKEN", "let-me-in"), s -> s);
+    });
+    static final RawHttp http = server.http();
 
     static JsonObject execute(String tool, String... headers) throws Exception {
         return new JsonObject(http.mcp(RawHttp.execute(1, tool, new JsonObject()), headers).body());
-    }
-
-    static JsonArray rows(JsonObject response) {
-        return new JsonArray(response.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
     }
 
     /**
@@ -117,21 +98,18 @@ class ScriptAuthServerTest {
      * @return the reason the log gives
      */
     static String denial(String tool, String... headers) throws Exception {
-        Logger pipelineLog = (Logger) LoggerFactory.getLogger(Pipeline.class);
-        ListAppender<ILoggingEvent> log = new ListAppender<>();
-        log.start();
-        pipelineLog.addAppender(log);
+        LogCapture log = LogCapture.of(Pipeline.class);
         JsonObject response;
         try {
             response = execute(tool, headers);
         } finally {
-            pipelineLog.detachAppender(log);
+            log.close();
         }
         JsonObject error = response.getJsonObject("error");
         assertEquals(-32601, error.getInteger("code"), response.encode());
         assertEquals("tool not found: " + tool, error.getString("message"));
         assertEquals(new JsonObject().put("stage", "resolution").put("tool", tool), error.getJsonObject("data"));
-        return log.list.stream()
+        return log.events().stream()
                 .filter(e -> e.getKeyValuePairs() != null)
                 .flatMap(e -> e.getKeyValuePairs().stream())
                 .filter(kv -> kv.key.equals("reason"))

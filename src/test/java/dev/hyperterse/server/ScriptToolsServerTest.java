@@ -1,10 +1,10 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
-import io.modelcontextprotocol.client.McpClient;
+import dev.hyperterse.testing.TestServer;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonArray;
@@ -12,15 +12,12 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import static dev.hyperterse.testing.McpSdk.rows;
+import static dev.hyperterse.testing.ProjectFiles.writeLines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,37 +37,32 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * coercion, script errors and the time limit; driven by the MCP Java SDK client and raw HTTP.
  */
 class ScriptToolsServerTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer server;
-    static McpSyncClient client;
-
-    @BeforeAll
-    static void start() throws Exception {
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
         Path project = RunningServer.copyExample("scripts", scratch);
         // every stage: the input mapper passes its payload on as an input, the handler returns its
         // payload and a scalar, the output mapper wraps what it got
-        write(project, "app/tools/stages/config.terse",
+        writeLines(project, "app/tools/stages/config.terse",
                 "inputs:",
                 "  name: {type: string}",
                 "  count: {type: int, optional: true, default: 2}",
                 "  seen_by_input_mapper: {type: string, optional: true}");
-        write(project, "app/tools/stages/input.ts",
+        writeLines(project, "app/tools/stages/input.ts",
                 "export default (p: { inputs: Record<string, unknown>; tool: string }) =>",
                 "  ({ ...p.inputs, seen_by_input_mapper: JSON.stringify(p) });");
-        write(project, "app/tools/stages/handler.ts", "export default (p: unknown) => [p, 'scalar'];");
-        write(project, "app/tools/stages/output.ts", "export default (p: unknown) => ({ output_mapper_got: p });");
+        writeLines(project, "app/tools/stages/handler.ts", "export default (p: unknown) => [p, 'scalar'];");
+        writeLines(project, "app/tools/stages/output.ts", "export default (p: unknown) => ({ output_mapper_got: p });");
 
-        write(project, "app/tools/coerce/config.terse", "handler: ./handler.js", "inputs:", "  kind: {type: string}");
-        write(project, "app/tools/coerce/handler.js",
+        writeLines(project, "app/tools/coerce/config.terse", "handler: ./handler.js", "inputs:", "  kind: {type: string}");
+        writeLines(project, "app/tools/coerce/handler.js",
                 "const values = { null: null, undefined: undefined, array: [{ a: 1 }, 2, 'x', null],",
                 "  object: { a: 1 }, string: 'text', number: 4.5, boolean: false, empty: [] };",
                 "export default async ({ inputs }) => values[inputs.kind];");
 
-        write(project, "app/tools/failing/config.terse", "handler: ./fail.js#handler",
+        writeLines(project, "app/tools/failing/config.terse", "handler: ./fail.js#handler",
                 "mappers:", "  input: ./fail.js#input", "  output: ./fail.js#output",
                 "inputs:", "  where: {type: string}");
-        write(project, "app/tools/failing/fail.js",
+        writeLines(project, "app/tools/failing/fail.js",
                 "export const input = ({ inputs }) => { if (inputs.where === 'input') throw new Error('bad input');",
                 "  if (inputs.where === 'not-object') return [1]; return inputs; };",
                 "export const handler = async ({ inputs }) => { if (inputs.where === 'handler') throw new TypeError('bad handler');",
@@ -76,38 +70,24 @@ class ScriptToolsServerTest {
                 "export const output = ({ results }) => { if (results[0].where === 'output') throw new Error('bad output');",
                 "  return results; };");
 
-        write(project, "app/tools/spin/config.terse", "handler: handler.js", "timeout: 1s", "inputs:", "  n: {type: int}");
-        write(project, "app/tools/spin/handler.js", "export default () => { while (true) {} };");
+        writeLines(project, "app/tools/spin/config.terse", "handler: handler.js", "timeout: 1s", "inputs:", "  n: {type: int}");
+        writeLines(project, "app/tools/spin/handler.js", "export default () => { while (true) {} };");
 
-        write(project, "app/tools/env-echo/config.terse", "env: [GREETING]");
-        write(project, "app/tools/env-echo/handler.ts", "export default () => ({ env: process.env });");
+        writeLines(project, "app/tools/env-echo/config.terse", "env: [GREETING]");
+        writeLines(project, "app/tools/env-echo/handler.ts", "export default () => ({ env: process.env });");
 
-        server = RunningServer.start(project, Map.of("GREETING", "hello", "OTHER_SECRET", "not passed"), s -> s);
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(30))
-                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
-                .build();
-        client.initialize();
-    }
+        return RunningServer.start(project, Map.of("GREETING", "hello", "OTHER_SECRET", "not passed"), s -> s);
+    });
+    static McpSyncClient client;
 
-    private static void write(Path project, String relative, String... lines) {
-        try {
-            Path file = project.resolve(relative);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, String.join("\n", lines) + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    @BeforeAll
+    static void connect() {
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(30));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (client != null) {
-            client.closeGracefully();
-        }
-        if (server != null) {
-            server.close();
-        }
+    static void disconnect() {
+        McpSdk.close(client);
     }
 
     @Test
@@ -177,7 +157,7 @@ class ScriptToolsServerTest {
     private static void assertFailure(String where, String stage, String message) throws Exception {
         JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "execute").put("arguments",
                 new JsonObject().put("tool", "failing").put("inputs", new JsonObject().put("where", where))));
-        JsonObject error = new JsonObject(new RawHttp(server.baseUrl()).mcp(call).body()).getJsonObject("error");
+        JsonObject error = new JsonObject(server.http().mcp(call).body()).getJsonObject("error");
         assertEquals(-32000, error.getInteger("code"));
         assertEquals(message, error.getString("message"));
         assertEquals(new JsonObject().put("stage", stage).put("tool", "failing"), error.getJsonObject("data"));
@@ -244,7 +224,7 @@ class ScriptToolsServerTest {
                 && !first.getString("statement").isEmpty());
     }
 
-    private static HttpRequest mcp(RunningServer server, String tool, JsonObject inputs) {
+    private static HttpRequest mcp(TestServer server, String tool, JsonObject inputs) {
         JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "execute").put("arguments",
                 new JsonObject().put("tool", tool).put("inputs", inputs)));
         return HttpRequest.newBuilder(URI.create(server.mcpUrl())).timeout(Duration.ofSeconds(30))
@@ -253,17 +233,10 @@ class ScriptToolsServerTest {
     }
 
     static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {
-        return call("execute", Map.of("tool", tool, "inputs", inputs));
+        return McpSdk.execute(client, tool, inputs);
     }
 
     static McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(name, arguments));
-        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
-        return result;
-    }
-
-    static JsonArray rows(McpSchema.CallToolResult result) {
-        assertEquals(1, result.content().size());
-        return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        return McpSdk.call(client, name, arguments);
     }
 }

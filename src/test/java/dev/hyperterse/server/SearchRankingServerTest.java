@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.json.JsonArray;
@@ -28,15 +29,13 @@ class SearchRankingServerTest {
 
     private void project(String searchSection) throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: ranking\ntools:\n  search:\n" + searchSection);
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
+        ProjectFiles.sqliteMemoryDb(dir);
         tool("list-settings", "Lists configuration parameters of the server with their values");
         tool("list-extensions", "Lists the extensions installed on the server");
     }
 
     private void tool(String name, String description) throws Exception {
-        Path folder = Files.createDirectories(dir.resolve("app/tools/" + name));
-        Files.writeString(folder.resolve("config.terse"), "description: '" + description + "'\nuse: db\nstatement: SELECT 1 AS one\n");
+        RunningServer.writeTool(dir, name, "description: '" + description + "'\nuse: db\nstatement: SELECT 1 AS one\n");
     }
 
     private static JsonArray search(RunningServer server) throws Exception {

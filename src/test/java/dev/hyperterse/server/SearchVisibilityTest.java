@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import io.vertx.core.json.JsonArray;
@@ -23,12 +24,9 @@ class SearchVisibilityTest {
 
     void project(boolean filter) throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: visible\ntools:\n  search:\n    filter_by_auth: " + filter + "\n");
-        Files.createDirectories(dir.resolve("app/adapters"));
-        Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
-        Path open = Files.createDirectories(dir.resolve("app/tools/report-public"));
-        Files.writeString(open.resolve("config.terse"), "description: 'Public report'\nuse: db\nstatement: SELECT 1 AS one\n");
-        Path secret = Files.createDirectories(dir.resolve("app/tools/report-salaries"));
-        Files.writeString(secret.resolve("config.terse"), "description: 'Salary report'\nuse: db\n"
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "report-public", "description: 'Public report'\nuse: db\nstatement: SELECT 1 AS one\n");
+        RunningServer.writeTool(dir, "report-salaries", "description: 'Salary report'\nuse: db\n"
                 + "statement: SELECT 2 AS two\nauth:\n  plugin: api_key\n  policy:\n    value: '{{ env.HR_KEY }}'\n");
     }
 

@@ -2,15 +2,16 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.cli.CliRunner;
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.Futures;
+import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SeedFiles;
-import io.modelcontextprotocol.client.McpClient;
+import dev.hyperterse.testing.SqlDatabase;
+import dev.hyperterse.testing.TestDatabases;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.Future;
@@ -29,10 +30,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,20 +52,25 @@ abstract class ShopExampleContract {
     private Path project;
     private RunningServer server;
     private McpSyncClient client;
+    private final SqlDatabase sqlDatabase;
+    private final String example;
+    private final String urlVariable;
 
-    /** The example folder under tools-examples. */
-    protected abstract String example();
-
-    protected abstract ConnectorFactory factory();
-
-    /** The server the tests may use. */
-    protected abstract String serverUrl();
-
-    /** The example's connection-string variable. */
-    protected abstract String urlVariable();
+    /**
+     * @param sqlDatabase the server the example's database is made on
+     * @param example     the example folder under tools-examples
+     * @param urlVariable the example's connection-string variable
+     */
+    protected ShopExampleContract(SqlDatabase sqlDatabase, String example, String urlVariable) {
+        this.sqlDatabase = sqlDatabase;
+        this.example = example;
+        this.urlVariable = urlVariable;
+    }
 
     /** The URL of a database on the server. */
-    protected abstract String databaseUrl(String database);
+    private String databaseUrl(String database) {
+        return TestDatabases.withDatabase(sqlDatabase.url(), database);
+    }
 
     protected abstract void dropDatabase(Connector admin, String database);
 
@@ -83,12 +87,12 @@ abstract class ShopExampleContract {
     @BeforeAll
     void start() throws Exception {
         vertx = Vertx.vertx();
-        admin = await(factory().connect(vertx, adapter(serverUrl()), Path.of(".")));
-        database = dev.hyperterse.testing.TestDatabases.uniqueName("hyperterse_shop");
+        admin = await(sqlDatabase.factory().connect(vertx, adapter(sqlDatabase.url()), Path.of(".")));
+        database = TestDatabases.uniqueName("hyperterse_shop");
         run(admin, "CREATE DATABASE " + database);
-        Connector shop = await(factory().connect(vertx, adapter(databaseUrl(database)), Path.of(".")));
+        Connector shop = await(sqlDatabase.factory().connect(vertx, adapter(databaseUrl(database)), Path.of(".")));
         try {
-            Path source = Path.of("tools-examples", example(), "db");
+            Path source = Path.of("tools-examples", example, "db");
             for (String file : List.of("schema.sql", "seed.sql")) {
                 for (String statement : SeedFiles.sqlStatements(source.resolve(file))) {
                     run(shop, statement);
@@ -97,23 +101,17 @@ abstract class ShopExampleContract {
         } finally {
             await(shop.close());
         }
-        project = RunningServer.copyExample(example(), scratch);
+        project = RunningServer.copyExample(example, scratch);
         Map<String, String> env = new HashMap<>();
-        env.put(urlVariable(), databaseUrl(database));
+        env.put(urlVariable, databaseUrl(database));
         server = RunningServer.start(project, env, s -> s);
-        client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.baseUrl()).endpoint("/mcp").build())
-                .requestTimeout(Duration.ofSeconds(30))
-                .clientInfo(new McpSchema.Implementation("junit", "1.0"))
-                .build();
-        client.initialize();
+        client = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(30));
     }
 
     @AfterAll
     void stop() throws Exception {
         try {
-            if (client != null) {
-                client.closeGracefully();
-            }
+            McpSdk.close(client);
             if (server != null) {
                 server.close();
             }
@@ -127,32 +125,25 @@ abstract class ShopExampleContract {
     }
 
     private AdapterDef adapter(String url) {
-        return new AdapterDef("admin", factory().type(), url, Map.of(), SourceLocation.of(Path.of("admin.terse")));
+        return new AdapterDef("admin", sqlDatabase.factory().type(), url, Map.of(), SourceLocation.of(Path.of("admin.terse")));
     }
 
     protected void run(Connector c, String sql) {
         try {
-            await(c.execute(factory().compile(sql, Map.of()), List.of(), QueryOptions.of(1000, Duration.ofSeconds(60))));
+            await(c.execute(sqlDatabase.factory().compile(sql, Map.of()), List.of(), QueryOptions.of(1000, Duration.ofSeconds(60))));
         } catch (dev.hyperterse.connector.StatementException e) {
             throw new AssertionError(e);
         }
     }
 
     protected static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+        return Futures.await(future, Duration.ofSeconds(60));
     }
 
     /** The rows a tool returns; its structured result, when it has one, must hold the same rows. */
     private JsonArray execute(String tool, Map<String, Object> inputs) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("execute",
-                Map.of("tool", tool, "inputs", inputs)));
-        assertFalse(Boolean.TRUE.equals(result.isError()), () -> "unexpected tool error: " + result);
-        String text = ((McpSchema.TextContent) result.content().get(0)).text();
-        JsonArray rows = new JsonArray(text);
+        McpSchema.CallToolResult result = McpSdk.execute(client, tool, inputs);
+        JsonArray rows = McpSdk.firstRows(result);
         if (result.structuredContent() != null) {
             JsonObject structured = new JsonObject(io.vertx.core.json.Json.encode(result.structuredContent()));
             assertEquals(rows, structured.getJsonArray("rows"), tool + ": structuredContent holds the text's rows");
@@ -168,9 +159,7 @@ abstract class ShopExampleContract {
 
     /** The output schema search shows for the tool (found by its name's words). */
     private JsonObject outputSchemaOf(String tool) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("search",
-                Map.of("query", tool.replace('-', ' '))));
-        JsonArray hits = new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());
+        JsonArray hits = McpSdk.firstRows(McpSdk.call(client, "search", Map.of("query", tool.replace('-', ' '))));
         for (Object hit : hits) {
             if (tool.equals(((JsonObject) hit).getString("name"))) {
                 JsonObject schema = ((JsonObject) hit).getJsonObject("output_schema");
@@ -293,8 +282,8 @@ abstract class ShopExampleContract {
 
     @Test
     void validateChecksStatementsAgainstTheDatabase() throws Exception {
-        Path copy = RunningServer.copyExample(example(), scratch.resolve("validate"));
-        Files.writeString(copy.resolve(".env.local"), urlVariable() + "=" + databaseUrl(database) + "\n");
+        Path copy = RunningServer.copyExample(example, scratch.resolve("validate"));
+        Files.writeString(copy.resolve(".env.local"), urlVariable + "=" + databaseUrl(database) + "\n");
         CliRunner.Run ok = CliRunner.run("validate", "--check-db", copy.toString());
         assertEquals(0, ok.code(), ok.err());
         assertTrue(ok.out().contains("statements checked against the reachable databases"), ok.out());
@@ -309,12 +298,11 @@ abstract class ShopExampleContract {
         assertTrue(bad.err().contains("nope"), bad.err());
 
         // an unreachable database is a warning, and its statements are not checked
-        Files.writeString(copy.resolve(".env.local"), urlVariable() + "=" + unreachableUrl() + "\n");
+        String unreachable = TestDatabases.withAddress(sqlDatabase.url(), "127.0.0.1", 1);
+        Files.writeString(copy.resolve(".env.local"), urlVariable + "=" + unreachable + "\n");
         CliRunner.Run down = CliRunner.run("validate", "--check-db", copy.toString());
         assertEquals(0, down.code(), down.err());
         assertTrue(down.err().contains("warning: ") && down.err().contains("adapters/shop.terse")
                 && down.err().contains("not checked"), down.err());
     }
-
-    protected abstract String unreachableUrl();
 }

@@ -7,14 +7,12 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.hyperterse.testing.ProjectFiles.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,16 +36,6 @@ class ToolExposureTest {
         write(dir, "app/tools/admin-report/config.terse", "description: 'Admins only'\nuse: db\n"
                 + "statement: SELECT 42 AS answer\nauth:\n  plugin: api_key\n  policy:\n    value: s3cret-key\n");
         return dir;
-    }
-
-    private static void write(Path dir, String relative, String text) {
-        try {
-            Path file = dir.resolve(relative);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static List<String> names(JsonObject listResult) {

@@ -1,28 +1,24 @@
 package dev.hyperterse.server;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.hyperterse.testing.ProjectFiles.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -32,34 +28,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * by default, masked with an error id under {@code tools.expose_script_errors: false}).
  */
 class ToolModelServerTest {
-    @TempDir
-    static Path scratch;
-    static RunningServer shown;
-    static RunningServer masked;
-
-    static final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-    @BeforeAll
-    static void start() throws Exception {
-        log.start();
-        pipelineLog().addAppender(log);
-        shown = RunningServer.start(project(scratch.resolve("shown"), ""));
-        masked = RunningServer.start(project(scratch.resolve("masked"), "tools:\n  expose_script_errors: false\n"));
-    }
-
-    private static ch.qos.logback.classic.Logger pipelineLog() {
-        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(dev.hyperterse.pipeline.Pipeline.class);
-    }
+    /** Attached before the servers start (a class initializer runs before the extensions), detached before they stop. */
+    static final LogCapture log = LogCapture.of(dev.hyperterse.pipeline.Pipeline.class);
+    @RegisterExtension
+    static final TestServer shown = TestServer.of(scratch -> RunningServer.start(project(scratch.resolve("shown"), "")));
+    @RegisterExtension
+    static final TestServer masked = TestServer.of(scratch -> RunningServer.start(
+            project(scratch.resolve("masked"), "tools:\n  expose_script_errors: false\n")));
 
     @AfterAll
-    static void stop() throws Exception {
-        pipelineLog().detachAppender(log);
-        if (shown != null) {
-            shown.close();
-        }
-        if (masked != null) {
-            masked.close();
-        }
+    static void stop() {
+        log.close();
     }
 
     private static Path project(Path dir, String extraRoot) {
@@ -92,36 +71,16 @@ class ToolModelServerTest {
         return dir;
     }
 
-    private static void write(Path dir, String relative, String text) {
-        try {
-            Path file = dir.resolve(relative);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    private static JsonArray rows(TestServer server, String tool, JsonObject inputs) throws Exception {
+        return server.http().rows(tool, inputs);
     }
 
-    private static JsonObject call(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        HttpResponse<String> answer = new RawHttp(server.baseUrl()).mcp(RawHttp.execute(1, tool, inputs));
-        assertEquals(200, answer.statusCode(), answer.body());
-        return new JsonObject(answer.body());
+    private static String error(TestServer server, String tool, JsonObject inputs) throws Exception {
+        return server.http().errorMessage(tool, inputs);
     }
 
-    private static JsonArray rows(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        JsonObject answer = call(server, tool, inputs);
-        assertNull(answer.getValue("error"), answer.encode());
-        return new JsonArray(answer.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
-    }
-
-    private static String error(RunningServer server, String tool, JsonObject inputs) throws Exception {
-        JsonObject answer = call(server, tool, inputs);
-        assertTrue(answer.containsKey("error"), answer.encode());
-        return answer.getJsonObject("error").getString("message");
-    }
-
-    private static JsonArray search(RunningServer server, JsonObject arguments) throws Exception {
-        HttpResponse<String> answer = new RawHttp(server.baseUrl()).mcp(RawHttp.request(1, "tools/call",
+    private static JsonArray search(TestServer server, JsonObject arguments) throws Exception {
+        HttpResponse<String> answer = server.http().mcp(RawHttp.request(1, "tools/call",
                 new JsonObject().put("name", "search").put("arguments", arguments)));
         JsonObject result = new JsonObject(answer.body()).getJsonObject("result");
         return new JsonArray(result.getJsonArray("content").getJsonObject(0).getString("text"));
@@ -198,7 +157,7 @@ class ToolModelServerTest {
         assertFalse(hidden.contains("hunter2"));
         String errorId = m.group(1);
         boolean logged = false;
-        for (ILoggingEvent event : log.list) {
+        for (ILoggingEvent event : log.events()) {
             if (event.getKeyValuePairs() == null) {
                 continue;
             }

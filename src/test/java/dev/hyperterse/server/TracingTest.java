@@ -3,17 +3,16 @@ package dev.hyperterse.server;
 import dev.hyperterse.telemetry.TelemetrySetup;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.TestServer;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -40,27 +39,24 @@ class TracingTest {
     static final String PARENT_ID = "00f067aa0ba902b7";
     static final String TRACEPARENT = "00-" + TRACE_ID + "-" + PARENT_ID + "-01";
 
-    @TempDir
-    static Path scratch;
     static InMemorySpanExporter spans = InMemorySpanExporter.create();
     static InMemorySpanExporter inputSpans = InMemorySpanExporter.create();
-    static TelemetrySetup telemetry;
-    static TelemetrySetup inputTelemetry;
-    static RunningServer server;
-    static RunningServer withInputs;
-    static RawHttp http;
+    @RegisterExtension
+    static final TestServer server = TestServer.of(scratch -> {
+        TelemetrySetup telemetry = TelemetrySetup.forTesting(spans, false, false);
+        return RunningServer.start(project(scratch.resolve("a")), s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry))
+                .alsoClosing(telemetry);
+    });
+    @RegisterExtension
+    static final TestServer withInputs = TestServer.of(scratch -> {
+        TelemetrySetup telemetry = TelemetrySetup.forTesting(inputSpans, true, false);
+        return RunningServer.start(project(scratch.resolve("b")), s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry))
+                .alsoClosing(telemetry);
+    });
+    static final RawHttp http = server.http();
 
-    @BeforeAll
-    static void start() throws Exception {
-        telemetry = TelemetrySetup.forTesting(spans, false, false);
-        inputTelemetry = TelemetrySetup.forTesting(inputSpans, true, false);
-        server = RunningServer.start(project("a"), s -> s, ServeOptions.DEFAULTS.withTelemetry(telemetry));
-        withInputs = RunningServer.start(project("b"), s -> s, ServeOptions.DEFAULTS.withTelemetry(inputTelemetry));
-        http = new RawHttp(server.baseUrl());
-    }
-
-    static Path project(String name) {
-        Path dir = RunningServer.copyExample("quickstart", scratch.resolve(name));
+    static Path project(Path scratch) {
+        Path dir = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(dir, "cached-customer", "description: 'Customer by id, cached'\nuse: shop\n"
                 + "statement: SELECT id, name FROM customers WHERE id = {{ inputs.customer_id }}\n"
                 + "inputs:\n  customer_id:\n    type: int\ncache:\n  enabled: true\n  ttl: 60\n");
@@ -69,14 +65,6 @@ class TracingTest {
                 + "AND {{ inputs.password }} IS NOT NULL\n"
                 + "inputs:\n  email:\n    type: string\n  password:\n    type: string\n");
         return dir;
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        server.close();
-        withInputs.close();
-        telemetry.close();
-        inputTelemetry.close();
     }
 
     @BeforeEach
@@ -188,7 +176,7 @@ class TracingTest {
             assertFalse(s.getAttributes().toString().contains("hunter2"), s.getName());
         }
 
-        RawHttp other = new RawHttp(withInputs.baseUrl());
+        RawHttp other = withInputs.http();
         assertEquals(200, other.mcp(RawHttp.execute(1, "login-check", inputs)).statusCode());
         List<SpanData> with = awaitSpans(inputSpans, s -> s.getName().startsWith("mcp "));
         String traced = attr(named(with, "execute login-check"), "hyperterse.inputs");

@@ -28,12 +28,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DelayConnectors implements ConnectorFactory {
     public static final String TYPE = "delay";
+    /** Tool {@code slow}: waits {@code inputs.ms} milliseconds on adapter {@code slow}. */
+    public static final String SLOW_TOOL = "description: 'Waits'\nuse: slow\nstatement: SELECT {{ inputs.ms }}\n"
+            + "inputs:\n  ms:\n    type: int\n";
 
     public final AtomicBoolean down = new AtomicBoolean();
     public final AtomicInteger opened = new AtomicInteger();
     public final AtomicInteger closed = new AtomicInteger();
     /** Statements still running when their connector was closed: calls a close cut off. */
     public final AtomicInteger cutOff = new AtomicInteger();
+
+    /**
+     * Copies the quickstart example into {@code scratch} and adds adapter {@code slow} ({@code
+     * connector: delay}) and tool {@link #SLOW_TOOL}; returns the project folder.
+     */
+    public static Path quickstartWithSlowTool(Path scratch) {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        ProjectFiles.write(project, "app/adapters/slow.terse", "connector: delay\nconnection_string: 'delay://'\n");
+        RunningServer.writeTool(project, "slow", SLOW_TOOL);
+        return project;
+    }
 
     @Override
     public String type() {

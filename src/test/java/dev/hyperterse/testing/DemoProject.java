@@ -1,9 +1,5 @@
 package dev.hyperterse.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -86,13 +82,6 @@ public final class DemoProject {
     }
 
     public static Path write(Path dir, String relative, String content) {
-        Path file = dir.resolve(relative);
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, content, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
+        return ProjectFiles.write(dir, relative, content);
     }
 }

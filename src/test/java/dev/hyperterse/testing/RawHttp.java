@@ -1,5 +1,6 @@
 package dev.hyperterse.testing;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -8,51 +9,50 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Plain HTTP requests to the server, to check status codes and headers exactly. */
 public final class RawHttp {
     public static final String ACCEPT_BOTH = "application/json, text/event-stream";
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
-    private final String base;
+    private final Supplier<String> base;
 
     public RawHttp(String base) {
+        this(() -> base);
+    }
+
+    /** Asks {@code base} for the address at each request (a server started after this is made). */
+    public RawHttp(Supplier<String> base) {
         this.base = base;
     }
 
     public HttpResponse<String> post(String path, String body, String... headers) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return exchange(path, HttpRequest.BodyPublishers.ofString(body), "POST", headers);
     }
 
     /** POSTs raw bytes (e.g. invalid UTF-8 or lone surrogates that a Java string cannot carry). */
     public HttpResponse<String> post(String path, byte[] body, String... headers) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (headers.length > 0) {
-            b.headers(headers);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return exchange(path, HttpRequest.BodyPublishers.ofByteArray(body), "POST", headers);
     }
 
     /** POSTs a JSON-RPC message with the usual MCP headers plus {@code extra}. */
     public HttpResponse<String> mcp(JsonObject message, String... extra) throws IOException, InterruptedException {
-        String[] headers = new String[4 + extra.length];
-        headers[0] = "Content-Type";
-        headers[1] = "application/json";
-        headers[2] = "Accept";
-        headers[3] = ACCEPT_BOTH;
-        System.arraycopy(extra, 0, headers, 4, extra.length);
-        return post("/mcp", message.encode(), headers);
+        return post("/mcp", message.encode(), mcpHeaders(extra));
     }
 
     public HttpResponse<String> send(String method, String path, String... headers) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
-                .method(method, HttpRequest.BodyPublishers.noBody());
+        return exchange(path, HttpRequest.BodyPublishers.noBody(), method, headers);
+    }
+
+    private HttpResponse<String> exchange(String path, HttpRequest.BodyPublisher body, String method, String... headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base.get() + path)).timeout(Duration.ofSeconds(30))
+                .method(method, body);
         if (headers.length > 0) {
             b.headers(headers);
         }
@@ -65,7 +65,7 @@ public final class RawHttp {
      */
     public SseStream open(String method, String path, String body, String... headers)
             throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base.get() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (headers.length > 0) {
             b.headers(headers);
@@ -75,13 +75,17 @@ public final class RawHttp {
 
     /** POSTs a JSON-RPC message with the usual MCP headers plus {@code extra}, reading the answer as a stream. */
     public SseStream mcpStream(JsonObject message, String... extra) throws IOException, InterruptedException {
+        return open("POST", "/mcp", message.encode(), mcpHeaders(extra));
+    }
+
+    private static String[] mcpHeaders(String... extra) {
         String[] headers = new String[4 + extra.length];
         headers[0] = "Content-Type";
         headers[1] = "application/json";
         headers[2] = "Accept";
         headers[3] = ACCEPT_BOTH;
         System.arraycopy(extra, 0, headers, 4, extra.length);
-        return open("POST", "/mcp", message.encode(), headers);
+        return headers;
     }
 
     /** GETs the session's SSE stream, resuming after {@code lastEventId} when it is not null. */
@@ -105,6 +109,35 @@ public final class RawHttp {
             throw new AssertionError("notifications/initialized answered " + note.statusCode());
         }
         return id;
+    }
+
+    /**
+     * Calls {@code tool} through {@code execute} (request id 1, these headers besides the usual
+     * ones); asserts HTTP 200 and returns the JSON-RPC answer, a result or an error.
+     */
+    public JsonObject call(String tool, JsonObject inputs, String... headers) throws IOException, InterruptedException {
+        HttpResponse<String> answer = mcp(execute(1, tool, inputs), headers);
+        assertEquals(200, answer.statusCode(), answer.body());
+        return new JsonObject(answer.body());
+    }
+
+    /** The rows of a call that must succeed: asserts the answer is not an error. */
+    public JsonArray rows(String tool, JsonObject inputs) throws IOException, InterruptedException {
+        JsonObject answer = call(tool, inputs);
+        assertNull(answer.getValue("error"), answer.encode());
+        return rows(answer);
+    }
+
+    /** The error message of a call that must fail: asserts the answer is an error. */
+    public String errorMessage(String tool, JsonObject inputs) throws IOException, InterruptedException {
+        JsonObject answer = call(tool, inputs);
+        assertTrue(answer.containsKey("error"), answer.encode());
+        return answer.getJsonObject("error").getString("message");
+    }
+
+    /** The rows a tool result carries: the text of its first content item, as a JSON array. */
+    public static JsonArray rows(JsonObject answer) {
+        return new JsonArray(answer.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
     }
 
     public static JsonObject notification(String method, JsonObject params) {

@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -26,6 +28,7 @@ public final class RunningServer implements AutoCloseable {
     private final Vertx vertx;
     private final HyperterseServer server;
     private final Project project;
+    private final List<AutoCloseable> alsoClose = new ArrayList<>();
 
     private RunningServer(Vertx vertx, HyperterseServer server, Project project) {
         this.vertx = vertx;
@@ -97,13 +100,7 @@ public final class RunningServer implements AutoCloseable {
 
     /** Adds (or replaces) a tool folder {@code app/tools/<name>} with this config. */
     public static void writeTool(Path projectDir, String name, String config) {
-        try {
-            Path dir = projectDir.resolve("app/tools").resolve(name);
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("config.terse"), config);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ProjectFiles.write(projectDir, "app/tools/" + name + "/config.terse", config);
     }
 
     /** Copies an example project from {@code tools-examples/} into a scratch folder. */
@@ -153,6 +150,12 @@ public final class RunningServer implements AutoCloseable {
         return project;
     }
 
+    /** Closes {@code resource} (a telemetry set-up, say) once the server and its Vert.x are closed; returns this. */
+    public RunningServer alsoClosing(AutoCloseable resource) {
+        alsoClose.add(resource);
+        return this;
+    }
+
     @Override
     public void close() throws Exception {
         // one after the other from this thread: a vertx.close() chained inside a Vert.x callback
@@ -161,6 +164,9 @@ public final class RunningServer implements AutoCloseable {
             server.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        for (AutoCloseable resource : alsoClose) {
+            resource.close();
         }
     }
 }

@@ -202,14 +202,8 @@ public final class TestDatabases {
 
     /** The same URL pointing at another host and port (a {@link TcpProxy}, say). */
     public static String withAddress(String url, String host, int port) {
-        int authority = url.indexOf("://") + 3;
-        int at = url.lastIndexOf('@');
-        int hostStart = Math.max(authority, at + 1);
-        int end = hostStart;
-        while (end < url.length() && url.charAt(end) != '/' && url.charAt(end) != '?') {
-            end++;
-        }
-        return url.substring(0, hostStart) + host + ":" + port + url.substring(end);
+        int[] span = addressSpan(url);
+        return url.substring(0, span[0]) + host + ":" + port + url.substring(span[1]);
     }
 
     /** The host of a URL such as {@code postgres://u@host:5432/db}. */
@@ -227,6 +221,12 @@ public final class TestDatabases {
     }
 
     private static String address(String url) {
+        int[] span = addressSpan(url);
+        return url.substring(span[0], span[1]);
+    }
+
+    /** Where {@code host:port} starts and ends in a URL: after the scheme and any credentials, up to the path or query. */
+    private static int[] addressSpan(String url) {
         int authority = url.indexOf("://") + 3;
         int at = url.lastIndexOf('@');
         int hostStart = Math.max(authority, at + 1);
@@ -234,6 +234,6 @@ public final class TestDatabases {
         while (end < url.length() && url.charAt(end) != '/' && url.charAt(end) != '?') {
             end++;
         }
-        return url.substring(hostStart, end);
+        return new int[] {hostStart, end};
     }
 }

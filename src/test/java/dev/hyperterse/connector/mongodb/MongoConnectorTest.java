@@ -1,21 +1,18 @@
 package dev.hyperterse.connector.mongodb;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.mongodb.reactivestreams.client.MongoClient;
 import com.mongodb.reactivestreams.client.MongoClients;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
-import dev.hyperterse.model.AdapterDef;
-import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.MongoTestServer;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.bson.BsonBinary;
@@ -29,12 +26,9 @@ import org.bson.types.ObjectId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -44,10 +38,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
+import static dev.hyperterse.testing.Futures.await;
+import static dev.hyperterse.testing.Futures.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -58,26 +52,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code HYPERTERSE_TEST_MONGODB_URL} names. Each run works in a database of its own, dropped at
  * the end.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class MongoConnectorTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
-
+class MongoConnectorTest extends ConnectorTestBase {
     private final MongoConnectorFactory factory = new MongoConnectorFactory();
     private final String db = TestDatabases.uniqueName("hyperterse_test");
     private MongoTestServer server;
-    private Vertx vertx;
-    private ListAppender<ILoggingEvent> log;
     private Connector mongo;
     private MongoClient seeder;
 
+    MongoConnectorTest() {
+        super("docs");
+    }
+
     @BeforeAll
     void start() {
-        log = new ListAppender<>();
-        log.start();
-        root().addAppender(log);
         server = MongoTestServer.start();
-        vertx = Vertx.vertx();
-        mongo = await(factory.connect(vertx, adapter(server.url(), Map.of()), Path.of(".")));
+        mongo = open(server.url(), Map.of());
         seeder = MongoClients.create(server.url());
         List<BsonDocument> users = List.of(
                 BsonDocument.parse("{\"_id\": 1, \"name\": \"alice\", \"secret\": \"a1\"}"),
@@ -92,28 +81,17 @@ class MongoConnectorTest {
 
     @AfterAll
     void stop() {
-        try {
-            block(seeder.getDatabase(db).drop());
-            seeder.close();
-            await(mongo.close());
-            await(vertx.close());
-            server.close();
-        } finally {
-            root().detachAppender(log);
-        }
-        List<String> blocked = log.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("has been blocked")).collect(Collectors.toList());
-        assertEquals(List.of(), blocked, "the event loop must never block");
-    }
-
-    private static ch.qos.logback.classic.Logger root() {
-        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        block(seeder.getDatabase(db).drop());
+        seeder.close();
+        await(mongo.close());
+        server.close();
     }
 
     // ---- helpers ----
 
-    private AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("docs", "mongodb", url, options, SourceLocation.of(Path.of("app/adapters/docs.terse")));
+    @Override
+    protected ConnectorFactory factory() {
+        return factory;
     }
 
     private static <T> T block(Publisher<T> publisher) {
@@ -143,27 +121,6 @@ class MongoConnectorTest {
         });
         try {
             return done.get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError("expected success, got: " + e.getCause(), e.getCause());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static Throwable failure(Future<?> future) {
-        try {
-            Object value = future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            throw new AssertionError("expected failure, got: " + value);
-        } catch (ExecutionException e) {
-            return e.getCause();
         } catch (Exception e) {
             throw new AssertionError(e);
         }

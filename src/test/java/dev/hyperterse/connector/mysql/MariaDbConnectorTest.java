@@ -1,15 +1,16 @@
 package dev.hyperterse.connector.mysql;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.testing.OutputSchemas;
+import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
 
+import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,19 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The SQL connector contract on MariaDB (the mysql connector), plus what is MySQL's own. */
 class MariaDbConnectorTest extends SqlConnectorContract {
 
-    @Override
-    protected ConnectorFactory factory() {
-        return new MySqlConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.mysqlUrl();
-    }
-
-    @Override
-    protected int defaultPort() {
-        return 3306;
+    MariaDbConnectorTest() {
+        super(SqlDatabase.MARIADB);
     }
 
     @Override
@@ -58,16 +48,10 @@ class MariaDbConnectorTest extends SqlConnectorContract {
 
     @Override
     protected List<String> schema() {
-        return List.of(
-                "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
-                "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
-                        + " (3, 'Charlie', 'charlie@example.com')",
+        return List.of(USERS.get(0), USERS.get(1),
                 "CREATE TABLE things (id INT PRIMARY KEY, n INT, price DECIMAL(10,2), ratio DOUBLE,"
                         + " active BOOLEAN, label VARCHAR(50), born DATE, created DATETIME)",
-                "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
-                        + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
-                        + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')",
-                "CREATE TABLE seq (n INT)",
+                THINGS_ROWS, SEQ_TABLE,
                 "INSERT INTO seq WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 50)"
                         + " SELECT n FROM s");
     }

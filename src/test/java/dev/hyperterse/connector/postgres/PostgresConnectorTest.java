@@ -1,13 +1,13 @@
 package dev.hyperterse.connector.postgres;
 
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.pipeline.OutputShape;
 import dev.hyperterse.testing.OutputSchemas;
+import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import io.vertx.core.Future;
 
+import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,19 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The SQL connector contract on PostgreSQL, plus what only PostgreSQL has. */
 class PostgresConnectorTest extends SqlConnectorContract {
 
-    @Override
-    protected ConnectorFactory factory() {
-        return new PostgresConnectorFactory();
-    }
-
-    @Override
-    protected String serverUrl() {
-        return TestDatabases.postgresUrl();
-    }
-
-    @Override
-    protected int defaultPort() {
-        return 5432;
+    PostgresConnectorTest() {
+        super(SqlDatabase.POSTGRES);
     }
 
     @Override
@@ -64,16 +54,10 @@ class PostgresConnectorTest extends SqlConnectorContract {
 
     @Override
     protected List<String> schema() {
-        return List.of(
-                "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
-                "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
-                        + " (3, 'Charlie', 'charlie@example.com')",
+        return List.of(USERS.get(0), USERS.get(1),
                 "CREATE TABLE things (id INT PRIMARY KEY, n INT, price NUMERIC(10,2), ratio DOUBLE PRECISION,"
                         + " active BOOLEAN, label VARCHAR(50), born DATE, created TIMESTAMP)",
-                "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
-                        + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
-                        + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')",
-                "CREATE TABLE seq (n INT)",
+                THINGS_ROWS, SEQ_TABLE,
                 "INSERT INTO seq SELECT generate_series(1, 50)");
     }
 

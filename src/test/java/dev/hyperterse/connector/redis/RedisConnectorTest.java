@@ -1,156 +1,69 @@
 package dev.hyperterse.connector.redis;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
-import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
-import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
+import static dev.hyperterse.testing.Futures.await;
+import static dev.hyperterse.testing.Futures.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The redis connector against a real server ({@code HYPERTERSE_TEST_REDIS_URL}, else the local
  * one). Every key starts with a prefix of this run's own and is deleted at the end.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedisConnectorTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(20);
-
+class RedisConnectorTest extends ConnectorTestBase {
     private final RedisConnectorFactory factory = new RedisConnectorFactory();
     private final String prefix = TestDatabases.uniqueName("hyperterse_test") + ":";
-    private final List<Connector> extra = new ArrayList<>();
-    private Vertx vertx;
-    private ListAppender<ILoggingEvent> log;
     private Connector redis;
+
+    RedisConnectorTest() {
+        super("cache");
+    }
 
     @BeforeAll
     void start() {
-        log = new ListAppender<>();
-        log.start();
-        root().addAppender(log);
-        vertx = Vertx.vertx();
-        redis = connect(TestDatabases.redisUrl(), Map.of());
-        extra.clear();
-    }
-
-    @AfterEach
-    void closeExtra() {
-        extra.forEach(c -> await(c.close()));
-        extra.clear();
+        redis = open(TestDatabases.redisUrl(), Map.of());
     }
 
     @AfterAll
     void stop() {
-        try {
-            JsonArray keys = run("KEYS " + prefix + "*").getJsonObject(0).getJsonArray("values");
-            for (Object key : keys) {
-                run("DEL {{ inputs.k }}", key);
-            }
-            await(redis.close());
-            await(vertx.close());
-        } finally {
-            root().detachAppender(log);
+        JsonArray keys = run("KEYS " + prefix + "*").getJsonObject(0).getJsonArray("values");
+        for (Object key : keys) {
+            run("DEL {{ inputs.k }}", key);
         }
-        List<String> blocked = log.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("has been blocked")).collect(Collectors.toList());
-        assertEquals(List.of(), blocked, "the event loop must never block");
-    }
-
-    private static ch.qos.logback.classic.Logger root() {
-        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        await(redis.close());
     }
 
     // ---- helpers ----
 
-    private AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("cache", "redis", url, options, SourceLocation.of(Path.of("app/adapters/cache.terse")));
-    }
-
-    private Connector connect(String url, Map<String, String> options) {
-        Connector c = await(factory.connect(vertx, adapter(url, options), Path.of(".")));
-        extra.add(c);
-        return c;
-    }
-
-    private String connectFailure(String url, Map<String, String> options) {
-        Throwable e = failure(factory.connect(vertx, adapter(url, options), Path.of(".")));
-        assertInstanceOf(ConnectorException.class, e);
-        return e.getMessage();
-    }
-
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError("expected success, got: " + e.getCause(), e.getCause());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static Throwable failure(Future<?> future) {
-        try {
-            Object value = future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            throw new AssertionError("expected failure, got: " + value);
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private Future<QueryResult> execute(Connector c, String template, int rowLimit, Duration timeout, Object... values) {
-        try {
-            return c.execute(factory.compile(template, Map.of()), Arrays.asList(values), QueryOptions.of(rowLimit, timeout));
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private JsonArray run(Connector c, String template, Object... values) {
-        QueryResult result = await(execute(c, template, 1000, TIMEOUT, values));
-        assertFalse(result.truncated());
-        return result.rows();
+    @Override
+    protected ConnectorFactory factory() {
+        return factory;
     }
 
     private JsonArray run(String template, Object... values) {
-        return run(redis, template, values);
-    }
-
-    private String error(Future<?> future) {
-        Throwable e = failure(future);
-        assertInstanceOf(ConnectorException.class, e, () -> "a ConnectorException, got " + e);
-        return e.getMessage();
+        return rows(redis, template, values);
     }
 
     private String key(String name) {
@@ -311,18 +224,18 @@ class RedisConnectorTest {
         assertTrue(connectFailure(TestDatabases.redisUrl(), Map.of("pool_size", "0")).contains("option max_connections is '0'"));
         assertTrue(connectFailure("localhost:6379", Map.of()).contains("must be a URL"));
         assertTrue(connectFailure(TestDatabases.redisUrl() + "/x", Map.of()).contains("is not a number"));
-        Connector db1 = connect(TestDatabases.redisUrl().replaceFirst("(/\\d+)?$", "") + "/1", Map.of("max_connections", "2"));
-        run(db1, "SET " + key("db1") + " one");
+        Connector db1 = connectTo(TestDatabases.redisUrl().replaceFirst("(/\\d+)?$", "") + "/1", Map.of("max_connections", "2"));
+        rows(db1, "SET " + key("db1") + " one");
         assertEquals("[{\"value\":null}]", run("GET " + key("db1")).encode(), "database 1 is another keyspace");
-        run(db1, "DEL " + key("db1"));
+        rows(db1, "DEL " + key("db1"));
     }
 
     @Test
     void aServerThatGoesDownFailsFastAndIsUsedAgainWhenBack() throws Exception {
         String url = TestDatabases.redisUrl();
         try (TcpProxy proxy = TcpProxy.start(vertx, TestDatabases.host(url), TestDatabases.port(url, 6379))) {
-            Connector c = connect(TestDatabases.withAddress(url, "127.0.0.1", proxy.port()), Map.of());
-            assertEquals("[{\"value\":\"PONG\"}]", run(c, "PING").encode());
+            Connector c = connectTo(TestDatabases.withAddress(url, "127.0.0.1", proxy.port()), Map.of());
+            assertEquals("[{\"value\":\"PONG\"}]", rows(c, "PING").encode());
             assertEquals(null, c.ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e).get(30, TimeUnit.SECONDS));
             proxy.cut();
             Throwable down = c.ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e).get(30, TimeUnit.SECONDS);
@@ -335,7 +248,7 @@ class RedisConnectorTest {
                 assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "fails fast: " + message);
             }
             proxy.restore();
-            assertEquals("[{\"value\":\"PONG\"}]", run(c, "PING").encode(), "the first call after the server is back succeeds");
+            assertEquals("[{\"value\":\"PONG\"}]", rows(c, "PING").encode(), "the first call after the server is back succeeds");
         }
     }
 }

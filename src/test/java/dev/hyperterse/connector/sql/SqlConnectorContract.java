@@ -1,11 +1,10 @@
 package dev.hyperterse.connector.sql;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.ConnectorTestBase;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultColumns;
@@ -14,33 +13,29 @@ import dev.hyperterse.pipeline.ToolResult;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.ResultCut;
-import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import static dev.hyperterse.testing.Futures.await;
+import static dev.hyperterse.testing.Futures.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -55,24 +50,36 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * schema or database of its own, dropped at the end.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class SqlConnectorContract {
-    protected static final Duration TIMEOUT = Duration.ofSeconds(20);
+public abstract class SqlConnectorContract extends ConnectorTestBase {
     protected static final List<String> ATTACKS = List.of("' OR 1=1 --", "1; DROP TABLE users", "\\'", "\\' OR 1=1 --",
             "\u2019 OR 1=1 --", "\u2019; DROP TABLE users; --", "x' OR 'a'='a", "1 OR 1=1", "'; DELETE FROM users; --",
             "%' OR '1'='1", "\" OR \"\"=\"", "*/ OR 1=1 /*", "$$ OR 1=1 $$", "{{ inputs.x }}", "?", "$1");
 
-    protected Vertx vertx;
-    private ListAppender<ILoggingEvent> log;
     /** Connected to the database the run works in. */
     protected Connector db;
-    private final List<Connector> extra = new ArrayList<>();
 
-    // ---- what each database supplies ----
+    private final SqlDatabase database;
 
-    protected abstract ConnectorFactory factory();
+    protected SqlConnectorContract(SqlDatabase database) {
+        super("db");
+        this.database = database;
+    }
+
+    @Override
+    protected ConnectorFactory factory() {
+        return database.factory();
+    }
 
     /** The server the tests may use (an env variable or the local service). */
-    protected abstract String serverUrl();
+    protected String serverUrl() {
+        return database.url();
+    }
+
+    protected int defaultPort() {
+        return database.defaultPort();
+    }
+
+    // ---- what each database supplies ----
 
     /** Creates the run's own schema or database; returns the adapter options and URL to reach it. */
     protected abstract Isolation isolate(Connector admin);
@@ -80,8 +87,23 @@ public abstract class SqlConnectorContract {
     /** Drops what {@link #isolate} made. */
     protected abstract void dropIsolation(Connector admin, Isolation isolation);
 
-    /** Tables {@code users}, {@code things} and {@code seq} (1..50), in this database's dialect. */
+    /**
+     * Tables {@code users}, {@code things} and {@code seq} (1..50), in this database's dialect:
+     * {@link #USERS}, {@link #THINGS_ROWS} and {@link #SEQ_TABLE} read the same in every one.
+     */
     protected abstract List<String> schema();
+
+    /** The users table and its three rows. */
+    protected static final List<String> USERS = List.of(
+            "CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, email VARCHAR(200))",
+            "INSERT INTO users VALUES (1, 'Alice', 'alice@example.com'), (2, 'Bob', 'bob@example.com'),"
+                    + " (3, 'Charlie', 'charlie@example.com')");
+    /** The rows of {@code things}, whose column types are the dialect's. */
+    protected static final String THINGS_ROWS =
+            "INSERT INTO things VALUES (1, 10, 19.99, 0.5, true, 'first', '2000-01-31', '2024-01-01 00:00:00'),"
+                    + " (2, 20, 5.00, 1.5, false, 'second', '1999-12-31', '2024-06-01 00:00:00'),"
+                    + " (3, 30, 100.10, 2.25, true, 'third', NULL, '2024-07-01 12:30:00')";
+    protected static final String SEQ_TABLE = "CREATE TABLE seq (n INT)";
 
     /** A statement that runs for about {@code seconds} seconds. */
     protected abstract String sleep(int seconds);
@@ -125,54 +147,28 @@ public abstract class SqlConnectorContract {
 
     @BeforeAll
     void start() {
-        log = new ListAppender<>();
-        log.start();
-        root().addAppender(log);
-        vertx = Vertx.vertx();
-        admin = await(factory().connect(vertx, adapter(serverUrl(), Map.of()), Path.of(".")));
+        admin = open(serverUrl(), Map.of());
         isolation = isolate(admin);
-        db = await(factory().connect(vertx, adapter(isolation.url(), isolation.options()), Path.of(".")));
+        db = open(isolation.url(), isolation.options());
         for (String statement : schema()) {
             rows(db, statement);
         }
     }
 
-    @AfterEach
-    void closeExtra() {
-        extra.forEach(c -> await(c.close()));
-        extra.clear();
-    }
-
     @AfterAll
     void stop() {
-        try {
-            if (db != null) {
-                await(db.close());
-            }
-            if (admin != null) {
-                if (isolation != null) {
-                    dropIsolation(admin, isolation);
-                }
-                await(admin.close());
-            }
-            await(vertx.close());
-        } finally {
-            root().detachAppender(log);
+        if (db != null) {
+            await(db.close());
         }
-        List<String> blocked = log.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("has been blocked")).collect(Collectors.toList());
-        assertEquals(List.of(), blocked, "the event loop must never block");
-    }
-
-    private static ch.qos.logback.classic.Logger root() {
-        return (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        if (admin != null) {
+            if (isolation != null) {
+                dropIsolation(admin, isolation);
+            }
+            await(admin.close());
+        }
     }
 
     // ---- helpers ----
-
-    protected AdapterDef adapter(String url, Map<String, String> options) {
-        return new AdapterDef("db", factory().type(), url, options, SourceLocation.of(Path.of("app/adapters/db.terse")));
-    }
 
     /** A further connector to the run's database, closed after the test. */
     protected Connector connect(Map<String, String> options) {
@@ -181,69 +177,12 @@ public abstract class SqlConnectorContract {
         return connectTo(isolation.url(), all);
     }
 
-    protected Connector connectTo(String url, Map<String, String> options) {
-        Connector c = await(factory().connect(vertx, adapter(url, options), Path.of(".")));
-        extra.add(c);
-        return c;
-    }
-
-    protected String connectFailure(String url, Map<String, String> options) {
-        Throwable e = failure(factory().connect(vertx, adapter(url, options), Path.of(".")));
-        assertInstanceOf(ConnectorException.class, e);
-        return e.getMessage();
-    }
-
     protected Isolation isolation() {
         return isolation;
     }
 
-    protected static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError("expected success, got: " + e.getCause(), e.getCause());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    protected static Throwable failure(Future<?> future) {
-        try {
-            Object value = future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            throw new AssertionError("expected failure, got: " + value);
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    protected CompiledStatement compile(String template) {
-        try {
-            return factory().compile(template, Map.of());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    protected Future<QueryResult> execute(Connector c, String template, int rowLimit, Duration timeout, Object... values) {
-        return c.execute(compile(template), Arrays.asList(values), QueryOptions.of(rowLimit, timeout));
-    }
-
-    protected JsonArray rows(Connector c, String template, Object... values) {
-        QueryResult result = await(execute(c, template, 1000, TIMEOUT, values));
-        assertFalse(result.truncated());
-        return result.rows();
-    }
-
     protected JsonArray rows(String template, Object... values) {
         return rows(db, template, values);
-    }
-
-    protected String error(Future<?> future) {
-        Throwable e = failure(future);
-        assertInstanceOf(ConnectorException.class, e, () -> "a ConnectorException, got " + e);
-        return e.getMessage();
     }
 
     protected long count(String table) {
@@ -691,6 +630,4 @@ public abstract class SqlConnectorContract {
                 : (e instanceof java.util.concurrent.CompletionException ? e.getCause() : e).getMessage())
                 .get(30, TimeUnit.SECONDS);
     }
-
-    protected abstract int defaultPort();
 }

@@ -1,7 +1,5 @@
 package dev.hyperterse.connector.sqlite;
 
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
@@ -16,6 +14,7 @@ import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.pipeline.OutputShape;
 import dev.hyperterse.pipeline.ToolResult;
 import dev.hyperterse.testing.OutputSchemas;
+import dev.hyperterse.testing.LogCapture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -29,8 +28,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,11 +37,12 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static dev.hyperterse.testing.Futures.await;
+import static dev.hyperterse.testing.Futures.failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -59,7 +57,7 @@ class SqliteConnectorTest {
             + "INSERT INTO users (name) VALUES ('Alice'), ('Bob'), ('Charlie');\n";
 
     private static Vertx vertx;
-    private static ListAppender<ILoggingEvent> log;
+    private static LogCapture log;
 
     private final SqliteConnectorFactory factory = new SqliteConnectorFactory();
     private final List<Connector> open = new ArrayList<>();
@@ -69,9 +67,7 @@ class SqliteConnectorTest {
 
     @BeforeAll
     static void start() {
-        log = new ListAppender<>();
-        log.start();
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).addAppender(log);
+        log = LogCapture.root();
         // Strict: any event-loop task over 500 ms is reported (with its stack), and checked after
         // all tests. Vert.x's own limit is 2 s; 100 ms proved too tight on a shared 2-core machine,
         // where a cold JVM's lambda bootstrapping alone can take that long under load. A JDBC call
@@ -91,34 +87,11 @@ class SqliteConnectorTest {
     @AfterAll
     static void stop() {
         await(vertx.close());
-        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(log);
-        List<String> blocked = log.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("blocked")).collect(Collectors.toList());
-        assertEquals(List.of(), blocked, "the event loop must never block");
+        log.close();
+        assertEquals(List.of(), log.messagesContaining("blocked"), "the event loop must never block");
     }
 
     // ---- helpers ----
-
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new AssertionError("expected success, got: " + e.getCause(), e.getCause());
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static Throwable failure(Future<?> future) {
-        try {
-            Object value = future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-            throw new AssertionError("expected failure, got: " + value);
-        } catch (ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
-    }
 
     private AdapterDef adapter(String connectionString, Map<String, String> options) {
         return new AdapterDef("db", "sqlite", connectionString, options,
