@@ -83,7 +83,8 @@ public final class Failures {
         // the clients' words for a socket that closed under a command
         return message.contains("connection is not active") || message.contains("connection reset")
                 || message.contains("connection closed") || message.contains("pending requests failed")
-                || message.contains("connection was closed") || message.equals("connection_closed");
+                || message.contains("connection was closed") || message.contains("connection is closed")
+                || message.equals("connection_closed");
     }
 
     /**

@@ -26,6 +26,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Makes sandboxed contexts for one project's scripts and loads a script module into each.
@@ -42,6 +44,11 @@ final class ScriptContexts {
     private final ScriptEngine engine;
     private final ModuleFileSystem files;
     private final ScriptFetch fetch;
+    /**
+     * The timers of running calls by id, each with whether it may still run: clearing one after
+     * its Vert.x timer fired but before the queued callback ran must still keep it from running.
+     */
+    private final Map<Long, AtomicBoolean> timers = new ConcurrentHashMap<>();
 
     /**
      * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
@@ -241,8 +248,18 @@ final class ScriptContexts {
                 return -1L;
             }
             long call = loaded.currentCall();
-            long id = fetch.setTimer(ms, () -> loaded.postFor(call, () -> callback.execute()));
-            loaded.track(call, () -> fetch.cancelTimer(id));
+            AtomicBoolean live = new AtomicBoolean(true);
+            long id = fetch.setTimer(ms, () -> loaded.postFor(call, () -> {
+                if (live.getAndSet(false)) {
+                    callback.execute();
+                }
+            }));
+            timers.put(id, live);
+            loaded.track(call, () -> {
+                live.set(false);
+                timers.remove(id);
+                fetch.cancelTimer(id);
+            });
             return id;
         };
     }
@@ -250,6 +267,11 @@ final class ScriptContexts {
     private ProxyExecutable clearTimer() {
         return args -> {
             if (fetch != null && args[0].fitsInLong() && args[0].asLong() >= 0) {
+                AtomicBoolean live = timers.remove(args[0].asLong());
+                if (live != null) {
+                    // its callback may already be queued for this thread: it must not run now
+                    live.set(false);
+                }
                 fetch.cancelTimer(args[0].asLong());
             }
             return null;

@@ -19,6 +19,18 @@ class FailuresTest {
     }
 
     @Test
+    void aConnectionThatDroppedUnderACommandIsAnOutageInEveryClientsWords() {
+        for (String words : new String[] {"Connection is closed", "Connection was closed", "connection reset by peer",
+                "Connection is not active now", "CONNECTION_CLOSED"}) {
+            ConnectorException e = Failures.of(new RuntimeException(words), "db:6379", t -> "reason: " + t.getMessage());
+            assertEquals("database unavailable: the connection to db:6379 was lost", e.getMessage(), words);
+        }
+        assertEquals("reason: WRONGTYPE Operation against a key holding the wrong kind of value",
+                Failures.of(new RuntimeException("WRONGTYPE Operation against a key holding the wrong kind of value"),
+                        "db:6379", t -> "reason: " + t.getMessage()).getMessage());
+    }
+
+    @Test
     void aMessageQuotingAHugeValueIsCutSayingSo() {
         String value = "a b" + "a".repeat(1_000_000);
         String message = "syntax error in tsquery: \"" + value + "\" (SQLSTATE 42601)";
