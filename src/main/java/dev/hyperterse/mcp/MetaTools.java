@@ -290,8 +290,11 @@ final class MetaTools {
      */
     Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
                            CallScope scope) {
-        String shown = shown(toolName);
-        scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
+        // the call's log lines are built only for a caller who asked for them (logging/setLevel)
+        String shown = scope.logs(LogLevel.DEBUG) || scope.wantsProgress() ? shown(toolName) : null;
+        if (scope.logs(LogLevel.DEBUG)) {
+            scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
+        }
         long started = System.nanoTime();
         Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
         if (backend.searchFiltersByAuth()) {
@@ -306,12 +309,14 @@ final class MetaTools {
         }
         return running
                 .map(result -> {
-                    scope.log(LogLevel.INFO, "execute " + shown + ": " + rowCount(result) + " in " + millisSince(started)
-                            + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
+                    if (scope.logs(LogLevel.INFO)) {
+                        scope.log(LogLevel.INFO, "execute " + shown(toolName) + ": " + rowCount(result) + " in "
+                                + millisSince(started) + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
+                    }
                     return rowsResult(result);
                 })
                 .recover(e -> {
-                    logFailure(scope, shown, e);
+                    logFailure(scope, shown(toolName), e);
                     return failure(e);
                 });
     }
