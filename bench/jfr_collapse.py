@@ -77,8 +77,15 @@ def allocation_sites(recording, jfr):
     """Sampled allocations (jdk.ObjectAllocationSample, weighted in bytes): (frames leaf first, weight, class)."""
     out = subprocess.run([jfr, "print", "--json", "--stack-depth", "64", "--events", "jdk.ObjectAllocationSample",
                           recording], check=True, capture_output=True, text=True).stdout
-    for event in json.loads(out)["recording"]["events"]:
+    first = set()
+    # a thread's first sample weighs all it allocated since its previous one, before the
+    # recording began (warm-up included): it says nothing about this recording
+    for event in sorted(json.loads(out)["recording"]["events"], key=lambda e: e["values"]["startTime"]):
         values = event["values"]
+        tid = (values.get("eventThread") or {}).get("javaThreadId")
+        if tid not in first:
+            first.add(tid)
+            continue
         frames = []
         for f in ((values.get("stackTrace") or {}).get("frames") or []):
             m = f.get("method") or {}

@@ -68,7 +68,9 @@ for path in "${paths[@]}"; do
   wrk_run "$url" "$CONNECTIONS" "$WARMUP" "$THREADS" "${vars[@]}"
   (( W_ERRORS == 0 )) || die "$path: warm-up had $W_ERRORS errors; see $OUT/logs/profile.log"
   rm -f "$WORK/$path.jfr"
-  "$JDK_BIN/jcmd" "$PID" JFR.start name="$path" settings=profile filename="$WORK/$path.jfr" >/dev/null
+  # allocation-profiling=maximum: every TLAB's allocation sampled, so the allocation sites are sharp
+  "$JDK_BIN/jcmd" "$PID" JFR.start name="$path" settings=profile allocation-profiling=maximum \
+    filename="$WORK/$path.jfr" >/dev/null
   before=$(cpu_ticks "$PID")
   wrk_run "$url" "$CONNECTIONS" "$DURATION" "$THREADS" "${vars[@]}"
   after=$(cpu_ticks "$PID")
