@@ -121,6 +121,12 @@ final class PostgresFlavor implements SqlFlavor {
     /** The statement's shape, described on this connection the first time it is needed. */
     private Future<PgStatementShape> shape(SqlConnection conn, CompiledStatement statement) {
         Future<PgStatementShape> known = shapes.get(statement.text());
+        if (known != null && known.succeeded()) {
+            // a new future without a context: the kept one belongs to the context that described
+            // the statement, and composing on it would hand every call to that context (another
+            // event loop, often) and back
+            return Future.succeededFuture(known.result());
+        }
         if (known != null && !known.failed()) {
             return known;
         }
