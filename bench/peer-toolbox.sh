@@ -202,7 +202,7 @@ write_dbhub_config() {
   cat >"$WORK/dbhub.toml" <<EOF
 [[sources]]
 id = "bench"
-dsn = "$PG_URL&application_name=dbhub-bench"
+dsn = "$PG_URL"
 pool_max_connections = $POOL
 
 [[tools]]
@@ -245,7 +245,9 @@ launch_toolbox() {
 launch_dbhub() {
   port_free "$DH_PORT" || die "port $DH_PORT is in use (set BENCH_PORT)"
   LAUNCH_START_MS=$(now_ms)
-  (cd "$WORK" && exec node "$DBHUB" --transport http --port "$DH_PORT" --config "$2") >"$OUT/logs/$1.log" 2>&1 &
+  # node-postgres names its connections by PGAPPNAME (DBHub builds its pool from the DSN's parts)
+  (cd "$WORK" && PGAPPNAME=dbhub-bench exec node "$DBHUB" --transport http --port "$DH_PORT" --config "$2") \
+    >"$OUT/logs/$1.log" 2>&1 &
   LAUNCH_PID=$!
   BENCH_PIDS+=("$LAUNCH_PID")
 }
@@ -420,13 +422,20 @@ if [[ -n $DH_PID ]]; then dh_loaded=$(rss_mb "$DH_PID"); stop_pid "$DH_PID"; fi
 log "pgbench: the same point select, $CONNECTIONS clients, ${DURATION} s"
 printf '\\set id random(1, %d)\n%s = :id;\n' "$ROWS" "$PG_SELECT" >"$WORK/point-select.sql"
 children_ticks; pgb_wrk_before=$CHILD_TICKS
-PGAPPNAME=pgbench-ceiling pgbench -n -M prepared -c "$CONNECTIONS" -j "$THREADS" -T "$((DURATION + 2))" \
+pgb_secs=$((DURATION + 12)) # room for the clients to connect before the measured window
+PGAPPNAME=pgbench-ceiling pgbench -n -M prepared -c "$CONNECTIONS" -j "$THREADS" -T "$pgb_secs" \
   -f "$WORK/point-select.sql" "$PG_URL" >"$WORK/pgbench.txt" 2>&1 &
 pgb_pid=$!
-# the backends' CPU over DURATION seconds in the middle of the run (they exit with pgbench)
-sleep 1
-# shellcheck disable=SC2207
-pgb_pids=($(pg_pids pgbench-ceiling)); pids_mark "${pgb_pids[@]}"; pgb_t0=$(now_ms)
+# the backends' CPU over DURATION seconds in the middle of the run (they exit with pgbench), once
+# every client is connected
+pgb_pids=()
+for _ in $(seq 1 50); do
+  # shellcheck disable=SC2207
+  pgb_pids=($(pg_pids pgbench-ceiling))
+  (( ${#pgb_pids[@]} >= CONNECTIONS )) && break
+  sleep 0.2
+done
+pids_mark "${pgb_pids[@]}"; pgb_t0=$(now_ms)
 sleep "$DURATION"
 pgb_pg_used=$(pids_delta); pgb_t1=$(now_ms)
 wait "$pgb_pid" || { cat "$WORK/pgbench.txt" >&2; die "pgbench failed"; }
@@ -434,7 +443,7 @@ children_ticks; pgb_wrk_after=$CHILD_TICKS
 pgb_tps=$(awk '/^tps = / {printf "%.0f\n", $3; exit}' "$WORK/pgbench.txt")
 pgb_pg=$(awk -v d="$pgb_pg_used" -v hz="$CLK_TCK" -v tps="$pgb_tps" -v ms=$((pgb_t1 - pgb_t0)) \
   'BEGIN {printf "%.0f\n", d * 1e6 / hz / (tps * ms / 1000)}')
-pgb_self=$(per_call $((pgb_wrk_after - pgb_wrk_before)) $((pgb_tps * (DURATION + 2))))
+pgb_self=$(per_call $((pgb_wrk_after - pgb_wrk_before)) $((pgb_tps * pgb_secs)))
 log "pgbench: $pgb_tps tps; PostgreSQL $pgb_pg µs, pgbench $pgb_self µs CPU per query"
 
 # Memory with the flags docs/operations.md recommends: the same load server, RUNS PostgreSQL runs.
