@@ -23,6 +23,8 @@
 #   script-timeouts  handlers past their time limit under load
 #   connections      2,000 concurrent connections held open
 #   faults           the four fault scenarios above
+#   peers            alone: bench/peer-toolbox.sh (ours against MCP Toolbox and DBHub, the cached
+#                    call against /heartbeat; replaces its own section of RESULTS.md)
 #
 # Environment (defaults in brackets):
 #   BENCH_RUNS [3] runs per measurement   BENCH_DURATION [10] seconds per run
@@ -31,7 +33,7 @@
 #   BENCH_PG_POOL [10] the adapter's max_connections (the default of the postgres connector)
 #   BENCH_JAVA_OPTS [] extra JVM flags    BENCH_RESULTS [bench/RESULTS.md] ("-" to print only)
 #   BENCH_OUT [bench/out] scratch files: generated projects, logs, pgbench logs (git-ignored)
-# Google's MCP Toolbox side by side (PostgreSQL and SQLite point selects): bench/peer-toolbox.sh.
+# Google's MCP Toolbox and DBHub side by side: bench/run.sh peers (bench/peer-toolbox.sh).
 # Needs: java 17+, mvn (to build), wrk, curl, node 20+ with npm (peer, generators, faults),
 # pgbench and psql (pg, outage, slow-queries), a local PostgreSQL that trusts user postgres.
 set -euo pipefail
@@ -46,6 +48,10 @@ THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-18480}
 RESULTS=${BENCH_RESULTS:-$BENCH_DIR/RESULTS.md}
 
+if [[ ${1:-} == peers ]]; then
+  [[ $# -eq 1 ]] || die "peers runs alone: bench/run.sh peers"
+  exec "$BENCH_DIR/peer-toolbox.sh"
+fi
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(pg cache handler search startup peer)
 expanded=()

@@ -40,6 +40,7 @@ final class EffectiveConfig {
         line(out, 2, "idle_timeout", duration(s.sessionIdleTimeout()));
         line(out, 2, "max", String.valueOf(s.maxSessions()));
         line(out, 1, "shutdown_timeout", duration(s.shutdownTimeout()));
+        line(out, 1, "instances", s.instances() == 0 ? "auto" : String.valueOf(s.instances()));
         out.append("observability:\n  tracing:\n");
         line(out, 2, "enabled", String.valueOf(o.tracingEnabled()));
         line(out, 2, "include_inputs", String.valueOf(o.tracingIncludeInputs()));

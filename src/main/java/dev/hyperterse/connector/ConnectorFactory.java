@@ -47,6 +47,25 @@ public interface ConnectorFactory {
     Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir);
 
     /**
+     * How many connections the adapter may hold in all ({@code max_connections}) when this
+     * connector can split them over several pools, one per event loop, each used only from its
+     * own loop; 0 when the adapter keeps a single pool (an embedded database, a driver with threads
+     * of its own). An adapter whose settings do not read answers 0, and {@link #connect} reports why.
+     */
+    default int splittableConnections(AdapterDef adapter) {
+        return 0;
+    }
+
+    /**
+     * Like {@link #connect}, for one of several pools of a split adapter (see
+     * {@link #splittableConnections}): the pool holds at most {@code maxConnections}, and its
+     * connections live on the event loop of the context this is called on.
+     */
+    default Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
+        return connect(vertx, adapter, projectDir);
+    }
+
+    /**
      * Connects only to check statements ({@code validate --check-db}), changing nothing: no file,
      * folder or table is created. A database server is connected to as {@link #connect} does; an
      * embedded database is opened read-only, or built in memory when {@code start} would create it.

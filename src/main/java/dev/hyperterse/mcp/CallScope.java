@@ -27,6 +27,9 @@ public interface CallScope {
      */
     void log(LogLevel level, String message);
 
+    /** Whether {@link #log} at {@code level} reaches anyone: callers skip building messages nobody reads. */
+    boolean logs(LogLevel level);
+
     /** Completes when the caller cancelled the call; its result is then dropped. */
     Future<Void> cancellation();
 

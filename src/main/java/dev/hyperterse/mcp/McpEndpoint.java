@@ -28,7 +28,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -266,7 +265,7 @@ public final class McpEndpoint {
         }
         MultiMap headers = rc.request().headers();
         String contentType = headers.get(HttpHeaders.CONTENT_TYPE);
-        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).trim().startsWith("application/json")) {
+        if (!isJson(contentType)) {
             reject(rc, 415, null, JsonRpc.SERVER_ERROR, "Unsupported Media Type: Content-Type must be application/json");
             return;
         }
@@ -605,20 +604,52 @@ public final class McpEndpoint {
         }
         boolean json = false;
         boolean stream = false;
+        // read in place (every POST asks this): each comma-separated media range up to its parameters
         for (String header : acceptHeaders) {
-            for (String part : header.split(",")) {
-                String type = part.split(";")[0].trim().toLowerCase(Locale.ROOT);
-                if (type.equals("*/*")) {
+            int length = header.length();
+            int start = 0;
+            while (start <= length) {
+                int comma = header.indexOf(',', start);
+                int end = comma < 0 ? length : comma;
+                int semicolon = header.indexOf(';', start);
+                int typeEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
+                int from = start;
+                while (from < typeEnd && Character.isWhitespace(header.charAt(from))) {
+                    from++;
+                }
+                int to = typeEnd;
+                while (to > from && Character.isWhitespace(header.charAt(to - 1))) {
+                    to--;
+                }
+                if (is(header, from, to, "*/*")) {
                     json = true;
                     stream = true;
-                } else if (type.equals("application/json") || type.equals("application/*")) {
+                } else if (is(header, from, to, "application/json") || is(header, from, to, "application/*")) {
                     json = true;
-                } else if (type.equals("text/event-stream") || type.equals("text/*")) {
+                } else if (is(header, from, to, "text/event-stream") || is(header, from, to, "text/*")) {
                     stream = true;
                 }
+                start = end + 1;
             }
         }
         return stream && (json || !needsJson);
+    }
+
+    /** Whether a Content-Type names JSON ({@code application/json}, any case, parameters allowed). */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int from = 0;
+        while (from < contentType.length() && Character.isWhitespace(contentType.charAt(from))) {
+            from++;
+        }
+        return contentType.regionMatches(true, from, "application/json", 0, "application/json".length());
+    }
+
+    /** Whether {@code text[from, to)} is {@code type}, ignoring case. */
+    private static boolean is(String text, int from, int to, String type) {
+        return to - from == type.length() && text.regionMatches(true, from, type, 0, type.length());
     }
 
     /**

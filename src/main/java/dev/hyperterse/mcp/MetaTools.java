@@ -318,8 +318,11 @@ final class MetaTools {
      */
     Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
                            CallScope scope, Output output) {
-        String shown = shown(toolName);
-        scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
+        // the call's log lines are built only for a caller who asked for them (logging/setLevel)
+        String shown = scope.logs(LogLevel.DEBUG) || scope.wantsProgress() ? shown(toolName) : null;
+        if (scope.logs(LogLevel.DEBUG)) {
+            scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
+        }
         long started = System.nanoTime();
         Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
         if (backend.searchFiltersByAuth()) {
@@ -340,15 +343,17 @@ final class MetaTools {
                                 + toolName + ": the rows no longer fit the tool's output schema (its database changed"
                                 + " since the project was loaded; reload it): " + result.outputMismatch());
                     }
-                    scope.log(LogLevel.INFO, "execute " + shown + ": " + rowCount(result) + " in " + millisSince(started)
-                            + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
+                    if (scope.logs(LogLevel.INFO)) {
+                        scope.log(LogLevel.INFO, "execute " + shown(toolName) + ": " + rowCount(result) + " in "
+                                + millisSince(started) + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
+                    }
                     JsonObject rendered = rowsResult(result);
                     // the text block carries the same rows, for clients that ignore structuredContent
                     return shape == null || result.outputMismatch() != null ? rendered
                             : rendered.put("structuredContent", OutputShape.content(result));
                 })
                 .recover(e -> {
-                    logFailure(scope, shown, e);
+                    logFailure(scope, shown(toolName), e);
                     return failure(e);
                 });
     }

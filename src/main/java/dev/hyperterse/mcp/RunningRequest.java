@@ -62,8 +62,13 @@ final class RunningRequest implements CallScope {
     }
 
     @Override
+    public boolean logs(LogLevel level) {
+        return logThreshold != null && level.atLeast(logThreshold);
+    }
+
+    @Override
     public void log(LogLevel level, String message) {
-        if (logThreshold == null || !level.atLeast(logThreshold)) {
+        if (!logs(level)) {
             return;
         }
         exchange.send(this, notification("notifications/message", new JsonObject()

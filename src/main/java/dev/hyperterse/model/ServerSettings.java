@@ -23,13 +23,15 @@ import java.util.List;
  * @param sessionsPerClient  the most live MCP sessions one client (network address) holds
  * @param httpTimeouts       how long the server waits on a client's connection
  * @param metricsToken       the bearer token the metrics path asks for, or null for none
+ * @param instances          how many HTTP listeners serve the port, each on its own event loop
+ *                           with its own share of every adapter's pool; 0 for one per CPU core
  */
 public record ServerSettings(Integer port, String host, int logLevel, List<String> corsOrigins,
                              List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
                              ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
                              int pageSize, Duration progressInterval, boolean searchOutputSchema,
                              Duration shutdownTimeout, int sessionsPerClient, HttpTimeouts httpTimeouts,
-                             String metricsToken) {
+                             String metricsToken, int instances) {
     public ServerSettings {
         corsOrigins = List.copyOf(corsOrigins);
         allowedOrigins = List.copyOf(allowedOrigins);
@@ -39,61 +41,75 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withHost(String newHost) {
         return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withToolErrors(ToolErrorMode mode) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withSessions(Duration idleTimeout, int max) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withPageSize(int size) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withProgressInterval(Duration interval) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withShutdownTimeout(Duration timeout) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout,
-                sessionsPerClient, httpTimeouts, metricsToken);
+                sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withSearchOutputSchema(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withSessionsPerClient(int perClient) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, perClient, httpTimeouts, metricsToken);
+                shutdownTimeout, perClient, httpTimeouts, metricsToken, instances);
     }
 
     public ServerSettings withHttpTimeouts(HttpTimeouts timeouts) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, timeouts, metricsToken);
+                shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances);
     }
 
     public ServerSettings withMetricsToken(String token) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, token);
+                shutdownTimeout, sessionsPerClient, httpTimeouts, token, instances);
+    }
+
+    public ServerSettings withInstances(int count) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, count);
+    }
+
+    /**
+     * How many listeners to deploy on a machine with {@code cpus} processors: the configured
+     * number, or one per processor for {@code auto}.
+     */
+    public int instancesFor(int cpus) {
+        return instances > 0 ? instances : Math.max(1, cpus);
     }
 
     /** Without the metrics token, which is a secret. */
@@ -105,6 +121,7 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
                 + sessionIdleTimeout + ", maxSessions=" + maxSessions + ", pageSize=" + pageSize
                 + ", progressInterval=" + progressInterval + ", searchOutputSchema=" + searchOutputSchema
                 + ", shutdownTimeout=" + shutdownTimeout + ", sessionsPerClient=" + sessionsPerClient
-                + ", httpTimeouts=" + httpTimeouts + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + "]";
+                + ", httpTimeouts=" + httpTimeouts + ", metricsToken=" + (metricsToken == null ? "none" : "(set)")
+                + ", instances=" + (instances == 0 ? "auto" : instances) + "]";
     }
 }

@@ -13,30 +13,33 @@ import java.util.TreeMap;
  * case-insensitive) and the MCP session, if any.
  */
 public final class CallContext implements RequestHeaders {
-    private final Map<String, String> headers;
+    private final Iterable<Map.Entry<String, String>> source;
     private final String sessionId;
     private final Future<Void> cancellation;
+    /** The headers by name, case-insensitively; read from {@code source} when first asked for. */
+    private volatile Map<String, String> headers;
 
     /**
      * @param cancellation completes when the caller cancels the call; null when it cannot be cancelled
      */
     public CallContext(Map<String, String> headers, String sessionId, Future<Void> cancellation) {
-        TreeMap<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        copy.putAll(headers);
-        this.headers = java.util.Collections.unmodifiableMap(copy);
+        this(new java.util.LinkedHashMap<>(headers).entrySet(), sessionId, cancellation);
+    }
+
+    private CallContext(Iterable<Map.Entry<String, String>> source, String sessionId, Future<Void> cancellation) {
+        this.source = source;
         this.sessionId = sessionId;
         this.cancellation = cancellation == null ? Promise.<Void>promise().future() : cancellation;
     }
 
     /**
      * The context of an HTTP request: its headers as sent (the first value of a repeated header
-     * counts), the MCP session if any, and the call's cancellation.
+     * counts), the MCP session if any, and the call's cancellation. The headers are copied only
+     * when something reads them (an auth check): most calls never do.
      */
     public static CallContext fromRequest(Iterable<Map.Entry<String, String>> requestHeaders, String sessionId,
                                           Future<Void> cancellation) {
-        Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        requestHeaders.forEach(h -> headers.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
-        return new CallContext(headers, sessionId, cancellation);
+        return new CallContext(requestHeaders, sessionId, cancellation);
     }
 
     public static CallContext empty() {
@@ -50,11 +53,19 @@ public final class CallContext implements RequestHeaders {
 
     /** A request header, case-insensitively, or null. */
     public String header(String name) {
-        return headers.get(name.toLowerCase(Locale.ROOT));
+        return headers().get(name);
     }
 
+    /** Every header, by name case-insensitively (read-only). */
     public Map<String, String> headers() {
-        return headers;
+        Map<String, String> read = headers;
+        if (read == null) {
+            TreeMap<String, String> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            source.forEach(h -> copy.putIfAbsent(h.getKey().toLowerCase(Locale.ROOT), h.getValue()));
+            read = java.util.Collections.unmodifiableMap(copy);
+            headers = read;
+        }
+        return read;
     }
 
     @Override
@@ -66,7 +77,7 @@ public final class CallContext implements RequestHeaders {
     @Override
     public Map<String, String> all() {
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        headers.forEach((name, value) -> out.put(name.toLowerCase(Locale.ROOT), value));
+        headers().forEach((name, value) -> out.put(name.toLowerCase(Locale.ROOT), value));
         return out;
     }
 

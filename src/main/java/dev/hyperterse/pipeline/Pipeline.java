@@ -158,20 +158,36 @@ public final class Pipeline {
         Future<Caller> authenticated = authChecks.containsKey(tool.name())
                 ? stage(call, tool, Stage.AUTH, span -> authenticate(tool, context))
                 : authenticate(tool, context);
-        Future<ToolResult> result = authenticated
-                .compose(caller -> (tool.inputMapper() == null ? mapInputs(tool, inputs, caller)
-                                : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs, caller)))
-                        .compose(mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
-                                span -> Future.succeededFuture(InputValidator.validate(tool, mapped))))
-                        .compose(values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
-                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span))))
-                        .compose(rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
-                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller)))
-                        .map(mapped -> checkOutput(tool, mapped)));
+        Future<ToolResult> result = then(authenticated, caller ->
+                then(then(then(tool.inputMapper() == null ? mapInputs(tool, inputs, caller)
+                                        : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs, caller)),
+                                mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
+                                        span -> Future.succeededFuture(InputValidator.validate(tool, mapped)))),
+                        values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
+                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span)))),
+                        rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
+                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller))))
+                .map(mapped -> checkOutput(tool, mapped));
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
         return finished(tool, toolName, call, started, result);
+    }
+
+    /**
+     * {@code next} applied to the future's value: at once when the value is there already (the
+     * stages without I/O: no auth, no mapper, validation), else when it comes. The same outcome
+     * as {@link Future#compose}, without a listener and a promise per stage.
+     */
+    private static <T, U> Future<U> then(Future<T> future, Function<T, Future<U>> next) {
+        if (!future.succeeded()) {
+            return future.compose(next);
+        }
+        try {
+            return next.apply(future.result());
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
     }
 
     /** Runs one stage in its own span ({@code hyperterse.<stage>}) under the call's span. */
@@ -261,15 +277,16 @@ public final class Pipeline {
                     .put("inputs", new JsonObject(new java.util.LinkedHashMap<>(values))).put("tool", tool.path()));
             // a handler may answer differently per caller, so its cache entries are per caller
             // names are part of the key: a handler with open inputs may get {a: 1} or {b: 1}
-            CacheKey key = new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
-                    tool.auth() == null ? null : identity(caller));
             boolean[] loaded = {false};
-            Future<CachedRows> handled = cache.getOrLoad(key, tool.cache(), () -> {
+            java.util.function.Supplier<Future<CachedRows>> load = () -> {
                 loaded[0] = true;
                 return callScript(tool, tool.handler(), payload, Stage.HANDLER,
                         "handler script failed for tool " + tool.name() + ": ")
                         .map(out -> withinSizeLimit(ResultCoercion.rows(out), tool.limits()));
-            });
+            };
+            Future<CachedRows> handled = !tool.cache().active() ? load.get()
+                    : cache.getOrLoad(new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
+                            tool.auth() == null ? null : identity(caller)), tool.cache(), load);
             cacheLookup(tool, span, loaded[0]);
             return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit));
         }
@@ -288,21 +305,30 @@ public final class Pipeline {
                 bound.add(claim);
             }
         }
+        span.set("hyperterse.adapter", tool.use());
+        QueryOptions options = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
+        if (!tool.cache().active()) {
+            return connector.execute(statement, bound, options).transform(ar -> ar.succeeded()
+                    ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
+                    : Future.failedFuture(executionFailure(tool, ar.cause())));
+        }
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
-        span.set("hyperterse.adapter", tool.use());
         boolean[] loaded = {false};
         Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
             loaded[0] = true;
-            return connector.execute(statement, bound,
-                            new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation))
-                    .map(r -> new CachedRows(r.rows(), r.cut()));
+            return connector.execute(statement, bound, options).map(r -> new CachedRows(r.rows(), r.cut()));
         });
         cacheLookup(tool, span, loaded[0]);
-        return rows.map(r -> new ToolResult(r.rows(), r.cut(), rowLimit, byteLimit))
-                .recover(e -> Future.failedFuture(e instanceof ConnectorException
-                        ? new ToolException(Stage.EXECUTION, tool.name(), "execution failed: " + e.getMessage())
-                        : unexpected(Stage.EXECUTION, tool, e)));
+        return rows.transform(ar -> ar.succeeded()
+                ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
+                : Future.failedFuture(executionFailure(tool, ar.cause())));
+    }
+
+    private static ToolException executionFailure(ToolDef tool, Throwable e) {
+        return e instanceof ConnectorException
+                ? new ToolException(Stage.EXECUTION, tool.name(), "execution failed: " + e.getMessage())
+                : unexpected(Stage.EXECUTION, tool, e);
     }
 
     private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result, Caller caller) {

@@ -41,7 +41,7 @@ final class RootConfigReader {
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
             "allowed_origins", "allowed_hosts", "max_body_size", "tool_errors", "sessions", "page_size",
-            "progress_interval", "search_output_schema", "shutdown_timeout", "http", "metrics");
+            "progress_interval", "search_output_schema", "shutdown_timeout", "http", "metrics", "instances");
     private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max", "per_client");
     private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout");
     private static final List<String> SERVER_METRICS_KEYS = List.of("token");
@@ -57,6 +57,8 @@ final class RootConfigReader {
     // Stand-ins for a value that was wrong: it was reported, so compile() throws and these are
     // never seen; they only let reading go on to find further problems.
     private static final int BAD_INT = 1;
+    // each listener holds an event loop and a share of every pool: more than this is a typing error
+    private static final int MAX_INSTANCES = 256;
     private static final Duration BAD_DURATION = Duration.ofSeconds(1);
     // each worker may hold one JavaScript context per script: more threads than this only costs memory
     private static final int MAX_SCRIPT_WORKERS = 256;
@@ -238,13 +240,29 @@ final class RootConfigReader {
         Duration progressInterval = server.duration(required(server, "progress_interval"));
         Boolean searchOutputSchema = server.bool(required(server, "search_output_schema"));
         Duration shutdownTimeout = server.duration(required(server, "shutdown_timeout"));
+        Integer instances = instances(server);
         return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
                 cors == null ? List.of() : cors, origins == null ? List.of() : origins,
                 hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
                 toolErrors == null ? ToolErrorMode.PROTOCOL : toolErrors, orBad(idle), orBad(maxSessions),
                 orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
                 orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpTimeouts.DEFAULTS : timeouts,
-                metricsToken);
+                metricsToken, orBad(instances));
+    }
+
+    /** {@code server.instances}: a positive number of listeners, or {@code auto} (0: one per CPU core). */
+    private static Integer instances(ConfigMap server) {
+        YamlNode node = server.node(required(server, "instances"));
+        Object value = node instanceof YamlNode.Scalar ? ((YamlNode.Scalar) node).value() : null;
+        if (value instanceof Integer && (Integer) value > 0 && (Integer) value <= MAX_INSTANCES) {
+            return (Integer) value;
+        }
+        if (value instanceof String && ((String) value).strip().equals("auto")) {
+            return 0;
+        }
+        server.error("instances", "'server.instances' must be auto (one per CPU core) or a number of listeners from 1 to "
+                + MAX_INSTANCES + ", got " + YamlNode.describe(node));
+        return null;
     }
 
     /**

@@ -18,7 +18,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -31,9 +30,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The running server: one HTTP listener with {@code /mcp}, {@code /heartbeat}, {@code /ready}
- * and (when enabled) the Prometheus metrics path, serving the current project snapshot. With
- * reloads enabled it swaps in a new snapshot when the project changes (see {@link Reloader}).
+ * The running server: HTTP listeners with {@code /mcp}, {@code /heartbeat}, {@code /ready} and
+ * (when enabled) the Prometheus metrics path, serving the current project snapshot. There is one
+ * listener per event loop ({@code server.instances}, see {@link Listeners}), all on one port;
+ * what they share (the snapshot, sessions, the result cache, scripts) is thread-safe, and each
+ * has its own share of the database pools. With reloads enabled it swaps in a new snapshot when
+ * the project changes (see {@link Reloader}).
  */
 public final class HyperterseServer {
     private static final Logger LOG = LoggerFactory.getLogger(HyperterseServer.class);
@@ -43,7 +45,7 @@ public final class HyperterseServer {
             .put("method", "notifications/tools/list_changed");
 
     private final Vertx vertx;
-    private final HttpServer http;
+    private final Listeners listeners;
     private final CurrentSnapshot current;
     private final McpEndpoint endpoint;
     private final long sweeper;
@@ -53,10 +55,10 @@ public final class HyperterseServer {
     // guarded by this: the one way this server stops (graceful or not), once
     private Future<Void> stopped;
 
-    private HyperterseServer(Vertx vertx, HttpServer http, CurrentSnapshot current, McpEndpoint endpoint, long sweeper,
-                             Reloader reloader, ProjectWatcher watcher, AtomicBoolean stopping) {
+    private HyperterseServer(Vertx vertx, Listeners listeners, CurrentSnapshot current, McpEndpoint endpoint,
+                             long sweeper, Reloader reloader, ProjectWatcher watcher, AtomicBoolean stopping) {
         this.vertx = vertx;
-        this.http = http;
+        this.listeners = listeners;
         this.current = current;
         this.endpoint = endpoint;
         this.sweeper = sweeper;
@@ -76,6 +78,17 @@ public final class HyperterseServer {
      */
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
                                                  Connectors connectors, AuthPlugins authPlugins, ServeOptions options) {
+        int instances = settings.instancesFor(Runtime.getRuntime().availableProcessors());
+        return Listeners.deploy(vertx, instances)
+                .recover(e -> Future.failedFuture(new StartupException(java.util.List.of(
+                        "cannot deploy " + Counted.of(instances, "HTTP listener") + ": " + e.getMessage()))))
+                .compose(listeners -> serve(vertx, project, settings, port, connectors, authPlugins, options, listeners)
+                        .recover(e -> listeners.undeploy().transform(x -> Future.failedFuture(e))));
+    }
+
+    private static Future<HyperterseServer> serve(Vertx vertx, Project project, ServerSettings settings, int port,
+                                                  Connectors connectors, AuthPlugins authPlugins, ServeOptions options,
+                                                  Listeners listeners) {
         TelemetrySetup setup = options.telemetry();
         Telemetry telemetry = setup.telemetry();
         // a clustered node keeps sessions in the cluster and tells the others about invalidations
@@ -84,8 +97,9 @@ public final class HyperterseServer {
                 cache -> invalidation == null ? cache : invalidation.publishing(cache);
         // the port scripts may not fetch from: the one asked for, then the one bound (with port 0)
         java.util.concurrent.atomic.AtomicInteger listening = new java.util.concurrent.atomic.AtomicInteger(port);
+        java.util.List<Loop> loops = listeners.loops();
         return Snapshot.open(vertx, project, connectors, authPlugins, telemetry, cacheForPipeline, options.scriptEngine(),
-                        listening::get)
+                        listening::get, loops)
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -105,38 +119,46 @@ public final class HyperterseServer {
             }
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins, telemetry, cacheForPipeline,
-                            options.scriptEngine(), listening::get), current,
+                            options.scriptEngine(), listening::get, loops), current,
                     (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
-            Router router = Router.router(vertx);
             ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.httpTimeouts());
-            router.route().handler(deadlines::handle);
-            router.route().handler(new Cors(settings.corsOrigins(), endpoint.originPolicy()));
-            router.get("/heartbeat").handler(rc -> rc.response()
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(new JsonObject().put("success", true).toBuffer()));
-            router.get(READY_PATH).handler(new Readiness(vertx, current, stopping::get,
-                    () -> reloader == null ? 1 : reloader.generation()));
+            Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy());
+            Readiness readiness = new Readiness(vertx, current, stopping::get,
+                    () -> reloader == null ? 1 : reloader.generation());
             ObservabilitySettings observability = project.config().observability();
-            if (setup.metricsEnabled()) {
-                // behind the MCP Origin/Host checks (which pass a scraper calling by the pod's
-                // address when bound to one) and the optional token: metrics name the project's tools
-                router.get(observability.metricsPath())
-                        .handler(new MetricsAccess(endpoint.originPolicy(), settings.metricsToken())::handle)
-                        .handler(rc -> vertx.executeBlocking(setup::scrape, false)
-                        .onComplete(ar -> {
-                            if (ar.failed()) {
-                                rc.fail(ar.cause());
-                                return;
-                            }
-                            rc.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
-                                    .end(ar.result());
-                        }));
-            }
-            new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH).mount(router);
-            endpoint.mount(router, MCP_PATH);
+            ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
+            // each listener routes with a router of its own; the handlers are shared and thread-safe
+            java.util.function.Function<Vertx, Router> routes = v -> {
+                Router router = Router.router(v);
+                router.route().handler(deadlines::handle);
+                router.route().handler(cors);
+                router.get("/heartbeat").handler(rc -> rc.response()
+                        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                        .end(new JsonObject().put("success", true).toBuffer()));
+                router.get(READY_PATH).handler(readiness);
+                if (setup.metricsEnabled()) {
+                    // behind the MCP Origin/Host checks (which pass a scraper calling by the pod's
+                    // address when bound to one) and the optional token: metrics name the project's tools
+                    router.get(observability.metricsPath())
+                            .handler(new MetricsAccess(endpoint.originPolicy(), settings.metricsToken())::handle)
+                            .handler(rc -> vertx.executeBlocking(setup::scrape, false)
+                            .onComplete(ar -> {
+                                if (ar.failed()) {
+                                    rc.fail(ar.cause());
+                                    return;
+                                }
+                                rc.response().putHeader(HttpHeaders.CONTENT_TYPE,
+                                                "text/plain; version=0.0.4; charset=utf-8")
+                                        .end(ar.result());
+                            }));
+                }
+                guard.mount(router);
+                endpoint.mount(router, MCP_PATH);
+                return router;
+            };
 
             HttpServerOptions httpOptions = new HttpServerOptions()
                     .setHost(settings.host())
@@ -150,16 +172,14 @@ public final class HyperterseServer {
                     .setHttp2ClearTextEnabled(false)
                     .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
                     .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
-            return vertx.createHttpServer(httpOptions)
-                    .connectionHandler(deadlines::opened)
-                    .requestHandler(router)
-                    .listen()
-                    .compose(http -> {
-                        listening.set(http.actualPort());
-                        LOG.info("serving '{}' ({}, {}) at http://{}:{}{}",
+            return listeners.listen(httpOptions, deadlines::opened, routes)
+                    .compose(bound -> {
+                        listening.set(bound);
+                        LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
                                 project.config().name(), Counted.of(project.tools().size(), "tool"),
                                 Counted.of(project.adapters().size(), "adapter"),
-                                displayHost(settings.host()), http.actualPort(), MCP_PATH);
+                                displayHost(settings.host()), bound, MCP_PATH,
+                                Counted.of(listeners.count(), "listener"), Counted.of(loops.size(), "event loop"));
                         // in a cluster, a reload one node's watcher makes is repeated by the others
                         ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
                                 : new ClusterReloads(vertx, reloader::reload);
@@ -169,8 +189,8 @@ public final class HyperterseServer {
                         ProjectWatcher watcher = reloader == null || options.watchInterval() == null ? null
                                 : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
-                        HyperterseServer server = new HyperterseServer(vertx, http, current, endpoint, sweeper,
-                                reloader, watcher, stopping);
+                        HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
+                                sweeper, reloader, watcher, stopping);
                         return watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server)
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
@@ -182,6 +202,7 @@ public final class HyperterseServer {
                             return Future.failedFuture(e);
                         }
                         vertx.cancelTimer(sweeper);
+                        listeners.close();
                         boolean inUse = addressInUse(e);
                         String reason = inUse ? "port " + port + " is already in use on " + settings.host()
                                 + " (by another server, or an earlier run still going)" : e.getMessage();
@@ -246,7 +267,12 @@ public final class HyperterseServer {
 
     /** The port actually bound (useful with port 0). */
     public int port() {
-        return http.actualPort();
+        return listeners.port();
+    }
+
+    /** How many HTTP listeners serve the port. */
+    public int listeners() {
+        return listeners.count();
     }
 
     public Vertx vertx() {
@@ -306,7 +332,7 @@ public final class HyperterseServer {
         int running = serving.calls().count();
         LOG.info("shutting down: no new connections; {} {} running, waiting up to {} ms", running,
                 running == 1 ? "call" : "calls", millis);
-        Future<Void> httpClosed = http.shutdown(millis, TimeUnit.MILLISECONDS);
+        Future<Void> httpClosed = listeners.shutdown(millis);
         Promise<Void> deadline = Promise.promise();
         long timer = vertx.setTimer(Math.max(1, millis), id -> deadline.tryComplete());
         return Future.any(serving.calls().drain(), deadline.future())
@@ -322,6 +348,7 @@ public final class HyperterseServer {
                 })
                 .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
                 .transform(x -> current.peek().close())
+                .transform(x -> listeners.undeploy())
                 .onComplete(x -> LOG.info("stopped"));
     }
 
@@ -340,8 +367,9 @@ public final class HyperterseServer {
         }
         vertx.cancelTimer(sweeper);
         endpoint.closeAll();
-        return http.close()
+        return listeners.close()
                 .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
-                .transform(x -> current.peek().close());
+                .transform(x -> current.peek().close())
+                .transform(x -> listeners.undeploy());
     }
 }

@@ -103,7 +103,7 @@ public final class Snapshot {
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
-                null, () -> -1);
+                null, () -> -1, List.of());
     }
 
     /**
@@ -114,11 +114,12 @@ public final class Snapshot {
      *                         invalidations to the cluster)
      * @param serverPort       the port the server listens on, once it does (0 or less before): scripts
      *                         may not fetch from it
+     * @param loops            the listeners' event loops: adapters that can are given a pool on each
+     *                         (empty: one pool per adapter)
      */
-    public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
-                                        Telemetry telemetry,
-                                        java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                        ScriptEngine engine, java.util.function.IntSupplier serverPort) {
+    static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
+                                 Telemetry telemetry, java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
+                                 ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops) {
         // indexing needs only the tools: it runs on a worker while scripts start and adapters
         // connect (the hybrid ranking's first index also loads Lucene, about half a second)
         Future<SearchIndex> indexing = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
@@ -135,15 +136,15 @@ public final class Snapshot {
                         : e))
                 .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
                         .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
-                                        cacheForPipeline, indexing)
+                                        cacheForPipeline, indexing, loops)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
     }
 
     private static Future<Snapshot> connect(Vertx vertx, Project project, Connectors registry, ToolAssembly assembly,
                                             Scripts scripts, Telemetry telemetry,
                                             java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                            Future<SearchIndex> indexing) {
-        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry);
+                                            Future<SearchIndex> indexing, List<Loop> loops) {
+        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
         pending.replaceAll((name, connecting) -> connecting.map(
                 c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
         List<Future<Void>> starting = new ArrayList<>();

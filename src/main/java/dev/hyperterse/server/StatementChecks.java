@@ -30,8 +30,17 @@ public final class StatementChecks {
 
     /** Every adapter's connect attempt, started in parallel, by adapter name. */
     public static Map<String, Future<Connector>> connectAll(Vertx vertx, Project project, Connectors registry) {
+        return connectAll(vertx, project, registry, List.of());
+    }
+
+    /**
+     * Like {@link #connectAll(Vertx, Project, Connectors)}, each adapter that can be split with
+     * one pool per event loop of the listeners (see {@link LoopLocalConnector}).
+     */
+    static Map<String, Future<Connector>> connectAll(Vertx vertx, Project project, Connectors registry,
+                                                     List<Loop> loops) {
         return startAll(project, registry, (factory, adapter) ->
-                factory.connect(vertx, adapter, project.config().projectDir()));
+                LoopLocalConnector.connect(vertx, factory, adapter, project.config().projectDir(), loops));
     }
 
     /**

@@ -35,6 +35,25 @@ public final class MicrometerMetrics implements Metrics {
      */
     private final Map<List<String>, Timer> timers = new ConcurrentHashMap<>();
     private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+    /*
+     * The meters every call records, by their label values one map level each: found with a map
+     * lookup per label, nothing allocated (a key list per lookup was some 300 bytes per call).
+     */
+    private final ByLabels<Timer> requests = new ByLabels<>();
+    private final ByLabels<Timer> toolCalls = new ByLabels<>();
+    private final ByLabels<Counter> cacheLookups = new ByLabels<>();
+    private final ByLabels<Timer> connectorOperations = new ByLabels<>();
+    private final Maker<Timer> requestTimer = (method, status, x, y) -> timer("hyperterse.mcp.request.duration",
+            "MCP JSON-RPC requests by method and status", "method", method, "status", status);
+    private final Maker<Timer> toolCallTimer = (tool, outcome, x, y) -> timer("hyperterse.tool.call.duration",
+            "Tool calls through the pipeline by tool and outcome (ok or the failed stage)", "tool", tool,
+            "outcome", outcome);
+    private final Maker<Counter> cacheLookupCounter = (tool, result, x, y) -> counter("hyperterse.cache.lookups",
+            "Result cache lookups by tool and result (hit or miss)", "tool", tool, "result", result);
+    private final Maker<Timer> connectorTimer = (adapter, connector, operation, outcome) -> timer(
+            "hyperterse.connector.operation.duration",
+            "Connector operations by adapter, connector, operation and outcome",
+            "adapter", adapter, "connector", connector, "operation", operation, "outcome", outcome);
     private final AtomicLong scriptWorkersBusy = new AtomicLong();
     private final AtomicLong scriptContexts = new AtomicLong();
 
@@ -48,26 +67,22 @@ public final class MicrometerMetrics implements Metrics {
 
     @Override
     public void request(String method, String status, long nanos) {
-        timer("hyperterse.mcp.request.duration", "MCP JSON-RPC requests by method and status", "method", method,
-                "status", status).record(nanos, TimeUnit.NANOSECONDS);
+        requests.get(method, status, "", "", requestTimer).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void toolCall(String tool, String outcome, long nanos) {
-        timer("hyperterse.tool.call.duration", "Tool calls through the pipeline by tool and outcome (ok or the failed stage)",
-                "tool", tool, "outcome", outcome).record(nanos, TimeUnit.NANOSECONDS);
+        toolCalls.get(tool, outcome, "", "", toolCallTimer).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void cacheLookup(String tool, boolean hit) {
-        counter("hyperterse.cache.lookups", "Result cache lookups by tool and result (hit or miss)",
-                "tool", tool, "result", hit ? "hit" : "miss").increment();
+        cacheLookups.get(tool, hit ? "hit" : "miss", "", "", cacheLookupCounter).increment();
     }
 
     @Override
     public void connectorOperation(String adapter, String connector, String operation, String outcome, long nanos) {
-        timer("hyperterse.connector.operation.duration", "Connector operations by adapter, connector, operation and outcome",
-                "adapter", adapter, "connector", connector, "operation", operation, "outcome", outcome)
+        connectorOperations.get(adapter, connector, operation, outcome, connectorTimer)
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
@@ -126,6 +141,30 @@ public final class MicrometerMetrics implements Metrics {
         Counter known = counters.get(key);
         return known != null ? known : counters.computeIfAbsent(key, k -> Counter.builder(name).description(description)
                 .tags(tags).register(registry));
+    }
+
+    /** Makes the meter for label values not seen before. */
+    private interface Maker<M> {
+        M make(String a, String b, String c, String d);
+    }
+
+    /** Meters by up to four label values (unused ones ""), one nested map per label. */
+    private static final class ByLabels<M> {
+        private final Map<String, Map<String, Map<String, Map<String, M>>>> meters = new ConcurrentHashMap<>();
+
+        M get(String a, String b, String c, String d, Maker<M> maker) {
+            Map<String, Map<String, Map<String, M>>> byA = meters.get(a);
+            Map<String, Map<String, M>> byB = byA == null ? null : byA.get(b);
+            Map<String, M> byC = byB == null ? null : byB.get(c);
+            M known = byC == null ? null : byC.get(d);
+            if (known != null) {
+                return known;
+            }
+            return meters.computeIfAbsent(a, k -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(b, k -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(c, k -> new ConcurrentHashMap<>())
+                    .computeIfAbsent(d, k -> maker.make(a, b, c, d));
+        }
     }
 
     private static List<String> key(String name, String... tags) {

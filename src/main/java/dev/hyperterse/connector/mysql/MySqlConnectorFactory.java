@@ -4,6 +4,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.sql.PoolSettings;
 import dev.hyperterse.connector.sql.ReactiveSqlConnector;
 import dev.hyperterse.model.AdapterDef;
 import io.vertx.core.Future;
@@ -41,17 +42,35 @@ public final class MySqlConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public int splittableConnections(AdapterDef adapter) {
+        try {
+            return MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).pool()
+                    .maxConnections();
+        } catch (ConnectorException e) {
+            return 0;
+        }
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        return connect(vertx, adapter, projectDir, 0);
+    }
+
+    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
         MySqlSettings settings;
         try {
             settings = MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
         } catch (ConnectorException e) {
             return Future.failedFuture(e);
         }
+        PoolSettings poolSettings = maxConnections > 0 ? settings.pool().withMaxConnections(maxConnections)
+                : settings.pool();
         MySQLConnectOptions connectOptions = settings.connectOptions(projectDir);
         Pool pool = MySQLBuilder.pool()
-                .with(settings.pool().poolOptions(adapter.name()))
-                .with(settings.pool().netClientOptions())
+                .with(poolSettings.poolOptions(adapter.name()))
+                .with(poolSettings.netClientOptions())
                 .connectingTo(connectOptions)
                 .using(vertx)
                 .build();

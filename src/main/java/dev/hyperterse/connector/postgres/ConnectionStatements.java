@@ -50,6 +50,10 @@ final class ConnectionStatements {
         synchronized (this) {
             known = byConnection.computeIfAbsent(key, k -> new HashMap<>()).get(text);
         }
+        if (known != null && known.succeeded()) {
+            // without the context it was prepared on, so the caller goes on where it is
+            return Future.succeededFuture(known.result());
+        }
         if (known != null && !known.failed()) {
             return known;
         }

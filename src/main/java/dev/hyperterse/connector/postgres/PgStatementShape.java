@@ -1,6 +1,9 @@
 package dev.hyperterse.connector.postgres;
 
+import dev.hyperterse.connector.sql.SqlText;
+
 import java.util.List;
+import java.util.Set;
 
 /**
  * What PostgreSQL made of a statement: the text to prepare and the type of each parameter.
@@ -10,11 +13,21 @@ import java.util.List;
  * @param typeOids  each parameter's type as the server inferred it; null when the statement
  *                  cannot be described (DDL, CALL), and values are then bound as they are
  * @param typeNames the same types as PostgreSQL names them, for messages
+ * @param counts    whether the driver's row count means rows written or read (PostgreSQL's
+ *                  client reads a number out of every command tag, {@code CREATE TABLE} included);
+ *                  known from the statement's first keyword, once
  */
-record PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames) {
+record PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames, boolean counts) {
+    /** Statements whose command tag carries a row count; others (DDL) affect no rows. */
+    private static final Set<String> COUNTING = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COPY", "SELECT");
+
     PgStatementShape {
         typeOids = typeOids == null ? null : List.copyOf(typeOids);
         typeNames = typeNames == null ? null : List.copyOf(typeNames);
+    }
+
+    PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames) {
+        this(text, typeOids, typeNames, COUNTING.contains(SqlText.leadingKeyword(text)));
     }
 
     static PgStatementShape untyped(String text) {

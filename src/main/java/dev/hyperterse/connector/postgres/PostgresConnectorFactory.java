@@ -4,6 +4,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.connector.sql.PoolSettings;
 import dev.hyperterse.connector.sql.ReactiveSqlConnector;
 import dev.hyperterse.model.AdapterDef;
 import io.vertx.core.Future;
@@ -48,16 +49,34 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public int splittableConnections(AdapterDef adapter) {
+        try {
+            return PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).pool()
+                    .maxConnections();
+        } catch (ConnectorException e) {
+            return 0;
+        }
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        return connect(vertx, adapter, projectDir, 0);
+    }
+
+    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
         PostgresSettings settings;
         try {
             settings = PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
         } catch (ConnectorException e) {
             return Future.failedFuture(e);
         }
+        PoolSettings poolSettings = maxConnections > 0 ? settings.pool().withMaxConnections(maxConnections)
+                : settings.pool();
         Pool pool = PgBuilder.pool()
-                .with(settings.pool().poolOptions(adapter.name()))
-                .with(settings.pool().netClientOptions())
+                .with(poolSettings.poolOptions(adapter.name()))
+                .with(poolSettings.netClientOptions())
                 .connectingTo(settings.connectOptions(projectDir))
                 .using(vertx)
                 // the client logs each server notice ("table does not exist, skipping") as a warning
@@ -69,7 +88,7 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                 .build();
         return pool.withConnection(conn -> conn.query("SELECT current_setting('TimeZone')").execute())
                 .<Connector>map(rows -> new ReactiveSqlConnector(vertx, adapter.name(), pool,
-                        new PostgresFlavor(zone(rows.iterator().next().getString(0)), settings.pool().maxConnections(),
+                        new PostgresFlavor(zone(rows.iterator().next().getString(0)), poolSettings.maxConnections(),
                                 new CancelRequests(vertx, settings.endpoint().host(), settings.endpoint().port(),
                                         settings.pool().netClientOptions())),
                         settings.endpoint()))

@@ -55,8 +55,6 @@ final class PostgresFlavor implements SqlFlavor {
     /** The statements {@code PREPARE} accepts; the others (DDL, CALL, DO) are checked by a plain prepare. */
     private static final Set<String> DESCRIBABLE = Set.of("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE",
             "VALUES", "TABLE");
-    /** Statements whose command tag carries a row count; others (DDL) affect no rows. */
-    private static final Set<String> COUNTING = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COPY", "SELECT");
     private static final Pattern UNDETERMINED = Pattern.compile("parameter \\$(\\d+)");
     /** Failures after which a statement's cached shape may be out of date (a column changed type). */
     private static final Set<String> STALE_SHAPE_STATES = Set.of("42804", "42P18", "42883", "0A000", "22P02");
@@ -107,9 +105,8 @@ final class PostgresFlavor implements SqlFlavor {
             if (!run.start(() -> cancels.cancel(conn))) {
                 return Future.failedFuture(StatementRun.notStarted());
             }
-            boolean counts = COUNTING.contains(SqlText.leadingKeyword(shape.text()));
             return prepared.on(conn, shape.text())
-                    .compose(ps -> read(ps, tuple, budget, counts))
+                    .compose(ps -> read(ps, tuple, budget, shape.counts()))
                     // a kept statement that failed (a changed table, a broken connection) is prepared afresh
                     .onFailure(e -> prepared.forget(conn, shape.text()));
         }).onFailure(e -> forgetIfStale(statement, e));
@@ -135,6 +132,12 @@ final class PostgresFlavor implements SqlFlavor {
     /** The statement's shape, described on this connection the first time it is needed. */
     private Future<PgStatementShape> shape(SqlConnection conn, CompiledStatement statement) {
         Future<PgStatementShape> known = shapes.get(statement.text());
+        if (known != null && known.succeeded()) {
+            // a new future without a context: the kept one belongs to the context that described
+            // the statement, and composing on it would hand every call to that context (another
+            // event loop, often) and back
+            return Future.succeededFuture(known.result());
+        }
         if (known != null && !known.failed()) {
             return known;
         }

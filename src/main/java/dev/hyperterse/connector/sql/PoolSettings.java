@@ -29,6 +29,11 @@ public record PoolSettings(int maxConnections, Duration connectTimeout, Duration
                 options.duration("max_lifetime", Duration.ZERO, true));
     }
 
+    /** The same settings for a pool holding {@code max} of the adapter's connections (one of several pools). */
+    public PoolSettings withMaxConnections(int max) {
+        return new PoolSettings(max, connectTimeout, idleTimeout, maxLifetime);
+    }
+
     /** @param name the adapter's name, so pool metrics tell adapters apart */
     public PoolOptions poolOptions(String name) {
         return new PoolOptions()

@@ -65,8 +65,13 @@ final class StatelessExchange implements CallScope {
     }
 
     @Override
+    public boolean logs(LogLevel level) {
+        return meta.logLevel() != null && level.atLeast(meta.logLevel());
+    }
+
+    @Override
     public synchronized void log(LogLevel level, String message) {
-        if (meta.logLevel() == null || finished || !level.atLeast(meta.logLevel())) {
+        if (finished || !logs(level)) {
             return;
         }
         send(notification("notifications/message", new JsonObject()

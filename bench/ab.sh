@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Two builds (or two settings of one build) side by side: both servers up at once, each warmed up,
+# then wrk runs alternating between them, round after round, so the shared machine's load moves
+# both alike. Reports per server the median req/s and the median server CPU per call
+# (utime+stime of the process from /proc/PID/stat over each run, divided by its requests), and
+# the ratios B / A. For before/after figures of a change to the per-call path.
+#
+#   bench/ab.sh A.jar B.jar [pg|cached|heartbeat]...      (default: pg cached heartbeat)
+#
+# A side is "JAR" or "JAR@instances" (server.instances for that side, e.g. target/hyperterse.jar@1).
+# Paths as in bench/profile.sh: pg (PostgreSQL point select, cache off), cached (result-cache hits
+# on ids 1-10), heartbeat (GET /heartbeat).
+# Environment (defaults in brackets): BENCH_RUNS [5] rounds  BENCH_DURATION [8] seconds per run
+#   BENCH_WARMUP [15] seconds per server and path  BENCH_CONNECTIONS [32]  BENCH_THREADS [2]
+#   BENCH_PORT [19340] A; B gets the next  BENCH_JAVA [JDK 25 under /usr/lib/jvm when present]
+#   BENCH_JAVA_OPTS [] JVM flags for both  BENCH_PG_URL [postgres://postgres@127.0.0.1:5432/hyperterse_bench?sslmode=disable]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+source "$BENCH_DIR/scenarios/pg.sh" # ensure_pg_data, write_pg_project, execute_body
+
+[[ $# -ge 2 ]] || die "usage: bench/ab.sh A.jar[@instances] B.jar[@instances] [pg|cached|heartbeat]..."
+SIDE_A=$1 SIDE_B=$2
+shift 2
+paths=("$@")
+[[ ${#paths[@]} -gt 0 ]] || paths=(pg cached heartbeat)
+RUNS=${BENCH_RUNS:-5}
+DURATION=${BENCH_DURATION:-8}
+WARMUP=${BENCH_WARMUP:-15}
+CONNECTIONS=${BENCH_CONNECTIONS:-32}
+THREADS=${BENCH_THREADS:-2}
+PORT=${BENCH_PORT:-19340}
+if [[ -n ${BENCH_JAVA:-} ]]; then JAVA_BIN=$BENCH_JAVA
+elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+else JAVA_BIN=java; fi
+CLK_TCK=$(getconf CLK_TCK)
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+command -v wrk >/dev/null || die "wrk is needed"
+
+trap cleanup EXIT INT TERM
+WORK=$OUT/ab
+mkdir -p "$WORK" "$OUT/logs"
+ensure_pg_data
+execute_body get-customer '{"customer_id":__ID__}' >"$WORK/pg.json"
+execute_body get-customer-cached '{"customer_id":__ID__}' >"$WORK/cached.json"
+
+# start_side NAME SPEC PORT: sets SIDE_PID
+start_side() {
+  local name=$1 spec=$2 port=$3 jar instances project=$WORK/project-$1
+  jar=${spec%@*}
+  instances=$([[ $spec == *@* ]] && echo "${spec##*@}" || true)
+  [[ -f $jar ]] || die "no jar at $jar"
+  write_pg_project "$project" "${BENCH_PG_POOL:-10}"
+  [[ -z $instances ]] || printf 'server:\n  instances: %s\n' "$instances" >>"$project/.hyperterse"
+  port_free "$port" || die "port $port is in use (set BENCH_PORT)"
+  # shellcheck disable=SC2086
+  BENCH_PG_URL=$PG_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 \
+    >"$OUT/logs/ab-$name.log" 2>&1 &
+  SIDE_PID=$!
+  BENCH_PIDS+=("$SIDE_PID")
+  wait_ready "http://127.0.0.1:$port/heartbeat" "$(now_ms)" "$SIDE_PID" >/dev/null \
+    || die "server $name did not start; see $OUT/logs/ab-$name.log"
+}
+
+target() { # target PATH PORT: sets URL and VARS
+  case $1 in
+    pg) URL=http://127.0.0.1:$2/mcp; VARS=(WRK_MODE=ids WRK_BODY="$WORK/pg.json" WRK_MAX_ID=$PG_ROWS) ;;
+    cached) URL=http://127.0.0.1:$2/mcp; VARS=(WRK_MODE=ids WRK_BODY="$WORK/cached.json" WRK_MAX_ID=10) ;;
+    heartbeat) URL=http://127.0.0.1:$2/heartbeat; VARS=(WRK_MODE=get) ;;
+    *) die "unknown path '$1' (pg, cached, heartbeat)" ;;
+  esac
+}
+
+start_side a "$SIDE_A" "$PORT"; PID_A=$SIDE_PID
+start_side b "$SIDE_B" "$((PORT + 1))"; PID_B=$SIDE_PID
+log "A: $SIDE_A (pid $PID_A, port $PORT); B: $SIDE_B (pid $PID_B, port $((PORT + 1))); load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+declare -A RPS CPU
+for path in "${paths[@]}"; do
+  for side in a b; do
+    port=$PORT; [[ $side == b ]] && port=$((PORT + 1))
+    target "$path" "$port"
+    wrk_run "$URL" "$CONNECTIONS" "$WARMUP" "$THREADS" "${VARS[@]}"
+    (( W_ERRORS == 0 )) || die "$side $path: warm-up had $W_ERRORS errors; see $OUT/logs/ab-$side.log"
+  done
+done
+for i in $(seq 1 "$RUNS"); do
+  for path in "${paths[@]}"; do
+    # A first in odd rounds, B first in even ones
+    order=(a b); (( i % 2 == 0 )) && order=(b a)
+    for side in "${order[@]}"; do
+      port=$PORT pid=$PID_A; [[ $side == b ]] && { port=$((PORT + 1)); pid=$PID_B; }
+      target "$path" "$port"
+      before=$(cpu_ticks "$pid")
+      wrk_run "$URL" "$CONNECTIONS" "$DURATION" "$THREADS" "${VARS[@]}"
+      after=$(cpu_ticks "$pid")
+      cpu=$(awk -v d=$((after - before)) -v hz="$CLK_TCK" -v n="$W_REQUESTS" 'BEGIN {printf "%.1f\n", d * 1e6 / hz / n}')
+      RPS[$side.$path]+=" $W_RPS"; CPU[$side.$path]+=" $cpu"
+      (( W_ERRORS == 0 )) || log "$side $path: $W_ERRORS errors"
+    done
+  done
+  log "round $i done"
+done
+
+echo "A = $SIDE_A; B = $SIDE_B; $RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+printf '| path | A req/s | B req/s | B/A | A CPU µs/call | B CPU µs/call | B/A | A CPU per run | B CPU per run |\n|---|---|---|---|---|---|---|---|---|\n'
+for path in "${paths[@]}"; do
+  # shellcheck disable=SC2086
+  ra=$(median ${RPS[a.$path]}); rb=$(median ${RPS[b.$path]}); ca=$(median ${CPU[a.$path]}); cb=$(median ${CPU[b.$path]})
+  echo "| $path | $ra | $rb | $(ratio "$rb" "$ra") | $ca | $cb | $(ratio "$cb" "$ca") |${CPU[a.$path]} |${CPU[b.$path]} |"
+done

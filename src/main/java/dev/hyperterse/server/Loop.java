@@ -1,0 +1,50 @@
+package dev.hyperterse.server;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+
+import java.util.function.Supplier;
+
+/**
+ * The event loop one of the server's HTTP listeners runs on: its context, and the thread that
+ * context always runs on (an event-loop context never changes threads), by which work finds out
+ * which listener's loop it is on.
+ */
+record Loop(Context context, Thread thread) {
+
+    /** Whether the calling thread is this loop. */
+    boolean isCurrent() {
+        return Thread.currentThread() == thread;
+    }
+
+    /**
+     * Runs {@code work} on this loop (at once when already on it), so what it opens lives here.
+     * The outcome reaches the caller on the caller's own context when it has one (a worker stays
+     * a worker), else on this loop.
+     */
+    <T> Future<T> call(Supplier<Future<T>> work) {
+        if (isCurrent()) {
+            return start(work);
+        }
+        Context caller = Vertx.currentContext();
+        Promise<T> outcome = Promise.promise();
+        context.runOnContext(v -> start(work).onComplete(ar -> {
+            if (caller == null) {
+                outcome.handle(ar);
+            } else {
+                caller.runOnContext(x -> outcome.handle(ar));
+            }
+        }));
+        return outcome.future();
+    }
+
+    private static <T> Future<T> start(Supplier<Future<T>> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+}
