@@ -5,6 +5,7 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorFactory;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
+import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.model.AdapterDef;
 import io.vertx.core.Future;
@@ -119,6 +120,12 @@ final class LoopLocalConnector implements Connector {
     @Override
     public Future<Void> check(CompiledStatement statement) {
         return loops[0].call(() -> pools.get(0).check(statement));
+    }
+
+    /** Described (and checked) on the first pool, as {@link #check} is: every pool reaches the same database. */
+    @Override
+    public Future<ResultColumns> describe(CompiledStatement statement) {
+        return loops[0].call(() -> pools.get(0).describe(statement));
     }
 
     @Override
