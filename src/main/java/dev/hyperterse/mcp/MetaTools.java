@@ -83,7 +83,13 @@ final class MetaTools {
         return SEARCH.equals(name) || EXECUTE.equals(name);
     }
 
-    JsonArray definitions() {
+    /**
+     * search and execute as {@code tools/list} shows them.
+     *
+     * @param structured whether the caller's protocol version has {@code outputSchema}: search's
+     *                   is declared only then (and only with {@code server.search_output_schema})
+     */
+    JsonArray definitions(boolean structured) {
         JsonObject search = new JsonObject()
                 .put("name", SEARCH)
                 .put("title", "Search tools")
@@ -99,7 +105,7 @@ final class MetaTools {
                                         .put("description", "Only tools carrying at least one of these tags.")))
                         .put("required", new JsonArray().add("query"))
                         .put("additionalProperties", false));
-        if (searchOutputSchema) {
+        if (searchOutputSchema && structured) {
             search.put("outputSchema", searchOutputSchema());
         }
         search.put("annotations", new JsonObject()
@@ -187,12 +193,13 @@ final class MetaTools {
     Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context,
                             CallScope scope, boolean structured) {
         if (SEARCH.equals(name)) {
-            return search(backend, arguments, context);
+            return search(backend, arguments, context, structured);
         }
         return execute(backend, arguments, context, scope, structured ? Output.STRUCTURED : Output.TEXT);
     }
 
-    private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context) {
+    private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context,
+                                      boolean structured) {
         onlyKeys(arguments, SEARCH, List.of("query", "tags"));
         Predicate<ToolDef> tagged = tagFilter(arguments.getValue("tags"));
         Object query = arguments.getValue("query");
@@ -217,7 +224,7 @@ final class MetaTools {
                 .compose(ranked -> perTool
                         ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(), System.nanoTime())
                         : Future.succeededFuture(ranked))
-                .map(ranked -> searchResult(backend, ranked));
+                .map(ranked -> searchResult(backend, ranked, structured));
     }
 
     /** {@code tags}: a tool passes when it carries at least one of them; null when there is no filter. */
@@ -277,8 +284,12 @@ final class MetaTools {
         });
     }
 
-    /** Renders ranked hits, each with its tool's output schema when it has one. */
-    private JsonObject searchResult(McpBackend backend, List<SearchHit> ranked) {
+    /**
+     * Renders ranked hits, each with its tool's output schema when it has one.
+     *
+     * @param structured whether the caller's protocol version has {@code structuredContent}
+     */
+    private JsonObject searchResult(McpBackend backend, List<SearchHit> ranked, boolean structured) {
         JsonArray hits = new JsonArray();
         for (SearchHit hit : ranked) {
             JsonObject json = hit.toJson();
@@ -288,12 +299,12 @@ final class MetaTools {
             }
             hits.add(json);
         }
-        if (!searchOutputSchema) {
+        if (!searchOutputSchema || !structured) {
             return textResult(hits.encode());
         }
         // the text block carries the same JSON, for clients that ignore structuredContent
-        JsonObject structured = new JsonObject().put("tools", hits);
-        return textResult(structured.encode()).put("structuredContent", structured);
+        JsonObject content = new JsonObject().put("tools", hits);
+        return textResult(content.encode()).put("structuredContent", content);
     }
 
     private Future<JsonObject> execute(McpBackend backend, JsonObject arguments, CallContext context, CallScope scope,

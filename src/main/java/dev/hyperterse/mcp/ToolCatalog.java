@@ -29,7 +29,9 @@ final class ToolCatalog {
 
     private final MetaTools metaTools;
     private final ConformanceFixtures fixtures;
+    /** The meta-tools (and fixtures) as listed to a caller without, and with, outputSchema. */
     private final JsonArray definitions;
+    private final JsonArray structuredDefinitions;
     private final int pageSize;
     private final String fingerprint;
 
@@ -41,18 +43,28 @@ final class ToolCatalog {
         this.metaTools = metaTools;
         this.fixtures = fixtures;
         this.pageSize = pageSize;
-        JsonArray all = metaTools.definitions().copy();
-        if (fixtures != null) {
-            fixtures.definitions().forEach(all::add);
-        }
-        this.definitions = all;
+        this.definitions = listed(metaTools, fixtures, false);
+        this.structuredDefinitions = listed(metaTools, fixtures, true);
         StringBuilder names = new StringBuilder();
-        all.forEach(t -> names.append(((JsonObject) t).getString("name")).append('\n'));
+        definitions.forEach(t -> names.append(((JsonObject) t).getString("name")).append('\n'));
         this.fingerprint = Integer.toHexString(names.toString().hashCode());
     }
 
-    /** One page of {@code tools/list} when only the meta-tools (and fixtures) are listed. */
-    JsonObject list(JsonObject params) {
+    private static JsonArray listed(MetaTools metaTools, ConformanceFixtures fixtures, boolean structured) {
+        JsonArray all = metaTools.definitions(structured);
+        if (fixtures != null) {
+            fixtures.definitions().forEach(all::add);
+        }
+        return all;
+    }
+
+    /**
+     * One page of {@code tools/list} when only the meta-tools (and fixtures) are listed.
+     *
+     * @param structured whether the caller's protocol version has {@code outputSchema}
+     */
+    JsonObject list(JsonObject params, boolean structured) {
+        JsonArray definitions = structured ? structuredDefinitions : this.definitions;
         Object cursor = params.getValue("cursor");
         int from = cursor == null ? 0 : offset(cursor, fingerprint, definitions.size());
         int to = Math.min(definitions.size(), from + pageSize);
@@ -75,13 +87,13 @@ final class ToolCatalog {
      */
     Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured) {
         if (!backend.exposure().listsProjectTools()) {
-            return Future.succeededFuture(list(params));
+            return Future.succeededFuture(list(params, structured));
         }
         Pipeline pipeline = backend.pipeline();
         return pipeline.visibleTo(context).compose(visible -> {
             List<Object> entries = new ArrayList<>();
             if (backend.exposure().listsMetaTools()) {
-                metaTools.definitions().forEach(entries::add);
+                metaTools.definitions(structured).forEach(entries::add);
             }
             // the pipeline keeps them by name: a stable order, so cursors stay valid across calls and nodes
             for (ToolDef tool : pipeline.tools().values()) {

@@ -43,6 +43,8 @@ class McpToolsTest {
     @RegisterExtension
     static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
     static final RawHttp tunedHttp = tuned.http();
+    /** A protocol version with outputSchema and structuredContent, for requests without a session. */
+    private static final String[] CURRENT = {"MCP-Protocol-Version", "2025-11-25"};
     static final RawHttp fixturesHttp = withFixtures.http();
 
     @Test
@@ -152,28 +154,48 @@ class McpToolsTest {
 
     @Test
     void searchDeclaresAnOutputSchemaAndReturnsConformingStructuredContent() throws Exception {
-        JsonObject search = result(tunedHttp, RawHttp.request(1, "tools/list", null)).getJsonArray("tools").getJsonObject(0);
+        JsonObject search = result(tunedHttp, RawHttp.request(1, "tools/list", null), CURRENT)
+                .getJsonArray("tools").getJsonObject(0);
         JsonObject schema = search.getJsonObject("outputSchema");
         assertEquals("object", schema.getString("type"));
         JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
         assertTrue(validator.validateSchema(schema.getMap()).valid(), "the outputSchema is a valid JSON Schema");
 
-        JsonObject found = result(tunedHttp, RawHttp.request(2, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject().put("query", "orders by status"))));
+        JsonObject found = result(tunedHttp, searchFor(2, "orders by status"), CURRENT);
         JsonObject structured = found.getJsonObject("structuredContent");
         assertEquals("list-orders", structured.getJsonArray("tools").getJsonObject(0).getString("name"));
         JsonSchemaValidator.ValidationResponse check = validator.validate(schema.getMap(), structured.getMap());
         assertTrue(check.valid(), check.errorMessage());
         assertEquals(structured, new JsonObject(text(found)), "the text block holds the same JSON");
 
-        JsonObject plain = result(fixturesHttp, RawHttp.request(3, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject().put("query", "orders by status"))));
+        JsonObject plain = result(fixturesHttp, searchFor(3, "orders by status"), CURRENT);
         assertNull(plain.getValue("structuredContent"), "off by default");
         assertTrue(new JsonArray(text(plain)).size() > 0, "the text block is Hyperterse's array of hits");
-        JsonObject plainSearch = result(fixturesHttp, RawHttp.request(4, "tools/list", null))
+        JsonObject plainSearch = result(fixturesHttp, RawHttp.request(4, "tools/list", null), CURRENT)
                 .getJsonArray("tools").getJsonObject(0);
         assertNull(plainSearch.getValue("outputSchema"));
         assertEquals(Boolean.TRUE, plainSearch.getJsonObject("annotations").getBoolean("readOnlyHint"));
+    }
+
+    @Test
+    void searchKeepsToTheTextBlockForAProtocolWithoutStructuredContent() throws Exception {
+        // no session and no MCP-Protocol-Version header: 2025-03-26, which has neither outputSchema
+        // nor structuredContent, even with server.search_output_schema on
+        JsonObject search = result(tunedHttp, RawHttp.request(1, "tools/list", null))
+                .getJsonArray("tools").getJsonObject(0);
+        assertEquals("search", search.getString("name"));
+        assertNull(search.getValue("outputSchema"));
+        JsonObject found = result(tunedHttp, searchFor(2, "orders by status"));
+        assertNull(found.getValue("structuredContent"));
+        assertEquals("list-orders", new JsonArray(text(found)).getJsonObject(0).getString("name"),
+                "the text block is Hyperterse's array of hits");
+        JsonObject explicit = result(tunedHttp, searchFor(3, "orders by status"), "MCP-Protocol-Version", "2025-03-26");
+        assertNull(explicit.getValue("structuredContent"));
+    }
+
+    private static JsonObject searchFor(int id, String query) {
+        return RawHttp.request(id, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", query)));
     }
 
     private static JsonObject call(String name) {
@@ -186,8 +208,8 @@ class McpToolsTest {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(forged.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static JsonObject result(RawHttp http, JsonObject request) throws Exception {
-        HttpResponse<String> r = http.mcp(request);
+    private static JsonObject result(RawHttp http, JsonObject request, String... headers) throws Exception {
+        HttpResponse<String> r = http.mcp(request, headers);
         assertEquals(200, r.statusCode(), r.body());
         JsonObject body = new JsonObject(r.body());
         assertNotNull(body.getJsonObject("result"), r.body());

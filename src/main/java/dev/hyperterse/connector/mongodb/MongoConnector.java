@@ -184,7 +184,7 @@ final class MongoConnector implements Connector {
         return statements.computeIfAbsent(statement.text(), text -> MongoStatementTemplate.parse(statement));
     }
 
-    /** One reply turned into rows on the driver's thread. */
+    /** One reply turned into the rows the call's budget admits, on the driver's thread. */
     private record Batch(JsonArray rows, long cursorId, String collection) {
     }
 
@@ -242,32 +242,39 @@ final class MongoConnector implements Connector {
                     });
         }
 
-        /** Rows of one reply: its cursor's batch, or the reply itself as one row. */
+        /**
+         * Rows of one reply (its cursor's batch, or the reply itself as one row), converted on the
+         * driver's thread while the call's budget admits them: a row past the limits is never
+         * converted. Batches arrive one at a time, so the budget is never used by two threads at once.
+         */
         private Batch batch(BsonDocument reply, String batchKey) {
-            JsonArray out = new JsonArray();
             if (reply.isDocument("cursor") && reply.getDocument("cursor").isArray(batchKey)) {
                 BsonDocument cursor = reply.getDocument("cursor");
-                for (BsonValue doc : cursor.getArray(batchKey)) {
-                    out.add(doc.isDocument() ? MongoValues.document(doc.asDocument()) : MongoValues.value(doc));
-                }
                 long id = cursor.isNumber("id") ? cursor.getNumber("id").longValue() : 0;
                 String ns = cursor.isString("ns") ? cursor.getString("ns").getValue() : "";
-                return new Batch(out, id, ns.substring(ns.indexOf('.') + 1));
+                return new Batch(admitted(cursor.getArray(batchKey)), id, ns.substring(ns.indexOf('.') + 1));
             }
             // cluster gossip the server adds to every reply, not the command's result
             reply.remove("$clusterTime");
             reply.remove("operationTime");
-            out.add(MongoValues.document(reply));
-            return new Batch(out, 0, "");
+            return new Batch(admitted(List.of(reply)), 0, "");
         }
 
-        private void take(Batch batch) {
-            for (Object row : batch.rows()) {
+        private JsonArray admitted(List<? extends BsonValue> docs) {
+            JsonArray out = new JsonArray();
+            for (BsonValue doc : docs) {
+                Object row = doc.isDocument() ? MongoValues.document(doc.asDocument()) : MongoValues.value(doc);
                 if (!budget.admit(row)) {
                     break;
                 }
-                rows.add(row);
+                out.add(row);
             }
+            return out;
+        }
+
+        private void take(Batch batch) {
+            // the rows the budget admitted (batch)
+            rows.addAll(batch.rows());
             if (!budget.full() && batch.cursorId() != 0 && rows.size() == rowLimit) {
                 // the cursor has more: one more row would not fit
                 budget.moreExist();
