@@ -50,6 +50,11 @@ public final class McpEndpoint {
      * 4 MB) held the loop for seconds and the answer in memory; real clients batch a handful.
      */
     static final int MAX_BATCH = 100;
+    /**
+     * Bodies from this size on are checked and parsed on a worker: a few milliseconds per megabyte
+     * on a quiet machine, but seconds of an event loop's time when the machine is busy.
+     */
+    static final int DECODE_ON_WORKER_FROM = 64 * 1024;
 
     /** Event-bus addresses by which a cluster's nodes reach requests and streams held by another. */
     static final String CANCEL_ADDRESS = "hyperterse.mcp.cancel";
@@ -274,25 +279,60 @@ public final class McpEndpoint {
                     "Not Acceptable: Accept must list application/json and text/event-stream");
             return;
         }
-        Object message;
+        Buffer body = rc.body().buffer();
+        if (body == null || body.length() == 0) {
+            reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
+            return;
+        }
+        if (body.length() < DECODE_ON_WORKER_FROM) {
+            Object message;
+            try {
+                message = decode(body);
+            } catch (UnreadableBody e) {
+                reject(rc, 400, null, JsonRpc.PARSE_ERROR, e.getMessage());
+                return;
+            }
+            post(rc, message);
+        } else {
+            // a big body takes milliseconds to check and parse: not on the event loop
+            vertx.executeBlocking(() -> decode(body), false).onComplete(decoded -> {
+                if (decoded.succeeded()) {
+                    post(rc, decoded.result());
+                } else if (decoded.cause() instanceof UnreadableBody) {
+                    reject(rc, 400, null, JsonRpc.PARSE_ERROR, decoded.cause().getMessage());
+                } else {
+                    LOG.error("reading a request body failed", decoded.cause());
+                    reject(rc, 500, null, JsonRpc.INTERNAL_ERROR, "Internal error");
+                }
+            });
+        }
+    }
+
+    /** The body as JSON, or why it is not: UTF-8 checked strictly, then Jackson's parse within its limits. */
+    private static Object decode(Buffer body) throws UnreadableBody {
+        if (!StrictUtf8.valid(body)) {
+            throw new UnreadableBody("Parse error: the body is not valid UTF-8");
+        }
         try {
-            Buffer body = rc.body().buffer();
-            if (body == null || body.length() == 0) {
-                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
-                return;
-            }
-            if (!StrictUtf8.valid(body)) {
-                reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: the body is not valid UTF-8");
-                return;
-            }
-            message = Json.decodeValue(body);
+            return Json.decodeValue(body);
         } catch (DecodeException e) {
-            reject(rc, 400, null, JsonRpc.PARSE_ERROR, overReaderLimits(e)
+            throw new UnreadableBody(overReaderLimits(e)
                     ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"
                             + " a number of more than 1000 digits or a member name of more than 50000 characters)"
                     : "Parse error: the body is not valid JSON");
-            return;
         }
+    }
+
+    /** A body that is not a JSON text; the message is the parse error's. */
+    private static final class UnreadableBody extends Exception {
+        UnreadableBody(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A POST whose body was read: the protocol generation, then the session, then the message. */
+    private void post(RoutingContext rc, Object message) {
+        MultiMap headers = rc.request().headers();
         if (StatelessEndpoint.speaks(headers.get(VERSION_HEADER), message)) {
             // the version a request speaks picks its generation: 2026-07-28 is served without sessions
             stateless.post(rc, message);

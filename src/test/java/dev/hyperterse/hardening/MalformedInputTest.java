@@ -72,10 +72,15 @@ class MalformedInputTest {
             bytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"", new byte[] {(byte) 0xc3, (byte) 0x28}, "\"}"),
             bytes("{\"a\":\"", new byte[] {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, "\"}"),
             bytes("{\"a\":\"", new byte[] {(byte) 0xe2, (byte) 0x82}, "\"}"),
+            // big enough to be read on a worker rather than the event loop
+            bytes("{\"a\":\"" + "b".repeat(200_000), new byte[] {(byte) 0xc3, (byte) 0x28}, "\"}"),
         };
         for (byte[] body : bodies) {
-            Answers.error(http.post("/mcp", body, MCP_HEADERS), 400, -32700, "invalid UTF-8");
+            JsonObject e = Answers.error(http.post("/mcp", body, MCP_HEADERS), 400, -32700, "invalid UTF-8");
+            assertEquals("Parse error: the body is not valid UTF-8", e.getString("message"));
         }
+        JsonObject big = Answers.error(post("{\"a\":\"" + "b".repeat(200_000) + "\"x}"), 400, -32700, "big invalid JSON");
+        assertEquals("Parse error: the body is not valid JSON", big.getString("message"));
     }
 
     @Test
