@@ -98,9 +98,10 @@ class SearchRankingServerTest {
         System.setProperty(SemanticSearch.CACHE_DIR_PROPERTY, vectors.toString());
         try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
             JsonArray hits = new JsonArray();
+            // the lexical ranking answers at once (Hyperterse's partial matches: "is" in "lists")
             for (long end = System.nanoTime() + 120_000_000_000L; System.nanoTime() < end; Thread.sleep(200)) {
                 hits = search(server, "is it going to rain in Paris tomorrow");
-                if (!hits.isEmpty()) {
+                if (!hits.isEmpty() && hits.getJsonObject(0).getString("name").equals("get-forecast")) {
                     break;
                 }
             }
