@@ -142,8 +142,8 @@ public final class SearchIndex {
 
     /**
      * For the {@code static} ranking: reads the static embedding table shipped with the server
-     * (tens of milliseconds, once per JVM) and computes every tool's vector from it (microseconds a
-     * tool), after which searches rank by meaning. Blocking: run it on a worker.
+     * (a few hundred milliseconds in a fresh JVM, once) and computes every tool's vector from it
+     * (microseconds a tool), after which searches rank by meaning. Blocking: run it on a worker.
      */
     public EmbeddedTools embedToolsStatically() {
         return embedTools(StaticEmbedder.bundled(), null);

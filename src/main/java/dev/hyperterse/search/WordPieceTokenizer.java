@@ -157,7 +157,10 @@ final class WordPieceTokenizer {
         return out.toString();
     }
 
-    /** Tab, line feed and carriage return are white space; other control, format, private-use, unassigned and surrogate code points are dropped. */
+    /**
+     * Control, format, private-use, unassigned and surrogate code points, which are dropped; tab,
+     * line feed and carriage return are white space instead.
+     */
     private static boolean isControl(int cp) {
         if (cp == '\t' || cp == '\n' || cp == '\r') {
             return false;
