@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Search quality and latency: builds the fat jar when it is missing or older than the sources,
-# ranks every labelled intent with each ranking, and writes the table into bench/RESULTS.md
-# (between the search-quality markers) with the machine and date.
+# ranks every labelled intent with each ranking (hyperterse, BM25 alone, hybrid, static alone and
+# static: the static embedding table is in the usual jar), and writes the table into
+# bench/RESULTS.md (between the search-quality markers) with the machine and date.
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
 # --semantic also measures the `semantic` ranking: the jar is the usual build, and the embedding
 # model and ONNX Runtime that `mvn -Psemantic package` would bundle (~136 MB of jars) are resolved
