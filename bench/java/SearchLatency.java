@@ -1,6 +1,6 @@
 // In-process latency of `search` for bench/run.sh: compiles a project, builds its search index
-// with the project's ranking (as the server does at start-up) and times queries one at a time on
-// one thread, with no HTTP.
+// with the project's ranking (as the server does at start-up; for `static`, the tool vectors too,
+// their time included in build_ms) and times queries one at a time on one thread, with no HTTP.
 // Runs as a single-file program against the fat jar, so it needs no build of its own:
 //   java -cp target/hyperterse.jar bench/java/SearchLatency.java PROJECT QUERIES.jsonl [SECONDS]
 // QUERIES.jsonl holds search requests (JSON-RPC bodies, one per line), used in turn. The queries
@@ -37,6 +37,9 @@ public final class SearchLatency {
         long buildStart = System.nanoTime();
         SearchIndex index = new SearchIndex(compiled.tools().values(), compiled.config().searchLimit(),
                 compiled.config().searchRanking(), RankFusion.DEFAULT);
+        if (compiled.config().searchRanking() == dev.hyperterse.model.SearchRanking.STATIC) {
+            index.embedToolsStatically(); // as the server does on a worker right after the index
+        }
         long buildMs = (System.nanoTime() - buildStart) / 1_000_000;
 
         run(index, queries, seconds, false, null);

@@ -10,6 +10,11 @@
 // With the embedding model on the class path (a `mvn -Psemantic` jar, or the jars
 // bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too, alone and with
 // its share of BM25; tool vectors are cached in OUT.md's directory (vectors/) between runs.
+// The `static` ranking (the static embedding table in the jar) is measured alone and with its share
+// of BM25 in every run. While choosing a configuration: SPLITS=dev ranks the dev intents only (the
+// held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
+// STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
+// (bench/search/distill/table.py writes them) at other BM25 shares.
 
 import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
@@ -22,6 +27,7 @@ import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.search.StaticEmbedder;
 import dev.hyperterse.search.TextEmbedder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -41,9 +47,13 @@ public final class SearchQuality {
     record Intent(String split, String catalog, Set<String> expected, String text) {}
 
     /** {@code bm25Share}: the semantic ranking's BM25 weight (NaN: the server's default). */
-    record Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share) {
+    record Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share, TextEmbedder embedder) {
         Variant(String label, SearchRanking ranking, RankFusion fusion) {
-            this(label, ranking, fusion, Double.NaN);
+            this(label, ranking, fusion, Double.NaN, null);
+        }
+
+        Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share) {
+            this(label, ranking, fusion, bm25Share, null);
         }
     }
 
@@ -127,7 +137,10 @@ public final class SearchQuality {
             indexes.put(e.getKey(), byVariant);
         }
         List<String> rows = new ArrayList<>(catalogs.keySet());
-        for (String split : List.of("dev", "heldout")) {
+        // SPLITS=dev while choosing: the held-out intents are not ranked at all
+        List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
+                : List.of(System.getenv("SPLITS").split(","));
+        for (String split : splits) {
             for (String catalog : rows) {
                 row(md, misses, catalog, split, withMixed.stream()
                         .filter(i -> i.catalog().equals(catalog) && i.split().equals(split)).toList(), indexes);
@@ -136,6 +149,12 @@ public final class SearchQuality {
                     .filter(i -> i.split().equals(split)).toList(), indexes);
         }
 
+        if (System.getenv("QUALITY_ONLY") != null) {
+            Files.writeString(out, md.toString());
+            Files.writeString(out.resolveSibling("search-dev-misses.txt"), misses.toString());
+            System.out.print(md);
+            return;
+        }
         md.append("\nLatency over `").append(MIXED).append("` (every intent in turn, one thread, in process):\n\n")
                 .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |"
                         + " process CPU per search µs |\n")
@@ -144,8 +163,8 @@ public final class SearchQuality {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         List<String> queries = intents.stream().map(Intent::text).toList();
         for (Variant v : VARIANTS) {
-            if (v.label().equals("semantic alone")) {
-                continue; // the same work as semantic's
+            if (v.label().endsWith(" alone") && v.ranking() != SearchRanking.HYBRID) {
+                continue; // the same work as the fused ranking's
             }
             long start = System.nanoTime();
             SearchIndex index = index(mixed, v);
@@ -179,10 +198,24 @@ public final class SearchQuality {
         List<Variant> variants = new ArrayList<>(List.of(
                 new Variant("hyperterse", SearchRanking.HYPERTERSE, RankFusion.DEFAULT),
                 new Variant("bm25 alone", SearchRanking.HYBRID, new RankFusion(RankFusion.DEFAULT.k(), 1, 0)),
-                new Variant("hybrid", SearchRanking.HYBRID, RankFusion.DEFAULT)));
+                new Variant("hybrid", SearchRanking.HYBRID, RankFusion.DEFAULT),
+                new Variant("static alone", SearchRanking.STATIC, RankFusion.DEFAULT, 0, StaticEmbedder.bundled()),
+                new Variant("static", SearchRanking.STATIC, RankFusion.DEFAULT)));
         if (EMBEDDER != null) {
             variants.add(new Variant("semantic alone", SearchRanking.SEMANTIC, RankFusion.DEFAULT, 0));
             variants.add(new Variant("semantic", SearchRanking.SEMANTIC, RankFusion.DEFAULT));
+        }
+        // exploration: STATIC_VARIANTS="label=table-file:bm25-share,..." ranks with static tables from files
+        String extra = System.getenv("STATIC_VARIANTS");
+        if (extra != null && !extra.isBlank()) {
+            Map<String, TextEmbedder> tables = new LinkedHashMap<>();
+            for (String spec : extra.split(",")) {
+                String label = spec.substring(0, spec.indexOf('='));
+                String file = spec.substring(spec.indexOf('=') + 1, spec.lastIndexOf(':'));
+                double share = Double.parseDouble(spec.substring(spec.lastIndexOf(':') + 1));
+                TextEmbedder table = tables.computeIfAbsent(file, f -> StaticEmbedder.fromFile(Path.of(f)));
+                variants.add(new Variant(label, SearchRanking.SEMANTIC, RankFusion.DEFAULT, share, table));
+            }
         }
         return variants;
     }
@@ -190,7 +223,11 @@ public final class SearchQuality {
     /** The variant's index over the tools, its tool vectors ready (index build time includes them). */
     private static SearchIndex index(List<ToolDef> tools, Variant v) {
         SearchIndex index = new SearchIndex(tools, DEPTH, v.ranking(), v.fusion());
-        if (v.ranking() == SearchRanking.SEMANTIC) {
+        if (v.embedder() != null) {
+            index.embedTools(v.embedder(), null, v.bm25Share());
+        } else if (v.ranking() == SearchRanking.STATIC) {
+            index.embedToolsStatically();
+        } else if (v.ranking() == SearchRanking.SEMANTIC) {
             if (Double.isNaN(v.bm25Share())) {
                 index.embedTools(EMBEDDER, vectorCache);
             } else {
@@ -223,6 +260,14 @@ public final class SearchQuality {
             index.search("which invoices are overdue for a customer");
             semantic = String.format(" vectors_ms=%.0f embedded=%d first_semantic_query_ms=%.1f", vectorsMs,
                     done.embedded(), (System.nanoTime() - meaningStart) / 1e6);
+        } else if (ranking == SearchRanking.STATIC) {
+            long embedStart = System.nanoTime();
+            index.embedToolsStatically();
+            double vectorsMs = (System.nanoTime() - embedStart) / 1e6;
+            long meaningStart = System.nanoTime();
+            index.search("which invoices are overdue for a customer");
+            semantic = String.format(" vectors_ms=%.0f first_semantic_query_ms=%.1f", vectorsMs,
+                    (System.nanoTime() - meaningStart) / 1e6);
         }
         System.out.printf("COLD %s tools=%d build_ms=%.0f first_query_ms=%.1f hits=%d%s%n", ranking.keyword(), count,
                 buildMs, queryMs, hits, semantic);

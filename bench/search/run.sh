@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Search quality and latency: builds the fat jar when it is missing or older than the sources,
-# ranks every labelled intent with each ranking, and writes the table into bench/RESULTS.md
-# (between the search-quality markers) with the machine and date.
+# ranks every labelled intent with each ranking (hyperterse, BM25 alone, hybrid, static alone and
+# static: the static embedding table is in the usual jar), and writes the table into
+# bench/RESULTS.md (between the search-quality markers) with the machine and date.
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
 # --semantic also measures the `semantic` ranking: the jar is the usual build, and the embedding
 # model and ONNX Runtime that `mvn -Psemantic package` would bundle (~136 MB of jars) are resolved
@@ -40,6 +41,15 @@ lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} E
       echo "$runs" | awk -v r="$ranking" -v n="$count" '{split($4, b, "="); split($5, q, "="); bs = bs (NR > 1 ? ", " : "") b[2]; qs = qs (NR > 1 ? ", " : "") q[2]} END {printf "| %s | %s | %s | %s |\n", r, n, bs, qs}'
     done
   done
+  echo
+  echo "\`static\` in a fresh JVM: index and first (lexical) query as above, then read the static embedding table and compute the tool vectors, then the first query by meaning:"
+  echo
+  echo '| tools | index build ms | first query ms | table read and tool vectors ms | first static query ms |'
+  echo '|---|---|---|---|---|'
+  for count in 30 1000; do
+    runs=$(for run in 1 2 3; do java -cp "$jar" bench/java/SearchQuality.java --cold static "$count" 2>/dev/null; done)
+    echo "$runs" | awk -v n="$count" '{for (i = 4; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = v[kv[1]] (NR > 1 ? ", " : "") kv[2]}} END {printf "| %s | %s | %s | %s | %s |\n", n, v["build_ms"], v["first_query_ms"], v["vectors_ms"], v["first_semantic_query_ms"]}'
+  done
   if $semantic; then
     # the first run of each size starts with an empty vector cache, the next two reuse it
     echo
@@ -55,7 +65,8 @@ lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} E
     done
   fi
   echo
-  echo "Fat jar: $(stat -c %s "$jar") bytes, of which Lucene (org/apache/lucene/**, compressed) $lucene_bytes bytes."
+  table_bytes=$(unzip -v "$jar" | awk '$NF ~ /static-embedding\.bin$/ {print $3 " bytes (" $1 " uncompressed)"}')
+  echo "Fat jar: $(stat -c %s "$jar") bytes, of which Lucene (org/apache/lucene/**, compressed) $lucene_bytes bytes and the static embedding table $table_bytes."
   if $semantic; then
     deps_bytes=$(tr ':' '\n' < bench/out/semantic-cp.txt | xargs stat -c %s | awk '{s += $1} END {print s}')
     echo "The embedding model and ONNX Runtime (what \`mvn -Psemantic package\` adds): $deps_bytes bytes of jars."

@@ -218,7 +218,7 @@ final class MetaTools {
         boolean perTool = backend.searchFiltersByAuth() && backend.pipeline().hasPerToolChecks();
         // a rule that decides per tool is asked only about the best-ranked candidates
         int candidates = perTool ? Math.max(index.limit(), PER_TOOL_AUTH_CANDIDATES) : index.limit();
-        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM && !index.ranksByMeaning()
+        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM && !index.embedsQueriesWithAModel()
                         ? Future.succeededFuture(index.search((String) query, filter, candidates))
                         : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
                 .compose(ranked -> perTool

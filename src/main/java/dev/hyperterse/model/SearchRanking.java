@@ -7,6 +7,11 @@ public enum SearchRanking {
     /** BM25 with English stemming (Lucene), fused with Hyperterse's ranking by reciprocal rank. */
     HYBRID("hybrid"),
     /**
+     * A static word embedding distilled from all-MiniLM-L6-v2 (shipped in every build) with a share
+     * of BM25; ranks as {@link #HYBRID} until its table is read and the tool vectors are ready.
+     */
+    STATIC("static"),
+    /**
      * An embedding model's similarity with a little BM25; needs a build with the model
      * ({@code mvn -Psemantic package}) and ranks as {@link #HYBRID} until the tool vectors are ready.
      */

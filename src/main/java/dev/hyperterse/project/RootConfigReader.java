@@ -398,18 +398,18 @@ final class RootConfigReader {
         }
         SearchRanking ranking = SearchRanking.of(written.strip().toLowerCase(Locale.ROOT));
         if (ranking == null) {
-            search.error("ranking", "'tools.search.ranking' must be 'hybrid', 'hyperterse' or 'semantic', got \""
+            search.error("ranking", "'tools.search.ranking' must be 'static', 'hybrid', 'hyperterse' or 'semantic', got \""
                     + written + "\"");
         } else if (ranking == SearchRanking.SEMANTIC && TextEmbedder.bundled().isEmpty()) {
             search.error("ranking", "'tools.search.ranking: semantic' needs the embedding model, which this build of"
-                    + " the server leaves out (build it with 'mvn -Psemantic package'), or use 'hybrid'");
+                    + " the server leaves out (build it with 'mvn -Psemantic package'), or use 'static'");
         }
         return ranking;
     }
 
-    /** {@code semantic} in a build with the embedding model, {@code hybrid} otherwise. */
+    /** {@code semantic} in a build with the embedding model, {@code static} otherwise. */
     static SearchRanking defaultRanking() {
-        return TextEmbedder.bundled().isPresent() ? SearchRanking.SEMANTIC : SearchRanking.HYBRID;
+        return TextEmbedder.bundled().isPresent() ? SearchRanking.SEMANTIC : SearchRanking.STATIC;
     }
 
     private static ToolErrorMode toolErrors(ConfigMap server) {

@@ -78,8 +78,8 @@ public final class SearchIndex {
      * {@code semantic}, what ranks until the tool vectors are ready, and the source of BM25.
      */
     private final HybridRanking hybrid;
-    /** Whether this index is to rank by meaning once {@link #embedTools} has run. */
-    private final boolean wantsSemantic;
+    /** {@code semantic} or {@code static}: the index ranks by meaning once {@link #embedTools} has run. */
+    private final SearchRanking meaningRanking;
     /** The {@code semantic} ranking, set once the tool vectors are ready; null until then. */
     private volatile SemanticRanking semantic;
     /**
@@ -121,7 +121,7 @@ public final class SearchIndex {
         this.textBounds = bounds.toArray();
         this.vocabulary = vocabularyBuilder.build();
         this.grams = gramBuilder.build();
-        this.wantsSemantic = ranking == SearchRanking.SEMANTIC;
+        this.meaningRanking = ranking == SearchRanking.SEMANTIC || ranking == SearchRanking.STATIC ? ranking : null;
         this.hybrid = ranking != SearchRanking.HYPERTERSE ? new HybridRanking(
                 Arrays.stream(entries).map(e -> e.tool).toList(), Objects.requireNonNull(fusion, "fusion")) : null;
     }
@@ -136,12 +136,22 @@ public final class SearchIndex {
      *         (null when none) that did not stop the ranking
      */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir) {
-        return embedTools(embedder, cacheDir, SemanticRanking.DEFAULT_BM25_WEIGHT);
+        return embedTools(embedder, cacheDir, meaningRanking == SearchRanking.STATIC
+                ? SemanticRanking.STATIC_BM25_WEIGHT : SemanticRanking.DEFAULT_BM25_WEIGHT);
+    }
+
+    /**
+     * For the {@code static} ranking: reads the static embedding table shipped with the server
+     * (a few hundred milliseconds in a fresh JVM, once) and computes every tool's vector from it
+     * (microseconds a tool), after which searches rank by meaning. Blocking: run it on a worker.
+     */
+    public EmbeddedTools embedToolsStatically() {
+        return embedTools(StaticEmbedder.bundled(), null);
     }
 
     /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path)}, with BM25's share of the score. */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight) {
-        if (!wantsSemantic) {
+        if (meaningRanking == null) {
             throw new IllegalStateException("this index does not rank by meaning");
         }
         ToolDef[] tools = Arrays.stream(entries).map(e -> e.tool).toArray(ToolDef[]::new);
@@ -154,12 +164,19 @@ public final class SearchIndex {
     /** What {@link #embedTools} did. */
     public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
 
-    /**
-     * Whether a search embeds its query (the {@code semantic} ranking, once ready): milliseconds
-     * of CPU, for a worker thread.
-     */
+    /** Whether searches rank by meaning ({@code semantic} or {@code static}, once the tool vectors are ready). */
     public boolean ranksByMeaning() {
         return semantic != null;
+    }
+
+    /**
+     * Whether a search runs an embedding model on its query ({@code semantic}, once ready):
+     * milliseconds of CPU, for a worker thread. The {@code static} ranking's query vector is a
+     * table look-up, no more work than BM25's.
+     */
+    public boolean embedsQueriesWithAModel() {
+        SemanticRanking meaning = semantic;
+        return meaning != null && !meaning.staticEmbedding();
     }
 
     /** How many tools the index ranks. */

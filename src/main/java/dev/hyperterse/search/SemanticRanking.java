@@ -12,17 +12,20 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * The {@code semantic} ranking: the cosine similarity of the query's and each tool's embedding
- * (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
- * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}.
+ * The {@code semantic} and {@code static} rankings: the cosine similarity of the query's and each
+ * tool's embedding (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
+ * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}
+ * ({@link #STATIC_BM25_WEIGHT} with the static embedding).
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
- * safe to query from several threads at once. Each search embeds its query: a few milliseconds
- * of CPU, so it never runs on an event loop.
+ * safe to query from several threads at once. Each search embeds its query: with the model, a few
+ * milliseconds of CPU, so it never runs on an event loop; with the static table, microseconds.
  */
 final class SemanticRanking {
 
     /** The share of BM25 in a tool's score; chosen on bench/search's dev intents. */
     static final double DEFAULT_BM25_WEIGHT = 0.1;
+    /** The same for the {@code static} ranking's embedding (chosen on the dev intents too). */
+    static final double STATIC_BM25_WEIGHT = 0.15;
     /**
      * Below this cosine a tool with no query word in it is no hit: the model finds some likeness
      * between any two texts, and a query about nothing the project does should find nothing.
@@ -87,6 +90,11 @@ final class SemanticRanking {
         }
         return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight), embedded,
                 tools.length - embedded, problem);
+    }
+
+    /** Whether the embedding is the static table (a query costs microseconds, not a model run). */
+    boolean staticEmbedding() {
+        return embedder instanceof StaticEmbedder;
     }
 
     /** What a tool says about itself, as the model reads it: name as words, description, inputs. */

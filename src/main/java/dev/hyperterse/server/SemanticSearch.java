@@ -10,9 +10,10 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 
 /**
- * Readies the {@code semantic} ranking of a snapshot's search index: the tool vectors are
- * computed on a worker (reused from the disk cache for tools that did not change) while
- * {@code search} ranks lexically, and searches rank by meaning from the moment they are ready.
+ * Readies the {@code semantic} or {@code static} ranking of a snapshot's search index: the tool
+ * vectors are computed on a worker (for {@code semantic}, reused from the disk cache for tools that
+ * did not change) while {@code search} ranks lexically, and searches rank by meaning from the
+ * moment they are ready.
  */
 final class SemanticSearch {
 
@@ -42,6 +43,20 @@ final class SemanticSearch {
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
                 })
                 .onFailure(e -> LOG.warn("search: the embedding model could not run, ranking lexically: {}",
+                        e.getMessage()));
+    }
+
+    /**
+     * For the {@code static} ranking: reads the static embedding table (once per JVM) and computes
+     * {@code index}'s tool vectors on a worker; the future completes when the index ranks by meaning
+     * (it fails, logged, when the table cannot be read: search stays lexical).
+     */
+    static Future<SearchIndex.EmbeddedTools> embedToolsStatically(Vertx vertx, SearchIndex index) {
+        long start = System.nanoTime();
+        return vertx.executeBlocking(index::embedToolsStatically, false)
+                .onSuccess(done -> LOG.debug("search: ranking by meaning (static embedding, {} tools, {} ms)",
+                        done.embedded(), (System.nanoTime() - start) / 1_000_000))
+                .onFailure(e -> LOG.warn("search: the static embedding could not load, ranking lexically: {}",
                         e.getMessage()));
     }
 

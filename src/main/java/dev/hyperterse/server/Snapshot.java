@@ -127,6 +127,8 @@ public final class Snapshot {
         if (project.config().searchRanking() == SearchRanking.SEMANTIC) {
             // lexical ranking serves until the tool vectors are ready; nothing waits for them
             indexing.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
+        } else if (project.config().searchRanking() == SearchRanking.STATIC) {
+            indexing.onSuccess(index -> SemanticSearch.embedToolsStatically(vertx, index));
         }
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)

@@ -506,23 +506,25 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
-    void searchRankingIsHybridUnlessAnotherIsChosenOrTheBuildHasTheEmbeddingModel() throws Exception {
+    void searchRankingIsStaticUnlessAnotherIsChosenOrTheBuildHasTheEmbeddingModel() throws Exception {
         boolean model = dev.hyperterse.search.TextEmbedder.bundled().isPresent();
         root("name: x");
-        assertEquals(model ? SearchRanking.SEMANTIC : SearchRanking.HYBRID, p.compile().config().searchRanking());
+        assertEquals(model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, p.compile().config().searchRanking());
+        root("name: x", "tools:", "  search:", "    ranking: static");
+        assertEquals(SearchRanking.STATIC, p.compile().config().searchRanking());
         root("name: x", "tools:", "  search:", "    ranking: Hyperterse");
         assertEquals(SearchRanking.HYPERTERSE, p.compile().config().searchRanking());
         root("name: x", "tools:", "  search:", "    ranking: hybrid");
         assertEquals(SearchRanking.HYBRID, p.compile().config().searchRanking());
         Path r = root("name: x", "tools:", "  search:", "    ranking: meaning");
         assertProblem(p.fails(), r, 4,
-                "'tools.search.ranking' must be 'hybrid', 'hyperterse' or 'semantic', got \"meaning\"");
+                "'tools.search.ranking' must be 'static', 'hybrid', 'hyperterse' or 'semantic', got \"meaning\"");
         r = root("name: x", "tools:", "  search:", "    ranking: semantic");
         if (model) {
             assertEquals(SearchRanking.SEMANTIC, p.compile().config().searchRanking());
         } else {
             assertProblem(p.fails(), r, 4, "'tools.search.ranking: semantic' needs the embedding model, which this"
-                    + " build of the server leaves out (build it with 'mvn -Psemantic package'), or use 'hybrid'");
+                    + " build of the server leaves out (build it with 'mvn -Psemantic package'), or use 'static'");
         }
     }
 

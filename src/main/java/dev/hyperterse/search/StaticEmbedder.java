@@ -1,0 +1,178 @@
+package dev.hyperterse.search;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * A static embedding distilled from all-MiniLM-L6-v2: one vector per WordPiece vocabulary token,
+ * made by running the model once on each token and reducing the results with PCA, weighting
+ * frequent tokens down and storing them as bytes (bench/search/distill/ makes the table). A text's
+ * vector is the mean of its tokens' vectors, scaled to unit length: tokenizing and adding up, a few
+ * microseconds, in plain Java. Word order and context are lost, which the transformer would see; the
+ * vocabulary knowledge it learned (that "memory" is near "remember") is kept.
+ *
+ * <p>The table (a few MB) is read on first use or {@link #load}; after that instances are
+ * immutable and safe to share between threads.
+ */
+public final class StaticEmbedder implements TextEmbedder {
+
+    /** The table shipped with the server. */
+    static final String RESOURCE = "static-embedding.bin";
+    private static final byte[] MAGIC = {'H', 'T', 'S', 'E'};
+
+    private static final StaticEmbedder BUNDLED = new StaticEmbedder("bundled",
+            () -> {
+                InputStream in = StaticEmbedder.class.getResourceAsStream(RESOURCE);
+                if (in == null) {
+                    throw new IOException("resource " + RESOURCE + " is missing from the server's jar");
+                }
+                return in;
+            });
+
+    private final String source;
+    private final Callable<InputStream> opener;
+    private volatile Table table;
+
+    /** The tokenizer, then per token a scale and {@code dims} bytes: vector = scale × bytes. */
+    private record Table(WordPieceTokenizer tokenizer, int dims, float[] scales, byte[] vectors, String model) {}
+
+    private StaticEmbedder(String source, Callable<InputStream> opener) {
+        this.source = source;
+        this.opener = opener;
+    }
+
+    /** The table this server ships with. */
+    public static StaticEmbedder bundled() {
+        return BUNDLED;
+    }
+
+    /** A table from a file, as bench/search/distill/table.py writes one. */
+    public static StaticEmbedder fromFile(Path file) {
+        return new StaticEmbedder(file.toString(), () -> Files.newInputStream(file));
+    }
+
+    @Override
+    public String model() {
+        return table().model;
+    }
+
+    /** How many dimensions a vector has (reads the table). */
+    public int dimensions() {
+        return table().dims;
+    }
+
+    @Override
+    public void load() {
+        table();
+    }
+
+    @Override
+    public float[] embed(String text) {
+        return embed(text, null);
+    }
+
+    /**
+     * The text's vector with each token's vector scaled by {@code weight} of its id (null: 1),
+     * unit length; zeros for a text with no known token.
+     */
+    float[] embed(String text, java.util.function.IntToDoubleFunction weight) {
+        Table t = table();
+        int[] ids = t.tokenizer.encode(text);
+        int dims = t.dims;
+        float[] sum = new float[dims];
+        int unknown = t.tokenizer.unknownId();
+        for (int id : ids) {
+            if (id == unknown) {
+                continue;
+            }
+            float scale = weight == null ? t.scales[id] : (float) (t.scales[id] * weight.applyAsDouble(id));
+            if (scale == 0) {
+                continue;
+            }
+            int base = id * dims;
+            byte[] v = t.vectors;
+            for (int d = 0; d < dims; d++) {
+                sum[d] += scale * v[base + d];
+            }
+        }
+        double norm = 0;
+        for (float x : sum) {
+            norm += x * x;
+        }
+        if (norm > 0) {
+            float inverse = (float) (1 / Math.sqrt(norm));
+            for (int d = 0; d < dims; d++) {
+                sum[d] *= inverse;
+            }
+        }
+        return sum;
+    }
+
+    /** The token ids of a text, as the table's tokenizer reads it (reads the table). */
+    int[] tokenIds(String text) {
+        return table().tokenizer.encode(text);
+    }
+
+    private Table table() {
+        Table t = table;
+        if (t != null) {
+            return t;
+        }
+        synchronized (this) {
+            if (table == null) {
+                try (InputStream in = opener.call()) {
+                    table = read(in);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("static embedding table " + source + ": " + e.getMessage(), e);
+                } catch (Exception e) {
+                    throw new IllegalStateException("static embedding table " + source + ": " + e, e);
+                }
+            }
+            return table;
+        }
+    }
+
+    private static Table read(InputStream stream) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(stream, 1 << 16));
+        byte[] magic = new byte[4];
+        in.readFully(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IOException("not a static embedding table");
+        }
+        int version = in.readInt();
+        if (version != 1) {
+            throw new IOException("table version " + version + " is not supported");
+        }
+        int tokens = in.readInt();
+        int dims = in.readInt();
+        byte[] text = new byte[in.readInt()];
+        in.readFully(text);
+        List<String> vocabulary = List.of(new String(text, StandardCharsets.UTF_8).split("\n", -1))
+                .subList(0, tokens);
+        float[] scales = new float[tokens];
+        for (int i = 0; i < tokens; i++) {
+            scales[i] = in.readFloat();
+        }
+        byte[] vectors = new byte[tokens * dims];
+        in.readFully(vectors);
+        if (in.read() != -1) {
+            throw new IOException("trailing bytes after the table");
+        }
+        // the table's shape and content tell one table from another wherever vectors are kept
+        long hash = 1125899906842597L;
+        for (int i = 0; i < vectors.length; i += 97) {
+            hash = 31 * hash + vectors[i];
+        }
+        String model = "all-MiniLM-L6-v2-static-" + dims + "-" + Long.toHexString(hash);
+        return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model);
+    }
+}
