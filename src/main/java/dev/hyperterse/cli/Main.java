@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
         description = "A declarative MCP server: database and script tools described in a project folder, "
                 + "served to AI agents over MCP Streamable HTTP at /mcp.",
         subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class, SchemaCommand.class,
+                AotCacheCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
