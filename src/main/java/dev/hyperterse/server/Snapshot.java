@@ -106,8 +106,8 @@ public final class Snapshot {
     }
 
     /**
-     * Connects every adapter in parallel, checks every statement against its database, and
-     * assembles the pipeline. Fails with a {@link StartupException} listing every reason.
+     * Connects every adapter in parallel (while the statements compile and the scripts load),
+     * checks every statement against its database, and assembles the pipeline. Fails with a {@link StartupException} listing every reason.
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
@@ -140,6 +140,11 @@ public final class Snapshot {
             }
             return built.onFailure(e -> LOG.error("search: the tool index could not be built: {}", e.toString()));
         });
+        // connecting needs only the adapters: every adapter starts now, while the statements
+        // compile and the scripts load
+        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
+        pending.replaceAll((name, connecting) -> connecting.map(
+                c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException
@@ -147,18 +152,26 @@ public final class Snapshot {
                                 .map(ConfigProblem::toString).toList())
                         : e))
                 .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
-                        .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
-                                        cacheForPipeline, indexing, loops)
-                                .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
+                        .compose(scripts -> connect(vertx, project, assembly, scripts, telemetry,
+                                        cacheForPipeline, indexing, pending)
+                                .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e))),
+                                e -> abandon(pending, e)),
+                        e -> abandon(pending, e));
     }
 
-    private static Future<Snapshot> connect(Vertx vertx, Project project, Connectors registry, ToolAssembly assembly,
+    /**
+     * Fails with {@code failure} at once, closing each connection started for nothing as it
+     * completes (a start that failed before connecting does not wait for its databases).
+     */
+    private static Future<Snapshot> abandon(Map<String, Future<Connector>> pending, Throwable failure) {
+        pending.values().forEach(connecting -> connecting.onSuccess(Connector::close));
+        return Future.failedFuture(failure);
+    }
+
+    private static Future<Snapshot> connect(Vertx vertx, Project project, ToolAssembly assembly,
                                             Scripts scripts, Telemetry telemetry,
                                             java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                            IndexBuild indexing, List<Loop> loops) {
-        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
-        pending.replaceAll((name, connecting) -> connecting.map(
-                c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
+                                            IndexBuild indexing, Map<String, Future<Connector>> pending) {
         List<Future<Void>> starting = new ArrayList<>();
         for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
             if (check instanceof ScriptAuthCheck) {
