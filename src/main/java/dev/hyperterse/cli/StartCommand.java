@@ -262,6 +262,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
      *
      * @param jvmArguments the JVM's arguments (command line and option variables)
      * @param vmInfo       {@code java.vm.info}, which says "sharing" when a class archive is in use
+     *                     (on JDK 17 to 24 the JDK's own archive counts, so a stale AppCDS archive
+     *                     goes unnoticed here; the JVM itself warns about it)
      */
     static String unusedCacheWarning(List<String> jvmArguments, String vmInfo) {
         String cache = null;
