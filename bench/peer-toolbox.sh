@@ -10,7 +10,8 @@
 #   - server CPU per call: utime+stime of the server process (/proc/PID/stat) around each run,
 #     divided by the requests wrk completed (the figure the shared machine disturbs least);
 #   - start-up: process start to the first successful tools/call of the PostgreSQL tool (polled
-#     every 10 ms), for a project/config holding only that tool;
+#     every 10 ms), for a project/config holding only that tool; ours also with the JVM's
+#     start-up cache that `aot-cache` makes for that project (JDK 25: AOT cache; else AppCDS);
 #   - RSS (/proc/PID/status) when idle after start-up, and after the load (with the peak).
 # The section between the peer-toolbox markers in bench/RESULTS.md is replaced (or appended).
 #
@@ -368,7 +369,7 @@ java_feature=$("$JAVA_BIN" -version 2>&1 | head -n 1 | sed -E 's/.*version "([0-
 if (( java_feature >= 25 )); then CACHE_FLAG=-XX:AOTCache=; CACHE_FILE=$WORK/ours-pg.aot
 else CACHE_FLAG=-XX:SharedArchiveFile=; CACHE_FILE=$WORK/ours-pg.jsa; fi
 log "training the start-up cache ($CACHE_FLAG) on the pg-only project"
-AOT_CMD="$JAVA_BIN -jar $JAR aot-cache $WORK/ours-pg -o $CACHE_FILE --call get-customer={\"customer_id\":42}"
+AOT_CMD="BENCH_PG_URL='$PG_URL' $JAVA_BIN -jar $JAR aot-cache $WORK/ours-pg -o $CACHE_FILE --call 'get-customer={\"customer_id\":42}'"
 BENCH_PG_URL=$PG_URL "$JAVA_BIN" -jar "$JAR" aot-cache "$WORK/ours-pg" -o "$CACHE_FILE" \
   --call 'get-customer={"customer_id":42}' >"$OUT/logs/aot-cache.log" 2>&1 || { cat "$OUT/logs/aot-cache.log" >&2; die "aot-cache failed"; }
 aot_start=(); aot_start_cpu=()
