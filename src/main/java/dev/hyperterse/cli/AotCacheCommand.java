@@ -59,7 +59,7 @@ final class AotCacheCommand implements Callable<Integer> {
 
     @Option(names = "-J", paramLabel = "FLAG",
             description = "A JVM flag to train and run with (repeatable), e.g. -J-XX:+UseSerialGC -J-Xmx128m. "
-                    + "Give the flags the server runs with: some (the garbage collector) must match the cache's.")
+                    + "Give the flags the server runs with, so the training runs as the server will.")
     List<String> jvmFlags = new ArrayList<>();
 
     @Option(names = "--call", paramLabel = "TOOL=JSON",
