@@ -10,7 +10,8 @@
 #   - server CPU per call: utime+stime of the server process (/proc/PID/stat) around each run,
 #     divided by the requests wrk completed (the figure the shared machine disturbs least);
 #   - start-up: process start to the first successful tools/call of the PostgreSQL tool (polled
-#     every 10 ms), for a project/config holding only that tool;
+#     every 10 ms), for a project/config holding only that tool; ours also with the JVM's
+#     start-up cache that `aot-cache` makes for that project (JDK 25: AOT cache; else AppCDS);
 #   - RSS (/proc/PID/status) when idle after start-up, and after the load (with the peak).
 # The section between the peer-toolbox markers in bench/RESULTS.md is replaced (or appended).
 #
@@ -64,7 +65,7 @@ ROWS=100000
 WORK=$OUT/peer-toolbox
 TOOLBOX=$OUT/npm/node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
 DBHUB=$OUT/npm/node_modules/@bytebase/dbhub/dist/index.js
-RECOMMENDED_FLAGS="-Xmx256m -XX:+ExitOnOutOfMemoryError" # docs/operations.md
+RECOMMENDED_FLAGS="-XX:+UseSerialGC -Xms32m -Xmx256m -XX:+ExitOnOutOfMemoryError" # docs/operations.md
 START_MARK='<!-- peer-toolbox:start (bench/peer-toolbox.sh replaces this section) -->'
 END_MARK='<!-- peer-toolbox:end -->'
 
@@ -362,6 +363,23 @@ for i in $(seq 0 "$STARTS"); do
   log "start $i: ours ${ours_start[*]:-} ms; toolbox ${tb_start[*]:-} ms"
 done
 
+# Start-up with the JVM's start-up cache made by `aot-cache` for the pg-only project (an AOT cache
+# on JDK 25+, AppCDS before), STARTS starts after one unmeasured one.
+java_feature=$("$JAVA_BIN" -version 2>&1 | head -n 1 | sed -E 's/.*version "([0-9]+).*/\1/')
+if (( java_feature >= 25 )); then CACHE_FLAG=-XX:AOTCache=; CACHE_FILE=$WORK/ours-pg.aot
+else CACHE_FLAG=-XX:SharedArchiveFile=; CACHE_FILE=$WORK/ours-pg.jsa; fi
+log "training the start-up cache ($CACHE_FLAG) on the pg-only project"
+AOT_CMD="BENCH_PG_URL='$PG_URL' $JAVA_BIN -jar $JAR aot-cache $WORK/ours-pg -o $CACHE_FILE --call 'get-customer={\"customer_id\":42}'"
+BENCH_PG_URL=$PG_URL "$JAVA_BIN" -jar "$JAR" aot-cache "$WORK/ours-pg" -o "$CACHE_FILE" \
+  --call 'get-customer={"customer_id":42}' >"$OUT/logs/aot-cache.log" 2>&1 || { cat "$OUT/logs/aot-cache.log" >&2; die "aot-cache failed"; }
+aot_start=(); aot_start_cpu=()
+for i in $(seq 0 "$STARTS"); do
+  launch_ours ours-aot-start "$WORK/ours-pg" "$CACHE_FLAG$CACHE_FILE"; first_answer ours-aot-start "$ours_url" "${ours_body%.json}-42.json"
+  (( i > 0 )) && { aot_start+=("$READY_MS"); aot_start_cpu+=("$READY_CPU_MS"); }
+  stop_pid "$LAUNCH_PID"
+done
+log "ours with the start-up cache: ${aot_start[*]} ms"
+
 # Load: both servers up, each serving PostgreSQL and SQLite.
 launch_ours ours "$WORK/ours"; OURS_PID=$LAUNCH_PID; first_answer ours "$ours_url" "${ours_body%.json}-42.json"
 launch_toolbox toolbox "$WORK/toolbox.yaml"; TB_PID=$LAUNCH_PID; first_answer toolbox "$tb_url" "${tb_body%.json}-42.json"
@@ -477,7 +495,7 @@ ratios() { # ratios DB: throughput and CPU per call, ours / Toolbox
   cpu=$(ratio "$(med "ours_$1" M_CPU)" "$(med "toolbox_$1" M_CPU)")
   echo "Ours / Toolbox: throughput **${tp}×**, CPU per call **${cpu}×** (Toolbox spends $(ratio "$(med "toolbox_$1" M_CPU)" "$(med "ours_$1" M_CPU)")× our CPU per call)."
 }
-m_os=$(median "${ours_start[@]}"); m_ts=$(median "${tb_start[@]}")
+m_os=$(median "${ours_start[@]}"); m_ts=$(median "${tb_start[@]}"); m_oa=$(median "${aot_start[@]}")
 pg_tp=$(ratio "$(med ours_pg M_RPS)" "$(med toolbox_pg M_RPS)")
 cached_r=$(ratio "$(med ours_cached M_RPS)" "$(med ours_heartbeat M_RPS)")
 machine_row() { # machine_row KEY LABEL: the CPU a call costs the machine, by process
@@ -559,6 +577,7 @@ Cached call / heartbeat: **${cached_r}** of the heartbeat's rate; a cached call 
 | server | start-up to first answer (median) | starts (ms) | CPU used until then | RSS idle | RSS after load (peak) |
 |---|---|---|---|---|---|
 | ours | $m_os ms | ${ours_start[*]} | $(median "${ours_start_cpu[@]}") ms | $ours_idle MB | $ours_loaded MB ($ours_hwm MB) |
+| ours, start-up cache (\`$CACHE_FLAG…\`, made by \`aot-cache\`) | $m_oa ms | ${aot_start[*]} | $(median "${aot_start_cpu[@]}") ms | | |
 | ours, \`$RECOMMENDED_FLAGS\` | | | | $xmx_idle MB | $xmx_loaded MB ($xmx_hwm MB) |
 | Toolbox $TOOLBOX_VERSION | $m_ts ms | ${tb_start[*]} | $(median "${tb_start_cpu[@]}") ms | $tb_idle MB | $tb_loaded MB ($tb_hwm MB) |
 
@@ -578,12 +597,15 @@ ${M_ERR[ours_pg_xmx]:-0} errors.
 | PostgreSQL CPU per call ≤ 100 µs (moonshot 60 µs) | $(med ours_pg M_CPU) µs | $(meets "$(med ours_pg M_CPU)" "<=" 100) |
 | cached call ≥ 0.5 × /heartbeat | ${cached_r} | $(meets "$cached_r" ">=" 0.5) |
 | start-up ≤ 1 s (moonshot within 3× Toolbox) | $m_os ms, $(ratio "$m_os" "$m_ts")× Toolbox | $(meets "$m_os" "<=" 1000) |
+| … with the start-up cache (\`aot-cache\`) | $m_oa ms, $(ratio "$m_oa" "$m_ts")× Toolbox | $(meets "$m_oa" "<=" 1000) |
 | RSS after load ≤ 1.5× Toolbox, recommended flags | ${xmx_r}× (${rss_r}× with default flags) | $(meets "$xmx_r" "<=" 1.5) |
 
 Servers (started by the script, \`<project>\` and \`<config.yaml>\` generated in bench/out/peer-toolbox):
 \`\`\`
 $OURS_CMD_SHOWN
 $(echo "$OURS_CMD_SHOWN" | sed "s|java |java $RECOMMENDED_FLAGS |")
+$(echo "$AOT_CMD" | sed "s|$ROOT/||g; s|$OUT|bench/out|g")   # then:
+$(echo "$OURS_CMD_SHOWN" | sed "s|java |java $CACHE_FLAG$(echo "$CACHE_FILE" | sed "s|$OUT|bench/out|") |")
 $TB_CMD_SHOWN
 ${DH_PID:+$DH_CMD_SHOWN}
 \`\`\`

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
         description = "A declarative MCP server: database and script tools described in a project folder, "
                 + "served to AI agents over MCP Streamable HTTP at /mcp.",
         subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class, SchemaCommand.class,
+                AotCacheCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
@@ -24,9 +25,21 @@ public final class Main implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        quietLibraryDefaults();
         Logging.install();
         int code = commandLine().execute(args);
         System.exit(code);
+    }
+
+    /**
+     * Netty's JDK Flight Recorder events (of its buffer allocator) are off unless
+     * {@code -Dio.netty.jfr.enabled=true} asks for them: registering them loads and instruments
+     * some 200 classes at every start, for recordings few take.
+     */
+    static void quietLibraryDefaults() {
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
     }
 
     /** The command line with its subcommands, as {@code java -jar hyperterse.jar} runs it. */

@@ -126,6 +126,10 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
         Logging.setFormat(Logging.format(logFormat));
+        String unusedCache = unusedCacheWarning(jvmArguments(), System.getProperty("java.vm.info"));
+        if (unusedCache != null) {
+            LOG.warn(unusedCache);
+        }
         OperatorLayer operator;
         try {
             operator = operatorLayer();
@@ -249,6 +253,44 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }, "hyperterse-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * A warning when the JVM was given a start-up cache ({@code -XX:AOTCache} or
+     * {@code -XX:SharedArchiveFile}) it could not use, as when it was made for another build of the
+     * jar or another JVM: the JVM then starts without it (it says why on stderr); null otherwise.
+     *
+     * @param jvmArguments the JVM's arguments (command line and option variables)
+     * @param vmInfo       {@code java.vm.info}, which says "sharing" when a class archive is in use
+     *                     (on JDK 17 to 24 the JDK's own archive counts, so a stale AppCDS archive
+     *                     goes unnoticed here; the JVM itself warns about it)
+     */
+    static String unusedCacheWarning(List<String> jvmArguments, String vmInfo) {
+        String cache = null;
+        for (String a : jvmArguments) {
+            if (a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile=")) {
+                cache = a.substring(a.indexOf('=') + 1);
+            }
+        }
+        if (cache == null || vmInfo != null && vmInfo.contains("sharing")) {
+            return null;
+        }
+        return "the start-up cache " + cache + " is not in use (it was made for another build of the jar or "
+                + "another JVM, or cannot be read), so this start is not faster: make it again with "
+                + Main.launchCommand() + " aot-cache";
+    }
+
+    /** The JVM's arguments as given: its command line and the variables the launcher reads options from. */
+    private static List<String> jvmArguments() {
+        List<String> all = new java.util.ArrayList<>();
+        ProcessHandle.current().info().arguments().ifPresent(a -> all.addAll(List.of(a)));
+        for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")) {
+            String value = System.getenv(variable);
+            if (value != null) {
+                all.addAll(List.of(value.trim().split("\\s+")));
+            }
+        }
+        return all;
     }
 
     /** What to do about a port in use, naming where the port came from (precedence as in {@link Listen#port}). */

@@ -4,20 +4,20 @@ import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
 import dev.hyperterse.model.ToolExposure;
 import dev.hyperterse.pipeline.Pipeline;
-import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.search.IndexBuild;
 
 import java.util.List;
 import java.util.Map;
 
 /**
  * What the endpoint serves from one project snapshot: the server's identity, the pipeline that
- * runs tools and the search index over them, and the project's prompts and resources. Replaced as
- * a whole on reload.
+ * runs tools and the search index over them (built once the server serves, see
+ * {@link IndexBuild}), and the project's prompts and resources. Replaced as a whole on reload.
  *
  * @param searchFiltersByAuth whether {@code search} shows a caller only the tools it may execute
  * @param exposure            whether {@code tools/list} offers the meta-tools, the project's tools, or both
  */
-public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, SearchIndex searchIndex,
+public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, IndexBuild searchIndex,
                          boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources,
                          ToolExposure exposure) {
     public McpBackend {

@@ -12,7 +12,6 @@ import dev.hyperterse.pipeline.ToolException;
 import dev.hyperterse.pipeline.ToolResult;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.search.SearchHit;
-import dev.hyperterse.search.SearchIndex;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -214,17 +213,33 @@ final class MetaTools {
         Future<Predicate<ToolDef>> visible = (backend.searchFiltersByAuth()
                 ? backend.pipeline().visibleTo(context) : Future.<Predicate<ToolDef>>succeededFuture(null))
                 .map(auth -> auth == null ? tagged : tagged == null ? auth : auth.and(tagged));
-        SearchIndex index = backend.searchIndex();
         boolean perTool = backend.searchFiltersByAuth() && backend.pipeline().hasPerToolChecks();
-        // a rule that decides per tool is asked only about the best-ranked candidates
-        int candidates = perTool ? Math.max(index.limit(), PER_TOOL_AUTH_CANDIDATES) : index.limit();
-        return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM && !index.embedsQueriesWithAModel()
-                        ? Future.succeededFuture(index.search((String) query, filter, candidates))
-                        : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
-                .compose(ranked -> perTool
-                        ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(), System.nanoTime())
-                        : Future.succeededFuture(ranked))
-                .map(ranked -> searchResult(backend, ranked, structured));
+        // the index is built once the server serves: a search before then waits for it
+        return onThisContext(backend.searchIndex().get()).compose(index -> {
+            // a rule that decides per tool is asked only about the best-ranked candidates
+            int candidates = perTool ? Math.max(index.limit(), PER_TOOL_AUTH_CANDIDATES) : index.limit();
+            return visible.compose(filter -> index.size() < RANK_ON_WORKER_FROM && !index.embedsQueriesWithAModel()
+                            ? Future.succeededFuture(index.search((String) query, filter, candidates))
+                            : vertx.executeBlocking(() -> index.search((String) query, filter, candidates), false))
+                    .compose(ranked -> perTool
+                            ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(),
+                                    System.nanoTime())
+                            : Future.succeededFuture(ranked));
+        }).map(ranked -> searchResult(backend, ranked, structured));
+    }
+
+    /**
+     * {@code future}, continued on the calling event loop when it is still pending (it completes
+     * on whichever context finished it), so the rest of the call stays on its own loop.
+     */
+    private static <T> Future<T> onThisContext(Future<T> future) {
+        io.vertx.core.Context here = Vertx.currentContext();
+        if (future.isComplete() || here == null) {
+            return future;
+        }
+        io.vertx.core.Promise<T> promise = ((io.vertx.core.internal.ContextInternal) here).promise();
+        future.onComplete(promise);
+        return promise.future();
     }
 
     /** {@code tags}: a tool passes when it carries at least one of them; null when there is no filter. */

@@ -175,6 +175,14 @@ public final class HyperterseServer {
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
+                        // serving now: what only some calls need is readied in the background
+                        current.peek().startIndexing();
+                        if (setup.metricsEnabled()) {
+                            vertx.executeBlocking(() -> {
+                                setup.bindJvmMetrics();
+                                return null;
+                            }, false);
+                        }
                         LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
                                 project.config().name(), Counted.of(project.tools().size(), "tool"),
                                 Counted.of(project.adapters().size(), "adapter"),
@@ -229,6 +237,7 @@ public final class HyperterseServer {
      * listener, the sessions and telemetry were set up at start, so their settings wait for a restart.
      */
     private static void swapped(McpEndpoint endpoint, Snapshot old, Snapshot now) {
+        now.startIndexing();
         if (ToolSet.changed(old.project(), now.project())) {
             int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
             LOG.debug("the project's tools changed: told {}", Counted.of(told, "session"));

@@ -25,6 +25,7 @@ import dev.hyperterse.script.ScriptAccess;
 import dev.hyperterse.script.ScriptEngine;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
+import dev.hyperterse.search.IndexBuild;
 import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchIndex;
 import dev.hyperterse.telemetry.Telemetry;
@@ -41,9 +42,11 @@ import java.util.Map;
 
 /**
  * One project, connected and ready to serve: its live connectors, pipeline and search index.
- * Built completely before it serves a call, closed as a whole.
+ * Built completely before it serves a call (but for the search index, which is built once it
+ * serves, see {@link #startIndexing()}), closed as a whole.
  */
 public final class Snapshot {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Snapshot.class);
     private final Project project;
     private final Map<String, Connector> connectors;
     private final Vertx vertx;
@@ -97,9 +100,14 @@ public final class Snapshot {
         return backend;
     }
 
+    /** Starts building the search index on a worker, unless a search has already. */
+    public void startIndexing() {
+        backend.searchIndex().start();
+    }
+
     /**
-     * Connects every adapter in parallel, checks every statement against its database, and
-     * assembles the pipeline. Fails with a {@link StartupException} listing every reason.
+     * Connects every adapter in parallel (while the statements compile and the scripts load),
+     * checks every statement against its database, and assembles the pipeline. Fails with a {@link StartupException} listing every reason.
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
@@ -120,16 +128,25 @@ public final class Snapshot {
     static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
                                  Telemetry telemetry, java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
                                  ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops) {
-        // indexing needs only the tools: it runs on a worker while scripts start and adapters
-        // connect (the hybrid ranking's first index also loads Lucene, about half a second)
-        Future<SearchIndex> indexing = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
-                project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
-        if (project.config().searchRanking() == SearchRanking.SEMANTIC) {
-            // lexical ranking serves until the tool vectors are ready; nothing waits for them
-            indexing.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
-        } else if (project.config().searchRanking() == SearchRanking.STATIC) {
-            indexing.onSuccess(index -> SemanticSearch.embedToolsStatically(vertx, index));
-        }
+        // indexing needs only the tools, and only search needs the index: it is built on a worker
+        // once the snapshot serves (startIndexing) or at the first search, whichever comes first
+        // (the hybrid ranking's first index also loads Lucene, about half a second of a start)
+        IndexBuild indexing = new IndexBuild(() -> {
+            Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
+                    project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
+            if (project.config().searchRanking() == SearchRanking.SEMANTIC) {
+                // lexical ranking serves until the tool vectors are ready; nothing waits for them
+                built.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
+            } else if (project.config().searchRanking() == SearchRanking.STATIC) {
+                built.onSuccess(index -> SemanticSearch.embedToolsStatically(vertx, index));
+            }
+            return built.onFailure(e -> LOG.error("search: the tool index could not be built: {}", e.toString()));
+        });
+        // connecting needs only the adapters: every adapter starts now, while the statements
+        // compile and the scripts load
+        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
+        pending.replaceAll((name, connecting) -> connecting.map(
+                c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
         // scripts are checked by the runtime's warm-up below, on its workers
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException
@@ -137,18 +154,26 @@ public final class Snapshot {
                                 .map(ConfigProblem::toString).toList())
                         : e))
                 .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
-                        .compose(scripts -> connect(vertx, project, registry, assembly, scripts, telemetry,
-                                        cacheForPipeline, indexing, loops)
-                                .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e)))));
+                        .compose(scripts -> connect(vertx, project, assembly, scripts, telemetry,
+                                        cacheForPipeline, indexing, pending)
+                                .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e))),
+                                e -> abandon(pending, e)),
+                        e -> abandon(pending, e));
     }
 
-    private static Future<Snapshot> connect(Vertx vertx, Project project, Connectors registry, ToolAssembly assembly,
+    /**
+     * Fails with {@code failure} at once, closing each connection started for nothing as it
+     * completes (a start that failed before connecting does not wait for its databases).
+     */
+    private static Future<Snapshot> abandon(Map<String, Future<Connector>> pending, Throwable failure) {
+        pending.values().forEach(connecting -> connecting.onSuccess(Connector::close));
+        return Future.failedFuture(failure);
+    }
+
+    private static Future<Snapshot> connect(Vertx vertx, Project project, ToolAssembly assembly,
                                             Scripts scripts, Telemetry telemetry,
                                             java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                            Future<SearchIndex> indexing, List<Loop> loops) {
-        Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
-        pending.replaceAll((name, connecting) -> connecting.map(
-                c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
+                                            IndexBuild indexing, Map<String, Future<Connector>> pending) {
         List<Future<Void>> starting = new ArrayList<>();
         for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
             if (check instanceof ScriptAuthCheck) {
@@ -186,18 +211,18 @@ public final class Snapshot {
                                     ar.result().problems().stream().map(ConfigProblem::toString).toList());
                             return closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(cause));
                         }
-                        return indexing.compose(index -> vertx.executeBlocking(() -> {
+                        return vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry,
                                     ar.result().described());
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
-                            McpBackend backend = new McpBackend(project.config().name(), version, pipeline, index,
+                            McpBackend backend = new McpBackend(project.config().name(), version, pipeline, indexing,
                                     project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
                                     project.config().exposure());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
-                        }, false)).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
+                        }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });
         });
     }

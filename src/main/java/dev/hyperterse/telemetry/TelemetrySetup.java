@@ -1,6 +1,16 @@
 package dev.hyperterse.telemetry;
 
 import dev.hyperterse.model.ObservabilitySettings;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmCompilationMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmHeapPressureMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -44,6 +54,8 @@ public final class TelemetrySetup implements AutoCloseable {
     private final OpenTelemetrySdk sdk;
     private final PrometheusMeterRegistry registry;
     private final Telemetry telemetry;
+    // guarded by this: the JVM meters once bound (see bindJvmMetrics), some of which hold listeners
+    private java.util.List<MeterBinder> jvmBinders;
 
     private TelemetrySetup(OpenTelemetrySdk sdk, PrometheusMeterRegistry registry, boolean includeInputs) {
         this.sdk = sdk;
@@ -142,12 +154,13 @@ public final class TelemetrySetup implements AutoCloseable {
         if (registry == null) {
             throw new IllegalStateException("metrics are disabled");
         }
+        bindJvmMetrics(); // a scrape before the server bound them waits for them
         return registry.scrape();
     }
 
     /**
      * A Vert.x instance that reports into this setup: HTTP server requests, client and pool
-     * metrics and JVM metrics into the registry; server spans (from incoming {@code traceparent})
+     * metrics into the registry (JVM metrics: {@link #bindJvmMetrics()}); server spans (from incoming {@code traceparent})
      * and SQL client spans into the tracer. With both off it is a plain Vert.x.
      */
     public Vertx newVertx(VertxOptions options) {
@@ -166,7 +179,8 @@ public final class TelemetrySetup implements AutoCloseable {
         if (registry != null) {
             copy.setMetricsOptions(new MicrometerMetricsOptions()
                     .setEnabled(true)
-                    .setJvmMetricsEnabled(true)
+                    // bound by bindJvmMetrics once the server serves: not on the start path
+                    .setJvmMetricsEnabled(false)
                     // no remote/local addresses or raw paths: labels stay few whatever clients send
                     .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.POOL_TYPE,
                             Label.POOL_NAME, Label.CLIENT_NAME, Label.NAMESPACE)));
@@ -179,9 +193,41 @@ public final class TelemetrySetup implements AutoCloseable {
         return builder.with(copy);
     }
 
+    /**
+     * Adds the JVM's meters (memory, GC, threads, classes, JIT, CPU, uptime: the binders
+     * Vert.x Micrometer binds when asked for JVM metrics) to the registry, once; nothing when
+     * metrics are off. Called (on a worker) once the server serves, and by {@link #scrape()}:
+     * they are of no use before the first scrape, and binding them (platform MXBeans, GC
+     * listeners) is a noticeable part of a start.
+     */
+    public synchronized void bindJvmMetrics() {
+        if (registry == null || jvmBinders != null) {
+            return;
+        }
+        jvmBinders = java.util.List.of(new ClassLoaderMetrics(), new JvmCompilationMetrics(), new JvmGcMetrics(),
+                new JvmHeapPressureMetrics(), new JvmInfoMetrics(), new JvmMemoryMetrics(), new JvmThreadMetrics(),
+                new ProcessorMetrics(), new UptimeMetrics());
+        jvmBinders.forEach(binder -> binder.bindTo(registry));
+    }
+
     /** Flushes spans still buffered (waiting at most a few seconds) and stops the exporters. */
     @Override
     public void close() {
+        java.util.List<MeterBinder> bound;
+        synchronized (this) {
+            bound = jvmBinders;
+        }
+        if (bound != null) {
+            for (MeterBinder binder : bound) {
+                if (binder instanceof AutoCloseable) {
+                    try {
+                        ((AutoCloseable) binder).close();
+                    } catch (Exception e) {
+                        LOG.debug("closing the JVM meters failed", e);
+                    }
+                }
+            }
+        }
         if (sdk != null) {
             CompletableResultCode done = sdk.shutdown().join(10, TimeUnit.SECONDS);
             if (!done.isSuccess()) {

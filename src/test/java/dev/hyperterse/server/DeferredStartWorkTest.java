@@ -1,0 +1,116 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.auth.AuthPlugins;
+import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectCompiler;
+import dev.hyperterse.search.SearchIndex;
+import dev.hyperterse.telemetry.TelemetrySetup;
+import dev.hyperterse.testing.ProjectFiles;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a start leaves for later: the search index (built once the server serves, a search before
+ * then waiting for it), the script engine (started only for a project with scripts, also when a
+ * reload brings the first one) and the JVM meters (bound once serving, or by the first scrape).
+ */
+class DeferredStartWorkTest {
+    @TempDir
+    Path dir;
+
+    private void catalog(int tools) {
+        ProjectFiles.write(dir, ".hyperterse", "name: deferred\n");
+        ProjectFiles.sqliteMemoryDb(dir);
+        for (int i = 0; i < tools; i++) {
+            RunningServer.writeTool(dir, "list-things-" + i, "description: 'Lists the things of group " + i
+                    + "'\nuse: db\nstatement: SELECT " + i + " AS n\n");
+        }
+        RunningServer.writeTool(dir, "get-forecast", "description: 'Weather forecast for a city'\nuse: db\n"
+                + "statement: SELECT 1 AS one\n");
+    }
+
+    private static JsonArray search(RunningServer server, String query) throws Exception {
+        JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", query)));
+        JsonObject body = new JsonObject(new RawHttp(server.baseUrl()).mcp(call).body());
+        return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+    }
+
+    @Test
+    void openingASnapshotLeavesTheIndexForLater() throws Exception {
+        catalog(3);
+        Project project = new ProjectCompiler(Map.of(), Connectors.builtIn().types(), AuthPlugins.builtIn().names())
+                .compile(dir);
+        Vertx vertx = Vertx.vertx();
+        try {
+            Snapshot snapshot = Snapshot.open(vertx, project, Connectors.builtIn(), AuthPlugins.builtIn())
+                    .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            assertFalse(snapshot.backend().searchIndex().started(), "the index is not built while opening");
+            SearchIndex index = snapshot.backend().searchIndex().get()
+                    .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            assertEquals(4, index.size());
+            snapshot.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The first call of a fresh server is a search: it comes while the index is being built, or before. */
+    @Test
+    void theFirstSearchOfAFreshServerAnswersLikeAnyLaterOne() throws Exception {
+        catalog(60);
+        try (RunningServer server = RunningServer.start(dir)) {
+            JsonArray first = search(server, "weather forecast for a city");
+            assertFalse(first.isEmpty(), "no empty result while the index is built");
+            assertEquals("get-forecast", first.getJsonObject(0).getString("name"), first.encode());
+            assertEquals(first, search(server, "weather forecast for a city"));
+        }
+    }
+
+    @Test
+    void aProjectWithoutScriptsServesAndAReloadAddingAHandlerServesItToo() throws Exception {
+        catalog(1);
+        try (RunningServer server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS
+                .withReloads(RunningServer.recompile(dir, Map.of(), Connectors.builtIn()), null))) {
+            ProjectFiles.writeLines(dir, "app/tools/greet/config.terse", "description: 'Greets someone'",
+                    "inputs:", "  name: {type: string}");
+            ProjectFiles.writeLines(dir, "app/tools/greet/handler.ts",
+                    "export default ({ inputs }: { inputs: { name: string } }) => ({ hello: inputs.name });");
+            server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+            JsonObject call = RawHttp.request(2, "tools/call", new JsonObject().put("name", "execute")
+                    .put("arguments", new JsonObject().put("tool", "greet")
+                            .put("inputs", new JsonObject().put("name", "Ada"))));
+            String body = new RawHttp(server.baseUrl()).mcp(call).body();
+            assertTrue(body.contains("Ada") && body.contains("hello") && !body.contains("\"isError\":true"), body);
+        }
+    }
+
+    @Test
+    void theJvmMetersAreThereFromTheFirstScrape() {
+        TelemetrySetup setup = TelemetrySetup.forTesting(null, false, true);
+        try {
+            String text = setup.scrape();
+            assertTrue(text.contains("jvm_memory_used_bytes") && text.contains("jvm_threads_live_threads")
+                    && text.contains("process_uptime_seconds"), "JVM meters in the first scrape");
+            setup.bindJvmMetrics(); // bound once: no second set
+            assertEquals(text.lines().filter(l -> l.startsWith("jvm_threads_live_threads")).count(),
+                    setup.scrape().lines().filter(l -> l.startsWith("jvm_threads_live_threads")).count());
+        } finally {
+            setup.close();
+        }
+    }
+}
