@@ -11,24 +11,9 @@ package dev.hyperterse.search;
 import dev.hyperterse.model.*; import io.vertx.core.json.*; import org.apache.lucene.search.ScoreDoc;
 import java.nio.file.*; import java.util.*;
 public class StaticFusionDev {
-  record Intent(String catalog, Set<String> expected, String text) {}
-  static ToolDef tool(JsonObject json) {
-    String name = json.getString("name"); List<InputDef> inputs = new ArrayList<>();
-    SourceLocation loc = new SourceLocation(Path.of("x"), 1);
-    for (Object i : json.getJsonArray("inputs", new JsonArray())) { JsonObject in = (JsonObject) i;
-      inputs.add(new InputDef(in.getString("name"), InputType.STRING, in.getString("description", ""), in.getBoolean("optional", false), false, null, loc)); }
-    String st = json.getString("statement", "");
-    if (!st.isEmpty()) return new ToolDef(name, name, json.getString("description"), "db", st, inputs, null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, loc);
-    return new ToolDef(name, name, json.getString("description"), null, null, inputs, new ScriptRef(Path.of("h.ts"), "default", loc), null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, loc);
-  }
   public static void main(String[] a) throws Exception {
-    Map<String, List<ToolDef>> cats = new LinkedHashMap<>();
-    for (String c : List.of("hyperterse-docs","mcp-reference","toolbox-mysql","toolbox-postgres")) {
-      List<ToolDef> ts = new ArrayList<>(); for (Object t : new JsonObject(Files.readString(Path.of("bench/search/catalogs/"+c+".json"))).getJsonArray("tools")) ts.add(tool((JsonObject) t)); cats.put(c, ts); }
-    List<Intent> intents = new ArrayList<>();
-    for (String line : Files.readAllLines(Path.of("bench/search/intents.txt"))) { if (line.isBlank()||line.startsWith("#")) continue;
-      int sep = line.indexOf(" :: "); String[] h = line.substring(0, sep).trim().split("\\s+"); if (!h[0].equals("dev")) continue;
-      intents.add(new Intent(h[1], Set.of(h[2].split(",")), line.substring(sep+4).trim())); }
+    Map<String, List<ToolDef>> cats = DevSet.catalogs();
+    List<DevSet.Intent> intents = DevSet.devIntents();
     for (String table : a[0].split(",")) {
       StaticEmbedder e = StaticEmbedder.fromFile(Path.of(table));
       for (String textMode : List.of("full","namedesc")) for (String idfMode : List.of("none","idf")) {
@@ -46,7 +31,7 @@ public class StaticFusionDev {
             float[][] vs = new float[N][]; for (int i = 0; i < N; i++) vs[i] = e.embed(texts[i], w);
             prep.put(c.getKey(), new Object[]{vs, w, new HybridRanking(ts, RankFusion.DEFAULT), new SearchIndex(ts, 1000)});
           }
-          for (Intent in : intents) {
+          for (DevSet.Intent in : intents) {
             Object[] p = prep.get(in.catalog()); float[][] vs = (float[][]) p[0]; var w = (java.util.function.IntToDoubleFunction) p[1]; HybridRanking hr = (HybridRanking) p[2];
             List<ToolDef> ts = cats.get(in.catalog()); float[] q = e.embed(in.text(), w);
             double[] cos = new double[ts.size()]; double mean = 0;
@@ -62,10 +47,7 @@ public class StaticFusionDev {
               if (fusion.startsWith("lin")) { String[] f = fusion.substring(3).split("h"); double wt = Double.parseDouble(f[0]); double hw = f.length > 1 ? Double.parseDouble(f[1]) : 0; score[t] = (1-wt-hw)*cos[t] + wt*l + hw*hy[t]; }
               else { double wt = Double.parseDouble(fusion.substring(1)); score[t] = (cos[t]-mean)/sd + wt*l; }
             }
-            Integer[] order = new Integer[ts.size()]; for (int i = 0; i < order.length; i++) order[i] = i;
-            Arrays.sort(order, (x, y) -> Double.compare(score[y], score[x]));
-            int rank = 0; for (int r = 0; r < Math.min(10, order.length); r++) if (in.expected().contains(ts.get(order[r]).name())) { rank = r+1; break; }
-            mrrSum += rank == 0 ? 0 : 1.0/rank; n++;
+            mrrSum += DevSet.reciprocalRank(score, ts, in.expected()); n++;
           }
           line.append(String.format(" %s=%.3f", fusion, mrrSum/n));
         }
