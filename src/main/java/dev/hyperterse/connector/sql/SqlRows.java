@@ -41,11 +41,21 @@ public final class SqlRows {
      */
     public static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
                                            Function<Object, Object> special) {
-        return read(cursor, budget, counts, special, new JsonArray(), true);
+        return read(cursor, budget, counts, special, new JsonArray(), true, false);
+    }
+
+    /**
+     * As {@link #read}, but one fetch only: null when the cursor has rows the budget still wants,
+     * for a caller whose cursor cannot be read further (its portal ended with the fetch).
+     */
+    public static Future<QueryResult> readFirstFetch(Cursor cursor, ResultBudget budget, boolean counts,
+                                                     Function<Object, Object> special) {
+        return read(cursor, budget, counts, special, new JsonArray(), true, true);
     }
 
     private static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
-                                            Function<Object, Object> special, JsonArray out, boolean first) {
+                                            Function<Object, Object> special, JsonArray out, boolean first,
+                                            boolean once) {
         return cursor.read(budget.nextFetch()).compose(rows -> {
             List<String> columns = rows.columnsNames();
             if (first && (columns == null || columns.isEmpty())) {
@@ -55,7 +65,7 @@ public final class SqlRows {
             if (budget.full() || !cursor.hasMore()) {
                 return Future.succeededFuture(new QueryResult(out, budget.cut()));
             }
-            return read(cursor, budget, counts, special, out, false);
+            return once ? Future.succeededFuture(null) : read(cursor, budget, counts, special, out, false, false);
         });
     }
 
