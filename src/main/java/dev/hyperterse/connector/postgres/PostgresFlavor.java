@@ -119,22 +119,31 @@ final class PostgresFlavor implements SqlFlavor {
      * fetch, so only one fetch can be read from it. A read whose first fetch settles the result (a
      * row limit under the first fetch, or fewer rows than it) takes one round trip and no
      * transaction; a read that needs more is read again from its start in a transaction (reading
-     * changes nothing); any other statement that may need more than one fetch runs in a
-     * transaction from the start (so a write is never run twice).
+     * changes nothing); a write that may return more rows than one fetch runs in a transaction
+     * from the start (so it is never run twice). Other statements (DDL, {@code CALL}, {@code DO},
+     * {@code VACUUM}: some cannot run in a transaction block) run without one, and fail clearly
+     * should they return more rows than one fetch.
      */
     private static Future<QueryResult> read(SqlConnection conn, PreparedStatement ps, Tuple tuple,
                                             ResultBudget budget, PgStatementShape shape) {
-        if (budget.settledByFirstFetch() || shape.reads()) {
-            Cursor cursor = ps.cursor(tuple);
-            Future<QueryResult> first = closingAfter(cursor,
-                    SqlRows.readFirstFetch(cursor, budget, shape.counts(), PgResultValues::special));
-            if (budget.settledByFirstFetch()) {
-                return first;
-            }
-            return first.compose(result -> result != null ? Future.succeededFuture(result)
-                    : inTransaction(conn, () -> readAll(ps, tuple, budget.fresh(), shape.counts())));
+        if (!budget.settledByFirstFetch() && shape.writesRows()) {
+            return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
         }
-        return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
+        int fetch = budget.nextFetch();
+        Cursor cursor = ps.cursor(tuple);
+        Future<QueryResult> first = closingAfter(cursor,
+                SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special));
+        return first.compose(result -> {
+            if (result != null) {
+                return Future.succeededFuture(result);
+            }
+            if (shape.reads()) {
+                return inTransaction(conn, () -> readAll(ps, tuple, budget.fresh(), shape.counts()));
+            }
+            return Future.failedFuture(new ConnectorException("the " + SqlText.leadingKeyword(shape.text())
+                    + " statement returned more than " + fetch + " rows, more than PostgreSQL lets one fetch outside"
+                    + " a transaction read; return the rows from a SELECT, or set a row_limit under " + fetch));
+        });
     }
 
     private static Future<QueryResult> readAll(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {

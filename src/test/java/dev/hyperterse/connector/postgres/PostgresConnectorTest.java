@@ -259,6 +259,16 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals(50, count("seq"), "the connection serves the next statement");
     }
 
+    /** SHOW reads, so it is read again like a SELECT; a statement no transaction block may hold runs outside one. */
+    @Test
+    void showReadsWholeAndVacuumRunsOutsideATransaction() {
+        QueryResult settings = await(db.execute(compile("SHOW ALL"), List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertTrue(settings.rows().size() > 64, "rows: " + settings.rows().size());
+        assertEquals(ResultCut.NONE, settings.cut());
+        QueryResult vacuum = await(db.execute(compile("VACUUM seq"), List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertEquals("[{\"rows_affected\":0}]", vacuum.rows().encode());
+    }
+
     /** A write whose RETURNING rows pass the first fetch runs in a transaction: once, every row answered. */
     @Test
     void aWriteReturningMoreThanTheFirstFetchRunsOnce() {
