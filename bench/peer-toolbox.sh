@@ -30,7 +30,7 @@
 #   BENCH_PEERS [toolbox dbhub] with "toolbox", DBHub is left out (Toolbox always runs)
 #   BENCH_JAVA [JDK 25 under /usr/lib/jvm when present, else java]   BENCH_JAVA_OPTS [] JVM flags
 #   BENCH_RESULTS [bench/RESULTS.md] ("-" to print only)   BENCH_OUT [bench/out]
-# Needs: java 17+, mvn (to build the jar when missing), wrk, curl, npm, psql, sqlite3.
+# Needs: java 17+, mvn (to build the jar when missing), wrk, curl, npm, psql, sqlite3, ss (iproute2).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$BENCH_DIR/scenarios/pg.sh" # write_pg_project, execute_body
@@ -57,7 +57,8 @@ elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib
 else JAVA_BIN=java; fi
 
 PG_DB=test
-PG_URL="postgres://postgres@127.0.0.1:5432/$PG_DB?sslmode=disable"
+PG_PORT=5432
+PG_URL="postgres://postgres@127.0.0.1:$PG_PORT/$PG_DB?sslmode=disable"
 TABLE=bench_peer_${PORT}_customers
 PG_SELECT="SELECT id, name, email, country, created_at FROM $TABLE WHERE id"
 LITE_SELECT="SELECT id, name, email, country, created_at FROM customers WHERE id"
@@ -69,7 +70,7 @@ RECOMMENDED_FLAGS="-XX:+UseSerialGC -Xms32m -Xmx256m -XX:+ExitOnOutOfMemoryError
 START_MARK='<!-- peer-toolbox:start (bench/peer-toolbox.sh replaces this section) -->'
 END_MARK='<!-- peer-toolbox:end -->'
 
-for c in wrk curl npm node psql sqlite3; do command -v "$c" >/dev/null || die "$c is needed"; done
+for c in wrk curl npm node psql sqlite3 ss; do command -v "$c" >/dev/null || die "$c is needed"; done
 
 drop_table() { psql "$PG_URL" -qc "DROP TABLE IF EXISTS $TABLE" >/dev/null 2>&1 || true; }
 trap 'cleanup; drop_table' EXIT INT TERM
@@ -276,8 +277,17 @@ first_answer() {
 # of KEY (e.g. ours_pg).
 declare -A M_RPS M_P50 M_P99 M_CPU M_ERR
 CMDS=()
-# The PostgreSQL backends a server's pool holds, by application_name (LIKE pattern).
-pg_pids() { psql "$PG_URL" -tAc "SELECT pid FROM pg_stat_activity WHERE application_name LIKE '$1'" 2>/dev/null || true; }
+# pg_pids PID: the PostgreSQL backends serving the connections process PID holds, matched by the
+# client port of each of its TCP connections to the database (not by application_name: another
+# server or pgbench on this machine may use the same name, even in another database).
+pg_pids() {
+  local ports
+  ports=$(ss -tnpH "dport = :$PG_PORT" 2>/dev/null | awk -v p="pid=$1," 'index($0, p) {n = split($4, a, ":"); print a[n]}' \
+    | paste -sd, -)
+  [[ -n $ports ]] || return 0
+  psql "$PG_URL" -tAc "SELECT pid FROM pg_stat_activity WHERE datname = '$PG_DB' AND client_port IN ($ports)" \
+    2>/dev/null || true
+}
 # pids_mark PIDS...: remembers their CPU ticks; pids_delta: the ticks they used since, summed over
 # those still alive (a backend that closed meanwhile is left out rather than counted negative).
 declare -A PID_MARK
@@ -292,17 +302,15 @@ children_ticks() {
 }
 per_call() { awk -v d="$1" -v hz="$CLK_TCK" -v n="$2" 'BEGIN {printf "%.0f\n", d * 1e6 / hz / n}'; }
 declare -A M_PGCPU M_WRKCPU
-APP_ours=hyperterse-bench APP_toolbox='genai-toolbox%' APP_dbhub=dbhub-bench
 measure() { # measure KEY PID URL BODY [MAX_ID]: BODY "" for a GET
-  local key=$1 pid=$2 url=$3 body=$4 before after cpu app pids pg_used wrk_before wrk_after
+  local key=$1 pid=$2 url=$3 body=$4 before after cpu pids pg_used wrk_before wrk_after
   local vars=(WRK_MODE=ids WRK_BODY="$body" WRK_MAX_ID="${5:-$ROWS}")
   [[ -n $body ]] || vars=(WRK_MODE=get)
-  app=APP_${key%%_*}; app=${!app}
   # shellcheck disable=SC2207
-  pids=($(pg_pids "$app")); pids_mark "${pids[@]}"; children_ticks; wrk_before=$CHILD_TICKS
+  pids=($(pg_pids "$pid")); pids_mark "${pids[@]}"; children_ticks; wrk_before=$CHILD_TICKS
   before=$(cpu_ticks "$pid")
   # a pool that closed its idle connections opens new ones in the run: those count from their start
-  (sleep 1; pg_pids "$app" >"$WORK/late-pids.txt") &
+  (sleep 1; pg_pids "$pid" >"$WORK/late-pids.txt") &
   local late=$!
   wrk_run "$url" "$CONNECTIONS" "$DURATION" "$THREADS" "${vars[@]}"
   after=$(cpu_ticks "$pid")
@@ -447,7 +455,7 @@ pgb_pid=$!
 pgb_pids=()
 for _ in $(seq 1 50); do
   # shellcheck disable=SC2207
-  pgb_pids=($(pg_pids pgbench-ceiling))
+  pgb_pids=($(pg_pids "$pgb_pid"))
   (( ${#pgb_pids[@]} >= CONNECTIONS )) && break
   sleep 0.2
 done
@@ -557,7 +565,7 @@ ${DH_PID:+$(machine_row dbhub_pg "DBHub $DBHUB_VERSION")}
 | pgbench, prepared, $CONNECTIONS clients (PostgreSQL alone) | $pgb_tps | | $pgb_pg µs | $pgb_self µs (pgbench) | $(awk -v a="$pgb_pg" -v b="$pgb_self" 'BEGIN {print a + b}') µs |
 
 CPU per call of each process over each run (\`/proc/PID/stat\`): the server; the PostgreSQL backends
-its pool holds (by \`application_name\`); wrk (bash's \`times\` around it). Kernel work the scheduler
+serving its pool's connections (matched by client port); wrk (bash's \`times\` around it). Kernel work the scheduler
 charges to no process (softirq) is not in these sums. With the machine's ${CPUS} CPUs saturated,
 req/s goes as the inverse of the sum, so ours / Toolbox is about **${reach_now}×** at today's
 costs, and at most **${reach_free}×** with a server that cost nothing (PostgreSQL and wrk alone).

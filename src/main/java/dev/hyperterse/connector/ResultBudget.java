@@ -49,6 +49,19 @@ public final class ResultBudget {
         this.byteLimit = byteLimit;
     }
 
+    /** The same caps with nothing counted yet, for reading a result again from its start. */
+    public ResultBudget fresh() {
+        return new ResultBudget(rowLimit, byteLimit);
+    }
+
+    /**
+     * Whether the first fetch ({@link #nextFetch()} before any row) settles the result: it asks
+     * for one row past the row limit, so no second fetch can be needed.
+     */
+    public boolean settledByFirstFetch() {
+        return rowLimit < FIRST_FETCH;
+    }
+
     /**
      * Counts one more item if it fits.
      *

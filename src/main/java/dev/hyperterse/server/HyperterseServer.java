@@ -49,6 +49,7 @@ public final class HyperterseServer {
     private final CurrentSnapshot current;
     private final McpEndpoint endpoint;
     private final long sweeper;
+    private final ConnectionDeadlines deadlines;
     private final Reloader reloader;
     private final ProjectWatcher watcher;
     private final AtomicBoolean stopping;
@@ -56,12 +57,14 @@ public final class HyperterseServer {
     private Future<Void> stopped;
 
     private HyperterseServer(Vertx vertx, Listeners listeners, CurrentSnapshot current, McpEndpoint endpoint,
-                             long sweeper, Reloader reloader, ProjectWatcher watcher, AtomicBoolean stopping) {
+                             long sweeper, ConnectionDeadlines deadlines, Reloader reloader, ProjectWatcher watcher,
+                             AtomicBoolean stopping) {
         this.vertx = vertx;
         this.listeners = listeners;
         this.current = current;
         this.endpoint = endpoint;
         this.sweeper = sweeper;
+        this.deadlines = deadlines;
         this.reloader = reloader;
         this.watcher = watcher;
         this.stopping = stopping;
@@ -172,6 +175,7 @@ public final class HyperterseServer {
                     .setHttp2ClearTextEnabled(false)
                     .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
                     .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+            deadlines.start();
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
@@ -198,7 +202,7 @@ public final class HyperterseServer {
                                 : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
-                                sweeper, reloader, watcher, stopping);
+                                sweeper, deadlines, reloader, watcher, stopping);
                         return watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server)
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
@@ -210,6 +214,7 @@ public final class HyperterseServer {
                             return Future.failedFuture(e);
                         }
                         vertx.cancelTimer(sweeper);
+                        deadlines.stop();
                         listeners.close();
                         boolean inUse = addressInUse(e);
                         String reason = inUse ? "port " + port + " is already in use on " + settings.host()
@@ -358,6 +363,7 @@ public final class HyperterseServer {
                 .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
                 .transform(x -> current.peek().close())
                 .transform(x -> listeners.undeploy())
+                .onComplete(x -> deadlines.stop())
                 .onComplete(x -> LOG.info("stopped"));
     }
 
@@ -379,6 +385,7 @@ public final class HyperterseServer {
         return listeners.close()
                 .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
                 .transform(x -> current.peek().close())
-                .transform(x -> listeners.undeploy());
+                .transform(x -> listeners.undeploy())
+                .onComplete(x -> deadlines.stop());
     }
 }

@@ -184,7 +184,8 @@ public final class TelemetrySetup implements AutoCloseable {
                     // no remote/local addresses or raw paths: labels stay few whatever clients send
                     .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE, Label.POOL_TYPE,
                             Label.POOL_NAME, Label.CLIENT_NAME, Label.NAMESPACE)));
-            builder.withMetrics(new MicrometerMetricsFactory(registry));
+            // Vert.x's meters, but the HTTP servers' per-request ones looked up once, not per request
+            builder.withMetrics(new LeanHttpMetricsFactory(new MicrometerMetricsFactory(registry), registry));
         }
         if (sdk != null) {
             copy.setTracingOptions(new OpenTelemetryOptions());

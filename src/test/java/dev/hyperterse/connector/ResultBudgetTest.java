@@ -65,4 +65,28 @@ class ResultBudgetTest {
         }
         assertEquals(4 * ResultBudget.FIRST_FETCH, tiny.nextFetch(), "small rows: fetches grow fourfold at most");
     }
+
+    @Test
+    void theFirstFetchSettlesAResultOnlyUnderItsSize() {
+        ResultBudget small = new ResultBudget(ResultBudget.FIRST_FETCH - 1, 1 << 20);
+        assertTrue(small.settledByFirstFetch());
+        assertEquals(ResultBudget.FIRST_FETCH, small.nextFetch(), "the row limit and one row more: all in one fetch");
+        ResultBudget large = new ResultBudget(ResultBudget.FIRST_FETCH, 1 << 20);
+        assertFalse(large.settledByFirstFetch());
+        assertEquals(ResultBudget.FIRST_FETCH, large.nextFetch(), "one row short of the limit and one more");
+    }
+
+    @Test
+    void aFreshBudgetHasTheSameCapsAndNothingCounted() {
+        ResultBudget used = new ResultBudget(2, 1000);
+        assertTrue(used.admit("a"));
+        assertTrue(used.admit("b"));
+        assertFalse(used.admit("c"));
+        ResultBudget fresh = used.fresh();
+        assertEquals(ResultCut.NONE, fresh.cut());
+        assertTrue(fresh.admit("a"));
+        assertTrue(fresh.admit("b"));
+        assertFalse(fresh.admit("c"), "the same row limit");
+        assertEquals(ResultCut.ROW_LIMIT, fresh.cut());
+    }
 }

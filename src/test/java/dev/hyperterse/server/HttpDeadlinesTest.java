@@ -34,6 +34,8 @@ class HttpDeadlinesTest {
             new HttpTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(1));
     /** Far above each 1 s deadline, far below "forever". */
     private static final long CLOSED_WITHIN_MS = 10_000;
+    /** A deadline never acts early (the client's clock starts a little after the server's). */
+    private static final long NOT_BEFORE_MS = 900;
 
     @RegisterExtension
     static final TestServer server = TestServer.of(scratch -> RunningServer.start(
@@ -89,7 +91,9 @@ class HttpDeadlinesTest {
             long started = System.nanoTime();
             String answer = readAll(socket);
             assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
-            assertTrue((System.nanoTime() - started) / 1_000_000 < CLOSED_WITHIN_MS);
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(ms < CLOSED_WITHIN_MS, "answered after " + ms + " ms");
+            assertTrue(ms >= NOT_BEFORE_MS, "answered after only " + ms + " ms, before its 1 s deadline");
         }
     }
 
@@ -183,6 +187,7 @@ class HttpDeadlinesTest {
         }
         long ms = (System.nanoTime() - started) / 1_000_000;
         assertTrue(ms < CLOSED_WITHIN_MS, "closed after " + ms + " ms");
+        assertTrue(ms >= NOT_BEFORE_MS, "closed after only " + ms + " ms, before its 1 s deadline");
     }
 
     private static boolean peerClosed(Socket socket) throws IOException {

@@ -92,6 +92,33 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void httpRequestsAreCountedByMethodRouteAndStatus() throws Exception {
+        String before = http.send("GET", "/metrics").body();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(200, http.send("GET", "/heartbeat").statusCode());
+        }
+        for (int i = 0; i < 2; i++) {
+            assertEquals(404, http.send("GET", "/no-such-path").statusCode());
+        }
+        String after = http.send("GET", "/metrics").body();
+        String heartbeat = "code=\"200\",method=\"GET\",route=\"/heartbeat\"";
+        String missing = "code=\"404\",method=\"GET\",route=\"\"";
+        assertEquals(3, value(after, "vertx_http_server_requests_total", heartbeat)
+                - valueOrZero(before, "vertx_http_server_requests_total", heartbeat));
+        assertEquals(2, value(after, "vertx_http_server_requests_total", missing)
+                - valueOrZero(before, "vertx_http_server_requests_total", missing), "an unrouted request has route \"\"");
+        assertEquals(3, value(after, "vertx_http_server_response_time_seconds_count", heartbeat)
+                - valueOrZero(before, "vertx_http_server_response_time_seconds_count", heartbeat));
+        assertEquals(3 * "{\"success\":true}".length(), value(after, "vertx_http_server_response_bytes_sum", heartbeat)
+                - valueOrZero(before, "vertx_http_server_response_bytes_sum", heartbeat));
+        assertTrue(value(after, "vertx_http_server_request_bytes_count", "method=\"GET\"")
+                - valueOrZero(before, "vertx_http_server_request_bytes_count", "method=\"GET\"") >= 6);
+        assertEquals(1, value(after, "vertx_http_server_active_requests", "method=\"GET\""),
+                "only the scrape itself is still being processed");
+        assertTrue(after.contains("# HELP vertx_http_server_requests_total Number of processed requests"), "described");
+    }
+
+    @Test
     void metricsAreBehindTheMcpOriginAndHostRules() throws Exception {
         HttpResponse<String> mcp = http.mcp(RawHttp.request(1, "ping", null), "Host", "evil.example");
         assertEquals(403, mcp.statusCode(), "the MCP endpoint refuses a foreign Host when bound to loopback");

@@ -16,10 +16,17 @@ import java.util.Set;
  * @param counts    whether the driver's row count means rows written or read (PostgreSQL's
  *                  client reads a number out of every command tag, {@code CREATE TABLE} included);
  *                  known from the statement's first keyword, once
+ * @param reads     whether the statement only reads ({@code SELECT}, {@code VALUES}, {@code TABLE},
+ *                  {@code SHOW}), so running it again changes nothing; a {@code WITH} may write
+ * @param writesRows whether it may write and return rows ({@code INSERT}, {@code UPDATE},
+ *                  {@code DELETE}, {@code MERGE} with {@code RETURNING}, or a {@code WITH})
  */
-record PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames, boolean counts) {
+record PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames, boolean counts, boolean reads,
+                        boolean writesRows) {
     /** Statements whose command tag carries a row count; others (DDL) affect no rows. */
     private static final Set<String> COUNTING = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "COPY", "SELECT");
+    private static final Set<String> READING = Set.of("SELECT", "VALUES", "TABLE", "SHOW");
+    private static final Set<String> WRITING_ROWS = Set.of("INSERT", "UPDATE", "DELETE", "MERGE", "WITH");
 
     PgStatementShape {
         typeOids = typeOids == null ? null : List.copyOf(typeOids);
@@ -27,7 +34,8 @@ record PgStatementShape(String text, List<Integer> typeOids, List<String> typeNa
     }
 
     PgStatementShape(String text, List<Integer> typeOids, List<String> typeNames) {
-        this(text, typeOids, typeNames, COUNTING.contains(SqlText.leadingKeyword(text)));
+        this(text, typeOids, typeNames, COUNTING.contains(SqlText.leadingKeyword(text)),
+                READING.contains(SqlText.leadingKeyword(text)), WRITING_ROWS.contains(SqlText.leadingKeyword(text)));
     }
 
     static PgStatementShape untyped(String text) {

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,6 +49,7 @@ import java.util.regex.Pattern;
  * for no more than one row past the row limit, so the server stops there (an endless query
  * included) instead of sending everything, and rows too many for the size limit never arrive. The
  * statement under the cursor is prepared once per connection ({@link ConnectionStatements}). A
+ * result the first fetch does not settle is read in a transaction (see {@link #read}). A
  * running statement is stopped with PostgreSQL's cancel request.
  */
 final class PostgresFlavor implements SqlFlavor {
@@ -106,21 +108,66 @@ final class PostgresFlavor implements SqlFlavor {
                 return Future.failedFuture(StatementRun.notStarted());
             }
             return prepared.on(conn, shape.text())
-                    .compose(ps -> read(ps, tuple, budget, shape.counts()))
+                    .compose(ps -> read(conn, ps, tuple, budget, shape))
                     // a kept statement that failed (a changed table, a broken connection) is prepared afresh
                     .onFailure(e -> prepared.forget(conn, shape.text()));
         }).onFailure(e -> forgetIfStale(statement, e));
     }
 
-    private static Future<QueryResult> read(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {
+    /**
+     * Outside a transaction, a cursor's portal ends with the implicit transaction of its first
+     * fetch, so only one fetch can be read from it. A read whose first fetch settles the result (a
+     * row limit under the first fetch, or fewer rows than it) takes one round trip and no
+     * transaction; a read that needs more is read again from its start in a transaction (reading
+     * changes nothing); a write that may return more rows than one fetch runs in a transaction
+     * from the start (so it is never run twice). Other statements (DDL, {@code CALL}, {@code DO},
+     * {@code VACUUM}: some cannot run in a transaction block) run without one, and fail clearly
+     * should they return more rows than one fetch.
+     */
+    private static Future<QueryResult> read(SqlConnection conn, PreparedStatement ps, Tuple tuple,
+                                            ResultBudget budget, PgStatementShape shape) {
+        if (!budget.settledByFirstFetch() && shape.writesRows()) {
+            return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
+        }
+        int fetch = budget.nextFetch();
         Cursor cursor = ps.cursor(tuple);
-        return SqlRows.read(cursor, budget, counts, PgResultValues::special)
-                .andThen(done -> {
-                    // queued on the connection ahead of whatever it runs next, so not waited for
-                    if (cursor.hasMore()) {
-                        cursor.close().onFailure(e -> LOG.debug("closing a cursor failed", e));
-                    }
-                });
+        Future<QueryResult> first = closingAfter(cursor,
+                SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special));
+        return first.compose(result -> {
+            if (result != null) {
+                return Future.succeededFuture(result);
+            }
+            if (shape.reads()) {
+                return inTransaction(conn, () -> readAll(ps, tuple, budget.fresh(), shape.counts()));
+            }
+            return Future.failedFuture(new ConnectorException("the " + SqlText.leadingKeyword(shape.text())
+                    + " statement returned more than " + fetch + " rows, more than PostgreSQL lets one fetch outside"
+                    + " a transaction read; return the rows from a SELECT, or set a row_limit under " + fetch));
+        });
+    }
+
+    private static Future<QueryResult> readAll(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {
+        Cursor cursor = ps.cursor(tuple);
+        return closingAfter(cursor, SqlRows.read(cursor, budget, counts, PgResultValues::special));
+    }
+
+    private static Future<QueryResult> closingAfter(Cursor cursor, Future<QueryResult> reading) {
+        return reading.andThen(done -> {
+            // queued on the connection ahead of whatever it runs next, so not waited for
+            if (cursor.hasMore()) {
+                cursor.close().onFailure(e -> LOG.debug("closing a cursor failed", e));
+            }
+        });
+    }
+
+    /** Runs the work in a transaction, committed when it succeeds (a write counts only then). */
+    private static Future<QueryResult> inTransaction(SqlConnection conn, Supplier<Future<QueryResult>> work) {
+        return conn.begin().compose(tx -> work.get().transform(done -> {
+            if (done.succeeded()) {
+                return tx.commit().map(done.result());
+            }
+            return tx.rollback().transform(ignored -> Future.<QueryResult>failedFuture(done.cause()));
+        }));
     }
 
     private void forgetIfStale(CompiledStatement statement, Throwable failure) {

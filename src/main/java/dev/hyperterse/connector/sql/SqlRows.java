@@ -41,12 +41,25 @@ public final class SqlRows {
      */
     public static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
                                            Function<Object, Object> special) {
-        return read(cursor, budget, counts, special, new JsonArray(), true);
+        return read(cursor, budget, counts, special, new JsonArray(), true, 0);
     }
 
+    /**
+     * As {@link #read}, but one fetch only, of {@code fetch} rows (the budget's
+     * {@link ResultBudget#nextFetch()}, taken by the caller): null when the cursor has rows the
+     * budget still wants, for a caller whose cursor cannot be read further (its portal ended with
+     * the fetch).
+     */
+    public static Future<QueryResult> readFirstFetch(Cursor cursor, ResultBudget budget, int fetch, boolean counts,
+                                                     Function<Object, Object> special) {
+        return read(cursor, budget, counts, special, new JsonArray(), true, fetch);
+    }
+
+    /** @param once the size of the only fetch to read, or 0 for fetches sized by the budget until the end */
     private static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
-                                            Function<Object, Object> special, JsonArray out, boolean first) {
-        return cursor.read(budget.nextFetch()).compose(rows -> {
+                                            Function<Object, Object> special, JsonArray out, boolean first,
+                                            int once) {
+        return cursor.read(once > 0 ? once : budget.nextFetch()).compose(rows -> {
             List<String> columns = rows.columnsNames();
             if (first && (columns == null || columns.isEmpty())) {
                 return Future.succeededFuture(affected(counts ? rows.rowCount() : 0));
@@ -55,7 +68,7 @@ public final class SqlRows {
             if (budget.full() || !cursor.hasMore()) {
                 return Future.succeededFuture(new QueryResult(out, budget.cut()));
             }
-            return read(cursor, budget, counts, special, out, false);
+            return once > 0 ? Future.succeededFuture(null) : read(cursor, budget, counts, special, out, false, 0);
         });
     }
 

@@ -232,6 +232,63 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals(50, count("seq"), "the connection serves the next statement");
     }
 
+    /**
+     * Outside a transaction a cursor's portal ends with its first fetch (64 rows before any row
+     * size is known): a longer read is read again in a transaction, whole, in order, and still
+     * cut by either limit.
+     */
+    @Test
+    void aReadLongerThanTheFirstFetchComesWholeAndIsStillCut() {
+        QueryResult all = await(db.execute(compile("SELECT n FROM generate_series(1, 200) n"), List.of(),
+                QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertEquals(200, all.rows().size());
+        assertEquals(ResultCut.NONE, all.cut());
+        for (int i = 0; i < 200; i++) {
+            assertEquals(i + 1, all.rows().getJsonObject(i).getInteger("n"));
+        }
+        QueryResult rows = await(db.execute(compile("SELECT n FROM generate_series(1, 1000000) n"), List.of(),
+                QueryOptions.of(150, 4L << 20, TIMEOUT)));
+        assertEquals(150, rows.rows().size());
+        assertEquals(150, rows.rows().getJsonObject(149).getInteger("n"));
+        assertEquals(ResultCut.ROW_LIMIT, rows.cut());
+        // rows of about 1 KB under 100 KB: cut after about 97, past the first fetch
+        QueryResult bytes = await(db.execute(compile("SELECT n, repeat('x', 1000) AS body FROM generate_series(1, 1000) n"),
+                List.of(), QueryOptions.of(1000, 100_000, TIMEOUT)));
+        assertTrue(bytes.rows().size() > 64 && bytes.rows().size() < 100, "rows: " + bytes.rows().size());
+        assertEquals(ResultCut.BYTE_LIMIT, bytes.cut());
+        assertEquals(50, count("seq"), "the connection serves the next statement");
+    }
+
+    /** SHOW reads, so it is read again like a SELECT; a statement no transaction block may hold runs outside one. */
+    @Test
+    void showReadsWholeAndVacuumRunsOutsideATransaction() {
+        QueryResult settings = await(db.execute(compile("SHOW ALL"), List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertTrue(settings.rows().size() > 64, "rows: " + settings.rows().size());
+        assertEquals(ResultCut.NONE, settings.cut());
+        QueryResult vacuum = await(db.execute(compile("VACUUM seq"), List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertEquals("[{\"rows_affected\":0}]", vacuum.rows().encode());
+    }
+
+    /** A write whose RETURNING rows pass the first fetch runs in a transaction: once, every row answered. */
+    @Test
+    void aWriteReturningMoreThanTheFirstFetchRunsOnce() {
+        rows("CREATE TABLE written (n INT)");
+        try {
+            QueryResult written = await(db.execute(compile("INSERT INTO written SELECT generate_series(1, 100) RETURNING n"),
+                    List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+            assertEquals(100, written.rows().size());
+            assertEquals(ResultCut.NONE, written.cut());
+            assertEquals(100, count("written"), "written once, and committed");
+            QueryResult cut = await(db.execute(compile("DELETE FROM written RETURNING n"), List.of(),
+                    QueryOptions.of(70, 4L << 20, TIMEOUT)));
+            assertEquals(70, cut.rows().size());
+            assertEquals(ResultCut.ROW_LIMIT, cut.cut());
+            assertEquals(0, count("written"), "a write is whole even when its answer is cut");
+        } finally {
+            rows("DROP TABLE written");
+        }
+    }
+
     @Test
     void connectionStringForms() {
         String url = isolation().url();
