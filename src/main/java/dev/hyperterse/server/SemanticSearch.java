@@ -12,8 +12,8 @@ import java.nio.file.Path;
 /**
  * Readies the {@code semantic} or {@code static} ranking of a snapshot's search index: the tool
  * vectors are computed on a worker (for {@code semantic}, reused from the disk cache for tools that
- * did not change) while {@code search} ranks lexically, and searches rank by meaning from the
- * moment they are ready.
+ * did not change). With {@code semantic}, {@code search} ranks lexically meanwhile and by meaning
+ * from the moment they are ready; the {@code static} vectors are part of the index's build.
  */
 final class SemanticSearch {
 

@@ -138,7 +138,11 @@ public final class Snapshot {
                 // lexical ranking serves until the tool vectors are ready; nothing waits for them
                 built.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
             } else if (project.config().searchRanking() == SearchRanking.STATIC) {
-                built.onSuccess(index -> SemanticSearch.embedToolsStatically(vertx, index));
+                // the static table is read in a fraction of a second: the index is ready with its
+                // vectors, so the first search ranks as every later one (without them, when the
+                // table cannot be read: lexically, logged)
+                built = built.compose(index -> SemanticSearch.embedToolsStatically(vertx, index)
+                        .map(index).otherwise(index));
             }
             return built.onFailure(e -> LOG.error("search: the tool index could not be built: {}", e.toString()));
         });
