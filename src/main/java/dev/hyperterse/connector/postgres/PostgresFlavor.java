@@ -5,6 +5,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.connector.ResultColumns;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.sql.SqlFlavor;
@@ -66,6 +67,8 @@ final class PostgresFlavor implements SqlFlavor {
     private final Map<String, Future<PgStatementShape>> shapes = new ConcurrentHashMap<>();
     private final AtomicLong describeNames = new AtomicLong();
     private final ConnectionStatements prepared;
+    /** Reads (statement text) whose last result needed more than one fetch: they start in a transaction. */
+    private final Set<String> longReads = ConcurrentHashMap.newKeySet();
     private final CancelRequests cancels;
 
     /**
@@ -119,17 +122,27 @@ final class PostgresFlavor implements SqlFlavor {
      * fetch, so only one fetch can be read from it. A read whose first fetch settles the result (a
      * row limit under the first fetch, or fewer rows than it) takes one round trip and no
      * transaction; a read that needs more is read again from its start in a transaction (reading
-     * changes nothing); a write that may return more rows than one fetch runs in a transaction
+     * changes nothing), and its later calls start in one while their results stay that long (so
+     * a statement that always returns many rows runs once per call, not twice); a write that may
+     * return more rows than one fetch runs in a transaction
      * from the start (so it is never run twice). Other statements (DDL, {@code CALL}, {@code DO},
      * {@code VACUUM}: some cannot run in a transaction block) run without one, and fail clearly
      * should they return more rows than one fetch.
      */
-    private static Future<QueryResult> read(SqlConnection conn, PreparedStatement ps, Tuple tuple,
-                                            ResultBudget budget, PgStatementShape shape) {
+    private Future<QueryResult> read(SqlConnection conn, PreparedStatement ps, Tuple tuple,
+                                     ResultBudget budget, PgStatementShape shape) {
         if (!budget.settledByFirstFetch() && shape.writesRows()) {
             return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
         }
         int fetch = budget.nextFetch();
+        if (!budget.settledByFirstFetch() && shape.reads() && longReads.contains(shape.text())) {
+            return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts())).onSuccess(result -> {
+                if (result.cut() == ResultCut.NONE && result.rows().size() < fetch) {
+                    // one fetch would have done: the next call tries without a transaction again
+                    longReads.remove(shape.text());
+                }
+            });
+        }
         Cursor cursor = ps.cursor(tuple);
         Future<QueryResult> first = closingAfter(cursor,
                 SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special));
@@ -138,6 +151,7 @@ final class PostgresFlavor implements SqlFlavor {
                 return Future.succeededFuture(result);
             }
             if (shape.reads()) {
+                longReads.add(shape.text());
                 return inTransaction(conn, () -> readAll(ps, tuple, budget.fresh(), shape.counts()));
             }
             return Future.failedFuture(new ConnectorException("the " + SqlText.leadingKeyword(shape.text())

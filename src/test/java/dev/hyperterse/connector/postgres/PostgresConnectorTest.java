@@ -2,6 +2,7 @@ package dev.hyperterse.connector.postgres;
 
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.QueryOptions;
+import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
@@ -257,6 +258,34 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertTrue(bytes.rows().size() > 64 && bytes.rows().size() < 100, "rows: " + bytes.rows().size());
         assertEquals(ResultCut.BYTE_LIMIT, bytes.cut());
         assertEquals(50, count("seq"), "the connection serves the next statement");
+    }
+
+    /**
+     * A read that needed a second reading starts its next call in a transaction: a statement that
+     * always returns many rows is run once per call, not twice (seen through a sequence its
+     * SELECT advances: by the rows the first fetch evaluated plus 200 on the first call, by exactly
+     * 200 on the next).
+     */
+    @Test
+    void aLongReadRunsOnceFromItsSecondCall() {
+        rows("CREATE SEQUENCE long_read_calls");
+        try {
+            CompiledStatement select = compile("SELECT n, nextval('long_read_calls') AS k FROM generate_series(1, 200) n");
+            QueryOptions options = QueryOptions.of(1000, 4L << 20, TIMEOUT);
+            assertEquals(200, await(db.execute(select, List.of(), options)).rows().size());
+            long afterFirst = sequenceValue();
+            assertTrue(afterFirst > 200, "the first call read its first fetch, then all again: " + afterFirst);
+            QueryResult second = await(db.execute(select, List.of(), options));
+            assertEquals(200, second.rows().size());
+            assertEquals(ResultCut.NONE, second.cut());
+            assertEquals(afterFirst + 200, sequenceValue(), "the second call ran the statement once");
+        } finally {
+            rows("DROP SEQUENCE long_read_calls");
+        }
+    }
+
+    private long sequenceValue() {
+        return rows("SELECT last_value AS v FROM long_read_calls").getJsonObject(0).getLong("v");
     }
 
     /** SHOW reads, so it is read again like a SELECT; a statement no transaction block may hold runs outside one. */
