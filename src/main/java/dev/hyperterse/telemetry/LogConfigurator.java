@@ -32,8 +32,9 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
+        ClassLoader loader = LogConfigurator.class.getClassLoader();
         if (System.getProperty(ContextInitializer.CONFIG_FILE_PROPERTY) != null
-                || LogConfigurator.class.getClassLoader().getResource(ContextInitializer.TEST_AUTOCONFIG_FILE) != null) {
+                || loader.getResource(ContextInitializer.TEST_AUTOCONFIG_FILE) != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
         apply(context);

@@ -41,13 +41,15 @@ class LogConfiguratorTest {
         ConsoleAppender<ILoggingEvent> console = assertInstanceOf(ConsoleAppender.class, appender);
         assertTrue(console.isStarted());
         assertEquals("System.err", console.getTarget());
-        LayoutWrappingEncoder<ILoggingEvent> encoder = assertInstanceOf(LayoutWrappingEncoder.class, console.getEncoder());
+        LayoutWrappingEncoder<ILoggingEvent> encoder =
+                assertInstanceOf(LayoutWrappingEncoder.class, console.getEncoder());
 
         Logger logger = context.getLogger("dev.hyperterse.server.Pipeline");
         LoggingEvent event = new LoggingEvent("fqcn", logger, Level.WARN, "cannot reach postgres://app:pw@db/shop",
                 new IOException("refused; token=abc"), null);
         String line = new String(encoder.encode(event), StandardCharsets.UTF_8);
-        assertTrue(line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} WARN  Pipeline - cannot reach postgres://app:\\*\\*\\*@db/shop\n"
+        assertTrue(line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} WARN  Pipeline - "
+                + "cannot reach postgres://app:\\*\\*\\*@db/shop\n"
                 + "  caused by java.io.IOException: refused; token=\\*\\*\\*\n"), line);
 
         logger.setLevel(Level.DEBUG);
