@@ -15,7 +15,8 @@ import java.util.Locale;
 
 /**
  * The log level scheme of the project format (1 error, 2 warn, 3 info, 4 debug) and the two
- * formats: text for terminals (logback.xml) and JSON lines for log collectors.
+ * formats: text for terminals ({@link dev.hyperterse.telemetry.LogConfigurator}) and JSON lines
+ * for log collectors.
  */
 final class Logging {
     static final String TEXT = "text";
@@ -45,15 +46,16 @@ final class Logging {
     }
 
     /**
-     * Switches the console appender to JSON lines. Text is what logback.xml sets up, so switching
-     * to it is a no-op; the switch happens once, before the server starts.
+     * Switches the console appender to JSON lines. Text is what
+     * {@link dev.hyperterse.telemetry.LogConfigurator} sets up, so switching to it is a no-op; the
+     * switch happens once, before the server starts.
      */
     static void setFormat(String format) {
         if (!JSON.equals(format)) {
             return;
         }
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        Appender<ILoggingEvent> appender = root.getAppender("STDERR");
+        Appender<ILoggingEvent> appender = root.getAppender(dev.hyperterse.telemetry.LogConfigurator.APPENDER);
         if (!(appender instanceof ConsoleAppender)) {
             return;
         }

@@ -104,13 +104,29 @@ class TypeScriptSyntaxErrorOutputTest {
     private static ProcessBuilder command(Path project, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // the packaged logging setup, as the jar has it (not the tests' logback-test.xml)
-                "-Dlogback.configurationFile=" + Main.class.getResource("/logback.xml"),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                // the packaged logging set-up, as the jar has it: the class path without the
+                // tests' classes, whose logback-test.xml would replace it
+                "-cp", withoutTestClasses(System.getProperty("java.class.path")), Main.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
         builder.environment().put("RUST_BACKTRACE", "1");
         return builder;
+    }
+
+    private static String withoutTestClasses(String classPath) {
+        java.net.URL testConfig = TypeScriptSyntaxErrorOutputTest.class.getResource("/logback-test.xml");
+        if (testConfig == null) {
+            return classPath;
+        }
+        Path testClasses;
+        try {
+            testClasses = Path.of(testConfig.toURI()).getParent();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        return java.util.Arrays.stream(classPath.split(java.io.File.pathSeparator))
+                .filter(entry -> !entry.isEmpty() && !Path.of(entry).toAbsolutePath().equals(testClasses))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
     }
 
     /** Waits for the text in the file (a generous bound, for a machine under load). */
