@@ -81,41 +81,12 @@ public final class HyperterseServer {
      */
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
                                                  Connectors connectors, AuthPlugins authPlugins, ServeOptions options) {
-        int instances = listenersFor(settings, project, connectors, Runtime.getRuntime().availableProcessors());
+        int instances = settings.instancesFor(Runtime.getRuntime().availableProcessors());
         return Listeners.deploy(vertx, instances)
                 .recover(e -> Future.failedFuture(new StartupException(java.util.List.of(
                         "cannot deploy " + Counted.of(instances, "HTTP listener") + ": " + e.getMessage()))))
                 .compose(listeners -> serve(vertx, project, settings, port, connectors, authPlugins, options, listeners)
                         .recover(e -> listeners.undeploy().transform(x -> Future.failedFuture(e))));
-    }
-
-    /**
-     * How many HTTP listeners to deploy: {@code server.instances} as set; for {@code auto}, one per
-     * processor when each of the project's adapters can give every listener a pool of its own
-     * (PostgreSQL, MySQL), else one. An adapter with a single pool (SQLite, Redis, MongoDB) would
-     * serve the other listeners' calls across event loops, at two hand-offs per statement: a
-     * SQLite point select cost about 1.5 times the CPU on two listeners than on one.
-     */
-    static int listenersFor(ServerSettings settings, Project project, Connectors connectors, int cpus) {
-        if (settings.instances() > 0) {
-            return settings.instancesFor(cpus);
-        }
-        for (dev.hyperterse.model.AdapterDef adapter : project.adapters().values()) {
-            int splittable;
-            try {
-                splittable = connectors.get(adapter.connector()).splittableConnections(adapter);
-            } catch (RuntimeException e) {
-                splittable = 0;
-            }
-            if (splittable <= 0) {
-                if (cpus > 1) {
-                    LOG.info("server.instances auto: one HTTP listener, since adapter '{}' ({}) keeps a single pool",
-                            adapter.name(), adapter.connector());
-                }
-                return 1;
-            }
-        }
-        return settings.instancesFor(cpus);
     }
 
     private static Future<HyperterseServer> serve(Vertx vertx, Project project, ServerSettings settings, int port,

@@ -8,11 +8,7 @@ import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.sqlite.SqliteConnectorFactory;
-import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.model.AdapterDef;
-import dev.hyperterse.model.ServerSettings;
-import dev.hyperterse.project.Project;
-import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -267,43 +263,6 @@ class ListenerInstancesTest {
 
         Pool(int size) {
             this.size = size;
-        }
-    }
-
-    /**
-     * {@code auto}: one listener per processor when every adapter gives each listener a pool of
-     * its own; one listener when an adapter keeps a single pool (SQLite), whose calls from other
-     * listeners would cross event loops. A number is taken as set either way.
-     */
-    @Test
-    void autoDeploysOneListenerWhenAnAdapterKeepsASinglePool() throws Exception {
-        Connectors connectors = new Connectors(List.of(new SqliteConnectorFactory(), new Pools()));
-        ProjectCompiler compiler = new ProjectCompiler(Map.of(), connectors.types(), AuthPlugins.builtIn().names());
-        Project withSqlite = compiler.compile(project(4));
-        ServerSettings auto = withSqlite.config().server().withInstances(0);
-        assertEquals(1, HyperterseServer.listenersFor(auto, withSqlite, connectors, 4));
-        assertEquals(3, HyperterseServer.listenersFor(auto.withInstances(3), withSqlite, connectors, 4));
-
-        // the same project without its SQLite adapter and what uses it
-        Path loopedOnly = withSqlite.config().projectDir();
-        Files.delete(loopedOnly.resolve("app/adapters/shop.terse"));
-        deleteTree(loopedOnly.resolve("app/resources"));
-        try (var tools = Files.list(loopedOnly.resolve("app/tools"))) {
-            for (Path tool : tools.filter(t -> !t.getFileName().toString().equals("where")).toList()) {
-                deleteTree(tool);
-            }
-        }
-        Project splittable = compiler.compile(loopedOnly);
-        assertEquals(List.of("looped"), List.copyOf(splittable.adapters().keySet()));
-        assertEquals(4, HyperterseServer.listenersFor(auto, splittable, connectors, 4));
-        assertEquals(1, HyperterseServer.listenersFor(auto, splittable, connectors, 1));
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (var all = Files.walk(root)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 
