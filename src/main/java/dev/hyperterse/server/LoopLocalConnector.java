@@ -61,8 +61,18 @@ final class LoopLocalConnector implements Connector {
             return loops.get(0).call(() -> factory.connect(vertx, adapter, projectDir));
         }
         int count = Math.min(loops.size(), total);
+        // the first pool opens alone, so what a connector sets up once (a SQLite database file
+        // created and initialised) is there when the others open
+        int firstShare = shareOf(total, count, 0);
+        return loops.get(0).call(() -> factory.connect(vertx, adapter, projectDir, firstShare))
+                .compose(first -> openRest(vertx, factory, adapter, projectDir, loops, total, count, first));
+    }
+
+    private static Future<Connector> openRest(Vertx vertx, ConnectorFactory factory, AdapterDef adapter,
+                                              Path projectDir, List<Loop> loops, int total, int count, Connector first) {
         List<Future<Connector>> opening = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
+        opening.add(Future.succeededFuture(first));
+        for (int i = 1; i < count; i++) {
             int share = shareOf(total, count, i);
             opening.add(loops.get(i).call(() -> factory.connect(vertx, adapter, projectDir, share)));
         }

@@ -50,8 +50,33 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
         return SqliteOptions.parse(adapter.name(), adapter.options()).warnings();
     }
 
+    /**
+     * A database file's connections can be split, one pool per event loop (each holds its share
+     * of {@code max_connections}, and SQLite's own locking serialises writers across them as
+     * within one pool); an in-memory database lives in its one pool's connections, so it cannot.
+     */
+    @Override
+    public int splittableConnections(AdapterDef adapter) {
+        try {
+            SqliteLocation location = SqliteLocation.resolve(adapter.name(), adapter.connectionString(), Path.of("."));
+            return location.inMemory() ? 0 : SqliteOptions.parse(adapter.name(), adapter.options()).maxConnections();
+        } catch (ConnectorException e) {
+            return 0;
+        }
+    }
+
     @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        return connect(vertx, adapter, projectDir, 0);
+    }
+
+    /**
+     * @param maxConnections this pool's share of the adapter's connections, or 0 for all of them;
+     *                       the first of several pools creates and initialises a missing file,
+     *                       the others find it there
+     */
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
         SqliteOptions options;
         SqliteLocation location;
         try {
@@ -61,9 +86,10 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
             return Future.failedFuture(e);
         }
         SqliteSetup setup = new SqliteSetup(adapter.name(), location, options, projectDir);
+        int poolSize = maxConnections > 0 ? maxConnections : options.maxConnections();
         return vertx.executeBlocking(setup::prepare, false).compose(anchor ->
                 open(vertx, adapter, setup, new SqliteSetup.Opened(location.jdbcUrl(), setup.poolConfig(), anchor),
-                        options));
+                        poolSize));
     }
 
     /**
@@ -87,14 +113,14 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
         }
         SqliteSetup setup = new SqliteSetup(adapter.name(), location, options, projectDir);
         return vertx.executeBlocking(() -> setup.prepareToCheck(notes), false)
-                .compose(opened -> open(vertx, adapter, setup, opened, options));
+                .compose(opened -> open(vertx, adapter, setup, opened, options.maxConnections()));
     }
 
     private static Future<Connector> open(Vertx vertx, AdapterDef adapter, SqliteSetup setup,
-                                          SqliteSetup.Opened opened, SqliteOptions options) {
+                                          SqliteSetup.Opened opened, int poolSize) {
         TrackedDataSource dataSource = new TrackedDataSource(opened.config(), opened.jdbcUrl());
         // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
-        Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(options.maxConnections())
+        Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(poolSize)
                 .setName(adapter.name()));
         SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, opened.anchor());
         return pool.query("SELECT 1").execute()

@@ -150,6 +150,29 @@ class SqliteConnectorTest {
         }
     }
 
+    /**
+     * A database file splits into one pool per listener's event loop (its {@code max_connections}
+     * shared between them); an in-memory database lives in one pool's connections, so it does not.
+     * Two pools over one file see each other's writes.
+     */
+    @Test
+    void aFileSplitsIntoPoolsAnInMemoryDatabaseDoesNot() throws Exception {
+        assertEquals(4, factory.splittableConnections(adapter("sqlite:data/split.db", Map.of())));
+        assertEquals(6, factory.splittableConnections(adapter("sqlite:data/split.db", Map.of("max_connections", "6"))));
+        assertEquals(0, factory.splittableConnections(adapter(":memory:", Map.of())));
+        assertEquals(0, factory.splittableConnections(adapter("", Map.of())), "unreadable settings: no split");
+        Connector one = await(factory.connect(vertx, adapter("sqlite:data/split.db", Map.of()), project, 2));
+        Connector two = await(factory.connect(vertx, adapter("sqlite:data/split.db", Map.of()), project, 2));
+        try {
+            rows(one, "CREATE TABLE shared (n INTEGER)");
+            rows(one, "INSERT INTO shared VALUES (7)");
+            assertEquals("[{\"n\":7}]", rows(two, "SELECT n FROM shared").encode());
+        } finally {
+            await(one.close());
+            await(two.close());
+        }
+    }
+
     // ---- results ----
 
     @Test
