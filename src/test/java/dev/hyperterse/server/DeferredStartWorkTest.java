@@ -44,10 +44,7 @@ class DeferredStartWorkTest {
     }
 
     private static JsonArray search(RunningServer server, String query) throws Exception {
-        JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject().put("query", query)));
-        JsonObject body = new JsonObject(new RawHttp(server.baseUrl()).mcp(call).body());
-        return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        return new RawHttp(server.baseUrl()).searchHits(query);
     }
 
     @Test

@@ -157,6 +157,15 @@ public final class RawHttp {
                         .put("clientInfo", new JsonObject().put("name", "raw-test").put("version", "1")));
     }
 
+    /** The hits of a sessionless {@code search} for {@code query}: its text block's array. */
+    public io.vertx.core.json.JsonArray searchHits(String query) throws IOException, InterruptedException {
+        JsonObject call = request(1, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject().put("query", query)));
+        JsonObject body = new JsonObject(mcp(call).body());
+        return new io.vertx.core.json.JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0)
+                .getString("text"));
+    }
+
     public static JsonObject request(Object id, String method, JsonObject params) {
         JsonObject m = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
         return params == null ? m : m.put("params", params);
