@@ -29,6 +29,23 @@ final class Logging {
         // libraries that log through java.util.logging end up in the same place
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
+        // so does an exception no code caught, which the JVM would print raw to standard error
+        // (breaking --log-format json's one object per line)
+        Thread.setDefaultUncaughtExceptionHandler(Logging::uncaught);
+    }
+
+    /**
+     * A task refused by an event loop that has stopped is the end of a shutdown racing work still
+     * finishing on a worker: nothing is lost, so it is logged at debug; anything else at error.
+     */
+    static void uncaught(Thread thread, Throwable e) {
+        org.slf4j.Logger log = LoggerFactory.getLogger("dev.hyperterse.uncaught");
+        if (e instanceof java.util.concurrent.RejectedExecutionException && String.valueOf(e.getMessage())
+                .contains("terminated")) {
+            log.debug("thread {}: a task came after its event loop stopped: {}", thread.getName(), e.toString());
+            return;
+        }
+        log.error("thread {} stopped on an exception nothing caught: {}", thread.getName(), e.toString(), e);
     }
 
     static void setLevel(int level) {

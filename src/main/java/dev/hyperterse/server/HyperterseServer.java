@@ -187,7 +187,9 @@ public final class HyperterseServer {
                                 return null;
                             }, false);
                         }
-                        LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
+                        // said once everything is in place, the watcher included: a change made after
+                        // this line is seen
+                        Runnable announce = () -> LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
                                 project.config().name(), Counted.of(project.tools().size(), "tool"),
                                 Counted.of(project.adapters().size(), "adapter"),
                                 displayHost(settings.host()), bound, MCP_PATH,
@@ -203,8 +205,9 @@ public final class HyperterseServer {
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
                                 sweeper, deadlines, reloader, watcher, stopping);
-                        return watcher == null ? Future.succeededFuture(server) : watcher.start()
-                                .map(server)
+                        return (watcher == null ? Future.succeededFuture(server) : watcher.start()
+                                .map(server))
+                                .onSuccess(started -> announce.run())
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
                                         java.util.List.of("cannot watch " + project.config().projectDir() + ": "
                                                 + e.getMessage())))));
