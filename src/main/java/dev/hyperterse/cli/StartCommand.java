@@ -117,11 +117,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             err.println("--watch-interval must be a duration of at least 10ms, such as 500ms or 2s");
             return 2;
         }
-        TypeScriptStripper.Choice stripper;
-        try {
-            stripper = typescript.choice();
-        } catch (IllegalArgumentException e) {
-            err.println(e.getMessage());
+        TypeScriptStripper.Choice stripper = typescript.choiceOrExplain(err);
+        if (stripper == null) {
             return 2;
         }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);

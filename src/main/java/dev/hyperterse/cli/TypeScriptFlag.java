@@ -27,4 +27,14 @@ final class TypeScriptFlag {
     TypeScriptStripper.Choice choice() {
         return choice(System.getenv(), TypeScriptStripper.Choice.processProperty());
     }
+
+    /** {@link #choice()}, or null after telling {@code err} what is wrong with the word given. */
+    TypeScriptStripper.Choice choiceOrExplain(java.io.PrintWriter err) {
+        try {
+            return choice();
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return null;
+        }
+    }
 }

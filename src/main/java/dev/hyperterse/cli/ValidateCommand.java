@@ -55,11 +55,8 @@ final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         Logging.setLevel(2);
         PrintWriter err = spec.commandLine().getErr();
-        TypeScriptStripper.Choice stripper;
-        try {
-            stripper = typescript.choice();
-        } catch (IllegalArgumentException e) {
-            err.println(e.getMessage());
+        TypeScriptStripper.Choice stripper = typescript.choiceOrExplain(err);
+        if (stripper == null) {
             return 2;
         }
         try (ProjectLoader loader = new ProjectLoader(OperatorLayer.NONE, stripper)) {

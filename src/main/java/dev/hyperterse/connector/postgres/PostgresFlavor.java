@@ -124,19 +124,20 @@ final class PostgresFlavor implements SqlFlavor {
      * transaction; a read that needs more is read again from its start in a transaction (reading
      * changes nothing), and its later calls start in one while their results stay that long (so
      * a statement that always returns many rows runs once per call, not twice); a write that may
-     * return more rows than one fetch runs in a transaction
-     * from the start (so it is never run twice). Other statements (DDL, {@code CALL}, {@code DO},
-     * {@code VACUUM}: some cannot run in a transaction block) run without one, and fail clearly
-     * should they return more rows than one fetch.
+     * return more rows than one fetch runs in a transaction from the start (so it is never run
+     * twice). Other statements (DDL, {@code CALL}, {@code DO}, {@code VACUUM}: some cannot run in a
+     * transaction block) run without one, and fail clearly should they return more rows than one
+     * fetch.
      */
     private Future<QueryResult> read(SqlConnection conn, PreparedStatement ps, Tuple tuple,
                                      ResultBudget budget, PgStatementShape shape) {
-        if (!budget.settledByFirstFetch() && shape.writesRows()) {
-            return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
+        boolean oneFetchSettles = budget.settledByFirstFetch();
+        if (!oneFetchSettles && shape.writesRows()) {
+            return readAllInTransaction(conn, ps, tuple, budget, shape);
         }
         int fetch = budget.nextFetch();
-        if (!budget.settledByFirstFetch() && shape.reads() && longReads.contains(shape.text())) {
-            return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts())).onSuccess(result -> {
+        if (!oneFetchSettles && shape.reads() && longReads.contains(shape.text())) {
+            return readAllInTransaction(conn, ps, tuple, budget, shape).onSuccess(result -> {
                 if (result.cut() == ResultCut.NONE && result.rows().size() < fetch) {
                     // one fetch would have done: the next call tries without a transaction again
                     longReads.remove(shape.text());
@@ -152,12 +153,17 @@ final class PostgresFlavor implements SqlFlavor {
             }
             if (shape.reads()) {
                 longReads.add(shape.text());
-                return inTransaction(conn, () -> readAll(ps, tuple, budget.fresh(), shape.counts()));
+                return readAllInTransaction(conn, ps, tuple, budget.fresh(), shape);
             }
             return Future.failedFuture(new ConnectorException("the " + SqlText.leadingKeyword(shape.text())
                     + " statement returned more than " + fetch + " rows, more than PostgreSQL lets one fetch outside"
                     + " a transaction read; return the rows from a SELECT, or set a row_limit under " + fetch));
         });
+    }
+
+    private static Future<QueryResult> readAllInTransaction(SqlConnection conn, PreparedStatement ps, Tuple tuple,
+                                                            ResultBudget budget, PgStatementShape shape) {
+        return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
     }
 
     private static Future<QueryResult> readAll(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {
