@@ -24,6 +24,22 @@ import numpy as np
 SIF_COEFFICIENT_DEFAULT = 1e-4
 
 
+def write_table(out_file, vocab, vectors):
+    """Stores token vectors (tokens x dims) as int8 with a scale per token, in the layout above."""
+    peak = np.abs(vectors).max(axis=1)
+    scales = np.where(peak > 0, peak / 127.0, 0.0)
+    quantized = np.where(peak[:, None] > 0, np.rint(vectors / np.where(peak > 0, scales, 1.0)[:, None]), 0)
+    quantized = np.clip(quantized, -127, 127).astype(np.int8)
+    text = '\n'.join(vocab).encode('utf-8') + b'\n'
+    with open(out_file, 'wb') as out:
+        out.write(b'HTSE')
+        out.write(struct.pack('>iii', 1, len(vocab), vectors.shape[1]))
+        out.write(struct.pack('>i', len(text)))
+        out.write(text)
+        out.write(scales.astype('>f4').tobytes())
+        out.write(quantized.tobytes())
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('in_dir')
@@ -51,19 +67,7 @@ def main():
         probability = inverse_rank / inverse_rank.sum()
         vectors *= (args.sif / (args.sif + probability))[:, None]
 
-    peak = np.abs(vectors).max(axis=1)
-    scales = np.where(peak > 0, peak / 127.0, 0.0)
-    quantized = np.where(peak[:, None] > 0, np.rint(vectors / np.where(peak > 0, scales, 1.0)[:, None]), 0)
-    quantized = np.clip(quantized, -127, 127).astype(np.int8)
-
-    text = '\n'.join(vocab).encode('utf-8') + b'\n'
-    with open(args.out_file, 'wb') as out:
-        out.write(b'HTSE')
-        out.write(struct.pack('>iii', 1, len(vocab), args.dims))
-        out.write(struct.pack('>i', len(text)))
-        out.write(text)
-        out.write(scales.astype('>f4').tobytes())
-        out.write(quantized.tobytes())
+    write_table(args.out_file, vocab, vectors)
     print(f'{args.out_file}: {len(vocab)} tokens x {args.dims} dims, PCA keeps {explained:.3f} of the variance,'
           f' weighting {"off" if args.no_weighting else "on"}')
 

@@ -14,11 +14,12 @@ import java.util.concurrent.Callable;
 
 /**
  * A static embedding distilled from all-MiniLM-L6-v2: one vector per WordPiece vocabulary token,
- * made by running the model once on each token and reducing the results with PCA, weighting
- * frequent tokens down and storing them as bytes (bench/search/distill/ makes the table). A text's
- * vector is the mean of its tokens' vectors, scaled to unit length: tokenizing and adding up, a few
- * microseconds, in plain Java. Word order and context are lost, which the transformer would see; the
- * vocabulary knowledge it learned (that "memory" is near "remember") is kept.
+ * fitted so that the mean of a sentence's token vectors comes close to the model's own embedding of
+ * the sentence (over 430,000 sentences of software descriptions and dictionary definitions, starting
+ * from the model's output for each token alone), stored as bytes (bench/search/distill/ makes the
+ * table). A text's vector is the mean of its tokens' vectors, scaled to unit length: tokenizing and
+ * adding up, a few microseconds, in plain Java. Word order is lost, which the transformer would see;
+ * what the model reads from words in company ("how far behind" and "lag") is partly kept.
  *
  * <p>The table (a few MB) is read on first use or {@link #load}; after that instances are
  * immutable and safe to share between threads.

@@ -88,6 +88,9 @@ class StaticEmbedderTest {
         }
         assertEquals("list_replication_slots", index.search("replication lag").get(0).name());
         assertEquals(List.of(), index.search("  "), "nothing to search for");
+        // the trained table keeps unrelated texts apart: a query about nothing here finds nothing
+        assertEquals(List.of(), index.search("qwzx"));
+        assertEquals(List.of(), index.search("banana smoothie recipe"));
     }
 
     @Test
