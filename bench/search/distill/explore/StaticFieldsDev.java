@@ -2,7 +2,8 @@
 // MRR@10 over the DEV intents of the four real catalogs for each static table given, with
 //   full = the ranking's text (name as words, description, inputs), nd = name and description,
 //   name = the name as words, first = name and the description's first sentence;
-// combined as weighted sums of cosines or the best of them, plus w x BM25/best.
+// combined as weighted sums of cosines or the best of them, plus w x BM25/best; and prf:K,B, the
+// query vector moved toward the mean of its first K tools' (weight B) and ranked again.
 //   bench/search/distill/explore/run.sh --fields TABLE_FILE[,TABLE_FILE...]
 package dev.hyperterse.search;
 import dev.hyperterse.model.*; import org.apache.lucene.search.ScoreDoc;
@@ -14,7 +15,8 @@ public class StaticFieldsDev {
     List<DevSet.Intent> intents = DevSet.devIntents();
     String[][] combos = {
       {"full"}, {"nd"}, {"first"}, {"max:full,nd"}, {"max:full,first"}, {"full", "0.5", "nd"}, {"full", "0.3", "first"},
-      {"full", "0.3", "name"}, {"full", "0.15", "name"}, {"full", "0.5", "nd", "0.2", "name"}, {"full", "0.5", "first", "0.2", "name"}};
+      {"full", "0.3", "name"}, {"full", "0.15", "name"}, {"full", "0.5", "nd", "0.2", "name"}, {"full", "0.5", "first", "0.2", "name"},
+      {"prf:3,0.3"}, {"prf:3,0.6"}, {"prf:1,0.3"}, {"prf:5,0.5"}};
     for (String table : a[0].split(",")) {
       StaticEmbedder e = StaticEmbedder.fromFile(Path.of(table));
       Map<String, Map<String, float[][]>> vecs = new HashMap<>();
@@ -43,6 +45,21 @@ public class StaticFieldsDev {
             double[] l = new double[ts.size()]; double best = 0;
             for (ScoreDoc d : lex.get(in.catalog()).bm25(in.text(), 100)) { l[d.doc] = d.score; best = Math.max(best, d.score); }
             double[] score = new double[ts.size()];
+            if (combo[0].startsWith("prf:")) {
+              // feedback: the query moved toward the mean of its first k tools' vectors, then ranked again
+              String[] kb = combo[0].substring(4).split(","); int k = Integer.parseInt(kb[0]); double beta = Double.parseDouble(kb[1]);
+              float[][] full = m.get("full");
+              for (int t = 0; t < ts.size(); t++) score[t] = (1 - w) * dot(q, full[t]) + (best > 0 ? w * l[t] / best : 0);
+              Integer[] order = new Integer[ts.size()]; for (int t = 0; t < order.length; t++) order[t] = t;
+              final double[] sc = score.clone(); Arrays.sort(order, (x, y) -> Double.compare(sc[y], sc[x]));
+              float[] q2 = q.clone();
+              for (int r = 0; r < Math.min(k, order.length); r++) for (int d = 0; d < q2.length; d++) q2[d] += (float) (beta / k) * full[order[r]][d];
+              double nrm = 0; for (float x : q2) nrm += x * x; nrm = Math.sqrt(nrm);
+              for (int d = 0; d < q2.length; d++) q2[d] /= (float) nrm;
+              for (int t = 0; t < ts.size(); t++) score[t] = (1 - w) * dot(q2, full[t]) + (best > 0 ? w * l[t] / best : 0);
+              sum += DevSet.reciprocalRank(score, ts, in.expected());
+              continue;
+            }
             for (int t = 0; t < ts.size(); t++) {
               double cos;
               if (combo[0].startsWith("max:")) { cos = -1; for (String f : combo[0].substring(4).split(",")) cos = Math.max(cos, dot(q, m.get(f)[t])); }
