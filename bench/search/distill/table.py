@@ -24,6 +24,22 @@ import numpy as np
 SIF_COEFFICIENT_DEFAULT = 1e-4
 
 
+def read_token_vectors(in_dir):
+    """TokenVectors.java's output: the vocabulary, its vectors (float64) and which tokens are special
+    ([PAD], [UNK], [CLS], [SEP], [MASK], [unusedN]: kept as zero vectors)."""
+    vocab = open(f'{in_dir}/vocab.txt', encoding='utf-8').read().split('\n')[:-1]
+    raw = np.fromfile(f'{in_dir}/vectors.f32', dtype='<f4').reshape(len(vocab), -1).astype(np.float64)
+    special = np.array([t.startswith('[') and t.endswith(']') and len(t) > 2 for t in vocab])
+    return vocab, raw, special
+
+
+def zipf_weights(tokens, sif):
+    """Each token's smooth-inverse-frequency weight a / (a + p), p proportional to 1 / (id + 2)."""
+    inverse_rank = 1.0 / np.arange(2, tokens + 2)
+    probability = inverse_rank / inverse_rank.sum()
+    return sif / (sif + probability)
+
+
 def write_table(out_file, vocab, vectors):
     """Stores token vectors (tokens x dims) as int8 with a scale per token, in the layout above."""
     peak = np.abs(vectors).max(axis=1)
@@ -49,9 +65,8 @@ def main():
     parser.add_argument('--sif', type=float, default=SIF_COEFFICIENT_DEFAULT)
     args = parser.parse_args()
 
-    vocab = open(f'{args.in_dir}/vocab.txt', encoding='utf-8').read().split('\n')[:-1]
-    raw = np.fromfile(f'{args.in_dir}/vectors.f32', dtype='<f4').reshape(len(vocab), -1).astype(np.float64)
-    used = np.array([not (t.startswith('[') and t.endswith(']') and len(t) > 2) for t in vocab])
+    vocab, raw, special = read_token_vectors(args.in_dir)
+    used = ~special
 
     fit = raw[used]
     mean = fit.mean(axis=0)
@@ -63,9 +78,7 @@ def main():
     vectors[used] = (fit - mean) @ components.T
 
     if not args.no_weighting:
-        inverse_rank = 1.0 / np.arange(2, len(vocab) + 2)
-        probability = inverse_rank / inverse_rank.sum()
-        vectors *= (args.sif / (args.sif + probability))[:, None]
+        vectors *= zipf_weights(len(vocab), args.sif)[:, None]
 
     write_table(args.out_file, vocab, vectors)
     print(f'{args.out_file}: {len(vocab)} tokens x {args.dims} dims, PCA keeps {explained:.3f} of the variance,'

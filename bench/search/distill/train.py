@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, __file__.rsplit('/', 1)[0])
-from table import write_table  # noqa: E402
+from table import read_token_vectors, write_table, zipf_weights  # noqa: E402
 
 
 def read_teacher(teacher_dirs, dims_in=384):
@@ -62,10 +62,8 @@ def main():
     p.add_argument('--validation', type=int, default=10000)
     args = p.parse_args()
 
-    vocab = open(f'{args.distill_dir}/vocab.txt', encoding='utf-8').read().split('\n')[:-1]
+    vocab, token_raw, special = read_token_vectors(args.distill_dir)
     V = len(vocab)
-    token_raw = np.fromfile(f'{args.distill_dir}/vectors.f32', dtype='<f4').reshape(V, -1).astype(np.float64)
-    special = np.array([t.startswith('[') and t.endswith(']') and len(t) > 2 for t in vocab])
 
     rows, cols, T = read_teacher(args.teacher_dirs.split(','))
     N = T.shape[0]
@@ -90,12 +88,10 @@ def main():
     Y = T @ P
 
     # start: the distilled token vectors with Zipf weights, in the same space, scaled to fit best
-    inverse_rank = 1.0 / np.arange(2, V + 2)
-    prob = inverse_rank / inverse_rank.sum()
     # (with several teachers, the first teacher's per-token vectors; zeros in the others' part)
     start = np.zeros((V, T.shape[1]))
     start[:, :token_raw.shape[1]] = token_raw
-    E0 = (start * (args.sif / (args.sif + prob))[:, None]) @ P
+    E0 = (start * zipf_weights(V, args.sif)[:, None]) @ P
     E0[special] = 0
     pred0 = S @ E0
     alpha = (pred0 * Y).sum() / (pred0 * pred0).sum()
