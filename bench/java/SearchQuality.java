@@ -7,6 +7,8 @@
 // p50/p99 over a 1,000-tool mixed catalog (three real catalogs plus generated tools, fixed seed),
 // each query timed alone on one thread after SECONDS (default 5) of warm-up. Misses on the dev
 // split are listed in OUT.md's directory as search-dev-misses.txt; held-out misses are never printed.
+// Queries about nothing any catalog does (bench/search/unrelated.txt, also split dev / heldout) are
+// asked of every catalog: the report says how often each ranking rightly answers with no tool.
 // With the embedding model on the class path (a `mvn -Psemantic` jar, or the jars
 // bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too, alone and with
 // its share of BM25; tool vectors are cached in OUT.md's directory (vectors/) between runs.
@@ -147,6 +149,11 @@ public final class SearchQuality {
             }
             row(md, misses, "**all four real catalogs**", split, intents.stream()
                     .filter(i -> i.split().equals(split)).toList(), indexes);
+        }
+
+        Path unrelatedFile = dir.resolve("unrelated.txt");
+        if (Files.exists(unrelatedFile)) {
+            unrelated(md, Files.readAllLines(unrelatedFile), splits, rows, indexes);
         }
 
         if (System.getenv("QUALITY_ONLY") != null) {
@@ -304,6 +311,53 @@ public final class SearchQuality {
             md.append(String.format(" %.2f / %.3f / %.2f |", top1 / n, mrr / n, recall / n));
         }
         md.append('\n');
+    }
+
+    /**
+     * How each ranking answers queries no catalog serves (bench/search/unrelated.txt): the share of
+     * them answered with no tool at all, and the mean number of hits of those answered with some.
+     * Each query is asked of every catalog.
+     */
+    private static void unrelated(StringBuilder md, List<String> lines, List<String> splits, List<String> catalogs,
+                                  Map<String, Map<Variant, SearchIndex>> indexes) {
+        Map<String, List<String>> bySplit = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sep = line.indexOf(" :: ");
+            bySplit.computeIfAbsent(line.substring(0, sep).trim(), k -> new ArrayList<>())
+                    .add(line.substring(sep + 4).trim());
+        }
+        md.append("\nQueries about nothing any catalog does (`unrelated.txt`: ")
+                .append(bySplit.values().stream().mapToInt(List::size).sum())
+                .append(", each asked of every catalog; the right answer is no tool): the share answered with no tool,"
+                        + " and the mean number of hits when there were some.\n\n| catalog | split | queries |");
+        VARIANTS.forEach(v -> md.append(" ").append(v.label()).append(" none / mean hits |"));
+        md.append("\n|---|---|---|").append("---|".repeat(VARIANTS.size())).append("\n");
+        for (String split : splits) {
+            List<String> queries = bySplit.getOrDefault(split, List.of());
+            if (queries.isEmpty()) {
+                continue;
+            }
+            for (String catalog : catalogs) {
+                md.append("| `").append(catalog).append("` | ").append(split).append(" | ").append(queries.size())
+                        .append(" |");
+                for (Variant v : VARIANTS) {
+                    int none = 0;
+                    int hitsWhenSome = 0;
+                    for (String query : queries) {
+                        int hits = Math.min(indexes.get(catalog).get(v).search(query).size(), DEPTH);
+                        none += hits == 0 ? 1 : 0;
+                        hitsWhenSome += hits;
+                    }
+                    int some = queries.size() - none;
+                    md.append(String.format(" %.2f / %s |", (double) none / queries.size(),
+                            some == 0 ? "-" : String.format("%.1f", (double) hitsWhenSome / some)));
+                }
+                md.append('\n');
+            }
+        }
     }
 
     /**

@@ -94,6 +94,24 @@ class StaticEmbedderTest {
     }
 
     @Test
+    void aStaticHitScoresAtLeastTheFloorSoUnrelatedQueriesListLittleOrNothing() {
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        index.embedToolsStatically();
+        int hits = 0;
+        for (String query : List.of("who won the football match last night", "play some relaxing jazz",
+                "how many calories are in an avocado", "turn off the living room lights",
+                "translate this paragraph into Japanese", "set an alarm for six in the morning")) {
+            for (SearchHit hit : index.search(query)) {
+                assertTrue(hit.rawScore() >= SemanticRanking.STATIC_MIN_SCORE, query + ": " + hit.name() + " " + hit.rawScore());
+                hits++;
+            }
+        }
+        assertTrue(hits <= 3, hits + " hits for six queries about nothing these tools do");
+        // the floor keeps what the query is about
+        assertEquals("get_weather", index.search("will it rain in Paris tomorrow").get(0).name());
+    }
+
+    @Test
     void theStaticRankingHonoursTheLimitAndVisibility() {
         SearchIndex index = new SearchIndex(TOOLS, 2, SearchRanking.STATIC, RankFusion.DEFAULT);
         index.embedToolsStatically();
