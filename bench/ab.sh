@@ -5,11 +5,12 @@
 # (utime+stime of the process from /proc/PID/stat over each run, divided by its requests), and
 # the ratios B / A. For before/after figures of a change to the per-call path.
 #
-#   bench/ab.sh A.jar B.jar [pg|cached|heartbeat]...      (default: pg cached heartbeat)
+#   bench/ab.sh A.jar B.jar [pg|cached|heartbeat|redis]...      (default: pg cached heartbeat)
 #
 # A side is "JAR" or "JAR@instances" (server.instances for that side, e.g. target/hyperterse.jar@1).
 # Paths as in bench/profile.sh: pg (PostgreSQL point select, cache off), cached (result-cache hits
-# on ids 1-10), heartbeat (GET /heartbeat).
+# on ids 1-10), heartbeat (GET /heartbeat), redis (a Redis GET of one of 1,000 keys, cache off;
+# asked for, the project gets a redis adapter on BENCH_REDIS_URL [redis://127.0.0.1:6379/0]).
 # Environment (defaults in brackets): BENCH_RUNS [5] rounds  BENCH_DURATION [8] seconds per run
 #   BENCH_WARMUP [15] seconds per server and path  BENCH_CONNECTIONS [32]  BENCH_THREADS [2]
 #   BENCH_PORT [19340] A; B gets the next  BENCH_JAVA [JDK 25 under /usr/lib/jvm when present]
@@ -42,6 +43,27 @@ mkdir -p "$WORK" "$OUT/logs"
 ensure_pg_data
 execute_body get-customer '{"customer_id":__ID__}' >"$WORK/pg.json"
 execute_body get-customer-cached '{"customer_id":__ID__}' >"$WORK/cached.json"
+REDIS_URL=${BENCH_REDIS_URL:-redis://127.0.0.1:6379/0}
+with_redis=false
+if [[ " ${paths[*]} " == *" redis "* ]]; then
+  with_redis=true
+  command -v redis-cli >/dev/null || die "the redis path needs redis-cli"
+  for i in $(seq 1 1000); do echo "SET bench:value:$i value-$i"; done | redis-cli -u "$REDIS_URL" >/dev/null
+  execute_body get-value '{"customer_id":__ID__}' >"$WORK/redis.json"
+fi
+
+# add_redis_tool DIR: the redis path's adapter and tool, beside the pg project's
+add_redis_tool() {
+  mkdir -p "$1/app/tools/get-value"
+  printf "connector: redis\nconnection_string: '{{ env.BENCH_REDIS_URL }}'\n" >"$1/app/adapters/kv.terse"
+  cat >"$1/app/tools/get-value/config.terse" <<EOF
+description: 'Get one value by key'
+use: kv
+statement: GET bench:value:{{ inputs.customer_id }}
+inputs:
+  customer_id: { type: int, description: 'Key number' }
+EOF
+}
 
 # start_side NAME SPEC PORT: sets SIDE_PID
 start_side() {
@@ -50,10 +72,11 @@ start_side() {
   instances=$([[ $spec == *@* ]] && echo "${spec##*@}" || true)
   [[ -f $jar ]] || die "no jar at $jar"
   write_pg_project "$project" "${BENCH_PG_POOL:-10}"
+  ! $with_redis || add_redis_tool "$project"
   [[ -z $instances ]] || printf 'server:\n  instances: %s\n' "$instances" >>"$project/.hyperterse"
   port_free "$port" || die "port $port is in use (set BENCH_PORT)"
   # shellcheck disable=SC2086
-  BENCH_PG_URL=$PG_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 \
+  BENCH_PG_URL=$PG_URL BENCH_REDIS_URL=$REDIS_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 \
     >"$OUT/logs/ab-$name.log" 2>&1 &
   SIDE_PID=$!
   BENCH_PIDS+=("$SIDE_PID")
@@ -66,7 +89,8 @@ target() { # target PATH PORT: sets URL and VARS
     pg) URL=http://127.0.0.1:$2/mcp; VARS=(WRK_MODE=ids WRK_BODY="$WORK/pg.json" WRK_MAX_ID=$PG_ROWS) ;;
     cached) URL=http://127.0.0.1:$2/mcp; VARS=(WRK_MODE=ids WRK_BODY="$WORK/cached.json" WRK_MAX_ID=10) ;;
     heartbeat) URL=http://127.0.0.1:$2/heartbeat; VARS=(WRK_MODE=get) ;;
-    *) die "unknown path '$1' (pg, cached, heartbeat)" ;;
+    redis) URL=http://127.0.0.1:$2/mcp; VARS=(WRK_MODE=ids WRK_BODY="$WORK/redis.json" WRK_MAX_ID=1000) ;;
+    *) die "unknown path '$1' (pg, cached, heartbeat, redis)" ;;
   esac
 }
 

@@ -224,6 +224,57 @@ class ListenerInstancesTest {
         }
     }
 
+    /**
+     * Redis splits its connections over the listeners' loops as the SQL connectors do: calls that
+     * each hold a connection (a blocking pop that times out) never open more than
+     * {@code max_connections} in all, and more than one listener's pool serves them.
+     */
+    @Test
+    void redisConnectionsStayWithinMaxConnectionsAcrossListeners() throws Exception {
+        String url = TestDatabases.redisUrl();
+        // a database of its own, so this server's connections can be told from any other client's
+        int db = 13;
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        Files.writeString(project.resolve("app/adapters/kv.terse"), "connector: redis\nconnection_string: '"
+                + url.replaceAll("/\\d*$", "") + "/" + db + "'\noptions:\n  max_connections: 4\n");
+        RunningServer.writeTool(project, "wait", "description: 'Waits for a list item'\nuse: kv\n"
+                + "statement: BLPOP {{ inputs.key }} 0.3\ninputs:\n  key:\n    type: string\n");
+        try (RunningServer server = RunningServer.start(project, Map.of(), Connectors.builtIn(),
+                s -> s.withInstances(3), ServeOptions.DEFAULTS, fourLoops())) {
+            io.vertx.redis.client.Redis admin = io.vertx.redis.client.Redis.createClient(server.server().vertx(), url);
+            try {
+                List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+                for (int i = 0; i < 24; i++) {
+                    RawHttp http = new RawHttp(server.baseUrl());
+                    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", "tools/call")
+                            .put("params", new JsonObject().put("name", "execute").put("arguments", new JsonObject()
+                                    .put("tool", "wait").put("inputs", new JsonObject().put("key", "nothing:" + i))));
+                    calls.add(CompletableFuture.supplyAsync(() -> send(http, message)));
+                }
+                int most = 0;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).isDone()
+                        && System.nanoTime() < deadline) {
+                    String clients = admin.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLIENT)
+                                    .arg("LIST")).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
+                            .toString();
+                    int seen = (int) clients.lines().filter(l -> l.contains(" db=" + db + " ")).count();
+                    most = Math.max(most, seen);
+                    Thread.sleep(20);
+                }
+                for (CompletableFuture<HttpResponse<String>> c : calls) {
+                    HttpResponse<String> r = c.get(30, TimeUnit.SECONDS);
+                    assertEquals(200, r.statusCode(), r.body());
+                    assertFalse(r.body().contains("\"isError\":true"), r.body());
+                }
+                assertTrue(most <= 4, "at most max_connections to Redis, saw " + most);
+                assertTrue(most > 1, "the calls were spread over the pools, saw " + most);
+            } finally {
+                admin.close();
+            }
+        }
+    }
+
     /** Pool sizes, smallest first (pools are opened in parallel, in no set order). */
     private static List<Integer> sizes(List<Pool> pools) {
         return pools.stream().map(p -> p.size).sorted().toList();

@@ -48,12 +48,30 @@ public final class RedisConnectorFactory implements ConnectorFactory {
     }
 
     @Override
+    public int splittableConnections(AdapterDef adapter) {
+        try {
+            return RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).maxConnections();
+        } catch (ConnectorException e) {
+            return 0;
+        }
+    }
+
+    @Override
     public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
+        return connect(vertx, adapter, projectDir, 0);
+    }
+
+    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
+    @Override
+    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
         RedisSettings settings;
         try {
             settings = RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
         } catch (ConnectorException e) {
             return Future.failedFuture(e);
+        }
+        if (maxConnections > 0) {
+            settings = settings.withMaxConnections(maxConnections);
         }
         Redis client = Redis.createClient(vertx, settings.redisOptions(projectDir));
         String where = settings.endpoint().describe();

@@ -72,6 +72,11 @@ record RedisSettings(Endpoint endpoint, boolean tls, int maxConnections, Duratio
                 o.duration("idle_timeout", Duration.ofMinutes(10), true), o.string("ssl_ca", null), o.ignoredWarnings());
     }
 
+    /** The same settings for one of several pools that share the adapter's connections. */
+    RedisSettings withMaxConnections(int connections) {
+        return new RedisSettings(endpoint, tls, connections, connectTimeout, idleTimeout, sslCa, warnings);
+    }
+
     RedisOptions redisOptions(Path projectDir) {
         String host = endpoint.host().indexOf(':') >= 0 ? "[" + endpoint.host() + "]" : endpoint.host();
         NetClientOptions net = new NetClientOptions().setConnectTimeout((int) connectTimeout.toMillis());

@@ -230,6 +230,38 @@ class RedisConnectorTest extends ConnectorTestBase {
         rows(db1, "DEL " + key("db1"));
     }
 
+    /**
+     * A server with several listeners opens one pool per event loop, each with its share of
+     * {@code max_connections}: such a pool holds no more than its share.
+     */
+    @Test
+    void aPoolOfASplitAdapterHoldsOnlyItsShareOfTheConnections() throws Exception {
+        // a database of its own, so the share's connections can be told from the others
+        String url = TestDatabases.redisUrl().replaceFirst("(/\\d+)?$", "") + "/14";
+        dev.hyperterse.model.AdapterDef adapter = adapter(url, Map.of("max_connections", "6"));
+        assertEquals(6, factory.splittableConnections(adapter), "Redis adapters can be split");
+        Connector share = await(factory.connect(vertx, adapter, Path.of("."), 2));
+        try {
+            // three calls that each hold a connection for half a second: the share opens two
+            List<Future<QueryResult>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                calls.add(execute(share, "BLPOP " + key("split" + i) + " 0.5", 10, TIMEOUT));
+            }
+            int most = 0;
+            while (!calls.stream().allMatch(Future::isComplete)) {
+                String clients = run("CLIENT LIST").getJsonObject(0).getString("value");
+                most = Math.max(most, (int) clients.lines().filter(l -> l.contains(" db=14 ")).count());
+                Thread.sleep(20);
+            }
+            for (Future<QueryResult> call : calls) {
+                assertTrue(call.succeeded(), String.valueOf(call.cause()));
+            }
+            assertEquals(2, most, "the share's two connections served the three calls");
+        } finally {
+            await(share.close());
+        }
+    }
+
     @Test
     void aServerThatGoesDownFailsFastAndIsUsedAgainWhenBack() throws Exception {
         String url = TestDatabases.redisUrl();
