@@ -37,6 +37,8 @@ final class StandardHeaders {
     static final int MAX_PARAM_LENGTH = 4096;
     /** A decimal number without an exponent: what a header mirroring an integer can hold. */
     private static final Pattern PLAIN_NUMBER = Pattern.compile("-?[0-9]{1,400}(\\.[0-9]{1,400})?");
+    /** The longest number, as the body writes it, compared with a header's (the pattern's bound). */
+    private static final int MAX_NUMBER_LENGTH = 802;
 
     private StandardHeaders() {
     }
@@ -151,16 +153,24 @@ final class StandardHeaders {
             return body.toString();
         }
         if (body instanceof Number) {
-            BigDecimal n = number(body.toString());
-            return n == null ? body.toString() : n.stripTrailingZeros().toPlainString();
+            // as the body wrote it (for messages): sameNumber compares the values
+            return body.toString();
         }
         return null;
     }
 
-    /** Whether a header value is the same number as the body's ({@code 42.0} and {@code 42} are). */
+    /**
+     * Whether a header value is the same number as the body's ({@code 42.0} and {@code 42} are).
+     * Both sides are bounded before they are parsed: a number longer than any header may hold
+     * matches nothing.
+     */
     private static boolean sameNumber(String header, Number body) {
-        BigDecimal h = PLAIN_NUMBER.matcher(header).matches() ? number(header) : null;
-        BigDecimal b = number(body.toString());
+        String text = body.toString();
+        if (text.length() > MAX_NUMBER_LENGTH || !PLAIN_NUMBER.matcher(header).matches()) {
+            return false;
+        }
+        BigDecimal h = number(header);
+        BigDecimal b = number(text);
         return h != null && b != null && h.compareTo(b) == 0;
     }
 

@@ -124,6 +124,9 @@ class StandardHeadersTest {
         refused(new JsonObject().put("priority", 42), "Mcp-Param-Priority", "4.2e1");
         refused(new JsonObject().put("priority", 42), "Mcp-Param-Priority", "forty-two");
         refused(new JsonObject().put("priority", 42), "Mcp-Param-Priority", "1" + "0".repeat(500));
+        // a number in the body longer than any header may hold matches nothing, unparsed
+        java.math.BigInteger huge = java.math.BigInteger.TEN.pow(5_000);
+        refused(new JsonObject().put("priority", huge), "Mcp-Param-Priority", "1");
         refused(new JsonObject().put("priority", 42));
 
         accepted(new JsonObject().put("verbose", true), "Mcp-Param-Verbose", "true");
