@@ -33,6 +33,11 @@ import java.util.function.Predicate;
 final class MetaTools {
     static final String SEARCH = "search";
     static final String EXECUTE = "execute";
+    /** The name of the header execute's {@code tool} is mirrored into, after {@code Mcp-Param-}. */
+    static final String TOOL_HEADER = "Tool";
+    private static final JsonObject TOOL_PROPERTY = new JsonObject()
+            .put("type", "string")
+            .put("description", "Name of the target tool to execute.");
     /** Longer queries cannot describe an intent better and would cost the index more. */
     static final int MAX_QUERY_LENGTH = 1000;
     /** More tags than this cannot narrow a search usefully and would cost every tool's check. */
@@ -87,8 +92,14 @@ final class MetaTools {
      *
      * @param structured whether the caller's protocol version has {@code outputSchema}: search's
      *                   is declared only then (and only with {@code server.search_output_schema})
+     * @param mirrored   whether the caller's protocol version mirrors arguments into headers
+     *                   (2026-07-28): then execute's {@code tool} is declared {@code x-mcp-header:
+     *                   Tool}, so a load balancer can route or rate-limit by the project tool run
+     *                   without reading the body. search declares none: its query is free text a
+     *                   user may have typed (headers are visible to every intermediary), and its
+     *                   tags are a list, which cannot be mirrored.
      */
-    JsonArray definitions(boolean structured) {
+    JsonArray definitions(boolean structured, boolean mirrored) {
         JsonObject search = new JsonObject()
                 .put("name", SEARCH)
                 .put("title", "Search tools")
@@ -119,9 +130,8 @@ final class MetaTools {
                 .put("inputSchema", new JsonObject()
                         .put("type", "object")
                         .put("properties", new JsonObject()
-                                .put("tool", new JsonObject()
-                                        .put("type", "string")
-                                        .put("description", "Name of the target tool to execute."))
+                                .put("tool", mirrored ? TOOL_PROPERTY.copy().put(MirroredParam.KEYWORD, TOOL_HEADER)
+                                        : TOOL_PROPERTY.copy())
                                 .put("inputs", new JsonObject()
                                         .put("type", "object")
                                         .put("description", "Structured inputs for the target tool.")))

@@ -15,7 +15,9 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The tools {@code tools/list} offers and {@code tools/call} reaches: the meta-tools and/or the
@@ -29,9 +31,15 @@ final class ToolCatalog {
 
     private final MetaTools metaTools;
     private final ConformanceFixtures fixtures;
-    /** The meta-tools (and fixtures) as listed to a caller without, and with, outputSchema. */
+    /**
+     * The meta-tools (and fixtures) as listed to a caller without outputSchema, with it, and with
+     * it and {@code x-mcp-header} declarations (2026-07-28).
+     */
     private final JsonArray definitions;
     private final JsonArray structuredDefinitions;
+    private final JsonArray mirroredDefinitions;
+    /** The arguments each of those (by name) mirrors into headers in 2026-07-28; absent when none. */
+    private final Map<String, List<MirroredParam>> mirroredParams;
     private final int pageSize;
     private final String fingerprint;
 
@@ -43,15 +51,25 @@ final class ToolCatalog {
         this.metaTools = metaTools;
         this.fixtures = fixtures;
         this.pageSize = pageSize;
-        this.definitions = listed(metaTools, fixtures, false);
-        this.structuredDefinitions = listed(metaTools, fixtures, true);
+        this.definitions = listed(metaTools, fixtures, false, false);
+        this.structuredDefinitions = listed(metaTools, fixtures, true, false);
+        this.mirroredDefinitions = listed(metaTools, fixtures, true, true);
+        Map<String, List<MirroredParam>> params = new HashMap<>();
+        mirroredDefinitions.forEach(t -> {
+            List<MirroredParam> declared = MirroredParam.declaredIn(((JsonObject) t).getJsonObject("inputSchema"));
+            if (!declared.isEmpty()) {
+                params.put(((JsonObject) t).getString("name"), declared);
+            }
+        });
+        this.mirroredParams = Map.copyOf(params);
         StringBuilder names = new StringBuilder();
         definitions.forEach(t -> names.append(((JsonObject) t).getString("name")).append('\n'));
         this.fingerprint = Integer.toHexString(names.toString().hashCode());
     }
 
-    private static JsonArray listed(MetaTools metaTools, ConformanceFixtures fixtures, boolean structured) {
-        JsonArray all = metaTools.definitions(structured);
+    private static JsonArray listed(MetaTools metaTools, ConformanceFixtures fixtures, boolean structured,
+                                    boolean mirrored) {
+        JsonArray all = metaTools.definitions(structured, mirrored);
         if (fixtures != null) {
             fixtures.definitions().forEach(all::add);
         }
@@ -62,9 +80,10 @@ final class ToolCatalog {
      * One page of {@code tools/list} when only the meta-tools (and fixtures) are listed.
      *
      * @param structured whether the caller's protocol version has {@code outputSchema}
+     * @param mirrored   whether it has {@code x-mcp-header} (2026-07-28; implies structured)
      */
-    JsonObject list(JsonObject params, boolean structured) {
-        JsonArray definitions = structured ? structuredDefinitions : this.definitions;
+    JsonObject list(JsonObject params, boolean structured, boolean mirrored) {
+        JsonArray definitions = mirrored ? mirroredDefinitions : structured ? structuredDefinitions : this.definitions;
         Object cursor = params.getValue("cursor");
         int from = cursor == null ? 0 : offset(cursor, fingerprint, definitions.size());
         int to = Math.min(definitions.size(), from + pageSize);
@@ -85,15 +104,16 @@ final class ToolCatalog {
      * the fixtures. A page may hold fewer entries than the page size when per-tool auth rules hide
      * some of its tools.
      */
-    Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured) {
+    Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured,
+                            boolean mirrored) {
         if (!backend.exposure().listsProjectTools()) {
-            return Future.succeededFuture(list(params, structured));
+            return Future.succeededFuture(list(params, structured, mirrored));
         }
         Pipeline pipeline = backend.pipeline();
         return pipeline.visibleTo(context).compose(visible -> {
             List<Object> entries = new ArrayList<>();
             if (backend.exposure().listsMetaTools()) {
-                metaTools.definitions(structured).forEach(entries::add);
+                metaTools.definitions(structured || mirrored, mirrored).forEach(entries::add);
             }
             // the pipeline keeps them by name: a stable order, so cursors stay valid across calls and nodes
             for (ToolDef tool : pipeline.tools().values()) {
@@ -120,7 +140,7 @@ final class ToolCatalog {
                     if (allowed.get(i - from).result()) {
                         Object entry = entries.get(i);
                         page.add(entry instanceof ToolDef
-                                ? definition((ToolDef) entry, structured ? pipeline.outputShape(((ToolDef) entry).name())
+                                ? definition((ToolDef) entry, structured || mirrored ? pipeline.outputShape(((ToolDef) entry).name())
                                         : null)
                                 : ((JsonObject) entry).copy());
                     }
@@ -152,6 +172,19 @@ final class ToolCatalog {
             out.put("annotations", SearchHit.annotations(tool.annotations()));
         }
         return out;
+    }
+
+    /**
+     * The arguments that the tool {@code call} would reach by this name mirrors into headers for
+     * 2026-07-28 clients, as its {@code tools/list} entry declares them (a project's own tools
+     * declare none); empty when none.
+     */
+    List<MirroredParam> mirroredParams(McpBackend backend, String name) {
+        ToolExposure exposure = backend.exposure();
+        if ((exposure.listsMetaTools() && metaTools.has(name)) || (fixtures != null && fixtures.has(name))) {
+            return mirroredParams.getOrDefault(name, List.of());
+        }
+        return List.of();
     }
 
     /** @param structured whether the caller's protocol version has {@code outputSchema} and {@code structuredContent} */

@@ -122,7 +122,24 @@ public final class ToolMethods {
      *                   ({@link ProtocolVersions#structuredOutput})
      */
     public Future<JsonObject> listTools(JsonObject params, CallContext context, boolean structured) {
-        return backends.onBackend(b -> tools.list(b, params, context, structured));
+        return backends.onBackend(b -> tools.list(b, params, context, structured, false));
+    }
+
+    /**
+     * One page of {@code tools/list} as protocol 2026-07-28 shows it: with {@code outputSchema},
+     * and with the {@code x-mcp-header} declarations of the arguments clients mirror into
+     * {@code Mcp-Param-*} headers ({@link #mirroredParams}).
+     */
+    public Future<JsonObject> listToolsMirrored(JsonObject params, CallContext context) {
+        return backends.onBackend(b -> tools.list(b, params, context, true, true));
+    }
+
+    /**
+     * The arguments of the tool {@code tools/call} reaches by this name that 2026-07-28 clients
+     * mirror into headers (as {@link #listToolsMirrored} declares them); empty when none.
+     */
+    public java.util.List<MirroredParam> mirroredParams(String tool) {
+        return backends.read(b -> tools.mirroredParams(b, tool));
     }
 
     /**

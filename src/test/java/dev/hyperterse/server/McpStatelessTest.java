@@ -56,7 +56,10 @@ class McpStatelessTest {
         return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method).put("params", params);
     }
 
-    /** The standard headers for a request, plus {@code extra}. */
+    /**
+     * The standard headers for a request, plus {@code extra}: as a conformant client sends them,
+     * with {@code Mcp-Param-Tool} mirroring execute's {@code tool} (its x-mcp-header).
+     */
     static String[] headers(JsonObject message, String... extra) {
         List<String> h = new ArrayList<>(List.of("MCP-Protocol-Version", V, "Mcp-Method", message.getString("method")));
         JsonObject params = message.getJsonObject("params");
@@ -65,8 +68,20 @@ class McpStatelessTest {
             h.add("Mcp-Name");
             h.add(name);
         }
+        JsonObject arguments = params == null ? null : params.getJsonObject("arguments");
+        if ("execute".equals(name) && arguments != null && arguments.getValue("tool") instanceof String) {
+            h.add("Mcp-Param-Tool");
+            h.add(headerValue(arguments.getString("tool")));
+        }
         h.addAll(List.of(extra));
         return h.toArray(new String[0]);
+    }
+
+    /** A value as a client puts it in a header: as is when it is plain ASCII, else Base64 in its sentinel. */
+    static String headerValue(String value) {
+        boolean plain = value.equals(value.strip()) && value.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)
+                && !(value.startsWith("=?base64?") && value.endsWith("?="));
+        return plain ? value : "=?base64?" + Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)) + "?=";
     }
 
     static HttpResponse<String> send(JsonObject message, String... extra) throws Exception {
@@ -170,6 +185,105 @@ class McpStatelessTest {
         result(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", "  test_simple_text "));
         String encoded = "=?base64?" + Base64.getEncoder().encodeToString("test_simple_text".getBytes(StandardCharsets.UTF_8)) + "?=";
         result(http.mcp(simple, "MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", encoded));
+    }
+
+    // ---- arguments mirrored into headers (x-mcp-header, SEP-2243) ----
+
+    /** The standard headers of a tools/call of execute, then {@code extra}, without Mcp-Param-Tool. */
+    static String[] executeHeaders(String... extra) {
+        List<String> h = new ArrayList<>(List.of("MCP-Protocol-Version", V, "Mcp-Method", "tools/call", "Mcp-Name", "execute"));
+        h.addAll(List.of(extra));
+        return h.toArray(new String[0]);
+    }
+
+    static String errorMessage(HttpResponse<String> r) {
+        return new JsonObject(r.body()).getJsonObject("error").getString("message");
+    }
+
+    @Test
+    void executeDeclaresItsToolArgumentAHeaderOnlyIn20260728() throws Exception {
+        JsonArray tools = result(send(request(211, "tools/list", new JsonObject().put("_meta", meta(new JsonObject())))))
+                .getJsonArray("tools");
+        JsonObject execute = tools.getJsonObject(1);
+        assertEquals("execute", execute.getString("name"));
+        JsonObject properties = execute.getJsonObject("inputSchema").getJsonObject("properties");
+        assertEquals("Tool", properties.getJsonObject("tool").getString("x-mcp-header"));
+        List<String> declaring = new ArrayList<>();
+        tools.forEach(t -> {
+            if (((JsonObject) t).encode().contains("x-mcp-header")) {
+                declaring.add(((JsonObject) t).getString("name"));
+            }
+        });
+        assertEquals(List.of("execute"), declaring, "search, its inputs and the fixtures declare none");
+
+        JsonObject withoutHeader = execute.copy();
+        withoutHeader.getJsonObject("inputSchema").getJsonObject("properties").getJsonObject("tool").remove("x-mcp-header");
+        for (String version : List.of("2025-03-26", "2025-06-18", "2025-11-25")) {
+            String session = http.session(version);
+            JsonObject old = result(http.mcp(RawHttp.request(1, "tools/list", null), "Mcp-Session-Id", session,
+                    "MCP-Protocol-Version", version));
+            assertFalse(old.encode().contains("x-mcp-header"), version + ": " + old.encode());
+            assertEquals(withoutHeader.encode(), old.getJsonArray("tools").getJsonObject(1).encode(),
+                    version + ": execute is listed as before");
+        }
+    }
+
+    @Test
+    void aMirroredArgumentMustComeWithItsHeaderAndMatchIt() throws Exception {
+        JsonObject call = call(221, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject().put("customer_id", 1)), new JsonObject());
+        HttpResponse<String> missing = http.mcp(call, executeHeaders());
+        assertError(missing, 400, 221, -32020);
+        assertTrue(errorMessage(missing).contains("Mcp-Param-Tool") && errorMessage(missing).contains("'tool'"),
+                errorMessage(missing));
+        // the header names another tool than the body runs: a balancer would have routed on the wrong one
+        HttpResponse<String> other = http.mcp(call, executeHeaders("Mcp-Param-Tool", "delete-customer"));
+        assertError(other, 400, 221, -32020);
+        assertTrue(errorMessage(other).contains("Mcp-Param-Tool") && errorMessage(other).contains("'tool'")
+                && errorMessage(other).contains("delete-customer") && errorMessage(other).contains("get-customer"),
+                errorMessage(other));
+        assertError(http.mcp(call, executeHeaders("Mcp-Param-Tool", "GET-CUSTOMER")), 400, 221, -32020);
+        assertError(http.mcp(call, executeHeaders("Mcp-Param-Tool", "get-customer", "Mcp-Param-Tool", "delete-customer")),
+                400, 221, -32020);
+        assertError(http.mcp(call, executeHeaders("Mcp-Param-Tool", "x".repeat(5000))), 400, 221, -32020);
+        // Base64 that is not canonical ("Hello" is SGVsbG8=): padding left off, a character outside
+        // the alphabet, bits set past the last byte
+        JsonObject hello = call(225, "execute", new JsonObject().put("tool", "Hello").put("inputs", new JsonObject()),
+                new JsonObject());
+        for (String broken : List.of("=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?=", "=?base64?SGVsbG9=?=")) {
+            HttpResponse<String> r = http.mcp(hello, executeHeaders("Mcp-Param-Tool", broken));
+            assertError(r, 400, 225, -32020);
+            assertTrue(errorMessage(r).contains("Mcp-Param-Tool"), errorMessage(r));
+        }
+        HttpResponse<String> decoded = http.mcp(hello, executeHeaders("Mcp-Param-Tool", "=?base64?SGVsbG8=?="));
+        assertEquals(200, decoded.statusCode(), "the header matched; the tool is execute's to find: " + decoded.body());
+        String encoded = Base64.getEncoder().encodeToString("get-customer".getBytes(StandardCharsets.UTF_8));
+
+        assertTrue(result(http.mcp(call, executeHeaders("Mcp-Param-Tool", "get-customer"))).getJsonArray("content")
+                .getJsonObject(0).getString("text").contains("\"id\":1"));
+        result(http.mcp(call, executeHeaders("mcp-param-tool", "  get-customer ")));
+        result(http.mcp(call, executeHeaders("MCP-PARAM-TOOL", "=?base64?" + encoded + "?=")));
+
+        // a header with no argument to mirror is refused; without it, the missing tool is execute's own error
+        JsonObject noTool = call(222, "execute", new JsonObject().put("inputs", new JsonObject()), new JsonObject());
+        assertError(http.mcp(noTool, executeHeaders("Mcp-Param-Tool", "get-customer")), 400, 222, -32020);
+        assertError(send(noTool), 200, 222, -32602);
+        // a name a header cannot carry as is travels Base64-encoded, and is then execute's to judge
+        HttpResponse<String> unknown = send(call(223, "execute", new JsonObject().put("tool", " kunde-ü")
+                .put("inputs", new JsonObject()), new JsonObject()));
+        assertEquals(200, unknown.statusCode(), unknown.body());
+        assertFalse(unknown.body().contains("-32020"), unknown.body());
+        // headers a tool does not declare are ignored
+        result(send(call(224, "search", new JsonObject().put("query", "customer by id"), new JsonObject()),
+                "Mcp-Param-Tool", "anything", "Mcp-Param-Query", "other"));
+    }
+
+    @Test
+    void theSessionGenerationMirrorsNoArguments() throws Exception {
+        String session = http.session("2025-11-25");
+        HttpResponse<String> r = http.mcp(RawHttp.execute(1, "get-customer", new JsonObject().put("customer_id", 1)),
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25", "Mcp-Param-Tool", "delete-customer");
+        assertTrue(result(r).getJsonArray("content").getJsonObject(0).getString("text").contains("\"id\":1"), r.body());
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,6 +104,43 @@ class ToolExposureTest {
             JsonObject executed = post(http, RawHttp.execute(3, "get-user", new JsonObject().put("id", 1)))
                     .getJsonObject("result");
             assertTrue(executed.getJsonArray("content").getJsonObject(0).getString("text").contains("\"id\":1"));
+        }
+    }
+
+    /**
+     * 2026-07-28: only the meta-tool execute mirrors an argument into a header (its {@code tool});
+     * a project tool listed directly declares none and needs none, even one named execute.
+     */
+    @Test
+    void onlyTheMetaToolExecuteMirrorsItsToolIntoAHeader() throws Exception {
+        Path both = project("both");
+        try (RunningServer server = RunningServer.start(both)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject list = McpStatelessTest.request(1, "tools/list",
+                    new JsonObject().put("_meta", McpStatelessTest.meta(new JsonObject())));
+            JsonObject listed = new JsonObject(http.mcp(list, McpStatelessTest.headers(list)).body()).getJsonObject("result");
+            assertEquals(List.of("search", "execute", "get-user"), names(listed));
+            assertEquals("Tool", listed.getJsonArray("tools").getJsonObject(1).getJsonObject("inputSchema")
+                    .getJsonObject("properties").getJsonObject("tool").getString("x-mcp-header"));
+            assertTrue(!listed.getJsonArray("tools").getJsonObject(2).encode().contains("x-mcp-header"), listed.encode());
+            JsonObject execute = McpStatelessTest.call(2, "execute", new JsonObject().put("tool", "get-user")
+                    .put("inputs", new JsonObject().put("id", 1)), new JsonObject());
+            assertEquals(400, http.mcp(execute, "MCP-Protocol-Version", McpStatelessTest.V, "Mcp-Method", "tools/call",
+                    "Mcp-Name", "execute").statusCode());
+            assertEquals(200, http.mcp(execute, McpStatelessTest.headers(execute)).statusCode());
+        }
+        Path direct = project("direct");
+        write(direct, "app/tools/execute/config.terse", "description: 'A project tool that happens to be named execute'\n"
+                + "use: db\nstatement: SELECT {{ inputs.tool }} AS tool\ninputs:\n  tool:\n    type: string\n"
+                + "    description: 'Echoed'\n");
+        try (RunningServer server = RunningServer.start(direct)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject call = McpStatelessTest.call(3, "execute", new JsonObject().put("tool", "x"), new JsonObject());
+            HttpResponse<String> r = http.mcp(call, "MCP-Protocol-Version", McpStatelessTest.V, "Mcp-Method", "tools/call",
+                    "Mcp-Name", "execute");
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("[{\"tool\":\"x\"}]", McpStatelessTest.result(r).getJsonArray("content").getJsonObject(0)
+                    .getString("text"));
         }
     }
 

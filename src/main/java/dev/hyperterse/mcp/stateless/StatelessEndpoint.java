@@ -229,8 +229,8 @@ public final class StatelessEndpoint {
     }
 
     private Future<JsonObject> listTools(JsonObject params, CallContext context) {
-        // 2026-07-28 has outputSchema and structuredContent
-        return methods.listTools(params, context, true).map(page -> {
+        // 2026-07-28 has outputSchema and structuredContent, and x-mcp-header
+        return methods.listToolsMirrored(params, context).map(page -> {
             if (fixtures != null && !page.containsKey("nextCursor")) {
                 JsonArray tools = page.getJsonArray("tools");
                 fixtures.definitions().forEach(tools::add);
@@ -248,6 +248,9 @@ public final class StatelessEndpoint {
         if (arguments != null && !(arguments instanceof JsonObject)) {
             throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: tools/call: 'arguments' must be an object");
         }
+        // the Mcp-Param-* headers of what the tool declares x-mcp-header (the stateless fixtures declare none)
+        StandardHeaders.checkParams(rc.request().headers(), arguments == null ? new JsonObject() : (JsonObject) arguments,
+                fixtures != null && fixtures.has((String) name) ? List.of() : methods.mirroredParams((String) name));
         JsonObject responses = inputResponses(params);
         if (!seal.isComplete()) {
             seal.onComplete(ready -> {
