@@ -5,8 +5,9 @@
 //   java -cp target/hyperterse.jar bench/java/SearchLatency.java PROJECT QUERIES.jsonl [SECONDS]
 // QUERIES.jsonl holds search requests (JSON-RPC bodies, one per line), used in turn. The queries
 // are warmed up for SECONDS (default 10), then timed for as long again. Prints one line:
-//   SEARCH tools=N ranking=R build_ms=N queries=N p50_us=X p99_us=X max_us=X json_p50_us=X json_p99_us=X
-// where json_* also turn the hits into the JSON text the tool answers with.
+//   SEARCH tools=N ranking=R build_ms=N queries=N p50_us=X p99_us=X max_us=X json_p50_us=X json_p99_us=X cpu_us=X
+// where json_* also turn the hits into the JSON text the tool answers with, and cpu_us is the
+// searching thread's CPU time per search (index only).
 
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.connector.Connectors;
@@ -43,12 +44,17 @@ public final class SearchLatency {
         long buildMs = (System.nanoTime() - buildStart) / 1_000_000;
 
         run(index, queries, seconds, false, null);
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.getCurrentThreadCpuTime();
         long[] plain = run(index, queries, seconds, false, new long[1 << 22]);
+        // the searching thread's CPU time: on a shared machine, wall-clock figures include the time
+        // other processes held the core
+        double cpuUs = (threads.getCurrentThreadCpuTime() - cpuStart) / 1000.0 / plain.length;
         long[] json = run(index, queries, seconds, true, new long[1 << 22]);
         System.out.printf("SEARCH tools=%d ranking=%s build_ms=%d queries=%d p50_us=%.1f p99_us=%.1f max_us=%.1f json_p50_us=%.1f"
-                        + " json_p99_us=%.1f%n", compiled.tools().size(), compiled.config().searchRanking().keyword(), buildMs, plain.length,
-                percentile(plain, 50), percentile(plain, 99), plain[plain.length - 1] / 1000.0,
-                percentile(json, 50), percentile(json, 99));
+                        + " json_p99_us=%.1f cpu_us=%.1f%n", compiled.tools().size(), compiled.config().searchRanking().keyword(),
+                buildMs, plain.length, percentile(plain, 50), percentile(plain, 99), plain[plain.length - 1] / 1000.0,
+                percentile(json, 50), percentile(json, 99), cpuUs);
     }
 
     /** Queries in turn for the given time; the sorted latencies in ns (null samples: warm-up only). */

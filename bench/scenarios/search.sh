@@ -37,7 +37,7 @@ scenario_search() {
   stop_pid "$SERVER_PID"
 
   log "in-process: bench/java/SearchLatency.java (${DURATION} s warm-up, ${DURATION} s measured per mode)"
-  local line p50 p99 max jp50 jp99 build inproc=()
+  local line p50 p99 max jp50 jp99 build cpu inproc=()
   for i in $(seq 1 "$RUNS"); do
     line=$(java -cp "$JAR" "$BENCH_DIR/java/SearchLatency.java" "$dir" "$dir/queries.jsonl" "$DURATION" 2>/dev/null \
       | grep '^SEARCH ') || die "SearchLatency failed"
@@ -46,6 +46,7 @@ scenario_search() {
   field() { printf '%s\n' "${inproc[@]}" | sed "s/.* $1=\([0-9.]*\).*/\1/"; }
   p50=$(median $(field p50_us)); p99=$(median $(field p99_us)); max=$(median $(field max_us))
   jp50=$(median $(field json_p50_us)); jp99=$(median $(field json_p99_us)); build=$(median $(field build_ms))
+  cpu=$(median $(field cpu_us))
   local h99 l99
   h99=$(us_to_ms "$(median "${one99[@]}")"); l99=$(us_to_ms "$(median "${load99[@]}")")
   cat >>"$SECTION" <<EOF
@@ -56,7 +57,7 @@ scenario_search() {
 |---|---|---|---|---|
 | HTTP, 1 connection | $(us_to_ms "$(median "${one50[@]}")") ms | $h99 ms | $(median "${one[@]}") | $(printf '%s ' "${one99[@]}")µs |
 | HTTP, 16 connections | $(us_to_ms "$(median "${load50[@]}")") ms | $l99 ms | $(median "${load[@]}") | $(printf '%s ' "${load99[@]}")µs |
-| in-process, index only (1 thread) | $(us_to_ms "$p50") ms | $(us_to_ms "$p99") ms | | max $(us_to_ms "$max") ms |
+| in-process, index only (1 thread) | $(us_to_ms "$p50") ms | $(us_to_ms "$p99") ms | | max $(us_to_ms "$max") ms; CPU $(us_to_ms "$cpu") ms a search |
 | in-process, index + hits as JSON text | $(us_to_ms "$jp50") ms | $(us_to_ms "$jp99") ms | | |
 
 p99 over HTTP with 1 connection: **$h99 ms** (target ≤ 10 ms: $(meets "$h99" "<=" 10)); with 16
