@@ -47,6 +47,14 @@ class LargeAnswersTest {
         Path project = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(project, "echo", "description: 'Echo a string back as a row'\n"
                 + "use: shop\nstatement: SELECT {{ inputs.s }} AS s\ninputs:\n  s: { type: string }\n");
+        // n rows of some 170 bytes each, with characters the ways of writing JSON treat differently
+        Path numbers = project.resolve("app/resources/numbers");
+        java.nio.file.Files.createDirectories(numbers);
+        java.nio.file.Files.writeString(numbers.resolve("config.terse"), "uri_template: numbers://{n}\nuse: shop\n"
+                + "statement: |\n  WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k"
+                + " WHERE i < CAST({{ args.n }} AS INTEGER))\n"
+                + "  SELECT i AS id, printf('%0150d', i) || 'a\"b\\cé😀 ' AS pad FROM k\n"
+                + "arguments:\n  n: { description: 'How many rows' }\n");
         return RunningServer.start(project);
     });
     static final RawHttp http = server.http();
@@ -178,7 +186,37 @@ class LargeAnswersTest {
         }
     }
 
+    @Test
+    void aLargeResourceIsEncodedOnAWorkerAndReadAsBefore() throws Exception {
+        for (int n : List.of(3, 1000)) {
+            JsonObject read = RawHttp.request(4, "resources/read", new JsonObject().put("uri", "numbers://" + n));
+            try (WatchedJsonFactory.Watch watch = WatchedJsonFactory.watch(LARGE)) {
+                HttpResponse<String> r = http.mcp(read, "MCP-Protocol-Version", "2025-11-25");
+                assertEquals(200, r.statusCode(), r.body());
+                assertContents(n, asWritten(r.body()).getJsonObject("result"));
+                assertEncodedOffTheLoop(watch, n == 1000);
+            }
+            JsonObject stateless = read.copy();
+            stateless.getJsonObject("params").put("_meta", McpStatelessTest.meta(new JsonObject()));
+            try (WatchedJsonFactory.Watch watch = WatchedJsonFactory.watch(LARGE)) {
+                HttpResponse<String> r = http.mcp(stateless, McpStatelessTest.headers(stateless));
+                assertEquals(200, r.statusCode(), r.body());
+                assertContents(n, asWritten(r.body()).getJsonObject("result"));
+                assertEncodedOffTheLoop(watch, n == 1000);
+            }
+        }
+    }
+
     // ---- helpers ----
+
+    /** A resource read's text is its n rows encoded. */
+    private static void assertContents(int n, JsonObject result) {
+        String text = result.getJsonArray("contents").getJsonObject(0).getString("text");
+        JsonArray rows = new JsonArray(text);
+        assertEquals(rows.encode(), text, "the text is the rows as encode() writes them");
+        assertEquals(n, rows.size());
+        assertTrue(rows.getJsonObject(n - 1).getString("pad").endsWith("😀 "), text.substring(0, 200));
+    }
 
     private static JsonObject echo(Object id, String s) {
         return RawHttp.execute(id, "echo", new JsonObject().put("s", s));
