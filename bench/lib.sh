@@ -8,7 +8,7 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 OUT=${BENCH_OUT:-$BENCH_DIR/out}
-JAR=$ROOT/target/hyperterse.jar
+JAR=${BENCH_JAR:-$ROOT/target/hyperterse.jar}
 BENCH_PIDS=()
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -43,8 +43,13 @@ stop_pid() {
   forget_pid "$pid"
 }
 
-# Builds the fat jar when it is missing or older than any source file or the pom.
+# Builds the fat jar when it is missing or older than any source file or the pom (not one given
+# as BENCH_JAR).
 ensure_jar() {
+  if [[ -n ${BENCH_JAR:-} ]]; then
+    [[ -f $JAR ]] || die "BENCH_JAR $JAR does not exist"
+    return
+  fi
   if [[ -f $JAR ]] && [[ -z $(find "$ROOT/src/main" "$ROOT/pom.xml" "$ROOT/conf" -newer "$JAR" -type f -print -quit) ]]; then
     return
   fi

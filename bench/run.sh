@@ -18,6 +18,8 @@
 #   peer             the cache-hit execute against one trivial tool on the official MCP TypeScript SDK
 #   structured       execute of a one-row and a several-row SQLite tool for a 2025-03-26 client (text
 #                    block) against a 2025-06-18 one (text block and structuredContent)
+#   large-answers    a small cached execute (1 connection) alone and while 2 connections fetch a
+#                    cached 3.4 MB answer: how long large answers hold the event loops
 #   outage           PostgreSQL cut and restored (a TCP proxy) under load: errors, recovery time
 #   slow-queries     statements past their time limit under load, next to fast calls
 #   script-timeouts  handlers past their time limit under load
@@ -33,6 +35,8 @@
 #   BENCH_PG_POOL [10] the adapter's max_connections (the default of the postgres connector)
 #   BENCH_JAVA_OPTS [] extra JVM flags    BENCH_RESULTS [bench/RESULTS.md] ("-" to print only)
 #   BENCH_OUT [bench/out] scratch files: generated projects, logs, pgbench logs (git-ignored)
+#   BENCH_JAR [target/hyperterse.jar] the server jar (another build's, to compare; not rebuilt)
+#   BENCH_BIG_CONNECTIONS [2] connections fetching large answers (large-answers)
 # Google's MCP Toolbox and DBHub side by side: bench/run.sh peers (bench/peer-toolbox.sh).
 # Needs: java 17+, mvn (to build), wrk, curl, node 20+ with npm (peer, generators, faults),
 # pgbench and psql (pg, outage, slow-queries), a local PostgreSQL that trusts user postgres.
@@ -59,7 +63,7 @@ for s in "${scenarios[@]}"; do
   case $s in
     all) expanded+=(pg cache handler search startup peer) ;;
     faults) expanded+=(outage slow-queries script-timeouts connections) ;;
-    pg|cache|handler|search|startup|peer|structured|outage|slow-queries|script-timeouts|connections) expanded+=("$s") ;;
+    pg|cache|handler|search|startup|peer|structured|large-answers|outage|slow-queries|script-timeouts|connections) expanded+=("$s") ;;
     *) die "unknown scenario '$s' (see the top of bench/run.sh)" ;;
   esac
 done
@@ -74,6 +78,10 @@ started=$(date -u '+%Y-%m-%d %H:%M UTC')
 machine=$(machine_line)
 commit=$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(cd "$ROOT" && [[ -n $(git status --porcelain -- src pom.xml 2>/dev/null) ]] && echo ", with uncommitted changes" || true)
+build="\`$commit\`$dirty"
+if [[ -n ${BENCH_JAR:-} ]]; then
+  build="the jar \`$BENCH_JAR\` (BENCH_JAR), built $(date -u -r "$BENCH_JAR" '+%Y-%m-%d %H:%M UTC')"
+fi
 log "machine: $machine"
 
 for s in "${expanded[@]}"; do
@@ -87,7 +95,7 @@ done
   echo "## $started: \`bench/run.sh ${expanded[*]}\`"
   echo
   echo "- Machine: $machine"
-  echo "- Build: \`$commit\`$dirty, \`java ${BENCH_JAVA_OPTS:-}-jar target/hyperterse.jar start … --log-level 2\` (default JVM flags unless stated)"
+  echo "- Build: $build, \`java ${BENCH_JAVA_OPTS:-}-jar target/hyperterse.jar start … --log-level 2\` (default JVM flags unless stated)"
   echo "- Method: $RUNS run(s) of ${DURATION} s per measurement after ${WARMUP} s of warm-up, subject and baseline"
   echo "  alternating run by run; figures are medians of the runs, ratios are ratios of medians."
   cat "$SECTION"

@@ -1,6 +1,11 @@
 package dev.hyperterse.mcp;
 
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 
@@ -11,11 +16,19 @@ import java.util.ArrayDeque;
  * with {@code Last-Event-ID}; at most one connection carries it at a time.
  */
 final class EventStream {
+    private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
+    /** In {@link #waiting}: the stream ends here. */
+    private static final Object FINISH = new Object();
     private final String epoch;
     private final int number;
     private final boolean resumable;
     private final int capacity;
     private final ArrayDeque<SseEvent> recent = new ArrayDeque<>();
+    /**
+     * Messages (and {@link #FINISH}) sent while the first of them is being encoded on a worker;
+     * empty otherwise.
+     */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private long lastSeq;
     private SseConnection connection;
     private boolean finished;
@@ -61,10 +74,54 @@ final class EventStream {
         return true;
     }
 
-    /** Sends a message, or keeps it for a later resume when no connection is open. */
+    /**
+     * Sends a message, or keeps it for a later resume when no connection is open. A large message
+     * is encoded on a worker; the messages and the end sent meanwhile wait for it, so the stream
+     * carries everything in the order it was sent.
+     */
     synchronized void send(JsonObject message) {
+        if (!waiting.isEmpty()) {
+            waiting.addLast(message);
+            return;
+        }
+        Future<Buffer> encoded = LargeJson.encodeText(message);
+        if (encoded.isComplete()) {
+            emit(encoded);
+            return;
+        }
+        waiting.addLast(message);
+        encoded.onComplete(this::encoded);
+    }
+
+    /** The message at the head of {@link #waiting} was encoded: out it goes, then what waited behind it. */
+    private synchronized void encoded(AsyncResult<Buffer> data) {
+        waiting.removeFirst();
+        emit(data);
+        while (!waiting.isEmpty()) {
+            Object next = waiting.peekFirst();
+            if (next == FINISH) {
+                waiting.removeFirst();
+                finish();
+                continue;
+            }
+            Future<Buffer> encoded = LargeJson.encodeText(next);
+            if (!encoded.isComplete()) {
+                encoded.onComplete(this::encoded);
+                return;
+            }
+            waiting.removeFirst();
+            emit(encoded);
+        }
+    }
+
+    private void emit(AsyncResult<Buffer> data) {
+        if (data.failed()) {
+            // a message that cannot be encoded (a value JSON has no form for) is not sent
+            LOG.error("encoding a stream event failed", data.cause());
+            return;
+        }
         long seq = ++lastSeq;
-        SseEvent event = new SseEvent(seq, resumable ? id(seq) : null, message.encode());
+        SseEvent event = new SseEvent(seq, resumable ? id(seq) : null, data.result());
         if (resumable) {
             recent.addLast(event);
             if (recent.size() > capacity) {
@@ -98,8 +155,15 @@ final class EventStream {
         return finished && (recent.isEmpty() || recent.peekLast().seq() <= afterSeq);
     }
 
-    /** The last message was sent: end the connection. The events stay for a late resume. */
+    /**
+     * The last message was sent: end the connection (once the messages sent before it are out).
+     * The events stay for a late resume.
+     */
     synchronized void finish() {
+        if (!waiting.isEmpty()) {
+            waiting.addLast(FINISH);
+            return;
+        }
         finished = true;
         if (connection != null) {
             connection.end();

@@ -50,11 +50,6 @@ public final class McpEndpoint {
      * 4 MB) held the loop for seconds and the answer in memory; real clients batch a handful.
      */
     static final int MAX_BATCH = 100;
-    /**
-     * Bodies from this size on are checked and parsed on a worker: a few milliseconds per megabyte
-     * on a quiet machine, but seconds of an event loop's time when the machine is busy.
-     */
-    static final int DECODE_ON_WORKER_FROM = 64 * 1024;
 
     /** Event-bus addresses by which a cluster's nodes reach requests and streams held by another. */
     static final String CANCEL_ADDRESS = "hyperterse.mcp.cancel";
@@ -284,7 +279,8 @@ public final class McpEndpoint {
             reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
             return;
         }
-        if (body.length() < DECODE_ON_WORKER_FROM) {
+        // a body from LargeJson's threshold on is checked and parsed on a worker
+        if (body.length() < LargeJson.ON_WORKER_FROM) {
             Object message;
             try {
                 message = decode(body);

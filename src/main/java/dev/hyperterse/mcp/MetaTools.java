@@ -235,7 +235,7 @@ final class MetaTools {
                             ? visibleHits(backend, ranked, index.limit(), context, 0, new ArrayList<>(),
                                     System.nanoTime())
                             : Future.succeededFuture(ranked));
-        }).map(ranked -> searchResult(backend, ranked, structured));
+        }).compose(ranked -> searchResult(backend, ranked, structured));
     }
 
     /**
@@ -314,7 +314,7 @@ final class MetaTools {
      *
      * @param structured whether the caller's protocol version has {@code structuredContent}
      */
-    private JsonObject searchResult(McpBackend backend, List<SearchHit> ranked, boolean structured) {
+    private Future<JsonObject> searchResult(McpBackend backend, List<SearchHit> ranked, boolean structured) {
         JsonArray hits = new JsonArray();
         for (SearchHit hit : ranked) {
             JsonObject json = hit.toJson();
@@ -325,11 +325,11 @@ final class MetaTools {
             hits.add(json);
         }
         if (!searchOutputSchema || !structured) {
-            return textResult(hits.encode());
+            return LargeJson.sizedBy(hits, () -> textResult(hits.encode()));
         }
         // the text block carries the same JSON, for clients that ignore structuredContent
         JsonObject content = new JsonObject().put("tools", hits);
-        return textResult(content.encode()).put("structuredContent", content);
+        return LargeJson.sizedBy(content, () -> textResult(content.encode()).put("structuredContent", content));
     }
 
     private Future<JsonObject> execute(McpBackend backend, JsonObject arguments, CallContext context, CallScope scope,
@@ -373,7 +373,7 @@ final class MetaTools {
         }
         OutputShape shape = output == Output.TEXT ? null : backend.pipeline().outputShape(toolName);
         return running
-                .map(result -> {
+                .compose(result -> {
                     if (shape != null && output == Output.LISTED && result.outputMismatch() != null) {
                         throw new ToolException(Stage.OUTPUT_VALIDATION, toolName, "output validation failed for tool "
                                 + toolName + ": the rows no longer fit the tool's output schema (its database changed"
@@ -383,10 +383,13 @@ final class MetaTools {
                         scope.log(LogLevel.INFO, "execute " + shown(toolName) + ": " + rowCount(result) + " in "
                                 + millisSince(started) + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
                     }
-                    JsonObject rendered = rowsResult(result);
-                    // the text block carries the same rows, for clients that ignore structuredContent
-                    return shape == null || result.outputMismatch() != null ? rendered
-                            : rendered.put("structuredContent", OutputShape.content(result));
+                    // the text block is the rows encoded: large rows are encoded on a worker
+                    return LargeJson.sizedBy(result.rows(), () -> {
+                        JsonObject rendered = rowsResult(result);
+                        // the text block carries the same rows, for clients that ignore structuredContent
+                        return shape == null || result.outputMismatch() != null ? rendered
+                                : rendered.put("structuredContent", OutputShape.content(result));
+                    });
                 })
                 .recover(e -> {
                     logFailure(scope, shown(toolName), e);

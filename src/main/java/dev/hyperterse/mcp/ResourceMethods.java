@@ -149,14 +149,15 @@ final class ResourceMethods {
             case TEXT:
                 return Future.succeededFuture(text(uri, r.mimeType(), r.content()));
             case FILE:
-                return Future.succeededFuture(bytes(uri, r.mimeType(), r.bytes()));
+                // a large file's text or base64 is made on a worker
+                return LargeJson.sizedBy(r.bytes(), () -> bytes(uri, r.mimeType(), r.bytes()));
             case TEXT_TEMPLATE:
                 return Future.succeededFuture(text(uri, r.mimeType(), ArgumentText.render(r.content(), values)));
             case FILE_TEMPLATE:
                 return templateFile(r, uri, ArgumentText.render(r.content(), values));
             default:
                 return backend.pipeline().executeDerived(r.tool(), new JsonObject(new java.util.LinkedHashMap<>(values)),
-                        context).map(result -> rows(r, uri, result));
+                        context).compose(result -> LargeJson.sizedBy(result.rows(), () -> rows(r, uri, result)));
         }
     }
 

@@ -7,18 +7,15 @@ import io.vertx.core.buffer.Buffer;
  *
  * @param seq  position in its stream (the part of the id after the dash)
  * @param id   the SSE {@code id}, or null on streams that cannot be resumed (no session)
- * @param data the JSON-RPC message, encoded on one line
+ * @param data the JSON-RPC message, encoded on one line (UTF-8)
  */
-record SseEvent(long seq, String id, String data) {
+record SseEvent(long seq, String id, Buffer data) {
     /** How long a client should wait before it reconnects to a stream the server closed. */
     static final int RETRY_MILLIS = 1000;
 
     Buffer frame() {
-        StringBuilder b = new StringBuilder(data.length() + 40);
-        if (id != null) {
-            b.append("id: ").append(id).append('\n');
-        }
-        return Buffer.buffer(b.append("event: message\ndata: ").append(data).append("\n\n").toString());
+        String head = id != null ? "id: " + id + "\nevent: message\ndata: " : "event: message\ndata: ";
+        return Buffer.buffer(head.length() + data.length() + 2).appendString(head).appendBuffer(data).appendString("\n\n");
     }
 
     /**

@@ -31,9 +31,12 @@ public final class OutputShape {
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
-    /** Why a row does not fit, at its path ({@code rows[3].price: …}), or null when it does. */
+    /**
+     * Why a row does not fit, at its path ({@code rows[3].price: …}), or null when it does. The
+     * path is written only for a row that does not fit: a check runs for every row of a result.
+     */
     private interface RowCheck {
-        String mismatch(JsonObject row, String path);
+        String mismatch(JsonObject row, int index);
     }
 
     private final JsonObject schema;
@@ -61,8 +64,8 @@ public final class OutputShape {
             JsonObject row = new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("rows_affected", new JsonObject().put("type", "integer")))
                     .put("required", new JsonArray().add("rows_affected"));
-            return new OutputShape(row, null, (r, path) -> integral(r.getValue("rows_affected")) ? null
-                    : path + ".rows_affected: expected integer, got " + InputType.describe(r.getValue("rows_affected")),
+            return new OutputShape(row, null, (r, index) -> integral(r.getValue("rows_affected")) ? null
+                    : path(index) + ".rows_affected: expected integer, got " + InputType.describe(r.getValue("rows_affected")),
                     false);
         }
         // a repeated name is one key: its first position, the last column's value
@@ -87,23 +90,22 @@ public final class OutputShape {
         });
         JsonObject row = new JsonObject().put("type", "object").put("properties", properties).put("required", required);
         List<ResultColumns.Column> columns = new ArrayList<>(byName.values());
-        return new OutputShape(row, null, (r, path) -> {
+        return new OutputShape(row, null, (r, index) -> {
             for (ResultColumns.Column column : columns) {
-                String at = path + "." + column.name();
                 if (!r.containsKey(column.name())) {
-                    return at + ": the column is missing";
+                    return path(index) + "." + column.name() + ": the column is missing";
                 }
                 Object value = r.getValue(column.name());
                 if (value == null) {
                     continue;
                 }
-                if (!column.jsonTypes().isEmpty() && column.jsonTypes().stream().noneMatch(t -> is(t, value))) {
-                    return at + ": expected " + String.join(" or ", column.jsonTypes()) + " or null, got "
-                            + InputType.describe(value);
+                if (!column.jsonTypes().isEmpty() && !isAny(column.jsonTypes(), value)) {
+                    return path(index) + "." + column.name() + ": expected " + String.join(" or ", column.jsonTypes())
+                            + " or null, got " + InputType.describe(value);
                 }
                 if ("uuid".equals(column.format()) && value instanceof String
                         && !UUID_TEXT.matcher((String) value).matches()) {
-                    return at + ": expected a uuid, got " + InputType.describe(value);
+                    return path(index) + "." + column.name() + ": expected a uuid, got " + InputType.describe(value);
                 }
             }
             return null;
@@ -117,21 +119,21 @@ public final class OutputShape {
         InputDef items = output.items();
         if (output.type() == InputType.OBJECT) {
             row = InputSchema.ofOutput(output);
-            check = (r, path) -> mismatch(output, r, path);
+            check = (r, index) -> mismatch(output, r, path(index));
         } else if (items == null) {
             row = new JsonObject().put("type", "object");
-            check = (r, path) -> null;
+            check = (r, index) -> null;
         } else if (items.type() == InputType.OBJECT) {
             row = InputSchema.ofOutput(items);
-            check = (r, path) -> mismatch(items, r, path);
+            check = (r, index) -> mismatch(items, r, path(index));
         } else {
             row = new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("value", InputSchema.ofOutput(items)))
                     .put("required", new JsonArray().add("value"))
                     .put("additionalProperties", false);
-            check = (r, path) -> r.size() == 1 && r.containsKey("value")
-                    ? mismatch(items, r.getValue("value"), path + ".value")
-                    : path + ": expected " + items.type().keyword() + ", got an object";
+            check = (r, index) -> r.size() == 1 && r.containsKey("value")
+                    ? mismatch(items, r.getValue("value"), path(index) + ".value")
+                    : path(index) + ": expected " + items.type().keyword() + ", got an object";
         }
         row.remove("description");
         return new OutputShape(row, output.description(), check, true);
@@ -151,16 +153,29 @@ public final class OutputShape {
     public String mismatch(JsonArray rows) {
         for (int i = 0; i < rows.size(); i++) {
             Object row = rows.getValue(i);
-            String path = "rows[" + i + "]";
             if (!(row instanceof JsonObject)) {
-                return path + ": expected an object, got " + InputType.describe(row);
+                return path(i) + ": expected an object, got " + InputType.describe(row);
             }
-            String problem = check.mismatch((JsonObject) row, path);
+            String problem = check.mismatch((JsonObject) row, i);
             if (problem != null) {
                 return problem;
             }
         }
         return null;
+    }
+
+    private static String path(int index) {
+        return "rows[" + index + "]";
+    }
+
+    /** Whether a value has one of the JSON Schema types. */
+    private static boolean isAny(List<String> types, Object value) {
+        for (String type : types) {
+            if (is(type, value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A tool's structured result: its rows, and {@code truncated: true} when they were cut. */

@@ -2,6 +2,7 @@ package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.mcp.JsonRpc;
+import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.McpException;
 import dev.hyperterse.mcp.ProtocolVersions;
 import dev.hyperterse.mcp.SseKeepAlive;
@@ -15,6 +16,8 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +33,7 @@ import java.util.Set;
  * InputRequiredResult whose state is sealed ({@link RequestStateSeal}) rather than kept.
  */
 public final class StatelessEndpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(StatelessEndpoint.class);
     public static final String VERSION = "2026-07-28";
     /** The methods this generation answers; metrics name any other one {@code other}. */
     static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen",
@@ -377,6 +381,18 @@ public final class StatelessEndpoint {
         if (response.ended() || response.closed()) {
             return;
         }
-        response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.toBuffer());
+        // a large answer (a resource's rows, say) is encoded on a worker
+        LargeJson.toBuffer(body).onComplete(encoded -> {
+            if (response.ended() || response.closed()) {
+                return;
+            }
+            if (encoded.failed()) {
+                LOG.error("encoding a response failed", encoded.cause());
+                response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                        .end(JsonRpc.error(body.getValue("id"), JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
+                return;
+            }
+            response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(encoded.result());
+        });
     }
 }

@@ -1,6 +1,8 @@
 package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.mcp.CallScope;
+import dev.hyperterse.mcp.JsonRpc;
+import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.LogLevel;
 import dev.hyperterse.mcp.SseKeepAlive;
 import io.vertx.core.Future;
@@ -9,6 +11,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The answer to one 2026-07-28 request: plain JSON, unless the request sends a notification
@@ -17,6 +21,7 @@ import io.vertx.core.json.JsonObject;
  * sent after the response. The client closing the connection cancels the request.
  */
 final class StatelessExchange implements CallScope {
+    private static final Logger LOG = LoggerFactory.getLogger(StatelessExchange.class);
     static final String LOGGER = "hyperterse";
 
     private final HttpServerResponse response;
@@ -98,12 +103,29 @@ final class StatelessExchange implements CallScope {
         if (response.ended() || response.closed()) {
             return;
         }
-        if (streaming) {
-            response.end(frame(message));
-            return;
-        }
-        response.setStatusCode(httpStatus).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(message.toBuffer());
+        boolean onStream = streaming;
+        // nothing is sent after the response, so encoding a large one on a worker reorders nothing
+        LargeJson.toBuffer(message).onComplete(encoded -> {
+            if (response.ended() || response.closed()) {
+                return;
+            }
+            if (encoded.failed()) {
+                LOG.error("encoding a response failed", encoded.cause());
+                if (onStream) {
+                    response.end();
+                } else {
+                    response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                            .end(JsonRpc.error(message.getValue("id"), JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
+                }
+                return;
+            }
+            if (onStream) {
+                response.end(frame(encoded.result()));
+            } else {
+                response.setStatusCode(httpStatus).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                        .end(encoded.result());
+            }
+        });
     }
 
     private void send(JsonObject notification) {
@@ -127,7 +149,12 @@ final class StatelessExchange implements CallScope {
     }
 
     static Buffer frame(JsonObject message) {
-        return Buffer.buffer("event: message\ndata: ").appendBuffer(message.toBuffer()).appendString("\n\n");
+        return frame(message.toBuffer());
+    }
+
+    /** An SSE event carrying an encoded message. */
+    static Buffer frame(Buffer message) {
+        return Buffer.buffer("event: message\ndata: ").appendBuffer(message).appendString("\n\n");
     }
 
     static JsonObject notification(String method, JsonObject params) {
