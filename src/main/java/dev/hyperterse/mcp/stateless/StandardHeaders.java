@@ -45,7 +45,7 @@ final class StandardHeaders {
 
     /** Throws a HeaderMismatch error when a required header is missing or differs from the body. */
     static void check(MultiMap headers, String method, JsonObject params, String metaVersion) {
-        String version = trimmed(headers.get(PROTOCOL_VERSION));
+        String version = trimmed(single(headers, PROTOCOL_VERSION));
         if (version == null) {
             throw mismatch("the " + PROTOCOL_VERSION + " header is required");
         }
@@ -53,7 +53,7 @@ final class StandardHeaders {
             throw mismatch(PROTOCOL_VERSION + " header '" + CallerText.cut(version) + "' does not match _meta "
                     + RequestMeta.PROTOCOL_VERSION + " '" + CallerText.cut(metaVersion) + "'");
         }
-        String methodHeader = trimmed(headers.get(METHOD));
+        String methodHeader = trimmed(single(headers, METHOD));
         if (methodHeader == null) {
             throw mismatch("the " + METHOD + " header is required");
         }
@@ -66,7 +66,7 @@ final class StandardHeaders {
             return; // nothing to mirror; a missing name is the method's own -32602
         }
         String bodyName = params.getString(nameField);
-        String nameHeader = trimmed(headers.get(NAME));
+        String nameHeader = trimmed(single(headers, NAME));
         if (nameHeader == null) {
             throw mismatch("the " + NAME + " header is required for " + method);
         }
@@ -78,6 +78,18 @@ final class StandardHeaders {
             throw mismatch(NAME + " header '" + CallerText.cut(decoded) + "' does not match body value '"
                     + CallerText.cut(bodyName) + "'");
         }
+    }
+
+    /**
+     * A header's one value, trimmed (null when absent, empty when sent empty). Sent twice, it is refused: an intermediary
+     * may route on one copy while this server would check the other.
+     */
+    private static String single(MultiMap headers, String name) {
+        List<String> sent = headers.getAll(name);
+        if (sent.size() > 1) {
+            throw mismatch("the " + name + " header was sent more than once");
+        }
+        return sent.isEmpty() ? null : sent.get(0).trim();
     }
 
     /** The body field {@code Mcp-Name} mirrors for a method, or null when it carries none. */
@@ -104,11 +116,7 @@ final class StandardHeaders {
     static void checkParams(MultiMap headers, JsonObject arguments, List<MirroredParam> declared) {
         for (MirroredParam param : declared) {
             Object body = param.valueIn(arguments);
-            List<String> sent = headers.getAll(param.header());
-            if (sent.size() > 1) {
-                throw mismatch("the " + param.header() + " header was sent more than once");
-            }
-            String raw = sent.isEmpty() ? null : sent.get(0).trim();
+            String raw = single(headers, param.header());
             String mirrored = mirrored(body);
             if (raw == null) {
                 if (mirrored != null) {

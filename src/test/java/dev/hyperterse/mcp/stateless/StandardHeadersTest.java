@@ -171,4 +171,24 @@ class StandardHeadersTest {
                 "tools/call", params, "2026-07-28"));
         assertEquals(-32020, e.code());
     }
+
+    /** A routing header sent twice is refused: an intermediary may route on one copy and this server check the other. */
+    @Test
+    void aStandardHeaderSentTwiceIsRefused() {
+        JsonObject params = new JsonObject().put("name", "execute");
+        for (String[] twice : List.of(
+                new String[] {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Method", "tools/list",
+                        "Mcp-Name", "execute"},
+                new String[] {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "execute",
+                        "mcp-name", "search"},
+                new String[] {"MCP-Protocol-Version", "2026-07-28", "MCP-Protocol-Version", "2026-07-28",
+                        "Mcp-Method", "tools/call", "Mcp-Name", "execute"})) {
+            StatelessError e = assertThrows(StatelessError.class, () -> StandardHeaders.check(headers(twice),
+                    "tools/call", params, "2026-07-28"), String.join(" ", twice));
+            assertEquals(-32020, e.code());
+            assertTrue(e.getMessage().contains("sent more than once"), e.getMessage());
+        }
+        StandardHeaders.check(headers("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+                "Mcp-Name", "execute"), "tools/call", params, "2026-07-28");
+    }
 }
