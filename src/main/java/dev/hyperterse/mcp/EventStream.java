@@ -101,7 +101,9 @@ final class EventStream {
             Object next = waiting.peekFirst();
             if (next == FINISH) {
                 waiting.removeFirst();
-                finish();
+                // not finish(): with more queued behind it (a second finish, from the session's end)
+                // it would queue itself again and this loop would never end
+                end();
                 continue;
             }
             Future<Buffer> encoded = LargeJson.encodeText(next);
@@ -164,6 +166,10 @@ final class EventStream {
             waiting.addLast(FINISH);
             return;
         }
+        end();
+    }
+
+    private void end() {
         finished = true;
         if (connection != null) {
             connection.end();
