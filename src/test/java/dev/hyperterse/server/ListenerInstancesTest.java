@@ -225,9 +225,9 @@ class ListenerInstancesTest {
     }
 
     /**
-     * Redis splits its connections over the listeners' loops as the SQL connectors do: calls that
-     * each hold a connection (a blocking pop that times out) never open more than
-     * {@code max_connections} in all, and more than one listener's pool serves them.
+     * Redis splits its connections over the listeners' loops as the SQL connectors do: one pool per
+     * listener, and calls that each hold a connection (a blocking pop that times out) never open
+     * more than {@code max_connections} in all.
      */
     @Test
     void redisConnectionsStayWithinMaxConnectionsAcrossListeners() throws Exception {
@@ -243,6 +243,8 @@ class ListenerInstancesTest {
                 s -> s.withInstances(3), ServeOptions.DEFAULTS, fourLoops())) {
             io.vertx.redis.client.Redis admin = io.vertx.redis.client.Redis.createClient(server.server().vertx(), url);
             try {
+                // each listener's pool checked its connection when it opened, and keeps it
+                assertEquals(3, clientsOf(admin, db), "one pool per listener, each with the connection it opened with");
                 List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
                 for (int i = 0; i < 24; i++) {
                     RawHttp http = new RawHttp(server.baseUrl());
@@ -255,11 +257,7 @@ class ListenerInstancesTest {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (!CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).isDone()
                         && System.nanoTime() < deadline) {
-                    String clients = admin.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLIENT)
-                                    .arg("LIST")).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS)
-                            .toString();
-                    int seen = (int) clients.lines().filter(l -> l.contains(" db=" + db + " ")).count();
-                    most = Math.max(most, seen);
+                    most = Math.max(most, clientsOf(admin, db));
                     Thread.sleep(20);
                 }
                 for (CompletableFuture<HttpResponse<String>> c : calls) {
@@ -273,6 +271,13 @@ class ListenerInstancesTest {
                 admin.close();
             }
         }
+    }
+
+    /** How many clients Redis has connected to database {@code db}. */
+    private static int clientsOf(io.vertx.redis.client.Redis admin, int db) throws Exception {
+        String clients = admin.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLIENT).arg("LIST"))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).toString();
+        return (int) clients.lines().filter(l -> l.contains(" db=" + db + " ")).count();
     }
 
     /** Pool sizes, smallest first (pools are opened in parallel, in no set order). */
