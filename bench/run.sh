@@ -95,7 +95,7 @@ done
   echo "## $started: \`bench/run.sh ${expanded[*]}\`"
   echo
   echo "- Machine: $machine"
-  echo "- Build: $build, \`java ${BENCH_JAVA_OPTS:-}-jar target/hyperterse.jar start … --log-level 2\` (default JVM flags unless stated)"
+  echo "- Build: $build, \`java ${BENCH_JAVA_OPTS:-}-jar ${BENCH_JAR:-target/hyperterse.jar} start … --log-level 2\` (default JVM flags unless stated)"
   echo "- Method: $RUNS run(s) of ${DURATION} s per measurement after ${WARMUP} s of warm-up, subject and baseline"
   echo "  alternating run by run; figures are medians of the runs, ratios are ratios of medians."
   cat "$SECTION"
