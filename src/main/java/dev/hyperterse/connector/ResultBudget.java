@@ -136,6 +136,15 @@ public final class ResultBudget {
 
     /** The estimated size of a JSON value as it will be written. */
     public static long size(Object value) {
+        return size(value, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #size(Object)}, counted only until it reaches {@code stop}: then the count
+     * returned is at least {@code stop}, and no more of the value was looked at (deciding whether a
+     * value is large costs no more than walking that much of it).
+     */
+    public static long size(Object value, long stop) {
         if (value == null) {
             return 4;
         }
@@ -160,16 +169,16 @@ public final class ResultBudget {
             return LONGEST_DOUBLE;
         }
         if (value instanceof JsonObject) {
-            return objectSize(((JsonObject) value).getMap());
+            return objectSize(((JsonObject) value).getMap(), stop);
         }
         if (value instanceof Map) {
-            return objectSize((Map<?, ?>) value);
+            return objectSize((Map<?, ?>) value, stop);
         }
         if (value instanceof JsonArray) {
-            return arraySize(((JsonArray) value).getList());
+            return arraySize(((JsonArray) value).getList(), stop);
         }
         if (value instanceof List) {
-            return arraySize((List<?>) value);
+            return arraySize((List<?>) value, stop);
         }
         if (value instanceof byte[]) {
             return base64(((byte[]) value).length);
@@ -180,21 +189,27 @@ public final class ResultBudget {
         return String.valueOf(value).length() + 2L;
     }
 
-    private static long objectSize(Map<?, ?> map) {
+    private static long objectSize(Map<?, ?> map, long stop) {
         long total = 2;
         boolean first = true;
         for (Map.Entry<?, ?> e : map.entrySet()) {
             // "key": value, with the comma before every field but the first
-            total += String.valueOf(e.getKey()).length() + 3L + size(e.getValue()) + (first ? 0 : 1);
+            total += String.valueOf(e.getKey()).length() + 3L + size(e.getValue(), stop - total) + (first ? 0 : 1);
             first = false;
+            if (total >= stop) {
+                return total;
+            }
         }
         return total;
     }
 
-    private static long arraySize(List<?> list) {
+    private static long arraySize(List<?> list, long stop) {
         long total = 2;
         for (Object element : list) {
-            total += size(element) + 1;
+            total += size(element, stop - total) + 1;
+            if (total >= stop) {
+                return total;
+            }
         }
         return list.isEmpty() ? total : total - 1;
     }

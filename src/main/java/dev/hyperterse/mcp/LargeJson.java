@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.connector.ResultBudget;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -8,8 +9,6 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -18,26 +17,22 @@ import java.util.concurrent.Callable;
  * up to a second for a few megabytes on a busy one, all of it time in which an event loop answers
  * nobody else; below {@link #ON_WORKER_FROM} bytes the hop to a worker costs more than it saves.
  *
- * <p>The size of a value is estimated without encoding it (a string by its length and quotes, a
- * number as a few digits, containers by their parts and punctuation), and the count stops as soon
- * as it reaches the threshold, so deciding costs no more than walking 64 KB worth of values.
+ * <p>The size of a value is estimated without encoding it, as a tool's result budget counts it
+ * ({@link ResultBudget#size(Object, long)}), and the count stops as soon as it reaches the
+ * threshold, so deciding costs no more than walking 64 KB worth of values.
  * Work handed to a worker completes back on the calling context, so what follows it runs on the
  * same event loop as before.
  */
 public final class LargeJson {
     /** From this size in bytes on, JSON is parsed and encoded on a worker. */
     public static final int ON_WORKER_FROM = 64 * 1024;
-    /** What a number counts for: most are a few digits, none are more than 24 characters. */
-    private static final int NUMBER = 8;
-    /** A value of another kind (a date, a binary value as base64): enough to count it at all. */
-    private static final int OTHER = 16;
 
     private LargeJson() {
     }
 
     /** Whether a JSON value (object, array, or scalar) is estimated at {@link #ON_WORKER_FROM} bytes or more. */
     public static boolean large(Object value) {
-        return estimate(value, ON_WORKER_FROM) >= ON_WORKER_FROM;
+        return ResultBudget.size(value, ON_WORKER_FROM) >= ON_WORKER_FROM;
     }
 
     /**
@@ -68,66 +63,5 @@ public final class LargeJson {
      */
     public static Future<Buffer> encodeText(Object json) {
         return sizedBy(json, () -> Buffer.buffer(Json.CODEC.toString(json, false)));
-    }
-
-    /**
-     * The estimated size of {@code value}, counted until it reaches {@code stop} (then the count
-     * returned is at least {@code stop}, and no more of the value was looked at).
-     */
-    static long estimate(Object value, long stop) {
-        if (value == null) {
-            return 4;
-        }
-        if (value instanceof String) {
-            return ((String) value).length() + 2L;
-        }
-        if (value instanceof Boolean) {
-            return 5;
-        }
-        if (value instanceof Number) {
-            return NUMBER;
-        }
-        if (value instanceof JsonObject) {
-            return entries(((JsonObject) value).getMap(), stop);
-        }
-        if (value instanceof Map) {
-            return entries((Map<?, ?>) value, stop);
-        }
-        if (value instanceof JsonArray) {
-            return items(((JsonArray) value).getList(), stop);
-        }
-        if (value instanceof List) {
-            return items((List<?>) value, stop);
-        }
-        if (value instanceof byte[]) {
-            return ((byte[]) value).length * 4L / 3 + 4;
-        }
-        if (value instanceof Buffer) {
-            return ((Buffer) value).length() * 4L / 3 + 4;
-        }
-        return OTHER;
-    }
-
-    private static long entries(Map<?, ?> map, long stop) {
-        long size = 2;
-        for (Map.Entry<?, ?> e : map.entrySet()) {
-            // "key":value,
-            size += String.valueOf(e.getKey()).length() + 4 + estimate(e.getValue(), stop - size);
-            if (size >= stop) {
-                return size;
-            }
-        }
-        return size;
-    }
-
-    private static long items(List<?> list, long stop) {
-        long size = 2;
-        for (Object item : list) {
-            size += 1 + estimate(item, stop - size);
-            if (size >= stop) {
-                return size;
-            }
-        }
-        return size;
     }
 }

@@ -30,6 +30,20 @@ class ResultBudgetTest {
     }
 
     @Test
+    void aSizeCountedUpToAStopIsExactBelowItAndLooksNoFurtherAtIt() {
+        JsonObject row = new JsonObject().put("id", 7).put("name", "Ada").put("tags", new JsonArray().add("a").add("b"));
+        assertEquals(ResultBudget.size(row), ResultBudget.size(row, 1000), "under the stop: the full size");
+        JsonArray rows = new JsonArray();
+        for (int i = 0; i < 100_000; i++) {
+            rows.add(row);
+        }
+        long full = ResultBudget.size(rows);
+        long stopped = ResultBudget.size(rows, 64 * 1024);
+        assertTrue(stopped >= 64 * 1024, "at least the stop once it is reached: " + stopped);
+        assertTrue(stopped < 64 * 1024 + 100, "and no further than the row that reached it: " + stopped + " of " + full);
+    }
+
+    @Test
     void theFirstItemThatDoesNotFitEndsTheResult() {
         ResultBudget budget = new ResultBudget(100, 20);
         assertTrue(budget.admit("12345678"));   // [ + "12345678" + ] = 12
