@@ -5,9 +5,14 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.Callable;
 
@@ -24,6 +29,7 @@ import java.util.concurrent.Callable;
  * same event loop as before.
  */
 public final class LargeJson {
+    private static final Logger LOG = LoggerFactory.getLogger(LargeJson.class);
     /** From this size in bytes on, JSON is parsed and encoded on a worker. */
     public static final int ON_WORKER_FROM = 64 * 1024;
 
@@ -63,5 +69,26 @@ public final class LargeJson {
      */
     public static Future<Buffer> encodeText(Object json) {
         return sizedBy(json, () -> Buffer.buffer(Json.CODEC.toString(json, false)));
+    }
+
+    /**
+     * Ends {@code response} with {@code body} as {@code application/json} ({@code toBuffer()}'s
+     * bytes), a large body encoded on a worker; does nothing when the response ended or closed
+     * meanwhile. A body that cannot be encoded is logged and answered 500 with a JSON-RPC internal
+     * error for {@code errorId}.
+     */
+    public static void respond(HttpServerResponse response, int status, Object body, Object errorId) {
+        toBuffer(body).onComplete(encoded -> {
+            if (response.ended() || response.closed()) {
+                return;
+            }
+            if (encoded.failed()) {
+                LOG.error("encoding a response failed", encoded.cause());
+                response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                        .end(JsonRpc.error(errorId, JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
+                return;
+            }
+            response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(encoded.result());
+        });
     }
 }

@@ -1,12 +1,9 @@
 package dev.hyperterse.mcp;
 
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +16,6 @@ import java.util.List;
  * requests, are never sent.
  */
 final class PostExchange {
-    private static final Logger LOG = LoggerFactory.getLogger(PostExchange.class);
     private final RoutingContext rc;
     private final LiveSession live;
     private final boolean priming;
@@ -145,18 +141,7 @@ final class PostExchange {
         }
         Object body = batch ? new JsonArray(new ArrayList<Object>(collected)) : collected.get(0);
         // nothing can follow this answer, so encoding a large one on a worker reorders nothing
-        LargeJson.toBuffer(body).onComplete(encoded -> {
-            if (response.ended() || response.closed()) {
-                return;
-            }
-            if (encoded.failed()) {
-                LOG.error("encoding a response failed", encoded.cause());
-                response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                        .end(JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
-                return;
-            }
-            response.setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(encoded.result());
-        });
+        LargeJson.respond(response, 200, body, batch ? null : collected.get(0).getValue("id"));
     }
 
     /** The SSE stream of this POST, opened (with its priming event) on first use. */

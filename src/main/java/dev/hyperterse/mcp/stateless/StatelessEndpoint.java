@@ -11,13 +11,10 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Tracing;
 import io.vertx.core.Future;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +30,6 @@ import java.util.Set;
  * InputRequiredResult whose state is sealed ({@link RequestStateSeal}) rather than kept.
  */
 public final class StatelessEndpoint {
-    private static final Logger LOG = LoggerFactory.getLogger(StatelessEndpoint.class);
     public static final String VERSION = "2026-07-28";
     /** The methods this generation answers; metrics name any other one {@code other}. */
     static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen",
@@ -382,17 +378,6 @@ public final class StatelessEndpoint {
             return;
         }
         // a large answer (a resource's rows, say) is encoded on a worker
-        LargeJson.toBuffer(body).onComplete(encoded -> {
-            if (response.ended() || response.closed()) {
-                return;
-            }
-            if (encoded.failed()) {
-                LOG.error("encoding a response failed", encoded.cause());
-                response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                        .end(JsonRpc.error(body.getValue("id"), JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
-                return;
-            }
-            response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(encoded.result());
-        });
+        LargeJson.respond(response, status, body, body.getValue("id"));
     }
 }
