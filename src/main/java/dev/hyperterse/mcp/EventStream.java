@@ -25,8 +25,8 @@ final class EventStream {
     private final int capacity;
     private final ArrayDeque<SseEvent> recent = new ArrayDeque<>();
     /**
-     * Messages (and {@link #FINISH}) sent while the first of them is being encoded on a worker;
-     * empty otherwise.
+     * Messages (and {@link #FINISH}) not out yet: the head is being encoded on a worker, the rest
+     * wait behind it; empty otherwise.
      */
     private final ArrayDeque<Object> waiting = new ArrayDeque<>();
     private long lastSeq;
@@ -80,29 +80,26 @@ final class EventStream {
      * carries everything in the order it was sent.
      */
     synchronized void send(JsonObject message) {
-        if (!waiting.isEmpty()) {
-            waiting.addLast(message);
-            return;
-        }
-        Future<Buffer> encoded = LargeJson.encodeText(message);
-        if (encoded.isComplete()) {
-            emit(encoded);
-            return;
-        }
-        waiting.addLast(message);
-        encoded.onComplete(this::encoded);
+        enqueue(message);
     }
 
-    /** The message at the head of {@link #waiting} was encoded: out it goes, then what waited behind it. */
-    private synchronized void encoded(AsyncResult<Buffer> data) {
-        waiting.removeFirst();
-        emit(data);
+    /** Queues a message or {@link #FINISH}, and sends it now unless one before it is still encoding. */
+    private void enqueue(Object next) {
+        waiting.addLast(next);
+        if (waiting.size() == 1) {
+            drain();
+        }
+    }
+
+    /**
+     * Sends what waits, in order, until the queue is empty or its head is a large message being
+     * encoded on a worker (then {@link #encoded} goes on when it is done).
+     */
+    private void drain() {
         while (!waiting.isEmpty()) {
             Object next = waiting.peekFirst();
             if (next == FINISH) {
                 waiting.removeFirst();
-                // not finish(): with more queued behind it (a second finish, from the session's end)
-                // it would queue itself again and this loop would never end
                 end();
                 continue;
             }
@@ -114,6 +111,13 @@ final class EventStream {
             waiting.removeFirst();
             emit(encoded);
         }
+    }
+
+    /** The message at the head of {@link #waiting} was encoded: out it goes, then what waited behind it. */
+    private synchronized void encoded(AsyncResult<Buffer> data) {
+        waiting.removeFirst();
+        emit(data);
+        drain();
     }
 
     private void emit(AsyncResult<Buffer> data) {
@@ -162,11 +166,7 @@ final class EventStream {
      * The events stay for a late resume.
      */
     synchronized void finish() {
-        if (!waiting.isEmpty()) {
-            waiting.addLast(FINISH);
-            return;
-        }
-        end();
+        enqueue(FINISH);
     }
 
     private void end() {
