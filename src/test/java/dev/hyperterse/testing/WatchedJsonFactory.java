@@ -127,21 +127,23 @@ public final class WatchedJsonFactory implements JsonFactory {
         @Override
         public String toString(Object object, boolean pretty) throws EncodeException {
             String encoded = codec.toString(object, pretty);
-            Watch watch = WATCH.get();
-            if (watch != null) {
-                watch.seen(encoded.length());
-            }
+            seen(encoded.length());
             return encoded;
         }
 
         @Override
         public Buffer toBuffer(Object object, boolean pretty) throws EncodeException {
             Buffer encoded = codec.toBuffer(object, pretty);
+            seen(encoded.length());
+            return encoded;
+        }
+
+        /** Tells the open watch, if any, of an encoding of {@code length} characters or bytes. */
+        private static void seen(int length) {
             Watch watch = WATCH.get();
             if (watch != null) {
-                watch.seen(encoded.length());
+                watch.seen(length);
             }
-            return encoded;
         }
     }
 }

@@ -30,6 +30,8 @@ final class StandardHeaders {
     static final String NAME = "Mcp-Name";
     private static final String BASE64_PREFIX = "=?base64?";
     private static final String BASE64_SUFFIX = "?=";
+    /** The encoding's form, as messages name it. */
+    private static final String BASE64_FORM = BASE64_PREFIX + "…" + BASE64_SUFFIX;
     /**
      * The longest {@code Mcp-Param-*} value read (as sent, before decoding): far above any
      * argument worth routing on, and the HTTP server's header size limit is the hard bound.
@@ -72,7 +74,7 @@ final class StandardHeaders {
         }
         String decoded = decoded(nameHeader);
         if (decoded == null) {
-            throw mismatch(NAME + " header is not valid " + BASE64_PREFIX + "…" + BASE64_SUFFIX + " encoding");
+            throw mismatch(NAME + " header is not valid " + BASE64_FORM + " encoding");
         }
         if (!decoded.equals(bodyName)) {
             throw mismatch(NAME + " header '" + CallerText.cut(decoded) + "' does not match body value '"
@@ -81,8 +83,8 @@ final class StandardHeaders {
     }
 
     /**
-     * A header's one value, trimmed (null when absent, empty when sent empty). Sent twice, it is refused: an intermediary
-     * may route on one copy while this server would check the other.
+     * A header's one value, trimmed (null when absent, empty when sent empty). Sent twice, it is
+     * refused: an intermediary may route on one copy while this server would check the other.
      */
     private static String single(MultiMap headers, String name) {
         List<String> sent = headers.getAll(name);
@@ -130,12 +132,11 @@ final class StandardHeaders {
             }
             if (!visibleAscii(raw)) {
                 throw mismatch(param.header() + " header contains characters a header value cannot carry"
-                        + " (use the " + BASE64_PREFIX + "…" + BASE64_SUFFIX + " encoding)");
+                        + " (use the " + BASE64_FORM + " encoding)");
             }
             String value = decoded(raw);
             if (value == null) {
-                throw mismatch(param.header() + " header is not valid " + BASE64_PREFIX + "…" + BASE64_SUFFIX
-                        + " encoding");
+                throw mismatch(param.header() + " header is not valid " + BASE64_FORM + " encoding");
             }
             if (mirrored == null) {
                 throw mismatch(param.header() + " header is set but the body has no string, integer or boolean value for argument '"

@@ -1,14 +1,12 @@
 package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.mcp.CallScope;
-import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.LogLevel;
 import dev.hyperterse.mcp.SseKeepAlive;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -103,28 +101,21 @@ final class StatelessExchange implements CallScope {
         if (response.ended() || response.closed()) {
             return;
         }
-        boolean onStream = streaming;
         // nothing is sent after the response, so encoding a large one on a worker reorders nothing
+        if (!streaming) {
+            LargeJson.respond(response, httpStatus, message, message.getValue("id"));
+            return;
+        }
         LargeJson.toBuffer(message).onComplete(encoded -> {
             if (response.ended() || response.closed()) {
                 return;
             }
             if (encoded.failed()) {
                 LOG.error("encoding a response failed", encoded.cause());
-                if (onStream) {
-                    response.end();
-                } else {
-                    response.setStatusCode(500).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                            .end(JsonRpc.error(message.getValue("id"), JsonRpc.INTERNAL_ERROR, "Internal error").toBuffer());
-                }
+                response.end();
                 return;
             }
-            if (onStream) {
-                response.end(frame(encoded.result()));
-            } else {
-                response.setStatusCode(httpStatus).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                        .end(encoded.result());
-            }
+            response.end(frame(encoded.result()));
         });
     }
 
