@@ -4,6 +4,7 @@
 #   bench/search/distill/explore/run.sh --semantic                     the static cosine inside semantic
 #   bench/search/distill/explore/run.sh --fields TABLE_FILE[,...]      a tool's fields as vectors apart
 #   bench/search/distill/explore/run.sh --floor [semantic]             score floors: dev recall against unrelated queries
+# (contrastive.sh, beside this one, tunes a table for retrieval on pairs of texts and ranks the dev intents with it.)
 # Tables come from bench/search/distill/table.py; the shipped one is
 # src/main/resources/dev/hyperterse/search/static-embedding.bin. Needs target/classes and the jar.
 set -euo pipefail
