@@ -33,6 +33,11 @@ final class ResourceMethods {
     static final int RESOURCE_NOT_FOUND = -32002;
     /** The most URIs one session may watch: subscriptions are kept with the session (in the cluster's store). */
     static final int MAX_SUBSCRIPTIONS = 100;
+    /**
+     * The longest URI a session may watch. A template matches URIs as long as the body limit, and
+     * each watched URI is kept with the session until it ends: 100 of 4 MB each held 400 MB.
+     */
+    static final int MAX_SUBSCRIBED_URI_CHARS = 2048;
     static final long MAX_TEMPLATE_FILE_BYTES = 10L << 20;
 
     private final Vertx vertx;
@@ -109,6 +114,10 @@ final class ResourceMethods {
         if (session == null) {
             throw new McpException(JsonRpc.INVALID_REQUEST, method + ": subscriptions belong to a session; "
                     + "initialize one first");
+        }
+        if (on && uri.length() > MAX_SUBSCRIBED_URI_CHARS) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, method + ": 'uri' is too long (at most "
+                    + MAX_SUBSCRIBED_URI_CHARS + " characters)");
         }
         if (on && find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
             throw notFound(uri);

@@ -290,6 +290,22 @@ class PromptsAndResourcesServerTest {
         }
     }
 
+    @Test
+    void aWatchedUriIsBounded() throws Exception {
+        try (RunningServer server = RunningServer.start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            String session = http.session(V);
+            // a template matches any length; each watched URI stays with the session until it ends
+            String longest = "shop://orders/" + "1".repeat(2048 - "shop://orders/".length());
+            assertTrue(result(call(http, session, "resources/subscribe", new JsonObject().put("uri", longest))).isEmpty());
+            JsonObject refused = error(call(http, session, "resources/subscribe",
+                    new JsonObject().put("uri", longest + "1".repeat(1_000_000))));
+            assertEquals(-32602, refused.getInteger("code"));
+            assertEquals("resources/subscribe: 'uri' is too long (at most 2048 characters)", refused.getString("message"));
+            assertTrue(result(call(http, session, "resources/unsubscribe", new JsonObject().put("uri", longest))).isEmpty());
+        }
+    }
+
     private static void reload(RunningServer server) throws Exception {
         server.server().reload().toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
     }
