@@ -108,7 +108,7 @@ final class ResourceMethods {
      * a cluster holds the session's stream hears of the subscription.
      */
     Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on,
-                                 SessionStore sessions) {
+                                 SessionStore sessions, CallContext context) {
         String method = on ? "resources/subscribe" : "resources/unsubscribe";
         String uri = McpResults.requiredString(params, method, "uri");
         if (session == null) {
@@ -119,16 +119,20 @@ final class ResourceMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, method + ": 'uri' is too long (at most "
                     + MAX_SUBSCRIBED_URI_CHARS + " characters)");
         }
-        if (on && find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
+        Target target = on ? find(backend, uri) : null;
+        if (on && target == null && (fixtures == null || !fixtures.hasResource(uri))) {
             throw notFound(uri);
         }
-        return sessions.update(session.id(), held -> {
+        // watching a resource is reading it as it changes: the caller must pass its auth as for a read
+        Future<?> admitted = target == null ? Future.succeededFuture()
+                : backend.pipeline().admit(target.resource().accessKey(), context);
+        return admitted.compose(x -> sessions.update(session.id(), held -> {
             if (on && held.subscriptions().size() >= MAX_SUBSCRIPTIONS && !held.subscribes(uri)) {
                 throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
                         + MAX_SUBSCRIPTIONS + " resources");
             }
             return held.withSubscription(uri, on);
-        }).map(x -> new JsonObject());
+        })).map(x -> new JsonObject());
     }
 
     private record Target(ResourceDef resource, Map<String, String> values) {

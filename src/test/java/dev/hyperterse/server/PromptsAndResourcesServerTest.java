@@ -242,12 +242,22 @@ class PromptsAndResourcesServerTest {
             assertTrue(denied.getString("message").startsWith("auth failed"), denied.encode());
             assertEquals(-32000, error(call(http, null, "resources/read",
                     new JsonObject().put("uri", "ops://runbook"))).getInteger("code"));
+            // auth comes before the arguments' checks, which would name the prompt's arguments
+            JsonObject withArguments = error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only")
+                    .put("arguments", new JsonObject().put("guess", "x"))));
+            assertEquals("auth failed: missing X-API-Key header", withArguments.getString("message"), withArguments.encode());
+            // watching a resource is reading it as it changes
+            String session = http.session(V);
+            JsonObject watch = error(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook")));
+            assertEquals("auth failed: missing X-API-Key header", watch.getString("message"), watch.encode());
 
             String[] key = {"X-API-Key", "ops-key"};
             assertTrue(field(result(call(http, null, "prompts/list", new JsonObject(), key)).getJsonArray("prompts"), "name")
                     .contains("ops-only"));
             assertEquals("the runbook", result(call(http, null, "resources/read", new JsonObject().put("uri", "ops://runbook"),
                     key)).getJsonArray("contents").getJsonObject(0).getString("text"));
+            assertTrue(result(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook"), key))
+                    .isEmpty());
         }
     }
 
