@@ -190,6 +190,13 @@ class PromptsAndResourcesServerTest {
                     .put("ref", new JsonObject().put("type", "ref/prompt").put("name", "nope"))
                     .put("argument", new JsonObject().put("name", "x").put("value", ""))));
             assertEquals(-32602, unknown.getInteger("code"));
+            for (Object typed : List.of(5, true, new JsonArray().add("c"), new JsonObject())) {
+                JsonObject mistyped = error(call(http, null, "completion/complete", new JsonObject()
+                        .put("ref", new JsonObject().put("type", "ref/prompt").put("name", "incident-update"))
+                        .put("argument", new JsonObject().put("name", "service").put("value", typed))));
+                assertEquals(-32602, mistyped.getInteger("code"), mistyped.encode());
+                assertEquals("completion/complete: 'argument.value' must be a string", mistyped.getString("message"));
+            }
         }
     }
 
