@@ -45,7 +45,11 @@ final class CompletionMethods {
         String type = McpResults.requiredString(ref, "completion/complete", "type");
         String argName = McpResults.requiredString((JsonObject) argValue, "completion/complete", "name");
         Object typed = ((JsonObject) argValue).getValue("value");
-        String prefix = typed instanceof String ? (String) typed : "";
+        if (typed != null && !(typed instanceof String)) {
+            // not read as "nothing typed yet", which would offer every value
+            throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: 'argument.value' must be a string");
+        }
+        String prefix = typed == null ? "" : (String) typed;
         ArgumentDef argument;
         String accessKey;
         if ("ref/prompt".equals(type)) {

@@ -24,6 +24,8 @@ final class EventStream {
     private final boolean resumable;
     private final int capacity;
     private final ArrayDeque<SseEvent> recent = new ArrayDeque<>();
+    /** The bytes of the messages in {@link #recent}. */
+    private long recentBytes;
     /**
      * Messages (and {@link #FINISH}) not out yet: the head is being encoded on a worker, the rest
      * wait behind it; empty otherwise.
@@ -130,8 +132,9 @@ final class EventStream {
         SseEvent event = new SseEvent(seq, resumable ? id(seq) : null, data.result());
         if (resumable) {
             recent.addLast(event);
+            recentBytes += event.data().length();
             if (recent.size() > capacity) {
-                recent.removeFirst();
+                recentBytes -= recent.removeFirst().data().length();
             }
         }
         if (connection != null && !connection.send(event.frame())) {
@@ -154,6 +157,11 @@ final class EventStream {
             return;
         }
         attach(newConnection, false);
+    }
+
+    /** The bytes of the messages kept for a resume. */
+    synchronized long keptBytes() {
+        return recentBytes;
     }
 
     /** True when a resume after {@code afterSeq} would have nothing to send, now or later. */

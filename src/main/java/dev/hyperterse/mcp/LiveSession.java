@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,7 @@ final class LiveSession {
     private final String epoch;
     private final int eventsPerStream;
     private final int finishedStreamsKept;
+    private final long finishedBytesKept;
     private final Map<Integer, EventStream> streams = new HashMap<>();
     private final ArrayDeque<Integer> finishedOrder = new ArrayDeque<>();
     private final Map<Object, RunningRequest> running = new HashMap<>();
@@ -37,11 +39,12 @@ final class LiveSession {
      * @param epoch distinguishes this life of the session's live state from earlier ones and from
      *              other nodes', so event ids never repeat within the session
      */
-    LiveSession(String id, String epoch, int eventsPerStream, int finishedStreamsKept) {
+    LiveSession(String id, String epoch, int eventsPerStream, int finishedStreamsKept, long finishedBytesKept) {
         this.id = id;
         this.epoch = epoch;
         this.eventsPerStream = eventsPerStream;
         this.finishedStreamsKept = finishedStreamsKept;
+        this.finishedBytesKept = finishedBytesKept;
         streams.put(STANDALONE, new EventStream(epoch, STANDALONE, true, eventsPerStream));
     }
 
@@ -61,6 +64,8 @@ final class LiveSession {
 
     /** A new stream for a POST that answers with SSE. */
     synchronized EventStream newStream() {
+        // a finished stream's last message may have been encoded on a worker after it was retired
+        keepFinishedWithinBytes();
         EventStream stream = new EventStream(epoch, nextStream++, true, eventsPerStream);
         streams.put(stream.number(), stream);
         return stream;
@@ -68,12 +73,35 @@ final class LiveSession {
 
     /**
      * A POST stream sent its last message. It stays resumable for a while, but only the most
-     * recent finished streams are kept, which bounds the memory a session holds.
+     * recent finished streams are kept, and only as many of them as the byte budget holds, which
+     * bounds the memory a session holds.
      */
     synchronized void retire(EventStream stream) {
         finishedOrder.addLast(stream.number());
         while (finishedOrder.size() > finishedStreamsKept) {
             streams.remove(finishedOrder.removeFirst());
+        }
+        keepFinishedWithinBytes();
+    }
+
+    /**
+     * Keeps finished streams, newest first, while the messages they keep fit in the byte budget,
+     * and drops the others. A count alone let each kept stream hold a whole result: 16 answers of a
+     * 4 MB result (8 MB each on the wire, as text and as structured content) pinned 130 MB per
+     * session until it idled out, so three sessions exhausted a 400 MB heap.
+     */
+    private void keepFinishedWithinBytes() {
+        long kept = 0;
+        for (Iterator<Integer> newestFirst = finishedOrder.descendingIterator(); newestFirst.hasNext(); ) {
+            Integer number = newestFirst.next();
+            EventStream finished = streams.get(number);
+            long bytes = finished == null ? 0 : finished.keptBytes();
+            if (kept + bytes > finishedBytesKept) {
+                newestFirst.remove();
+                streams.remove(number);
+            } else {
+                kept += bytes;
+            }
         }
     }
 

@@ -17,6 +17,8 @@ final class LiveSessions {
     static final int EVENTS_PER_STREAM = 256;
     /** Finished POST streams kept per session for a late resume. */
     static final int FINISHED_STREAMS_KEPT = 16;
+    /** The most bytes of messages a session's finished POST streams keep for a late resume. */
+    static final long FINISHED_BYTES_KEPT = 8L << 20;
 
     private final Map<String, LiveSession> sessions = new ConcurrentHashMap<>();
     private final Clock clock;
@@ -29,7 +31,7 @@ final class LiveSessions {
     LiveSession of(String sessionId) {
         LiveSession live = sessions.computeIfAbsent(sessionId, id -> new LiveSession(id,
                 Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, Character.MAX_RADIX),
-                EVENTS_PER_STREAM, FINISHED_STREAMS_KEPT));
+                EVENTS_PER_STREAM, FINISHED_STREAMS_KEPT, FINISHED_BYTES_KEPT));
         live.used(clock.instant());
         return live;
     }

@@ -165,6 +165,12 @@ public final class McpEndpoint {
                     + settings.maxBodyBytes() + " bytes)");
             return;
         }
+        if (rc.statusCode() == 400 && rc.request().authority() == null) {
+            // the router refuses a request whose Host (HTTP/1.1) or :authority (HTTP/2) is absent or
+            // cannot be read before any handler runs: the caller's mistake, not the server's
+            reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: the Host header is missing or malformed");
+            return;
+        }
         LOG.warn("request to {} failed: {}", rc.request().path(), String.valueOf(rc.failure()));
         LOG.debug("cause", rc.failure());
         reject(rc, rc.statusCode() >= 400 ? rc.statusCode() : 500, null, JsonRpc.INTERNAL_ERROR, "Internal error");

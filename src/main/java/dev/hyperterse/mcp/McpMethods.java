@@ -121,9 +121,11 @@ final class McpMethods {
             case "completion/complete":
                 return tools.content(env.method, params, context(rc, session, scope));
             case "resources/subscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, true, sessions));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, true, sessions,
+                        context(rc, session, scope)));
             case "resources/unsubscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, false, sessions));
+                return backends.onBackend(b -> resources.subscribe(b, params, session, false, sessions,
+                        context(rc, session, scope)));
             default:
                 throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
         }

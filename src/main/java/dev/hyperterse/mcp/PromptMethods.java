@@ -59,8 +59,9 @@ final class PromptMethods {
             }
             throw new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: unknown prompt '" + CallerText.cut(name) + "'");
         }
-        Map<String, String> values = values(prompt, arguments);
+        // auth first: the arguments' checks name the prompt's arguments, which a caller it does not admit may not learn
         return backend.pipeline().admit(prompt.accessKey(), context).map(caller -> {
+            Map<String, String> values = values(prompt, arguments);
             JsonArray messages = new JsonArray();
             for (PromptDef.Message m : prompt.messages()) {
                 String text = ArgumentText.render(m.text(), values);

@@ -33,6 +33,11 @@ final class ResourceMethods {
     static final int RESOURCE_NOT_FOUND = -32002;
     /** The most URIs one session may watch: subscriptions are kept with the session (in the cluster's store). */
     static final int MAX_SUBSCRIPTIONS = 100;
+    /**
+     * The longest URI a session may watch. A template matches URIs as long as the body limit, and
+     * each watched URI is kept with the session until it ends: 100 of 4 MB each held 400 MB.
+     */
+    static final int MAX_SUBSCRIBED_URI_CHARS = 2048;
     static final long MAX_TEMPLATE_FILE_BYTES = 10L << 20;
 
     private final Vertx vertx;
@@ -103,23 +108,31 @@ final class ResourceMethods {
      * a cluster holds the session's stream hears of the subscription.
      */
     Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on,
-                                 SessionStore sessions) {
+                                 SessionStore sessions, CallContext context) {
         String method = on ? "resources/subscribe" : "resources/unsubscribe";
         String uri = McpResults.requiredString(params, method, "uri");
         if (session == null) {
             throw new McpException(JsonRpc.INVALID_REQUEST, method + ": subscriptions belong to a session; "
                     + "initialize one first");
         }
-        if (on && find(backend, uri) == null && (fixtures == null || !fixtures.hasResource(uri))) {
+        if (on && uri.length() > MAX_SUBSCRIBED_URI_CHARS) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, method + ": 'uri' is too long (at most "
+                    + MAX_SUBSCRIBED_URI_CHARS + " characters)");
+        }
+        Target target = on ? find(backend, uri) : null;
+        if (on && target == null && (fixtures == null || !fixtures.hasResource(uri))) {
             throw notFound(uri);
         }
-        return sessions.update(session.id(), held -> {
+        // watching a resource is reading it as it changes: the caller must pass its auth as for a read
+        Future<?> admitted = target == null ? Future.succeededFuture()
+                : backend.pipeline().admit(target.resource().accessKey(), context);
+        return admitted.compose(x -> sessions.update(session.id(), held -> {
             if (on && held.subscriptions().size() >= MAX_SUBSCRIPTIONS && !held.subscribes(uri)) {
                 throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
                         + MAX_SUBSCRIPTIONS + " resources");
             }
             return held.withSubscription(uri, on);
-        }).map(x -> new JsonObject());
+        })).map(x -> new JsonObject());
     }
 
     private record Target(ResourceDef resource, Map<String, String> values) {

@@ -13,7 +13,10 @@ import java.util.regex.Pattern;
  * An RFC 6570 level 1 URI template ({@code shop://orders/{id}}): literal text and simple
  * {@code {var}} expressions. Level 1 expansion percent-encodes everything but unreserved
  * characters, so a variable's value never spans a {@code /}, {@code ?} or {@code #}; matching a
- * URI reverses that and percent-decodes each value.
+ * URI reverses that and percent-decodes each value. Where a URI could be split more than one way
+ * (literal text that a value may also hold), each variable takes the longest value that lets the
+ * rest match, as a greedy regular expression would; the match costs time linear in the URI
+ * (for a template's fixed literals), whatever the URI holds, since the URI is the caller's.
  */
 public final class UriTemplate {
     private static final Pattern EXPRESSION = Pattern.compile("\\{([^{}]*)\\}");
@@ -21,12 +24,13 @@ public final class UriTemplate {
 
     private final String text;
     private final List<String> variables;
-    private final Pattern matcher;
+    /** The literal text before the first variable, between each two, and after the last. */
+    private final List<String> literals;
 
-    private UriTemplate(String text, List<String> variables, Pattern matcher) {
+    private UriTemplate(String text, List<String> variables, List<String> literals) {
         this.text = text;
         this.variables = List.copyOf(variables);
-        this.matcher = matcher;
+        this.literals = List.copyOf(literals);
     }
 
     /**
@@ -35,7 +39,7 @@ public final class UriTemplate {
      */
     public static UriTemplate parse(String text) {
         List<String> variables = new ArrayList<>();
-        StringBuilder regex = new StringBuilder();
+        List<String> literals = new ArrayList<>();
         Matcher m = EXPRESSION.matcher(text);
         int last = 0;
         while (m.find()) {
@@ -56,7 +60,7 @@ public final class UriTemplate {
                 throw new IllegalArgumentException("variable {" + name + "} appears twice");
             }
             variables.add(name);
-            regex.append(Pattern.quote(literal)).append("([^/?#]+)");
+            literals.add(literal);
             last = m.end();
         }
         String tail = text.substring(last);
@@ -66,8 +70,8 @@ public final class UriTemplate {
         if (variables.isEmpty()) {
             throw new IllegalArgumentException("it has no {variable}; a resource without one takes 'uri'");
         }
-        regex.append(Pattern.quote(tail));
-        return new UriTemplate(text, variables, Pattern.compile(regex.toString()));
+        literals.add(tail);
+        return new UriTemplate(text, variables, literals);
     }
 
     public String text() {
@@ -78,19 +82,67 @@ public final class UriTemplate {
         return variables;
     }
 
-    /** The decoded variable values when {@code uri} matches, else null. */
+    /**
+     * The decoded variable values when {@code uri} matches, else null. A regular expression
+     * ({@code lit([^/?#]+)lit([^/?#]+)…}) backtracks: for two variables around a {@code -}, a URI
+     * of dashes took time quadratic in its length (seconds for 60,000 characters, on the event
+     * loop), cubic for three. Here one pass from the end marks where each variable may end with
+     * the rest of the template matching after it; a pass from the start then gives each variable
+     * the longest such value.
+     */
     public Map<String, String> match(String uri) {
-        Matcher m = matcher.matcher(uri);
-        if (!m.matches()) {
+        int n = uri.length();
+        int k = variables.size();
+        String head = literals.get(0);
+        String tail = literals.get(k);
+        if (!uri.startsWith(head) || !uri.endsWith(tail) || n < head.length() + tail.length() + k) {
+            return null;
+        }
+        // runEnd[p]: where the run of characters a value may hold that starts at p ends
+        int[] runEnd = new int[n + 1];
+        runEnd[n] = n;
+        for (int p = n - 1; p >= 0; p--) {
+            char c = uri.charAt(p);
+            runEnd[p] = c == '/' || c == '?' || c == '#' ? p : runEnd[p + 1];
+        }
+        // ends[i][q]: variable i may end at q (its literal and the rest of the template match from q)
+        boolean[][] ends = new boolean[k][];
+        boolean[] nextStarts = null;
+        for (int i = k - 1; i >= 0; i--) {
+            String literal = literals.get(i + 1);
+            boolean[] end = new boolean[n + 1];
+            for (int q = 0; q + literal.length() <= n; q++) {
+                int after = q + literal.length();
+                end[q] = (i == k - 1 ? after == n : nextStarts[after]) && uri.startsWith(literal, q);
+            }
+            ends[i] = end;
+            // starts[p]: variable i may start at p, i.e. may end somewhere in (p, runEnd[p]]
+            boolean[] starts = new boolean[n + 1];
+            int nearestEnd = Integer.MAX_VALUE;
+            for (int p = n; p >= 0; p--) {
+                starts[p] = p < runEnd[p] && nearestEnd <= runEnd[p];
+                if (end[p]) {
+                    nearestEnd = p;
+                }
+            }
+            nextStarts = starts;
+        }
+        int p = head.length();
+        if (!nextStarts[p]) {
             return null;
         }
         Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i < variables.size(); i++) {
-            String decoded = percentDecode(m.group(i + 1));
+        for (int i = 0; i < k; i++) {
+            int q = runEnd[p];
+            while (!ends[i][q]) {
+                q--;
+            }
+            String decoded = percentDecode(uri.substring(p, q));
             if (decoded == null) {
                 return null;
             }
             values.put(variables.get(i), decoded);
+            p = q + literals.get(i + 1).length();
         }
         return values;
     }

@@ -38,6 +38,11 @@ final class HttpServerRequestMeters {
     private static final int FIRST_CODE = 100;
     private static final int LAST_CODE = 599;
 
+    /** The methods counted under their own name; the HTTP server accepts any token as a method. */
+    private static final java.util.Set<HttpMethod> KNOWN = java.util.Set.copyOf(HttpMethod.values());
+    /** What every other method is counted as (OpenTelemetry's name for it). */
+    static final HttpMethod OTHER = HttpMethod.valueOf("_OTHER");
+
     private final MeterRegistry registry;
     private final Map<HttpMethod, ForMethod> byMethod = new ConcurrentHashMap<>();
 
@@ -51,9 +56,15 @@ final class HttpServerRequestMeters {
         return vertxOwn == null ? null : new Server((HttpServerMetrics<Object, Object, Object>) vertxOwn);
     }
 
+    /**
+     * The meters of a method. A method outside the known ones is counted as {@link #OTHER}: the
+     * method is the client's, and each new one made a new set of series, so a client sending
+     * made-up methods grew the registry and every scrape without end.
+     */
     private ForMethod method(HttpMethod method) {
-        ForMethod known = byMethod.get(method);
-        return known != null ? known : byMethod.computeIfAbsent(method, ForMethod::new);
+        HttpMethod counted = KNOWN.contains(method) ? method : OTHER;
+        ForMethod known = byMethod.get(counted);
+        return known != null ? known : byMethod.computeIfAbsent(counted, ForMethod::new);
     }
 
     /** The meters of one method, and of its responses by route and status code. */

@@ -34,9 +34,35 @@ final class LogLines {
         }
         StringBuilder out = new StringBuilder(message == null ? "" : message);
         for (KeyValuePair kv : pairs) {
-            out.append(' ').append(kv.key).append("=\"").append(value(kv).replace("\"", "\\\"")).append('"');
+            out.append(' ').append(kv.key).append("=\"");
+            quoted(value(kv), out);
+            out.append('"');
         }
         return out.toString();
+    }
+
+    /**
+     * A value inside the quotes of a text line: quotes and control characters escaped. Values
+     * carry what callers sent (a failed call's reason quotes the input), and a raw line break or
+     * terminal escape in one would end the line and start a forged one.
+     */
+    private static void quoted(String value, StringBuilder out) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"') {
+                out.append("\\\"");
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (c == '\t') {
+                out.append("\\t");
+            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
     }
 
     static String value(KeyValuePair kv) {

@@ -5,6 +5,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,7 +21,7 @@ class LiveSessionTest {
 
     @Test
     void resumeClassifiesByStreamAndPosition() {
-        LiveSession live = new LiveSession("s", "e1", 4, 2);
+        LiveSession live = new LiveSession("s", "e1", 4, 2, Long.MAX_VALUE);
         assertEquals(LiveSession.Resume.REPLAY, live.classify(new EventId("e1", 0, 0)), "the GET stream always exists");
         assertEquals(LiveSession.Resume.UNKNOWN, live.classify(new EventId("e1", 1, 0)), "no POST stream was issued yet");
 
@@ -48,7 +50,7 @@ class LiveSessionTest {
 
     @Test
     void aStreamKeepsItsMostRecentEvents() {
-        LiveSession live = new LiveSession("s", "e1", 3, 2);
+        LiveSession live = new LiveSession("s", "e1", 3, 2, Long.MAX_VALUE);
         EventStream stream = live.newStream();
         for (int i = 1; i <= 5; i++) {
             stream.send(message(i));
@@ -56,6 +58,39 @@ class LiveSessionTest {
         stream.finish();
         assertFalse(stream.exhaustedAfter(2), "events 3 to 5 are kept");
         assertTrue(stream.exhaustedAfter(5));
+    }
+
+    @Test
+    void finishedStreamsKeepAtMostTheSessionsByteBudget() {
+        // as a session sees it: each POST answered on a stream whose last message is a large result
+        LiveSession live = new LiveSessions(new MutableClock()).of("s");
+        JsonObject result = new JsonObject().put("jsonrpc", "2.0").put("id", 1)
+                .put("result", new JsonObject().put("text", "r".repeat(1 << 20)));
+        List<EventStream> answered = new ArrayList<>();
+        for (int i = 0; i < LiveSessions.FINISHED_STREAMS_KEPT; i++) {
+            EventStream stream = live.newStream();
+            stream.send(message(i));
+            stream.send(result);
+            stream.finish();
+            live.retire(stream);
+            answered.add(stream);
+        }
+        long kept = 0;
+        int resumable = 0;
+        for (EventStream stream : answered) {
+            if (live.stream(stream.number()) != null) {
+                kept += stream.keptBytes();
+                resumable++;
+                assertEquals(LiveSession.Resume.REPLAY, live.classify(new EventId(live.epoch(), stream.number(), 0)));
+            } else {
+                assertEquals(LiveSession.Resume.EXHAUSTED, live.classify(new EventId(live.epoch(), stream.number(), 0)),
+                        "dropped to bound memory: nothing to replay");
+            }
+        }
+        assertTrue(kept <= LiveSessions.FINISHED_BYTES_KEPT, kept + " bytes kept");
+        assertTrue(resumable >= 7 && resumable < LiveSessions.FINISHED_STREAMS_KEPT, resumable + " streams kept");
+        assertEquals(answered.get(answered.size() - 1), live.stream(answered.get(answered.size() - 1).number()),
+                "the most recent answer stays resumable");
     }
 
     @Test

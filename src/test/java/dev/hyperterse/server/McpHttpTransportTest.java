@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -192,6 +193,14 @@ class McpHttpTransportTest {
                 "Origin", "http://evil.example.com").statusCode());
         assertEquals(403, http.mcp(RawHttp.request(1, "ping", null), "Host", "evil.example.com").statusCode());
         assertEquals(200, http.mcp(RawHttp.request(1, "ping", null), "Host", "localhost:" + server.port()).statusCode());
+        // a Host the router cannot read is the caller's mistake, named as such (it was "Internal error")
+        for (String host : List.of("localhost:80:90", "127.0.0.1:99999", "localhost:port")) {
+            HttpResponse<String> malformed = http.mcp(RawHttp.request(1, "ping", null), "Host", host);
+            assertEquals(400, malformed.statusCode(), host);
+            JsonObject error = new JsonObject(malformed.body()).getJsonObject("error");
+            assertEquals(-32000, error.getInteger("code"), host);
+            assertEquals("Bad Request: the Host header is missing or malformed", error.getString("message"), host);
+        }
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -116,6 +117,23 @@ class MetricsEndpointTest {
         assertEquals(1, value(after, "vertx_http_server_active_requests", "method=\"GET\""),
                 "only the scrape itself is still being processed");
         assertTrue(after.contains("# HELP vertx_http_server_requests_total Number of processed requests"), "described");
+    }
+
+    @Test
+    void madeUpHttpMethodsAreCountedAsOne() throws Exception {
+        // the HTTP server accepts any token as a method; each used to make its own series
+        for (int i = 0; i < 20; i++) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+                socket.getOutputStream().write(("MADEUP" + i + " /heartbeat HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Length: 0\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                assertEquals("HTTP/1.1 405 Method Not Allowed", new java.io.BufferedReader(new java.io.InputStreamReader(
+                        socket.getInputStream(), java.nio.charset.StandardCharsets.US_ASCII)).readLine());
+            }
+        }
+        String scraped = http.send("GET", "/metrics").body();
+        assertFalse(scraped.contains("MADEUP"), "no series per made-up method");
+        assertEquals(0, value(scraped, "vertx_http_server_active_requests", "method=\"_OTHER\""));
+        assertTrue(value(scraped, "vertx_http_server_request_bytes_count", "method=\"_OTHER\"") >= 20);
     }
 
     @Test

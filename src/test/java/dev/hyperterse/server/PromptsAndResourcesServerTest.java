@@ -190,6 +190,13 @@ class PromptsAndResourcesServerTest {
                     .put("ref", new JsonObject().put("type", "ref/prompt").put("name", "nope"))
                     .put("argument", new JsonObject().put("name", "x").put("value", ""))));
             assertEquals(-32602, unknown.getInteger("code"));
+            for (Object typed : List.of(5, true, new JsonArray().add("c"), new JsonObject())) {
+                JsonObject mistyped = error(call(http, null, "completion/complete", new JsonObject()
+                        .put("ref", new JsonObject().put("type", "ref/prompt").put("name", "incident-update"))
+                        .put("argument", new JsonObject().put("name", "service").put("value", typed))));
+                assertEquals(-32602, mistyped.getInteger("code"), mistyped.encode());
+                assertEquals("completion/complete: 'argument.value' must be a string", mistyped.getString("message"));
+            }
         }
     }
 
@@ -242,12 +249,22 @@ class PromptsAndResourcesServerTest {
             assertTrue(denied.getString("message").startsWith("auth failed"), denied.encode());
             assertEquals(-32000, error(call(http, null, "resources/read",
                     new JsonObject().put("uri", "ops://runbook"))).getInteger("code"));
+            // auth comes before the arguments' checks, which would name the prompt's arguments
+            JsonObject withArguments = error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only")
+                    .put("arguments", new JsonObject().put("guess", "x"))));
+            assertEquals("auth failed: missing X-API-Key header", withArguments.getString("message"), withArguments.encode());
+            // watching a resource is reading it as it changes
+            String session = http.session(V);
+            JsonObject watch = error(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook")));
+            assertEquals("auth failed: missing X-API-Key header", watch.getString("message"), watch.encode());
 
             String[] key = {"X-API-Key", "ops-key"};
             assertTrue(field(result(call(http, null, "prompts/list", new JsonObject(), key)).getJsonArray("prompts"), "name")
                     .contains("ops-only"));
             assertEquals("the runbook", result(call(http, null, "resources/read", new JsonObject().put("uri", "ops://runbook"),
                     key)).getJsonArray("contents").getJsonObject(0).getString("text"));
+            assertTrue(result(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook"), key))
+                    .isEmpty());
         }
     }
 
@@ -287,6 +304,22 @@ class PromptsAndResourcesServerTest {
                 assertTrue(stream.silentFor(Duration.ofMillis(500)), "no update after unsubscribing");
             }
             assertEquals("# Release 2.5\n", read(http, "docs://release-notes").getString("text"));
+        }
+    }
+
+    @Test
+    void aWatchedUriIsBounded() throws Exception {
+        try (RunningServer server = RunningServer.start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            String session = http.session(V);
+            // a template matches any length; each watched URI stays with the session until it ends
+            String longest = "shop://orders/" + "1".repeat(2048 - "shop://orders/".length());
+            assertTrue(result(call(http, session, "resources/subscribe", new JsonObject().put("uri", longest))).isEmpty());
+            JsonObject refused = error(call(http, session, "resources/subscribe",
+                    new JsonObject().put("uri", longest + "1".repeat(1_000_000))));
+            assertEquals(-32602, refused.getInteger("code"));
+            assertEquals("resources/subscribe: 'uri' is too long (at most 2048 characters)", refused.getString("message"));
+            assertTrue(result(call(http, session, "resources/unsubscribe", new JsonObject().put("uri", longest))).isEmpty());
         }
     }
 

@@ -89,6 +89,23 @@ class LogLinesTest {
     }
 
     @Test
+    void aValueCannotEndItsTextLineOrStartAForgedOne() {
+        Map<String, String> rules = new HashMap<>();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
+        rules.put("safeMsg", SafeMessageConverter.class.getName());
+        layout.setPattern("%level %logger{0} - %safeMsg%n");
+        layout.start();
+        // a failed call's reason quotes the caller's input as it was sent
+        LoggingEvent event = new LoggingEvent("fqcn", logger, Level.INFO, "call failed", null, null);
+        event.addKeyValuePair(new KeyValuePair("reason", "expected int, got \"a\n00:00:00.000 ERROR Fake - forged\r\u001b[31m\t\u2028\""));
+        String line = layout.doLayout(event);
+        assertEquals("INFO Pipeline - call failed reason=\"expected int, got \\\"a\\n00:00:00.000 ERROR Fake - forged"
+                + "\\r\\u001b[31m\\t\\u2028\\\"\"\n", line);
+    }
+
+    @Test
     void longMessagesValuesAndErrorsAreCutBeforeTheyAreRedacted() {
         JsonLineLayout layout = new JsonLineLayout();
         layout.setContext(context);
