@@ -18,7 +18,15 @@ import java.util.Locale;
 final class Cors implements Handler<RoutingContext> {
     static final String METHODS = "GET, POST, DELETE, OPTIONS";
     static final String HEADERS = "Content-Type, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, "
-            + "Last-Event-ID, Accept";
+            + "Last-Event-ID, Accept, Mcp-Method, Mcp-Name";
+    /**
+     * The {@code Mcp-Param-*} headers a preflight may allow at once. A 2026-07-28 client mirrors a
+     * tool's declared arguments into headers named after them, which no fixed list can hold, so the
+     * ones a preflight asks for are allowed back; the request itself is checked as any other.
+     */
+    static final int MAX_PARAM_HEADERS = 32;
+    private static final java.util.regex.Pattern PARAM_HEADER =
+            java.util.regex.Pattern.compile("(?i)mcp-param-[a-z0-9_-]{1,64}");
     static final String EXPOSED = "Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate";
 
     private final List<String> origins;
@@ -48,11 +56,30 @@ final class Cors implements Handler<RoutingContext> {
                 return;
             }
             response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, METHODS)
-                    .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, HEADERS)
+                    .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, allowedHeaders(rc))
                     .putHeader(HttpHeaders.ACCESS_CONTROL_MAX_AGE, "86400")
                     .setStatusCode(204).end();
             return;
         }
         rc.next();
+    }
+
+    /** The fixed headers, and the {@code Mcp-Param-*} ones the preflight asks for (bounded). */
+    private static String allowedHeaders(RoutingContext rc) {
+        String requested = rc.request().getHeader(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS);
+        if (requested == null) {
+            return HEADERS;
+        }
+        rc.response().putHeader(HttpHeaders.VARY, "Origin, Access-Control-Request-Headers");
+        StringBuilder allowed = new StringBuilder(HEADERS);
+        int params = 0;
+        for (String name : requested.split(",", MAX_PARAM_HEADERS * 4)) {
+            String header = name.trim();
+            if (params < MAX_PARAM_HEADERS && PARAM_HEADER.matcher(header).matches()) {
+                allowed.append(", ").append(header);
+                params++;
+            }
+        }
+        return allowed.toString();
     }
 }

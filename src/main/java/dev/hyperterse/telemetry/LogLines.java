@@ -25,9 +25,12 @@ final class LogLines {
     private LogLines() {
     }
 
-    /** The message with its key-value pairs appended ({@code key="value"}), redacted. */
+    /**
+     * The message with its key-value pairs appended ({@code key="value"}), redacted, for a text
+     * line: a line break in the message goes on as an indented line ({@link #continued}).
+     */
     static String message(ILoggingEvent event) {
-        String message = Redaction.secrets(event.getFormattedMessage());
+        String message = continued(Redaction.secrets(event.getFormattedMessage()));
         List<KeyValuePair> pairs = event.getKeyValuePairs();
         if (pairs == null || pairs.isEmpty()) {
             return message;
@@ -42,15 +45,54 @@ final class LogLines {
     }
 
     /**
-     * A value inside the quotes of a text line: quotes and control characters escaped. Values
-     * carry what callers sent (a failed call's reason quotes the input), and a raw line break or
-     * terminal escape in one would end the line and start a forged one.
+     * A message's text for a text line. A message may quote what a caller sent (a method name, at
+     * debug), so a line break in it must not start what reads as a log line of its own: each line
+     * after the first is indented with {@code "  | "}, as no log line begins; other control
+     * characters (a terminal's escapes) are written as {@code \\uXXXX}. Messages of several lines
+     * (a project's problems) stay readable.
+     */
+    static String continued(String message) {
+        if (message == null) {
+            return null;
+        }
+        StringBuilder out = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            boolean lineBreak = c == '\n' || c == '\r' || c == '\u2028' || c == '\u2029';
+            if (out == null && (lineBreak || (Character.isISOControl(c) && c != '\t'))) {
+                out = new StringBuilder(message.length() + 16).append(message, 0, i);
+            }
+            if (out == null) {
+                continue;
+            }
+            if (c == '\r' && i + 1 < message.length() && message.charAt(i + 1) == '\n') {
+                continue;
+            }
+            if (lineBreak) {
+                out.append("\n  | ");
+            } else if (Character.isISOControl(c) && c != '\t') {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out == null ? message : out.toString();
+    }
+
+    /**
+     * A value inside the quotes of a text line: quotes, backslashes and control characters
+     * escaped. Values carry what callers sent (a failed call's reason quotes the input), and a raw
+     * line break or terminal escape in one would end the line and start a forged one; an
+     * unescaped backslash before a quote would end the value early and let the rest read as
+     * pairs of the server's.
      */
     private static void quoted(String value, StringBuilder out) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == '"') {
                 out.append("\\\"");
+            } else if (c == '\\') {
+                out.append("\\\\");
             } else if (c == '\n') {
                 out.append("\\n");
             } else if (c == '\r') {

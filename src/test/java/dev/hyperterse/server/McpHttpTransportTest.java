@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -212,6 +213,18 @@ class McpHttpTransportTest {
         assertTrue(pre.headers().firstValue("access-control-allow-headers").orElseThrow().contains("Mcp-Session-Id"));
         HttpResponse<String> ping = http.mcp(RawHttp.request(1, "ping", null), "Origin", "http://localhost:5173");
         assertTrue(ping.headers().firstValue("access-control-expose-headers").orElseThrow().contains("Mcp-Session-Id"));
+        // a 2026-07-28 browser client sends the routing headers and a tool's mirrored arguments
+        HttpResponse<String> stateless = http.send("OPTIONS", "/mcp", "Origin", "http://localhost:5173",
+                "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers",
+                "content-type,mcp-method,mcp-name,mcp-protocol-version,mcp-param-tool,x-evil,mcp-param-");
+        assertEquals(204, stateless.statusCode());
+        List<String> allowed = List.of(stateless.headers().firstValue("access-control-allow-headers").orElseThrow()
+                .toLowerCase(java.util.Locale.ROOT).split(",\\s*"));
+        assertTrue(allowed.containsAll(List.of("content-type", "mcp-method", "mcp-name", "mcp-protocol-version",
+                "mcp-param-tool")), allowed.toString());
+        assertFalse(allowed.contains("x-evil"), allowed.toString());
+        assertFalse(allowed.contains("mcp-param-"), allowed.toString());
+        assertTrue(stateless.headers().firstValue("vary").orElseThrow().contains("Access-Control-Request-Headers"));
     }
 
     @Test

@@ -103,6 +103,15 @@ class LogLinesTest {
         String line = layout.doLayout(event);
         assertEquals("INFO Pipeline - call failed reason=\"expected int, got \\\"a\\n00:00:00.000 ERROR Fake - forged"
                 + "\\r\\u001b[31m\\t\\u2028\\\"\"\n", line);
+        // a backslash before a quote cannot end the value early and add a pair of the caller's making
+        LoggingEvent pair = new LoggingEvent("fqcn", logger, Level.INFO, "call failed", null, null);
+        pair.addKeyValuePair(new KeyValuePair("reason", "x\\\" tool=\"admin"));
+        assertEquals("INFO Pipeline - call failed reason=\"x\\\\\\\" tool=\\\"admin\"\n", layout.doLayout(pair));
+        // nor can a caller's text in the message itself start a line: the next line is indented
+        LoggingEvent message = new LoggingEvent("fqcn", logger, Level.DEBUG, "notification {}", null,
+                new Object[] {"x\r\n00:00:00.000 ERROR Fake - forged\u001b[2J"});
+        assertEquals("DEBUG Pipeline - notification x\n  | 00:00:00.000 ERROR Fake - forged\\u001b[2J\n",
+                layout.doLayout(message));
     }
 
     @Test
