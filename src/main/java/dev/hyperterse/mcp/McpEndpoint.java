@@ -686,7 +686,11 @@ public final class McpEndpoint {
         while (from < contentType.length() && Character.isWhitespace(contentType.charAt(from))) {
             from++;
         }
-        return contentType.regionMatches(true, from, "application/json", 0, "application/json".length());
+        int end = from + "application/json".length();
+        // the type ends there: application/jsonx or application/json-seq is another type
+        return contentType.regionMatches(true, from, "application/json", 0, "application/json".length())
+                && (end == contentType.length() || contentType.charAt(end) == ';'
+                || Character.isWhitespace(contentType.charAt(end)));
     }
 
     /** Whether {@code text[from, to)} is {@code type}, ignoring case. */

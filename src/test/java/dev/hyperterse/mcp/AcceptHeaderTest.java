@@ -41,5 +41,9 @@ class AcceptHeaderTest {
         assertFalse(McpEndpoint.isJson(null));
         assertFalse(McpEndpoint.isJson("text/plain"));
         assertFalse(McpEndpoint.isJson("application/jso"));
+        assertFalse(McpEndpoint.isJson("application/jsonx"));
+        assertFalse(McpEndpoint.isJson("application/json-seq"));
+        assertTrue(McpEndpoint.isJson("application/json ; charset=utf-8"));
+        assertTrue(McpEndpoint.isJson("application/json;charset=utf-8"));
     }
 }
