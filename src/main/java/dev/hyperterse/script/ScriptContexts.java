@@ -45,10 +45,18 @@ final class ScriptContexts {
     private final ModuleFileSystem files;
     private final ScriptFetch fetch;
     /**
-     * The timers of running calls by id, each with whether it may still run: clearing one after
-     * its Vert.x timer fired but before the queued callback ran must still keep it from running.
+     * The timers of running calls by id, each with the script that set it and whether it may
+     * still run: clearing one after its Vert.x timer fired but before the queued callback ran
+     * must still keep it from running.
      */
-    private final Map<Long, AtomicBoolean> timers = new ConcurrentHashMap<>();
+    private final Map<Long, ScriptTimer> timers = new ConcurrentHashMap<>();
+
+    /**
+     * A timer a script set. Vert.x numbers all of its timers together, the server's own (call
+     * time limits, connection deadlines) included, so a script may clear only the ones it set.
+     */
+    private record ScriptTimer(LoadedScript owner, AtomicBoolean live) {
+    }
 
     /**
      * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
@@ -76,7 +84,7 @@ final class ScriptContexts {
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
                             commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
-            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimer());
+            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded));
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -254,7 +262,7 @@ final class ScriptContexts {
                     callback.execute();
                 }
             }));
-            timers.put(id, live);
+            timers.put(id, new ScriptTimer(loaded, live));
             loaded.track(call, () -> {
                 live.set(false);
                 timers.remove(id);
@@ -264,15 +272,18 @@ final class ScriptContexts {
         };
     }
 
-    private ProxyExecutable clearTimer() {
+    /** {@code hostClearTimer(id)}: cancels a timer this script set; any other id is left alone. */
+    private ProxyExecutable clearTimerFor(LoadedScript loaded) {
         return args -> {
-            if (fetch != null && args[0].fitsInLong() && args[0].asLong() >= 0) {
-                AtomicBoolean live = timers.remove(args[0].asLong());
-                if (live != null) {
-                    // its callback may already be queued for this thread: it must not run now
-                    live.set(false);
-                }
-                fetch.cancelTimer(args[0].asLong());
+            if (!args[0].fitsInLong()) {
+                return null;
+            }
+            long id = args[0].asLong();
+            ScriptTimer timer = timers.get(id);
+            if (timer != null && timer.owner() == loaded && timers.remove(id, timer)) {
+                // its callback may already be queued for this thread: it must not run now
+                timer.live().set(false);
+                fetch.cancelTimer(id);
             }
             return null;
         };
