@@ -15,6 +15,7 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -166,7 +167,7 @@ final class ScriptFetch {
     /**
      * Refuses a host outside the allow-list, and this server's own address: any address of this
      * machine (loopback, 0.0.0.0, its interfaces) at the port the server listens on. Names are
-     * resolved off the event loop.
+     * resolved by the client's own resolver; one that does not resolve fails the request.
      */
     private Future<Void> check(String host, int port) {
         if (!rules.allowed(host, port)) {
@@ -179,14 +180,18 @@ final class ScriptFetch {
             return Future.succeededFuture();
         }
         String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        return eventLoop.executeBlocking(() -> {
-            for (InetAddress address : InetAddress.getAllByName(name)) {
-                if (isThisMachine(address)) {
+        // asked of the resolver the client connects with: the JDK's knows names differently (not
+        // localhost., say), and a name that does not resolve here could not be connected to either
+        io.vertx.core.Promise<List<InetSocketAddress>> resolved = io.vertx.core.Promise.promise();
+        ((VertxInternal) vertx).nameResolver().resolveAll(name, resolved::handle);
+        return resolved.future().compose(addresses -> eventLoop.executeBlocking(() -> {
+            for (InetSocketAddress address : addresses) {
+                if (isThisMachine(address.getAddress())) {
                     return true;
                 }
             }
             return false;
-        }, false).recover(e -> Future.succeededFuture(false)).compose(self -> self
+        }, false)).compose(self -> self
                 ? Future.failedFuture("refused to fetch " + host + ":" + port + ", this server's own address (a "
                         + "script calling its own server can call itself without end; an allow_hosts entry naming "
                         + host + ":" + port + " allows it)")

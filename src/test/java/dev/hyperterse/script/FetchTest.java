@@ -189,6 +189,25 @@ class FetchTest extends ScriptTestBase {
         }
     }
 
+    /**
+     * The check resolves a name as the connection does: a fully qualified name (a trailing dot),
+     * which the JDK's resolver does not know but the client's does, is this server too.
+     */
+    @Test
+    void theServersOwnAddressIsRefusedByItsFullyQualifiedName() throws Exception {
+        int port = server.actualPort();
+        p.write("h.js", "export default async ({ inputs }) => { try { return (await fetch('http://localhost.:' + inputs.port",
+                "  + '/json')).status; } catch (e) { return e.message; } };");
+        ScriptRuntime runtime = p.start(new FetchRules(java.util.List.of(), () -> port), p.ref("h.js"));
+        try {
+            Object out = ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                    .put("inputs", new JsonObject().put("port", port)), Duration.ofSeconds(10)));
+            assertTrue(String.valueOf(out).contains("this server's own address"), String.valueOf(out));
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
     @Test
     void anAllowListLimitsTheHosts() throws Exception {
         p.write("h.js", "export default async ({ inputs }) => { try { return (await fetch(inputs.base + '/json')).status; }",
