@@ -277,7 +277,10 @@ final class LoadedScript {
     }
 
     private String withoutHostPaths(String message) {
-        return message.replace(projectPrefix, "");
+        // paths inside the project become relative; the folder itself (run npm install in …) is named
+        String relative = message.replace(projectPrefix, "");
+        return projectPrefix.length() > 1 ? relative.replace(projectPrefix.substring(0, projectPrefix.length() - 1),
+                "the project folder") : relative;
     }
 
     private static String guestStack(PolyglotException e) {

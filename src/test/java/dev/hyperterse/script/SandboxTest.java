@@ -42,6 +42,7 @@ class SandboxTest extends ScriptTestBase {
         attempts.put("new Worker('x.js')", "ReferenceError: Worker is not defined");
         attempts.put("require('child_process')", "ReferenceError: require is not defined");
         attempts.put("__hyperterse_require('/etc/passwd')", "scripts can only load module files");
+        attempts.put("__hyperterse_require('child_process')", "Cannot find package 'child_process'");
         attempts.put("await import('/etc/passwd')", "/etc/passwd");
         attempts.put("await import('../../../../../../../../etc/hostname')", "etc/hostname");
         attempts.put("await import('node:fs')", "node:fs");
