@@ -189,6 +189,14 @@ final class LoadedScript {
                     : timedOut(limit, null);
         }
         if (settled[1]) {
+            if (outcome[0] != null && outcome[0].isException() && outcome[0].isHostObject()) {
+                // a host function's Java exception, rejected through a promise: worded as a thrown one is
+                try {
+                    outcome[0].throwException();
+                } catch (PolyglotException e) {
+                    throw failure(e, limit);
+                }
+            }
             String toolError = toolErrorMessage(outcome[0]);
             if (toolError != null) {
                 throw new ScriptFailure(toolError, false, null, ScriptFailure.Kind.TOOL_ERROR);

@@ -184,6 +184,11 @@ final class ScriptContexts {
                 onError.execute("fetch is only available while the script handles a call");
                 return null;
             }
+            String method = args[1].asString().toUpperCase(Locale.ROOT);
+            if (!ScriptFetch.isMethod(method)) {
+                onError.execute("'" + method + "' is not a valid HTTP method");
+                return null;
+            }
             long call = loaded.currentCall();
             String body = args[3].isNull() ? null : args[3].asString();
             JsonObject headers;
@@ -193,8 +198,7 @@ final class ScriptContexts {
                 onError.execute("the headers are not a plain object");
                 return null;
             }
-            loaded.track(call, fetch.send(args[0].asString(), args[1].asString().toUpperCase(Locale.ROOT),
-                    headers, body, left,
+            loaded.track(call, fetch.send(args[0].asString(), method, headers, body, left,
                     response -> loaded.postFor(call, () -> onResponse.execute(response.status(),
                             response.statusText(), response.headersJson(), response.body(), response.url())),
                     message -> loaded.postFor(call, () -> onError.execute(message))));

@@ -99,6 +99,16 @@ final class ScriptFetch {
         });
     }
 
+    /** True for a method {@link #send} takes: an HTTP token. */
+    static boolean isMethod(String method) {
+        try {
+            HttpMethod.valueOf(method);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** One exchange of a request: checks the target, sends, and follows a redirect as another hop. */
     private Future<Response> hop(Exchange exchange, String url, HttpMethod method, MultiMap headers, String body,
                                  long deadline, int redirects) {

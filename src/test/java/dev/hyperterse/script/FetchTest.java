@@ -152,6 +152,16 @@ class FetchTest extends ScriptTestBase {
         assertTrue(out.getString(2).startsWith("TypeError: fetch failed:"), out.encode());
     }
 
+    /** A method that is no HTTP token rejects like any other bad request, in the script's words. */
+    @Test
+    void anInvalidMethodRejectsWithTypeError() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => {",
+                "  try { await fetch(inputs.base + '/echo', { method: 'GE T' }); return 'fetched'; }",
+                "  catch (e) { return e.name + ': ' + e.message; } };");
+        String out = (String) p.callOnce(p.ref("h.js"), payload(base));
+        assertEquals("TypeError: fetch failed: 'GE T' is not a valid HTTP method", out);
+    }
+
     /** A handler that fetches its own server is refused, by every name of this machine, redirects included. */
     @Test
     void theServersOwnAddressIsRefused() throws Exception {
