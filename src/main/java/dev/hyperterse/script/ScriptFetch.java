@@ -248,8 +248,9 @@ final class ScriptFetch {
         io.vertx.core.Promise<Buffer> done = io.vertx.core.Promise.promise();
         response.handler(chunk -> {
             if (collected.length() + chunk.length() > MAX_BODY_BYTES) {
-                response.request().reset();
+                // failed before the reset, whose own failure (Stream reset) would come first otherwise
                 done.tryFail("the response body is larger than " + MAX_BODY_BYTES + " bytes");
+                response.request().reset();
             } else {
                 collected.appendBuffer(chunk);
             }

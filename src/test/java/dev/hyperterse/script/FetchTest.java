@@ -39,6 +39,14 @@ class FetchTest extends ScriptTestBase {
                     // answers once /slow has arrived, so a script awaiting it knows its /slow request is out
                     slowStarted.thenRun(() -> p.vertx.runOnContext(v -> req.response().end("ok")));
                     break;
+                case "/big":
+                    // more than a script may read, sent without a length
+                    req.response().setChunked(true);
+                    for (int i = 0; i < 17; i++) {
+                        req.response().write(io.vertx.core.buffer.Buffer.buffer(new byte[1024 * 1024]));
+                    }
+                    req.response().end();
+                    break;
                 case "/redirect-home":
                     req.response().setStatusCode(302).putHeader("location", req.getParam("to")).end();
                     break;
@@ -160,6 +168,15 @@ class FetchTest extends ScriptTestBase {
                 "  catch (e) { return e.name + ': ' + e.message; } };");
         String out = (String) p.callOnce(p.ref("h.js"), payload(base));
         assertEquals("TypeError: fetch failed: 'GE T' is not a valid HTTP method", out);
+    }
+
+    /** A body past the limit fails the fetch saying so, however it was sent. */
+    @Test
+    void aBodyLargerThanTheLimitRejectsSayingSo() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => {",
+                "  try { await fetch(inputs.base + '/big'); return 'fetched'; } catch (e) { return e.message; } };");
+        assertEquals("fetch failed: the response body is larger than " + ScriptFetch.MAX_BODY_BYTES + " bytes",
+                p.callOnce(p.ref("h.js"), payload(base)));
     }
 
     /** A handler that fetches its own server is refused, by every name of this machine, redirects included. */
