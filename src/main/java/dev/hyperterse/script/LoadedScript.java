@@ -28,8 +28,8 @@ final class LoadedScript {
 
     private final Context context;
     private final String displayName;
-    /** The project folder as messages would show it, removed from them: callers see relative paths. */
-    private final String projectPrefix;
+    /** The project folder, removed from messages: callers see relative paths. */
+    private final String projectDir;
     private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
     private final ScriptConsole console;
     /** How to stop the current call's unfinished fetches: a script's requests end with its call. */
@@ -52,7 +52,7 @@ final class LoadedScript {
         this.context = context;
         this.displayName = displayName;
         this.console = new ScriptConsole(displayName);
-        this.projectPrefix = projectDir.endsWith("/") ? projectDir : projectDir + "/";
+        this.projectDir = projectDir;
     }
 
     void bind(Value exportFunction, Value hostHelpers) {
@@ -285,10 +285,7 @@ final class LoadedScript {
     }
 
     private String withoutHostPaths(String message) {
-        // paths inside the project become relative; the folder itself (run npm install in …) is named
-        String relative = message.replace(projectPrefix, "");
-        return projectPrefix.length() > 1 ? relative.replace(projectPrefix.substring(0, projectPrefix.length() - 1),
-                "the project folder") : relative;
+        return ScriptErrors.withoutProjectFolder(message, projectDir);
     }
 
     private static String guestStack(PolyglotException e) {

@@ -69,6 +69,11 @@ final class ScriptContexts {
         this.fetch = fetch;
     }
 
+    /** The project folder's real path, as the module file system serves it. */
+    Path root() {
+        return files.root();
+    }
+
     /**
      * A fresh context with the script's module graph loaded and its export checked.
      *
