@@ -15,6 +15,7 @@ import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.model.BoundedText;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
+import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.script.ScriptFailure;
 import dev.hyperterse.model.ToolDef;
@@ -282,7 +283,7 @@ public final class Pipeline {
                 loaded[0] = true;
                 return callScript(tool, tool.handler(), payload, Stage.HANDLER,
                         "handler script failed for tool " + tool.name() + ": ")
-                        .map(out -> withinSizeLimit(ResultCoercion.rows(out), tool.limits()));
+                        .map(out -> withinSizeLimit(out, tool.limits()));
             };
             Future<CachedRows> handled = !tool.cache().active() ? load.get()
                     : cache.getOrLoad(new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
@@ -339,8 +340,11 @@ public final class Pipeline {
                 new JsonObject().put("results", result.rows()).put("tool", tool.path()));
         return callScript(tool, tool.outputMapper(), payload, Stage.OUTPUT_TRANSFORM,
                 "output transform failed for tool " + tool.name() + ": ")
-                .map(out -> new ToolResult(ResultCoercion.rows(out), result.cut(), result.rowLimit(),
-                        result.byteLimit()));
+                .map(out -> {
+                    CachedRows mapped = withinSizeLimit(out, tool.limits());
+                    return new ToolResult(mapped.rows(), mapped.cut() != ResultCut.NONE ? mapped.cut() : result.cut(),
+                            result.rowLimit(), result.byteLimit());
+                });
     }
 
     /**
@@ -395,19 +399,21 @@ public final class Pipeline {
     }
 
     /**
-     * A handler's rows held to the tool's size limit, as a connector holds a statement's (the row
-     * limit is for statements): the rows before the first that does not fit. The script made them
-     * already, but the answer and the cache entry stay bounded.
+     * The rows of a handler's or an output mapper's result held to the tool's size limit, as a
+     * connector holds a statement's (the row limit is for statements): the rows before the first
+     * that does not fit. The script made them already, but the answer and the cache entry stay
+     * bounded, and rows past the cut are never made (this runs on the event loop).
      */
-    private static CachedRows withinSizeLimit(JsonArray rows, Limits limits) {
+    private static CachedRows withinSizeLimit(Object result, Limits limits) {
         ResultBudget budget = new ResultBudget(Integer.MAX_VALUE, limits.resultMaxBytes());
         JsonArray kept = new JsonArray();
-        for (Object row : rows) {
+        ResultCoercion.eachRow(result, row -> {
             if (!budget.admit(row)) {
-                break;
+                return false;
             }
             kept.add(row);
-        }
+            return true;
+        });
         return new CachedRows(kept, budget.cut());
     }
 

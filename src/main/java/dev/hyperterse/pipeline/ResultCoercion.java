@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Turns whatever a script returned into rows: null → {@code []}; an array → its elements, with
@@ -18,8 +19,21 @@ public final class ResultCoercion {
 
     public static JsonArray rows(Object value) {
         JsonArray out = new JsonArray();
+        eachRow(value, row -> {
+            out.add(row);
+            return true;
+        });
+        return out;
+    }
+
+    /**
+     * Hands the rows {@link #rows} makes to {@code take} one at a time, and stops at the first
+     * it refuses: a caller keeping only the rows that fit converts no more than those, however
+     * many values a script returned.
+     */
+    public static void eachRow(Object value, Predicate<Object> take) {
         if (value == null) {
-            return out;
+            return;
         }
         if (value instanceof List) {
             value = new JsonArray((List<?>) value);
@@ -30,13 +44,12 @@ public final class ResultCoercion {
         }
         if (value instanceof JsonArray) {
             for (Object element : (JsonArray) value) {
-                out.add(element instanceof JsonObject ? element : new JsonObject().put("value", element));
+                if (!take.test(element instanceof JsonObject ? element : new JsonObject().put("value", element))) {
+                    return;
+                }
             }
-            return out;
+            return;
         }
-        if (value instanceof JsonObject) {
-            return out.add(value);
-        }
-        return out.add(new JsonObject().put("value", value));
+        take.test(value instanceof JsonObject ? value : new JsonObject().put("value", value));
     }
 }

@@ -28,8 +28,8 @@ final class LoadedScript {
 
     private final Context context;
     private final String displayName;
-    /** The project folder as messages would show it, removed from them: callers see relative paths. */
-    private final String projectPrefix;
+    /** The project folder, removed from messages: callers see relative paths. */
+    private final String projectDir;
     private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
     private final ScriptConsole console;
     /** How to stop the current call's unfinished fetches: a script's requests end with its call. */
@@ -52,7 +52,7 @@ final class LoadedScript {
         this.context = context;
         this.displayName = displayName;
         this.console = new ScriptConsole(displayName);
-        this.projectPrefix = projectDir.endsWith("/") ? projectDir : projectDir + "/";
+        this.projectDir = projectDir;
     }
 
     void bind(Value exportFunction, Value hostHelpers) {
@@ -189,6 +189,14 @@ final class LoadedScript {
                     : timedOut(limit, null);
         }
         if (settled[1]) {
+            if (outcome[0] != null && outcome[0].isException() && outcome[0].isHostObject()) {
+                // a host function's Java exception, rejected through a promise: worded as a thrown one is
+                try {
+                    outcome[0].throwException();
+                } catch (PolyglotException e) {
+                    throw failure(e, limit);
+                }
+            }
             String toolError = toolErrorMessage(outcome[0]);
             if (toolError != null) {
                 throw new ScriptFailure(toolError, false, null, ScriptFailure.Kind.TOOL_ERROR);
@@ -277,7 +285,7 @@ final class LoadedScript {
     }
 
     private String withoutHostPaths(String message) {
-        return message.replace(projectPrefix, "");
+        return ScriptErrors.withoutProjectFolder(message, projectDir);
     }
 
     private static String guestStack(PolyglotException e) {

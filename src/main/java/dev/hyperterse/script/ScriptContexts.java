@@ -45,10 +45,18 @@ final class ScriptContexts {
     private final ModuleFileSystem files;
     private final ScriptFetch fetch;
     /**
-     * The timers of running calls by id, each with whether it may still run: clearing one after
-     * its Vert.x timer fired but before the queued callback ran must still keep it from running.
+     * The timers of running calls by id, each with the script that set it and whether it may
+     * still run: clearing one after its Vert.x timer fired but before the queued callback ran
+     * must still keep it from running.
      */
-    private final Map<Long, AtomicBoolean> timers = new ConcurrentHashMap<>();
+    private final Map<Long, ScriptTimer> timers = new ConcurrentHashMap<>();
+
+    /**
+     * A timer a script set. Vert.x numbers all of its timers together, the server's own (call
+     * time limits, connection deadlines) included, so a script may clear only the ones it set.
+     */
+    private record ScriptTimer(LoadedScript owner, AtomicBoolean live) {
+    }
 
     /**
      * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
@@ -59,6 +67,11 @@ final class ScriptContexts {
         this.engine = engine;
         this.files = new ModuleFileSystem(projectDir, moduleFolders, engine.typescript());
         this.fetch = fetch;
+    }
+
+    /** The project folder's real path, as the module file system serves it. */
+    Path root() {
+        return files.root();
     }
 
     /**
@@ -76,7 +89,7 @@ final class ScriptContexts {
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
                             commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
-            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimer());
+            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded));
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -176,6 +189,11 @@ final class ScriptContexts {
                 onError.execute("fetch is only available while the script handles a call");
                 return null;
             }
+            String method = args[1].asString().toUpperCase(Locale.ROOT);
+            if (!ScriptFetch.isMethod(method)) {
+                onError.execute("'" + method + "' is not a valid HTTP method");
+                return null;
+            }
             long call = loaded.currentCall();
             String body = args[3].isNull() ? null : args[3].asString();
             JsonObject headers;
@@ -185,8 +203,7 @@ final class ScriptContexts {
                 onError.execute("the headers are not a plain object");
                 return null;
             }
-            loaded.track(call, fetch.send(args[0].asString(), args[1].asString().toUpperCase(Locale.ROOT),
-                    headers, body, left,
+            loaded.track(call, fetch.send(args[0].asString(), method, headers, body, left,
                     response -> loaded.postFor(call, () -> onResponse.execute(response.status(),
                             response.statusText(), response.headersJson(), response.body(), response.url())),
                     message -> loaded.postFor(call, () -> onError.execute(message))));
@@ -254,7 +271,7 @@ final class ScriptContexts {
                     callback.execute();
                 }
             }));
-            timers.put(id, live);
+            timers.put(id, new ScriptTimer(loaded, live));
             loaded.track(call, () -> {
                 live.set(false);
                 timers.remove(id);
@@ -264,15 +281,18 @@ final class ScriptContexts {
         };
     }
 
-    private ProxyExecutable clearTimer() {
+    /** {@code hostClearTimer(id)}: cancels a timer this script set; any other id is left alone. */
+    private ProxyExecutable clearTimerFor(LoadedScript loaded) {
         return args -> {
-            if (fetch != null && args[0].fitsInLong() && args[0].asLong() >= 0) {
-                AtomicBoolean live = timers.remove(args[0].asLong());
-                if (live != null) {
-                    // its callback may already be queued for this thread: it must not run now
-                    live.set(false);
-                }
-                fetch.cancelTimer(args[0].asLong());
+            if (!args[0].fitsInLong()) {
+                return null;
+            }
+            long id = args[0].asLong();
+            ScriptTimer timer = timers.get(id);
+            if (timer != null && timer.owner() == loaded && timers.remove(id, timer)) {
+                // its callback may already be queued for this thread: it must not run now
+                timer.live().set(false);
+                fetch.cancelTimer(id);
             }
             return null;
         };

@@ -15,6 +15,7 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -98,6 +99,16 @@ final class ScriptFetch {
         });
     }
 
+    /** True for a method {@link #send} takes: an HTTP token. */
+    static boolean isMethod(String method) {
+        try {
+            HttpMethod.valueOf(method);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** One exchange of a request: checks the target, sends, and follows a redirect as another hop. */
     private Future<Response> hop(Exchange exchange, String url, HttpMethod method, MultiMap headers, String body,
                                  long deadline, int redirects) {
@@ -166,7 +177,7 @@ final class ScriptFetch {
     /**
      * Refuses a host outside the allow-list, and this server's own address: any address of this
      * machine (loopback, 0.0.0.0, its interfaces) at the port the server listens on. Names are
-     * resolved off the event loop.
+     * resolved by the client's own resolver; one that does not resolve fails the request.
      */
     private Future<Void> check(String host, int port) {
         if (!rules.allowed(host, port)) {
@@ -179,14 +190,18 @@ final class ScriptFetch {
             return Future.succeededFuture();
         }
         String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        return eventLoop.executeBlocking(() -> {
-            for (InetAddress address : InetAddress.getAllByName(name)) {
-                if (isThisMachine(address)) {
+        // asked of the resolver the client connects with: the JDK's knows names differently (not
+        // localhost., say), and a name that does not resolve here could not be connected to either
+        io.vertx.core.Promise<List<InetSocketAddress>> resolved = io.vertx.core.Promise.promise();
+        ((VertxInternal) vertx).nameResolver().resolveAll(name, resolved::handle);
+        return resolved.future().compose(addresses -> eventLoop.executeBlocking(() -> {
+            for (InetSocketAddress address : addresses) {
+                if (isThisMachine(address.getAddress())) {
                     return true;
                 }
             }
             return false;
-        }, false).recover(e -> Future.succeededFuture(false)).compose(self -> self
+        }, false)).compose(self -> self
                 ? Future.failedFuture("refused to fetch " + host + ":" + port + ", this server's own address (a "
                         + "script calling its own server can call itself without end; an allow_hosts entry naming "
                         + host + ":" + port + " allows it)")
@@ -233,8 +248,9 @@ final class ScriptFetch {
         io.vertx.core.Promise<Buffer> done = io.vertx.core.Promise.promise();
         response.handler(chunk -> {
             if (collected.length() + chunk.length() > MAX_BODY_BYTES) {
-                response.request().reset();
+                // failed before the reset, whose own failure (Stream reset) would come first otherwise
                 done.tryFail("the response body is larger than " + MAX_BODY_BYTES + " bytes");
+                response.request().reset();
             } else {
                 collected.appendBuffer(chunk);
             }

@@ -65,7 +65,8 @@ final class ScriptPool {
         try {
             loaded = acquire();
         } catch (ScriptLoadException e) {
-            throw new ScriptFailure("cannot load the script: " + e.getMessage(), false, e);
+            throw new ScriptFailure("cannot load the script: "
+                    + ScriptErrors.withoutProjectFolder(e.getMessage(), contexts.root().toString()), false, e);
         }
         long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
         if (System.nanoTime() - end >= 0) {

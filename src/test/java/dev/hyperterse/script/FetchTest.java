@@ -39,6 +39,14 @@ class FetchTest extends ScriptTestBase {
                     // answers once /slow has arrived, so a script awaiting it knows its /slow request is out
                     slowStarted.thenRun(() -> p.vertx.runOnContext(v -> req.response().end("ok")));
                     break;
+                case "/big":
+                    // more than a script may read, sent without a length
+                    req.response().setChunked(true);
+                    for (int i = 0; i < 17; i++) {
+                        req.response().write(io.vertx.core.buffer.Buffer.buffer(new byte[1024 * 1024]));
+                    }
+                    req.response().end();
+                    break;
                 case "/redirect-home":
                     req.response().setStatusCode(302).putHeader("location", req.getParam("to")).end();
                     break;
@@ -152,6 +160,25 @@ class FetchTest extends ScriptTestBase {
         assertTrue(out.getString(2).startsWith("TypeError: fetch failed:"), out.encode());
     }
 
+    /** A method that is no HTTP token rejects like any other bad request, in the script's words. */
+    @Test
+    void anInvalidMethodRejectsWithTypeError() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => {",
+                "  try { await fetch(inputs.base + '/echo', { method: 'GE T' }); return 'fetched'; }",
+                "  catch (e) { return e.name + ': ' + e.message; } };");
+        String out = (String) p.callOnce(p.ref("h.js"), payload(base));
+        assertEquals("TypeError: fetch failed: 'GE T' is not a valid HTTP method", out);
+    }
+
+    /** A body past the limit fails the fetch saying so, however it was sent. */
+    @Test
+    void aBodyLargerThanTheLimitRejectsSayingSo() throws Exception {
+        p.write("h.js", "export default async ({ inputs }) => {",
+                "  try { await fetch(inputs.base + '/big'); return 'fetched'; } catch (e) { return e.message; } };");
+        assertEquals("fetch failed: the response body is larger than " + ScriptFetch.MAX_BODY_BYTES + " bytes",
+                p.callOnce(p.ref("h.js"), payload(base)));
+    }
+
     /** A handler that fetches its own server is refused, by every name of this machine, redirects included. */
     @Test
     void theServersOwnAddressIsRefused() throws Exception {
@@ -186,6 +213,25 @@ class FetchTest extends ScriptTestBase {
             assertTrue(out.getString(1).contains("is not in tools.fetch.allow_hosts"), out.encode());
         } finally {
             ScriptFixture.await(allowed.close());
+        }
+    }
+
+    /**
+     * The check resolves a name as the connection does: a fully qualified name (a trailing dot),
+     * which the JDK's resolver does not know but the client's does, is this server too.
+     */
+    @Test
+    void theServersOwnAddressIsRefusedByItsFullyQualifiedName() throws Exception {
+        int port = server.actualPort();
+        p.write("h.js", "export default async ({ inputs }) => { try { return (await fetch('http://localhost.:' + inputs.port",
+                "  + '/json')).status; } catch (e) { return e.message; } };");
+        ScriptRuntime runtime = p.start(new FetchRules(java.util.List.of(), () -> port), p.ref("h.js"));
+        try {
+            Object out = ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                    .put("inputs", new JsonObject().put("port", port)), Duration.ofSeconds(10)));
+            assertTrue(String.valueOf(out).contains("this server's own address"), String.valueOf(out));
+        } finally {
+            ScriptFixture.await(runtime.close());
         }
     }
 

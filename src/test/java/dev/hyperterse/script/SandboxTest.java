@@ -42,6 +42,7 @@ class SandboxTest extends ScriptTestBase {
         attempts.put("new Worker('x.js')", "ReferenceError: Worker is not defined");
         attempts.put("require('child_process')", "ReferenceError: require is not defined");
         attempts.put("__hyperterse_require('/etc/passwd')", "scripts can only load module files");
+        attempts.put("__hyperterse_require('child_process')", "Cannot find package 'child_process'");
         attempts.put("await import('/etc/passwd')", "/etc/passwd");
         attempts.put("await import('../../../../../../../../etc/hostname')", "etc/hostname");
         attempts.put("await import('node:fs')", "node:fs");
@@ -67,6 +68,27 @@ class SandboxTest extends ScriptTestBase {
             } finally {
                 ScriptFixture.await(runtime.close());
             }
+        }
+    }
+
+    /**
+     * A host function's Java exception reaches the caller as an internal error whether the script
+     * throws it or an async function rejects with it: never its Java class and message.
+     */
+    @Test
+    void aHostExceptionInAPromiseIsAnInternalError() throws Exception {
+        // a fake typed array whose third byteLength read asks the host for more than it gives
+        p.write("h.js", "export default async () => {",
+                "  let reads = 0;",
+                "  crypto.getRandomValues(Object.create(Uint8Array.prototype, { buffer: { value: new ArrayBuffer(4) },",
+                "    byteOffset: { value: 0 }, byteLength: { get() { return ++reads < 3 ? 4 : 70000; } } }));",
+                "};");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            Throwable e = ScriptFixture.failure(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5)));
+            assertEquals("internal error (see the server log)", e.getMessage());
+        } finally {
+            ScriptFixture.await(runtime.close());
         }
     }
 

@@ -200,6 +200,30 @@ class ScriptRuntimeTest extends ScriptTestBase {
         }
     }
 
+    /**
+     * A context loaded for a call (here, the one replacing a cancelled context) that cannot load
+     * fails the call naming files as callers see them: relative to the project, never its path.
+     */
+    @Test
+    void aContextThatCannotLoadForACallNamesFilesRelativeToTheProject() throws Exception {
+        p.write("lib/util.js", "export const one = 1;");
+        p.write("h.js", "import { one } from './lib/util.js';",
+                "export default ({ inputs }) => { while (inputs.spin) {} return one; };");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            JsonObject spin = new JsonObject().put("inputs", new JsonObject().put("spin", true)).put("tool", "t");
+            assertTrue(((ScriptFailure) ScriptFixture.failure(runtime.call(p.ref("h.js"), spin,
+                    Duration.ofMillis(300)))).timedOut());
+            java.nio.file.Files.delete(dir.resolve("lib/util.js"));
+            Throwable e = ScriptFixture.failure(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5)));
+            assertTrue(e.getMessage().startsWith("cannot load the script: "), e.getMessage());
+            assertTrue(e.getMessage().contains("lib/util.js"), e.getMessage());
+            assertTrue(!e.getMessage().contains(dir.toRealPath().toString()), "no host paths: " + e.getMessage());
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
     @Test
     void startFailsForAMissingExport() {
         p.write("h.js", "export function a() {}", "export const b = 1;");

@@ -121,4 +121,27 @@ class WebGlobalsTest extends ScriptTestBase {
         assertEquals("DataCloneError", out.getString("fn"));
         assertEquals(new JsonArray().add("first").add("second").add("micro"), out.getJsonArray("order"));
     }
+    /**
+     * clearTimeout takes the id of a timer this script set: any other number, such as the id of
+     * one of the server's own Vert.x timers (call time limits, connection deadlines) or of another
+     * script's timer, is left alone.
+     */
+    @Test
+    void clearTimeoutCancelsOnlyTheScriptsOwnTimers() throws Exception {
+        p.write("h.js", "export default ({ inputs }) => { for (const id of inputs.ids) { clearTimeout(id); } return 1; };");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            java.util.concurrent.CompletableFuture<Long> fired = new java.util.concurrent.CompletableFuture<>();
+            long hostTimer = p.vertx.setTimer(1000, fired::complete);
+            JsonArray ids = new JsonArray();
+            for (long id = Math.max(0, hostTimer - 50); id <= hostTimer + 50; id++) {
+                ids.add(id);
+            }
+            assertEquals(1, ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                    .put("inputs", new JsonObject().put("ids", ids)), java.time.Duration.ofSeconds(5))));
+            assertEquals(hostTimer, fired.get(10, java.util.concurrent.TimeUnit.SECONDS), "the server's timer still fires");
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
 }

@@ -86,6 +86,23 @@ class ResultLimitsAndStartupChecksTest {
         }
     }
 
+    /** What an output mapper makes of the rows is held to the size limit as a handler's result is. */
+    @Test
+    void anOutputMappersResultObeysTheSizeLimitToo() throws Exception {
+        project();
+        RunningServer.writeTool(dir, "mapped", "use: db\nresult_max_bytes: 1kb\nstatement: SELECT 1 AS n\n"
+                + "mappers: { output: ./out.js }\n");
+        Files.writeString(dir.resolve("app/tools/mapped/out.js"),
+                "export default () => [1, 2, 3, 4, 5].map(n => ({ n, body: 'y'.repeat(400) }));\n");
+        try (RunningServer server = RunningServer.start(dir)) {
+            JsonArray content = content(server, "mapped");
+            assertEquals(2, new JsonArray(content.getJsonObject(0).getString("text")).size(), content.encode());
+            assertEquals("Note: only the first 2 rows are shown: the result was cut at the size limit of 1kb"
+                            + " (result_max_bytes). Narrow the query or select fewer columns to see the rest.",
+                    content.getJsonObject(1).getString("text"));
+        }
+    }
+
     @Test
     void aStatementTheDatabaseRejectsStopsStartUp() throws Exception {
         project();
