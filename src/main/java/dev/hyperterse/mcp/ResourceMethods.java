@@ -185,7 +185,7 @@ final class ResourceMethods {
                 throw missing ? notFound(uri) : new McpException(JsonRpc.INVALID_PARAMS,
                         "resources/read: " + CallerText.cut(uri) + ": " + e.getMessage());
             }
-            if (file.getFileName().toString().equalsIgnoreCase("config.terse")) {
+            if (!servable(r.folder(), path, file)) {
                 throw notFound(uri);
             }
             try {
@@ -198,6 +198,36 @@ final class ResourceMethods {
                 throw new McpException(JsonRpc.SERVER_ERROR, "resources/read: the file cannot be read");
             }
         }, false);
+    }
+
+    /**
+     * Whether a template may serve {@code file} (real path), asked for as {@code written}: never a
+     * hidden file or one inside a hidden folder ({@code .env}, {@code .git/config}), nor a
+     * {@code .terse} file, by the name written or the real one (a link named {@code x.txt} to
+     * {@code .env} included), as the scripts' module file system refuses them.
+     */
+    static boolean servable(Path folder, String written, Path file) {
+        for (String segment : written.split("[/\\\\]")) {
+            if (!segment.isEmpty() && !segment.equals(".") && !segment.equals("..") && !allowedName(segment)) {
+                return false;
+            }
+        }
+        Path relative;
+        try {
+            relative = folder.toRealPath().relativize(file);
+        } catch (IOException e) {
+            return false;
+        }
+        for (Path name : relative) {
+            if (!allowedName(name.toString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allowedName(String name) {
+        return !name.startsWith(".") && !name.toLowerCase(java.util.Locale.ROOT).endsWith(".terse");
     }
 
     /** A statement's rows as JSON; no row means there is no such resource. */

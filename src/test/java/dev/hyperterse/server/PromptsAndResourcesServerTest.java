@@ -166,6 +166,28 @@ class PromptsAndResourcesServerTest {
         }
     }
 
+    @Test
+    void aTemplateNeverServesHiddenOrConfigFilesInsideItsFolder() throws Exception {
+        Path folder = dir.resolve("app/resources/order-file-by-id");
+        Files.writeString(folder.resolve("orders/.env"), "TOKEN=" + DemoProject.SECRET + "\n");
+        Files.createDirectories(folder.resolve(".private"));
+        Files.writeString(folder.resolve(".private/notes"), DemoProject.SECRET);
+        Files.writeString(folder.resolve("orders/extra.terse"), "secret: " + DemoProject.SECRET + "\n");
+        // a link with a harmless name to a hidden file, all inside the folder
+        Files.createSymbolicLink(folder.resolve("orders/notes.txt"), folder.resolve("orders/.env"));
+        try (RunningServer server = RunningServer.start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            for (String uri : List.of("shop://order-files/.env", "shop://order-files/..%2F.private%2Fnotes",
+                    "shop://order-files/extra.terse", "shop://order-files/notes.txt")) {
+                HttpResponse<String> r = http.mcp(RawHttp.request(1, "resources/read", new JsonObject().put("uri", uri)),
+                        "MCP-Protocol-Version", V);
+                assertFalse(r.body().contains(DemoProject.SECRET), uri + " leaked: " + r.body());
+                assertEquals(-32002, new JsonObject(r.body()).getJsonObject("error").getInteger("code"), uri + ": " + r.body());
+            }
+            assertTrue(read(http, "shop://order-files/1001").getString("text").startsWith("# Order 1001"));
+        }
+    }
+
     private JsonObject read(RawHttp http, String uri) throws Exception {
         JsonArray contents = result(call(http, null, "resources/read", new JsonObject().put("uri", uri)))
                 .getJsonArray("contents");
