@@ -61,15 +61,22 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
             checkText((String) value);
         }
         if (value instanceof List) {
-            int size = ((List<?>) value).size();
-            if (minItems != null && size < minItems) {
-                throw new InputValueException("must have at least " + Counted.of(minItems, "item")
-                        + " (min_items), got " + size);
-            }
-            if (maxItems != null && size > maxItems) {
-                throw new InputValueException("must have at most " + Counted.of(maxItems, "item")
-                        + " (max_items), got " + size);
-            }
+            checkItemCount(((List<?>) value).size());
+        }
+    }
+
+    /**
+     * The {@code min_items} / {@code max_items} rules alone: checked on an array before its items
+     * are coerced, so an array far past its limit costs the event loop nothing per item.
+     */
+    public void checkItemCount(int size) throws InputValueException {
+        if (minItems != null && size < minItems) {
+            throw new InputValueException("must have at least " + Counted.of(minItems, "item")
+                    + " (min_items), got " + size);
+        }
+        if (maxItems != null && size > maxItems) {
+            throw new InputValueException("must have at most " + Counted.of(maxItems, "item")
+                    + " (max_items), got " + size);
         }
     }
 

@@ -41,6 +41,7 @@ public record InputDef(String name, InputType type, String description, boolean 
         Object coerced = type.coerce(value);
         if (type == InputType.ARRAY && items != null) {
             List<?> raw = (List<?>) coerced;
+            constraints.checkItemCount(raw.size());
             List<Object> out = new ArrayList<>(raw.size());
             for (int i = 0; i < raw.size(); i++) {
                 Object element = raw.get(i);

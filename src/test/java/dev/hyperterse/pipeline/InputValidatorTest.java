@@ -80,6 +80,9 @@ class InputValidatorTest {
                 + " (maximum), got 1001", failure("{\"ids\": [1, 2, 1001]}"));
         assertEquals("input validation failed: validation error for field 'ids': must have at most 3 items"
                 + " (max_items), got 4", failure("{\"ids\": [1, 2, 3, 4]}"));
+        // the count is checked before any item is coerced: an array far past its limit costs nothing per item
+        assertEquals("input validation failed: validation error for field 'ids': must have at most 3 items"
+                + " (max_items), got 4", failure("{\"ids\": [1, 2, \"x\", 4]}"));
         assertEquals("input validation failed: validation error for field 'ids': must have at least 1 item"
                 + " (min_items), got 0", failure("{\"ids\": []}"));
         assertTrue(failure("{\"ids\": [1, null]}").endsWith("inputs.ids[1]: expected int, got null"));
