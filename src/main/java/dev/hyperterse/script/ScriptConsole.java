@@ -1,5 +1,7 @@
 package dev.hyperterse.script;
 
+import dev.hyperterse.model.VisibleText;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +55,8 @@ final class ScriptConsole {
             return;
         }
         String line = text.length() > LINE_CHARS
-                ? escape(text.substring(0, LINE_CHARS)) + " (truncated, " + text.length() + " characters)"
-                : escape(text);
+                ? VisibleText.escape(text.substring(0, LINE_CHARS)) + " (truncated, " + text.length() + " characters)"
+                : VisibleText.escape(text);
         lines++;
         chars += Math.min(text.length(), LINE_CHARS);
         log(level, line);
@@ -74,42 +76,5 @@ final class ScriptConsole {
             default:
                 LOG.info("[{}] {}", script, line);
         }
-    }
-
-    /**
-     * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators as visible
-     * escapes: {@code \n}, {@code \r}, {@code \t}, else {@code &#92;u00XX}.
-     */
-    static String escape(String text) {
-        int first = -1;
-        for (int i = 0; i < text.length(); i++) {
-            if (needsEscape(text.charAt(i))) {
-                first = i;
-                break;
-            }
-        }
-        if (first < 0) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length() + 16).append(text, 0, first);
-        for (int i = first; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (!needsEscape(c)) {
-                out.append(c);
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else {
-                out.append(String.format("\\u%04x", (int) c));
-            }
-        }
-        return out.toString();
-    }
-
-    private static boolean needsEscape(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
     }
 }

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import dev.hyperterse.model.Redaction;
+import dev.hyperterse.model.VisibleText;
 import org.slf4j.event.KeyValuePair;
 
 import java.util.List;
@@ -37,8 +38,10 @@ final class LogLines {
         }
         StringBuilder out = new StringBuilder(message == null ? "" : message);
         for (KeyValuePair kv : pairs) {
+            // values carry what callers sent (a failed call's reason quotes the input): escaped, a
+            // line break cannot start a forged line nor a backslash end the value early
             out.append(' ').append(kv.key).append("=\"");
-            quoted(value(kv), out);
+            VisibleText.quotedInto(value(kv), out);
             out.append('"');
         }
         return out.toString();
@@ -77,34 +80,6 @@ final class LogLines {
             }
         }
         return out == null ? message : out.toString();
-    }
-
-    /**
-     * A value inside the quotes of a text line: quotes, backslashes and control characters
-     * escaped. Values carry what callers sent (a failed call's reason quotes the input), and a raw
-     * line break or terminal escape in one would end the line and start a forged one; an
-     * unescaped backslash before a quote would end the value early and let the rest read as
-     * pairs of the server's.
-     */
-    private static void quoted(String value, StringBuilder out) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c == '"') {
-                out.append("\\\"");
-            } else if (c == '\\') {
-                out.append("\\\\");
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
     }
 
     static String value(KeyValuePair kv) {
