@@ -21,7 +21,8 @@ import sys
 MIN_WORDS, MAX_WORDS = 3, 60
 
 
-def debian(add):
+def package_descriptions():
+    """(summary, long description as one line) of each package in apt's English descriptions."""
     files = sorted(glob.glob('/var/lib/apt/lists/*_debian_dists_bookworm_main_i18n_Translation-en*'))
     if not files:
         sys.exit('no Translation-en in /var/lib/apt/lists: run apt-get -o Acquire::Languages=en update')
@@ -30,10 +31,14 @@ def debian(add):
     text = subprocess.run([tool, path], capture_output=True, check=True).stdout.decode('utf-8', 'replace')
     for block in text.split('\n\n'):
         m = re.search(r'^Description-en: (.*)$', block, re.M)
-        if not m:
-            continue
-        add(m.group(1))
-        body = ' '.join(l.strip() for l in block[m.end():].split('\n') if l.startswith(' ') and l.strip() != '.')
+        if m:
+            yield m.group(1), ' '.join(l.strip() for l in block[m.end():].split('\n')
+                                       if l.startswith(' ') and l.strip() != '.')
+
+
+def debian(add):
+    for summary, body in package_descriptions():
+        add(summary)
         for sentence in re.split(r'(?<=[.!?])\s+(?=[A-Z])', re.sub(r'\s+', ' ', body)):
             if not re.search(r'https?://|[{}<>]|\*', sentence):
                 add(sentence.rstrip('.'))

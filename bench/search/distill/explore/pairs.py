@@ -21,9 +21,11 @@ import html
 import os
 import random
 import re
-import subprocess
 import sys
 import zipfile
+
+sys.path.insert(0, __file__.rsplit('/', 2)[0])
+from corpus import package_descriptions  # noqa: E402  (bench/search/distill/corpus.py)
 
 MAX_WORDS = 60
 
@@ -46,20 +48,10 @@ def clip(text):
 
 
 def debian(add):
-    files = sorted(glob.glob('/var/lib/apt/lists/*_debian_dists_bookworm_main_i18n_Translation-en*'))
-    if not files:
-        sys.exit('no Translation-en in /var/lib/apt/lists: run apt-get -o Acquire::Languages=en update')
-    path = files[0]
-    tool = 'lz4cat' if path.endswith('.lz4') else 'zcat' if path.endswith('.gz') else 'xzcat' if path.endswith('.xz') else 'cat'
-    text = subprocess.run([tool, path], capture_output=True, check=True).stdout.decode('utf-8', 'replace')
-    for block in text.split('\n\n'):
-        m = re.search(r'^Description-en: (.*)$', block, re.M)
-        if not m:
-            continue
-        body = ' '.join(l.strip() for l in block[m.end():].split('\n') if l.startswith(' ') and l.strip() != '.')
+    for summary, body in package_descriptions():
         body = first_sentences(re.sub(r'https?://\S+', '', body), 3)
         if body:
-            add('debian', m.group(1), body)
+            add('debian', summary, body)
 
 
 def wordnet(add):
