@@ -142,13 +142,15 @@ final class JwtCheck implements AuthCheck {
                 }
             }
         }
-        // a claim written as null is an absent claim (required_claims treats it so too)
+        // a claim written as null is an absent claim (required_claims treats it so too); an array or
+        // object claim is read as Vert.x JSON (getValue wraps them), the form connectors bind as JSON
         Map<String, Object> present = new java.util.LinkedHashMap<>();
-        claims.getMap().forEach((name, value) -> {
+        for (String name : claims.fieldNames()) {
+            Object value = claims.getValue(name);
             if (value != null) {
                 present.put(name, value);
             }
-        });
+        }
         return Future.succeededFuture(new Caller(claims.getString("sub"), present));
     }
 

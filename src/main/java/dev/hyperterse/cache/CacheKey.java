@@ -1,15 +1,34 @@
 package dev.hyperterse.cache;
 
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * What identifies a cached result: the tool, its statement template (so an edited statement
  * never serves old rows) and the bound values in order. Values are the coerced inputs (String,
- * Long, Double, Boolean, null) and claims, so equal calls give equal keys. {@code caller} is set
- * when the result depends on who called (a handler that sees the caller's claims).
+ * Long, Double, Boolean, null, JSON arrays and objects) and claims, so equal calls give equal
+ * keys. {@code caller} is set when the result depends on who called (a handler that sees the
+ * caller's claims).
+ *
+ * <p>Arrays and objects are kept as their JSON text: Vert.x's JSON equality compares numbers by
+ * their double value ({@code [9007199254740993]} equals {@code [9007199254740992.0]}), which would
+ * serve one input's rows for another.
  */
 public record CacheKey(String tool, String statement, List<Object> values, String caller) {
     public CacheKey {
-        values = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(values));
+        List<Object> exact = new java.util.ArrayList<>(values.size());
+        for (Object value : values) {
+            exact.add(value instanceof JsonObject || value instanceof JsonArray || value instanceof Map
+                    || value instanceof List ? new JsonText(Json.encode(value)) : value);
+        }
+        values = java.util.Collections.unmodifiableList(exact);
+    }
+
+    /** A structured value by its encoding, never equal to a string value with the same text. */
+    private record JsonText(String encoded) {
     }
 }

@@ -18,7 +18,7 @@ import java.util.Map;
  * stands: the first row alone too big gives no rows and a byte-limit cut.
  *
  * <p>Sizes are estimated from the values as they will be written, without encoding them: a
- * string by its length plus quotes, an integer by its digits, other numbers by their longest
+ * string by its length plus quotes and escapes, an integer by its digits, other numbers by their longest
  * form, objects and arrays by their parts and punctuation. One per call; not thread-safe (a call
  * reads its rows on one thread at a time).
  */
@@ -149,7 +149,7 @@ public final class ResultBudget {
             return 4;
         }
         if (value instanceof String) {
-            return ((String) value).length() + 2L;
+            return jsonLength((String) value);
         }
         if (value instanceof Boolean) {
             return 5;
@@ -186,7 +186,7 @@ public final class ResultBudget {
         if (value instanceof Buffer) {
             return base64(((Buffer) value).length());
         }
-        return String.valueOf(value).length() + 2L;
+        return jsonLength(String.valueOf(value));
     }
 
     private static long objectSize(Map<?, ?> map, long stop) {
@@ -194,7 +194,7 @@ public final class ResultBudget {
         boolean first = true;
         for (Map.Entry<?, ?> e : map.entrySet()) {
             // "key": value, with the comma before every field but the first
-            total += String.valueOf(e.getKey()).length() + 3L + size(e.getValue(), stop - total) + (first ? 0 : 1);
+            total += jsonLength(String.valueOf(e.getKey())) + 1L + size(e.getValue(), stop - total) + (first ? 0 : 1);
             first = false;
             if (total >= stop) {
                 return total;
@@ -212,6 +212,41 @@ public final class ResultBudget {
             }
         }
         return list.isEmpty() ? total : total - 1;
+    }
+
+    /**
+     * A string's length as JSON text: its characters and quotes, each character the encoder escapes
+     * counted by its escape ({@code \"} and {@code \n} two, other control characters six as
+     * {@code \u0001}), so text of quotes or control characters cannot pass the cap several times over.
+     */
+    public static long jsonLength(String s) {
+        long length = s.length() + 2L;
+        for (int i = 0; i < s.length(); i++) {
+            length += escapeExtra(s.charAt(i));
+        }
+        return length;
+    }
+
+    /** The same for text still in UTF-8 bytes (a Redis reply): every byte counts, escapes as above. */
+    public static long jsonLength(Buffer utf8) {
+        int n = utf8.length();
+        long length = n + 2L;
+        for (int i = 0; i < n; i++) {
+            byte b = utf8.getByte(i);
+            length += b < 0 ? 0 : escapeExtra((char) b);
+        }
+        return length;
+    }
+
+    /** What a character's escape adds to its one character. */
+    private static int escapeExtra(char c) {
+        if (c == '"' || c == '\\') {
+            return 1;
+        }
+        if (c < 0x20) {
+            return c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f' ? 1 : 5;
+        }
+        return 0;
     }
 
     private static long base64(long bytes) {

@@ -165,7 +165,12 @@ public enum InputType {
 
     private Double toDouble(Object value) throws InputValueException {
         if (value instanceof Number) {
-            return ((Number) value).doubleValue();
+            double d = ((Number) value).doubleValue();
+            if (!Double.isFinite(d)) {
+                // an integer literal past a double's range (10^400) reads as a BigInteger, not an infinity
+                throw new InputValueException("expected float, got a number beyond the range of a double");
+            }
+            return d;
         }
         if (value instanceof String) {
             String s = ((String) value).trim();

@@ -315,15 +315,35 @@ public final class Pipeline {
         }
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
+        // identical calls share one load: it is no one caller's to cancel, so it runs without this
+        // caller's cancellation (bounded by the time limit), and this call alone ends when it is cancelled
+        QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), null);
         boolean[] loaded = {false};
-        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
+        Future<CachedRows> rows = untilCancelled(cache.getOrLoad(key, tool.cache(), () -> {
             loaded[0] = true;
-            return connector.execute(statement, bound, options).map(r -> new CachedRows(r.rows(), r.cut()));
-        });
+            return connector.execute(statement, bound, shared).map(r -> new CachedRows(r.rows(), r.cut()));
+        }), cancellation);
         cacheLookup(tool, span, loaded[0]);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
                 : Future.failedFuture(executionFailure(tool, ar.cause())));
+    }
+
+    /** The work's outcome, or a cancelled statement's failure as soon as the caller cancels. */
+    private static <T> Future<T> untilCancelled(Future<T> work, Future<Void> cancellation) {
+        if (work.isComplete()) {
+            return work;
+        }
+        io.vertx.core.Promise<T> outcome = io.vertx.core.Promise.promise();
+        work.onComplete(ar -> {
+            if (ar.succeeded()) {
+                outcome.tryComplete(ar.result());
+            } else {
+                outcome.tryFail(ar.cause());
+            }
+        });
+        cancellation.onSuccess(ignored -> outcome.tryFail(new ConnectorException("statement cancelled")));
+        return outcome.future();
     }
 
     private static ToolException executionFailure(ToolDef tool, Throwable e) {

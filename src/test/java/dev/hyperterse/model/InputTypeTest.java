@@ -19,6 +19,17 @@ class InputTypeTest {
     }
 
     @Test
+    void integersPastADoublesRangeAreNoFloat() {
+        // what the JSON reader makes of a 401-digit integer literal: no infinity, but no double holds it
+        for (java.math.BigInteger value : new java.math.BigInteger[] {java.math.BigInteger.TEN.pow(400),
+                java.math.BigInteger.TEN.pow(400).negate()}) {
+            InputValueException e = assertThrows(InputValueException.class, () -> InputType.FLOAT.coerce(value));
+            assertEquals("expected float, got a number beyond the range of a double", e.getMessage());
+        }
+        assertThrows(InputValueException.class, () -> InputType.INT.coerce(java.math.BigInteger.TEN.pow(400)));
+    }
+
+    @Test
     void largeFiniteNumbersStillCoerce() throws Exception {
         assertEquals(Double.MAX_VALUE, InputType.FLOAT.coerce(Double.MAX_VALUE));
         assertEquals(Boolean.TRUE, InputType.BOOLEAN.coerce(1e300));

@@ -50,6 +50,10 @@ class PipelineCacheTest {
                 "connector: sqlite\nconnection_string: 'sqlite:data/items.db'\noptions:\n  init_sql: schema.sql\n");
         tool("get-item", "use: db", "statement: SELECT id, name FROM items WHERE id = {{ inputs.id }}",
                 "inputs:", "  id:", "    type: int");
+        tool("slow-count", "use: db", "statement: WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c"
+                + " WHERE x < {{ inputs.n }}) SELECT count(*) AS n FROM c", "inputs:", "  n:", "    type: int");
+        tool("json-values", "use: db", "statement: SELECT value AS v FROM json_each({{ inputs.values }})",
+                "inputs:", "  values:", "    type: array");
         tool("count-items", "use: db", "statement: SELECT count(*) AS n FROM items", "cache:", "  enabled: false");
         tool("rename-item", "use: db", "statement: UPDATE items SET name = {{ inputs.name }} WHERE id = {{ inputs.id }}",
                 "inputs:", "  id:", "    type: int", "  name:", "    type: string", "cache:", "  enabled: false",
@@ -132,6 +136,39 @@ class PipelineCacheTest {
         assertEquals(1, written.getJsonObject(0).getInteger("rows_affected"));
         assertEquals("uno", name(1), "the cached 'one' was dropped by the write");
         assertEquals(3, statements.get());
+    }
+
+    /**
+     * A caller who cancels its call stops only its own call: another caller whose identical call
+     * joined the same database load still gets the rows.
+     */
+    @Test
+    void oneCallersCancellationDoesNotFailAnotherCallersSharedLoad() throws Exception {
+        io.vertx.core.Promise<Void> cancelA = io.vertx.core.Promise.promise();
+        JsonObject inputs = new JsonObject().put("n", 5_000_000);
+        Future<ToolResult> a = pipeline.execute("slow-count", inputs, new CallContext(Map.of(), null, cancelA.future()));
+        Future<ToolResult> b = pipeline.execute("slow-count", inputs, CallContext.empty());
+        Thread.sleep(200);
+        cancelA.complete();
+        Throwable cancelled = a.toCompletionStage().toCompletableFuture().handle((r, e) -> e).get(20, TimeUnit.SECONDS);
+        assertEquals("execution failed: statement cancelled", cancelled == null ? null : cancelled.getMessage());
+        assertEquals(5_000_000L, ((Number) await(b).rows().getJsonObject(0).getValue("n")).longValue(),
+                "the caller that did not cancel gets its rows");
+    }
+
+    /**
+     * Inputs that differ are different entries, also when Vert.x's JSON equality calls them
+     * equal: 9007199254740993 and 9007199254740992.0 are the same double, not the same value.
+     */
+    @Test
+    void jsonInputsThatDifferOnlyInNumberFormAreDifferentEntries() throws Exception {
+        JsonArray exact = await(pipeline.execute("json-values",
+                new JsonObject().put("values", new JsonArray("[9007199254740993]")), CallContext.empty())).rows();
+        assertEquals("[{\"v\":9007199254740993}]", exact.encode());
+        JsonArray other = await(pipeline.execute("json-values",
+                new JsonObject().put("values", new JsonArray("[9007199254740992.0]")), CallContext.empty())).rows();
+        assertEquals("[{\"v\":9.007199254740992E15}]", other.encode(), "not the first caller's rows");
+        assertEquals(2, statements.get());
     }
 
     private String name(int id) throws Exception {

@@ -351,6 +351,21 @@ final class PgParameters {
 
     /** ISO-8601 ({@code P1DT2H}, {@code PT30S}) or a number of seconds. */
     private static Interval interval(Object value) throws BadValue {
+        Interval interval;
+        try {
+            interval = intervalOf(value);
+        } catch (ArithmeticException e) {
+            interval = null;
+        }
+        // the client encodes the years and months as one int of months, and fails the call with a
+        // bare "integer overflow" past it (PostgreSQL's own limit, 178,000,000 years, is lower)
+        if (interval == null || Math.abs((long) interval.getYears() * 12 + interval.getMonths()) > Integer.MAX_VALUE) {
+            throw new BadValue(describe(value) + " is out of range for type interval");
+        }
+        return interval;
+    }
+
+    private static Interval intervalOf(Object value) throws BadValue {
         if (value instanceof Long || value instanceof Integer) {
             return Interval.of(Duration.ofSeconds(((Number) value).longValue()));
         }

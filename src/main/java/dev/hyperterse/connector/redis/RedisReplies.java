@@ -85,7 +85,7 @@ final class RedisReplies {
         // the client keeps a map's fields in a hash; sorted, the same reply always reads the same
         for (String key : sortedKeys(reply)) {
             Response value = reply.get(key);
-            if (!budget.admitSized(key.length() + 3L + size(value))) {
+            if (!budget.admitSized(ResultBudget.jsonLength(key) + 1L + size(value))) {
                 break;
             }
             out.put(key, json(value));
@@ -118,7 +118,7 @@ final class RedisReplies {
                 long total = 2;
                 if (reply.isMap()) {
                     for (String key : reply.getKeys()) {
-                        total += key.length() + 4L + size(reply.get(key));
+                        total += ResultBudget.jsonLength(key) + 2L + size(reply.get(key));
                     }
                 } else {
                     for (Response element : reply) {
@@ -132,9 +132,9 @@ final class RedisReplies {
             case BOOLEAN:
                 return 5;
             case BULK:
-                return reply.toBuffer().length() + 2L;
+                return ResultBudget.jsonLength(reply.toBuffer());
             default:
-                return reply.toString().length() + 2L;
+                return ResultBudget.jsonLength(reply.toString());
         }
     }
 }

@@ -122,6 +122,9 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals("input 'u' cannot be bound as uuid: expected a UUID such as 123e4567-e89b-12d3-a456-426614174000, got \"nope\"",
                 error(execute(db, "SELECT {{ inputs.u }}::uuid", 10, TIMEOUT, "nope")));
         assertTrue(error(execute(db, "SELECT {{ inputs.j }}::jsonb", 10, TIMEOUT, "{oops")).contains("expected JSON text"));
+        // an interval past what the client can hold names the input, as every value that does not fit does
+        assertEquals("input 'i' cannot be bound as interval: 9223372036854775807 is out of range for type interval",
+                error(execute(db, "SELECT {{ inputs.i }}::interval", 10, TIMEOUT, Long.MAX_VALUE)));
         // enums travel as text and the server checks them
         rows("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
         try {
