@@ -149,7 +149,7 @@ public final class ResultBudget {
             return 4;
         }
         if (value instanceof String) {
-            return jsonLength((String) value);
+            return jsonLength((String) value, stop);
         }
         if (value instanceof Boolean) {
             return 5;
@@ -220,8 +220,13 @@ public final class ResultBudget {
      * {@code \u0001}), so text of quotes or control characters cannot pass the cap several times over.
      */
     public static long jsonLength(String s) {
+        return jsonLength(s, Long.MAX_VALUE);
+    }
+
+    /** {@link #jsonLength(String)}, counted only until it reaches {@code stop} (as {@link #size(Object, long)}). */
+    static long jsonLength(String s, long stop) {
         long length = s.length() + 2L;
-        for (int i = 0; i < s.length(); i++) {
+        for (int i = 0; i < s.length() && length < stop; i++) {
             length += escapeExtra(s.charAt(i));
         }
         return length;

@@ -59,6 +59,11 @@ class ResultBudgetTest {
         long stopped = ResultBudget.size(rows, 64 * 1024);
         assertTrue(stopped >= 64 * 1024, "at least the stop once it is reached: " + stopped);
         assertTrue(stopped < 64 * 1024 + 100, "and no further than the row that reached it: " + stopped + " of " + full);
+        // a long string's escapes are counted only while under the stop
+        String quotes = "\"".repeat(1_000_000);
+        assertEquals(2_000_002, ResultBudget.size(quotes));
+        assertTrue(ResultBudget.size(quotes, 64 * 1024) >= 64 * 1024);
+        assertEquals(ResultBudget.size("a\"b"), ResultBudget.size("a\"b", 1000));
     }
 
     @Test
