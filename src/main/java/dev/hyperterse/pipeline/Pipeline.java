@@ -454,12 +454,13 @@ public final class Pipeline {
 
     /**
      * Who called, for per-caller cache entries: the subject and the claims that describe the
-     * caller (not the token), in a stable order.
+     * caller (not the token), in a stable order, as one JSON text: no subject (null) and the
+     * subject {@code "null"}, or a subject holding what looks like claims, never read the same.
      */
-    private static String identity(Caller caller) {
+    static String identity(Caller caller) {
         java.util.TreeMap<String, Object> claims = new java.util.TreeMap<>(caller.claims());
         claims.keySet().removeAll(PER_TOKEN_CLAIMS);
-        return caller.subject() + " " + new JsonObject(new java.util.LinkedHashMap<>(claims)).encode();
+        return new JsonArray().add(caller.subject()).add(new JsonObject(new java.util.LinkedHashMap<>(claims))).encode();
     }
 
     private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {
