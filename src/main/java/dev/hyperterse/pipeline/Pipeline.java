@@ -62,6 +62,7 @@ public final class Pipeline {
     private final Map<String, OutputShape> outputs;
     /** Tools whose rows stopped fitting their described columns, already reported in the log. */
     private final java.util.Set<String> driftReported = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final SharedLoads sharedLoads = new SharedLoads();
 
     /**
      * @param tools      compiled tools by name
@@ -315,14 +316,18 @@ public final class Pipeline {
         }
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
-        // identical calls share one load: it is no one caller's to cancel, so it runs without this
-        // caller's cancellation (bounded by the time limit), and this call alone ends when it is cancelled
-        QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), null);
+        // identical calls share one load: it is no one caller's to cancel. This call ends alone when
+        // it is cancelled; the statement is cancelled once every call waiting on it has been
+        SharedLoads.Place place = sharedLoads.join(key);
+        QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
+                place.cancellation());
         boolean[] loaded = {false};
         Future<CachedRows> rows = untilCancelled(cache.getOrLoad(key, tool.cache(), () -> {
             loaded[0] = true;
             return connector.execute(statement, bound, shared).map(r -> new CachedRows(r.rows(), r.cut()));
         }), cancellation);
+        // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
+        rows.onComplete(ignored -> place.leave(cancellation.succeeded()));
         cacheLookup(tool, span, loaded[0]);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))

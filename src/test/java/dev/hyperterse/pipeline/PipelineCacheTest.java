@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** The result cache inside the pipeline, over a real SQLite database that counts what reaches it. */
 class PipelineCacheTest {
@@ -37,6 +38,8 @@ class PipelineCacheTest {
     Vertx vertx;
     Connector sqlite;
     final AtomicInteger statements = new AtomicInteger();
+    /** The options of each statement that reached the database. */
+    final List<QueryOptions> executed = new java.util.concurrent.CopyOnWriteArrayList<>();
     Pipeline pipeline;
 
     @BeforeEach
@@ -83,6 +86,7 @@ class PipelineCacheTest {
             @Override
             public Future<QueryResult> execute(CompiledStatement statement, List<Object> values, QueryOptions options) {
                 statements.incrementAndGet();
+                executed.add(options);
                 return sqlite.execute(statement, values, options);
             }
 
@@ -154,6 +158,30 @@ class PipelineCacheTest {
         assertEquals("execution failed: statement cancelled", cancelled == null ? null : cancelled.getMessage());
         assertEquals(5_000_000L, ((Number) await(b).rows().getJsonObject(0).getValue("n")).longValue(),
                 "the caller that did not cancel gets its rows");
+    }
+
+    @Test
+    void aSharedLoadIsCancelledOnceEveryCallWaitingOnItIs() throws Exception {
+        JsonObject inputs = new JsonObject().put("n", 50_000_000);
+        io.vertx.core.Promise<Void> cancelA = io.vertx.core.Promise.promise();
+        io.vertx.core.Promise<Void> cancelB = io.vertx.core.Promise.promise();
+        Future<ToolResult> a = pipeline.execute("slow-count", inputs, new CallContext(Map.of(), null, cancelA.future()));
+        Future<ToolResult> b = pipeline.execute("slow-count", inputs, new CallContext(Map.of(), null, cancelB.future()));
+        long waited = System.nanoTime();
+        while (executed.isEmpty() && System.nanoTime() - waited < TimeUnit.SECONDS.toNanos(10)) {
+            Thread.sleep(10);
+        }
+        assertEquals(1, executed.size(), "one load for both calls");
+        Future<Void> loadCancelled = executed.get(0).cancellation();
+        cancelA.complete();
+        Thread.sleep(100);
+        assertFalse(loadCancelled.isComplete(), "another call still waits on the statement");
+        cancelB.complete();
+        loadCancelled.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        for (Future<ToolResult> call : List.of(a, b)) {
+            Throwable e = call.toCompletionStage().toCompletableFuture().handle((r, x) -> x).get(20, TimeUnit.SECONDS);
+            assertEquals("execution failed: statement cancelled", e == null ? null : e.getMessage());
+        }
     }
 
     /**
