@@ -441,6 +441,27 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void durationsLongerThanAYearAreErrorsNotOverflows() {
+        // start failed with 'long overflow' (validate said the project was valid)
+        Path r = root("name: x",
+                "tools:",
+                "  script_timeout: 100000000000000000h",
+                "  statement_timeout: 1.0e+30",
+                "server:",
+                "  shutdown_timeout: .inf",
+                "  sessions:",
+                "    idle_timeout: 8760h");
+        Path f = p.handlerTool("t", "timeout: 8761h");
+        ProjectException e = p.fails();
+        assertProblem(e, r, 3, "'tools.script_timeout' must be a duration greater than zero", "at most 8760h",
+                "got \"100000000000000000h\"");
+        assertProblem(e, r, 4, "'tools.statement_timeout' must be a duration", "at most 8760h");
+        assertProblem(e, r, 6, "'server.shutdown_timeout' must be a duration", "at most 8760h");
+        assertProblem(e, f, 1, "'timeout' must be a duration", "at most 8760h", "got \"8761h\"");
+        assertEquals(4, e.problems().size(), e.getMessage());
+    }
+
+    @Test
     void badDurationsAndSizes() {
         Path r = root("name: x",
                 "tools:",
