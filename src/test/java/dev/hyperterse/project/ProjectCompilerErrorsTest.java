@@ -255,6 +255,26 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void placeholdersNeverClosedAreMalformed() {
+        // both reached the database as text, and validate said the project was valid
+        Path f = tool("t", "use: db", "statement: |", "  SELECT {{ inputs.a }", "  FROM t WHERE b = {{ inputs.b",
+                "inputs:", "  a: {type: int}", "  b: {type: int}");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 3, "malformed placeholder '{{ inputs.a }'");
+        assertProblem(e, f, 3, "malformed placeholder '{{ inputs.b'");
+        assertEquals(2, e.problems().size(), e.getMessage());
+    }
+
+    @Test
+    void aTwoDimensionalArrayLiteralIsNoPlaceholder() throws ProjectException {
+        // PostgreSQL's '{{1,2},{3,4}}' was refused as a malformed placeholder; the statement
+        // template (and Hyperterse) pass it through
+        tool("t", "use: db", "statement: SELECT '{{1,2},{3,4}}' AS a, {{ inputs.x }} AS x", "inputs:",
+                "  x: {type: int}");
+        assertEquals(1, p.compile().tools().size());
+    }
+
+    @Test
     void claimsNeedAClaimsPlugin() {
         Path f = tool("t", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: api_key");
         Path g = tool("u", "use: db", "statement: SELECT {{ auth.claims.sub }}");
