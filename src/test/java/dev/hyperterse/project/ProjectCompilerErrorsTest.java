@@ -612,6 +612,14 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void aToolsFolderThatIsAFileIsNamedSo() {
+        // said 'does not exist' of a file that does
+        Path r = root("name: x", "tools:", "  directory: functions");
+        p.write("app/functions", "not a folder\n");
+        assertProblem(p.fails(), r, 3, "tools folder", "functions", "is a file, not a folder");
+    }
+
+    @Test
     void emptyToolsFolderIsOnlyAWarning() throws Exception {
         Project project = p.compile();
         assertTrue(project.tools().isEmpty());
