@@ -275,6 +275,20 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void aToolNamedLikeAMetaToolIsWarnedAboutWhenBothAreListed() throws ProjectException {
+        // with exposure both, tools/list hid it and tools/call 'search' reached the meta-tool, silently
+        root("name: x", "tools:", "  exposure: both");
+        Path f = tool("s", "name: search", "use: db", "statement: SELECT 1");
+        tool("e", "name: execute", "use: db", "statement: SELECT 1");
+        p.compile();
+        assertProblem(p.warnings, f, 1, "tool 'search' has a meta-tool's name", "only through execute");
+        assertEquals(2, p.warnings.size(), p.warnings.toString());
+        root("name: x", "tools:", "  exposure: direct");
+        p.compile();
+        assertTrue(p.warnings.isEmpty(), p.warnings.toString());
+    }
+
+    @Test
     void claimsNeedAClaimsPlugin() {
         Path f = tool("t", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: api_key");
         Path g = tool("u", "use: db", "statement: SELECT {{ auth.claims.sub }}");
