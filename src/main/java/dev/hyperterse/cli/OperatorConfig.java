@@ -7,6 +7,7 @@ import io.vertx.config.ConfigStoreOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ final class OperatorConfig {
                 : retrieve(vertx, new ConfigStoreOptions().setType("file").setFormat("yaml").setOptional(false)
                         .setConfig(new JsonObject().put("path", file.toString())))
                 .recover(e -> Future.failedFuture(new IllegalArgumentException(fileShown + ": cannot read it: "
-                        + rootCause(e).getMessage(), e)));
+                        + reason(rootCause(e)), e)));
         // raw-data keeps every value as written, to be typed by the same rules as the project's YAML
         Future<JsonObject> environment = retrieve(vertx, new ConfigStoreOptions().setType("env")
                 .setConfig(new JsonObject().put("raw-data", true)));
@@ -103,6 +104,23 @@ final class OperatorConfig {
         Map<String, String> out = new LinkedHashMap<>();
         values.forEach(e -> out.put(e.getKey(), e.getValue() == null ? null : String.valueOf(e.getValue())));
         return out;
+    }
+
+    /**
+     * Why the YAML store could not read the file, in the project files' words: it casts the
+     * file's top to a map, and a list or a text (invalid UTF-8 reads as one) failed with Java's
+     * cast message.
+     */
+    private static String reason(Throwable cause) {
+        if (cause instanceof ClassCastException) {
+            return "expected a mapping of keys (server, observability, cluster) at the top of the file";
+        }
+        if (cause instanceof MarkedYAMLException && ((MarkedYAMLException) cause).getProblemMark() != null) {
+            MarkedYAMLException yaml = (MarkedYAMLException) cause;
+            return "YAML syntax error at line " + (yaml.getProblemMark().getLine() + 1) + ", column "
+                    + (yaml.getProblemMark().getColumn() + 1) + ": " + yaml.getProblem();
+        }
+        return cause.getMessage();
     }
 
     private static Throwable rootCause(Throwable e) {

@@ -8,14 +8,25 @@ import java.util.regex.Pattern;
 /** Reads durations written in config files: a number of seconds, or a number with ms, s, m or h. */
 public final class Durations {
     private static final Pattern FORM = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
+    /**
+     * The longest duration read: a year. Timeouts and intervals become deadlines in nanoseconds
+     * and timers in milliseconds; far longer ones overflowed there ({@code long overflow} at
+     * start-up or on a call).
+     */
+    public static final Duration LONGEST = Duration.ofHours(8760);
 
     private Durations() {
     }
 
     /**
-     * @return the duration, or null when the text is not a duration
+     * @return the duration, or null when the text is not a duration or is longer than {@link #LONGEST}
      */
     public static Duration parse(Object value) {
+        Duration d = read(value);
+        return d == null || d.compareTo(LONGEST) > 0 ? null : d;
+    }
+
+    private static Duration read(Object value) {
         if (value instanceof Number) {
             double seconds = ((Number) value).doubleValue();
             return seconds < 0 ? null : Duration.ofMillis(Math.round(seconds * 1000));

@@ -14,8 +14,13 @@ public final class Placeholders {
     /** Group 1: the source ({@code inputs}, {@code env}, {@code auth.claims}); group 2: the name. */
     public static final Pattern PATTERN =
             Pattern.compile("\\{\\{\\s*(inputs|env|auth\\.claims)\\.([A-Za-z_][\\w-]*)\\s*\\}\\}");
-    /** Anything that looks like a placeholder, to report malformed ones. */
-    public static final Pattern ANY = Pattern.compile("\\{\\{(.*?)\\}\\}", Pattern.DOTALL);
+    /**
+     * Anything that looks like a placeholder, to report malformed ones. No brace inside: a
+     * PostgreSQL array literal such as {@code '{{1,2},{3,4}}'} is not one.
+     */
+    public static final Pattern ANY = Pattern.compile("\\{\\{([^{}]*)\\}\\}");
+    /** The start of a placeholder of a known source, to find one that is never closed. */
+    private static final Pattern OPENED = Pattern.compile("\\{\\{\\s*(?:inputs|env|auth)\\b");
 
     /** One placeholder occurrence in a text. */
     public record Placeholder(String source, String name, int start, int end) {
@@ -54,9 +59,21 @@ public final class Placeholders {
             return out;
         }
         Matcher m = ANY.matcher(text);
+        List<int[]> spans = new ArrayList<>();
         while (m.find()) {
+            spans.add(new int[] {m.start(), m.end()});
             if (!PATTERN.matcher(m.group()).matches()) {
                 out.add(m.group());
+            }
+        }
+        // {{ inputs.x or {{ inputs.x } would otherwise reach the database as text
+        Matcher opened = OPENED.matcher(text);
+        while (opened.find()) {
+            int at = opened.start();
+            if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
+                int lineEnd = text.indexOf('\n', at);
+                String rest = text.substring(at, lineEnd < 0 ? text.length() : lineEnd).strip();
+                out.add(rest.length() > 40 ? rest.substring(0, 40) + "…" : rest);
             }
         }
         return out;

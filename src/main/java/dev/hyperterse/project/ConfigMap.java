@@ -245,7 +245,7 @@ final class ConfigMap {
         Duration d = parseDuration(e.value());
         if (d == null || d.isZero()) {
             error(key, "'" + name(key) + "' must be a duration greater than zero such as 500ms, 30s, 2m, 1h "
-                    + "or a number of seconds, got " + YamlNode.describe(e.value()));
+                    + "or a number of seconds, at most 8760h (a year), got " + YamlNode.describe(e.value()));
             return null;
         }
         return d;

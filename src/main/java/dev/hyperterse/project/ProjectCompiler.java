@@ -6,6 +6,7 @@ import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
 import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.model.ToolExposure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -174,7 +175,7 @@ public final class ProjectCompiler {
                 unreadableAdapters, problems);
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
                 scriptFiles, paths, problems);
-        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), toolReader, problems);
+        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), root.config().exposure(), toolReader, problems);
         DerivedStatements derived = new DerivedStatements(root, adapters, unreadableAdapters, env, problems);
         ArgumentReader arguments = new ArgumentReader(derived, problems);
         Map<String, PromptDef> prompts = readPrompts(root.config().promptsDir(),
@@ -279,7 +280,8 @@ public final class ProjectCompiler {
         return adapters;
     }
 
-    private Map<String, ToolDef> readTools(Path toolsDir, ToolReader reader, Problems problems) {
+    private Map<String, ToolDef> readTools(Path toolsDir, ToolExposure exposure, ToolReader reader,
+                                           Problems problems) {
         Map<String, ToolDef> tools = new LinkedHashMap<>();
         if (toolsDir == null) {
             return tools; // a missing or unreadable tools folder was reported with the root config
@@ -305,6 +307,11 @@ public final class ProjectCompiler {
             } else {
                 tools.put(name, tool.tool());
                 read.add(tool);
+                if (exposure == ToolExposure.BOTH && (name.equals("search") || name.equals("execute"))) {
+                    problems.warn(tool.nameLocation().file(), tool.nameLocation().line(), "tool '" + name
+                            + "' has a meta-tool's name: with tools.exposure both, tools/list and tools/call"
+                            + " by name reach the meta-tool, and this tool only through execute; rename it");
+                }
             }
         }
         for (ToolReader.ReadTool tool : read) {

@@ -124,7 +124,7 @@ final class RootConfigReader {
             if (at.line() == 0) {
                 at = userLocation(top, "root", rootShown);
             }
-            problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + " does not exist");
+            problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + missingFolder(toolsDir));
             toolsDir = null;
         }
 
@@ -457,9 +457,13 @@ final class RootConfigReader {
         }
         SourceLocation at = userLocation(map, key, rootShown);
         if (at.line() > 0) {
-            problems.error(at.file(), at.line(), what + " folder " + paths.show(dir) + " does not exist");
+            problems.error(at.file(), at.line(), what + " folder " + paths.show(dir) + missingFolder(dir));
         }
         return null;
+    }
+
+    private static String missingFolder(Path dir) {
+        return Files.exists(dir) ? " is a file, not a folder" : " does not exist";
     }
 
     /** A nested section whose unknown keys are warned about; null when it is not a mapping (reported). */

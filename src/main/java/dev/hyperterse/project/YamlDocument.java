@@ -64,7 +64,30 @@ final class YamlDocument {
         if (root == null) {
             return YamlNode.Mapping.empty(file, 1);
         }
-        return new Converter(file, problems, options).convert(root);
+        try {
+            return new Converter(file, problems, options).convert(root);
+        } catch (AliasesTooLarge e) {
+            problems.error(file, e.line, "YAML aliases repeat more than " + MAX_REPEATED_VALUES
+                    + " values in this file (an alias of the value at line " + e.line + " went past that);"
+                    + " aliases that contain aliases multiply: use fewer of them");
+            return null;
+        }
+    }
+
+    /**
+     * How many values aliases may repeat in one file. SnakeYAML allows 50 aliases of lists and
+     * mappings, but each may hold the ones before it: 24 aliases doubling a list are 16 million
+     * values, which took a minute (or all the memory) to read.
+     */
+    static final int MAX_REPEATED_VALUES = 100_000;
+
+    private static final class AliasesTooLarge extends RuntimeException {
+        private final int line;
+
+        AliasesTooLarge(int line) {
+            super(null, null, false, false);
+            this.line = line;
+        }
     }
 
     /**
@@ -126,6 +149,9 @@ final class YamlDocument {
         private final Problems problems;
         private final ScalarValues scalars;
         private final Set<Node> inProgress = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Nodes read so far: a node read again is one an alias repeats. */
+        private final Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        private int repeated;
 
         Converter(Path file, Problems problems, LoaderOptions options) {
             this.file = file;
@@ -138,6 +164,9 @@ final class YamlDocument {
             if (!inProgress.add(node)) {
                 problems.error(file, line, "a YAML alias refers to a value that contains itself");
                 return new YamlNode.Scalar(null, "", true, file, line);
+            }
+            if (!seen.add(node) && ++repeated > MAX_REPEATED_VALUES) {
+                throw new AliasesTooLarge(line);
             }
             try {
                 if (node instanceof ScalarNode) {

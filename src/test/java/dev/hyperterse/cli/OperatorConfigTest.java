@@ -66,6 +66,19 @@ class OperatorConfigTest {
         assertEquals(1, syntax.code());
         assertTrue(syntax.err().startsWith("error: " + broken + ": cannot read it: "), syntax.err());
 
+        // a list, a text or invalid UTF-8 at the top printed Java's ClassCastException message
+        for (String top : List.of("- server\n", "just words\n", "\u00ff\u00fe\n")) {
+            Path notMapping = Files.writeString(dir.resolve("operator.yaml"), top, StandardCharsets.ISO_8859_1);
+            CliRunner.Run r = CliRunner.run("start", PROJECT, "--config", notMapping.toString(), "--print-config");
+            assertEquals(1, r.code());
+            assertEquals("error: " + notMapping + ": cannot read it: expected a mapping of keys (server, observability,"
+                    + " cluster) at the top of the file", r.err().strip());
+        }
+        Path badSyntax = operatorFile("server:\n  port: 1\na: b: c\n");
+        CliRunner.Run marked = CliRunner.run("start", PROJECT, "--config", badSyntax.toString(), "--print-config");
+        assertEquals("error: " + badSyntax + ": cannot read it: YAML syntax error at line 3, column 5: mapping values"
+                + " are not allowed here", marked.err().strip());
+
         Path wrongValue = operatorFile("server:\n  max_body_size: huge\n");
         CliRunner.Run value = CliRunner.run("start", PROJECT, "--config", wrongValue.toString(), "--print-config");
         assertEquals(1, value.code());

@@ -50,6 +50,25 @@ class AdapterCheckTest {
     }
 
     @Test
+    void aMissingInitSqlFileFailsValidateAsItFailsStart(@TempDir Path dir) throws Exception {
+        // validate said the project was valid, and start failed to create the database
+        project(dir, "shop.terse", "connector: sqlite\nconnection_string: 'sqlite:data/shop.db'\n"
+                + "options:\n  init_sql: db/schema.sql,db/seed.sql\n");
+        Files.createDirectories(dir.resolve("db"));
+        Files.writeString(dir.resolve("db/schema.sql"), "CREATE TABLE t (id INTEGER);\n");
+        ProjectException e = assertThrows(ProjectException.class, () -> compiler.compile(dir, w -> { }));
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertEquals(4, e.problems().get(0).location().line(), "at the option's line");
+        assertEquals("adapter 'shop': option init_sql names db/seed.sql, which is not a file in the project folder;"
+                + " start runs it to create the database", e.problems().get(0).message());
+
+        // a database that exists already never runs init_sql
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("data/shop.db"), "");
+        compiler.compile(dir, w -> { });
+    }
+
+    @Test
     void redisPoolSizeIsItsPoolSize(@TempDir Path dir) throws Exception {
         project(dir, "cache.terse", "connector: redis\nconnection_string: 'redis://127.0.0.1:6379/0'\n"
                 + "options:\n  pool_size: 10\n");

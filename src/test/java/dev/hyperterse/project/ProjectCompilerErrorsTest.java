@@ -255,6 +255,40 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void placeholdersNeverClosedAreMalformed() {
+        // both reached the database as text, and validate said the project was valid
+        Path f = tool("t", "use: db", "statement: |", "  SELECT {{ inputs.a }", "  FROM t WHERE b = {{ inputs.b",
+                "inputs:", "  a: {type: int}", "  b: {type: int}");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 3, "malformed placeholder '{{ inputs.a }'");
+        assertProblem(e, f, 3, "malformed placeholder '{{ inputs.b'");
+        assertEquals(2, e.problems().size(), e.getMessage());
+    }
+
+    @Test
+    void aTwoDimensionalArrayLiteralIsNoPlaceholder() throws ProjectException {
+        // PostgreSQL's '{{1,2},{3,4}}' was refused as a malformed placeholder; the statement
+        // template (and Hyperterse) pass it through
+        tool("t", "use: db", "statement: SELECT '{{1,2},{3,4}}' AS a, {{ inputs.x }} AS x", "inputs:",
+                "  x: {type: int}");
+        assertEquals(1, p.compile().tools().size());
+    }
+
+    @Test
+    void aToolNamedLikeAMetaToolIsWarnedAboutWhenBothAreListed() throws ProjectException {
+        // with exposure both, tools/list hid it and tools/call 'search' reached the meta-tool, silently
+        root("name: x", "tools:", "  exposure: both");
+        Path f = tool("s", "name: search", "use: db", "statement: SELECT 1");
+        tool("e", "name: execute", "use: db", "statement: SELECT 1");
+        p.compile();
+        assertProblem(p.warnings, f, 1, "tool 'search' has a meta-tool's name", "only through execute");
+        assertEquals(2, p.warnings.size(), p.warnings.toString());
+        root("name: x", "tools:", "  exposure: direct");
+        p.compile();
+        assertTrue(p.warnings.isEmpty(), p.warnings.toString());
+    }
+
+    @Test
     void claimsNeedAClaimsPlugin() {
         Path f = tool("t", "use: db", "statement: SELECT {{ auth.claims.sub }}", "auth:", "  plugin: api_key");
         Path g = tool("u", "use: db", "statement: SELECT {{ auth.claims.sub }}");
@@ -441,6 +475,27 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
+    void durationsLongerThanAYearAreErrorsNotOverflows() {
+        // start failed with 'long overflow' (validate said the project was valid)
+        Path r = root("name: x",
+                "tools:",
+                "  script_timeout: 100000000000000000h",
+                "  statement_timeout: 1.0e+30",
+                "server:",
+                "  shutdown_timeout: .inf",
+                "  sessions:",
+                "    idle_timeout: 8760h");
+        Path f = p.handlerTool("t", "timeout: 8761h");
+        ProjectException e = p.fails();
+        assertProblem(e, r, 3, "'tools.script_timeout' must be a duration greater than zero", "at most 8760h",
+                "got \"100000000000000000h\"");
+        assertProblem(e, r, 4, "'tools.statement_timeout' must be a duration", "at most 8760h");
+        assertProblem(e, r, 6, "'server.shutdown_timeout' must be a duration", "at most 8760h");
+        assertProblem(e, f, 1, "'timeout' must be a duration", "at most 8760h", "got \"8761h\"");
+        assertEquals(4, e.problems().size(), e.getMessage());
+    }
+
+    @Test
     void badDurationsAndSizes() {
         Path r = root("name: x",
                 "tools:",
@@ -568,6 +623,14 @@ class ProjectCompilerErrorsTest {
         assertProblem(p.fails(), r, 3, "tools folder", "functions", "does not exist");
         Path r2 = root("name: x", "root: src");
         assertProblem(p.fails(), r2, 2, "tools folder", "does not exist");
+    }
+
+    @Test
+    void aToolsFolderThatIsAFileIsNamedSo() {
+        // said 'does not exist' of a file that does
+        Path r = root("name: x", "tools:", "  directory: functions");
+        p.write("app/functions", "not a folder\n");
+        assertProblem(p.fails(), r, 3, "tools folder", "functions", "is a file, not a folder");
     }
 
     @Test

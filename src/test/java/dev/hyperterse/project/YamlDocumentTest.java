@@ -89,6 +89,35 @@ class YamlDocumentTest {
     }
 
     @Test
+    void aliasesThatMultiplyAreStoppedNotExpanded() {
+        // 48 aliases (SnakeYAML allows 50), each list doubling the one before: 16 million values
+        StringBuilder bomb = new StringBuilder("a0: &a0 [x]\n");
+        for (int i = 1; i <= 24; i++) {
+            bomb.append("a").append(i).append(": &a").append(i).append(" [*a").append(i - 1)
+                    .append(", *a").append(i - 1).append("]\n");
+        }
+        long start = System.nanoTime();
+        assertNull(YamlDocument.parse(bomb.toString(), FILE, problems));
+        assertTrue(System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(10),
+                "stopped early, not after expanding the aliases");
+        assertEquals(1, problems.errorCount());
+        ProjectException e = org.junit.jupiter.api.Assertions.assertThrows(ProjectException.class, problems::throwIfAny);
+        ConfigProblem p = e.problems().get(0);
+        assertTrue(p.message().startsWith("YAML aliases repeat more than 100000 values in this file"), p.message());
+    }
+
+    @Test
+    void aliasesUsedOftenWithinReasonAreRead() {
+        StringBuilder text = new StringBuilder("base: &b {type: int, description: an id, optional: true}\n");
+        for (int i = 0; i < 40; i++) {
+            text.append("k").append(i).append(": *b\n");
+        }
+        YamlNode.Mapping m = parse(text.toString());
+        assertEquals(41, m.entries().size());
+        assertFalse(problems.hasErrors());
+    }
+
+    @Test
     void arbitraryTagsAreRefused() {
         parse("a: ok\nb: !custom y\n");
         assertNull(YamlDocument.parse("a: !!java.lang.Runtime x\n", FILE, problems), "global tags stop the parser");

@@ -11,6 +11,7 @@ import io.vertx.jdbcclient.JDBCPool;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -46,8 +47,19 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
 
     @Override
     public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
-        SqliteLocation.resolve(adapter.name(), adapter.connectionString(), projectDir);
-        return SqliteOptions.parse(adapter.name(), adapter.options()).warnings();
+        SqliteLocation location = SqliteLocation.resolve(adapter.name(), adapter.connectionString(), projectDir);
+        SqliteOptions options = SqliteOptions.parse(adapter.name(), adapter.options());
+        // start runs init_sql to create the database: a file it cannot find fails start, so it
+        // fails validate too (a database that exists already never runs it)
+        if (location.inMemory() || !Files.exists(location.file())) {
+            for (String name : options.initSql()) {
+                if (!Files.isRegularFile(projectDir.resolve(name))) {
+                    throw new ConnectorException("adapter '" + adapter.name() + "': option init_sql names " + name
+                            + ", which is not a file in the project folder; start runs it to create the database");
+                }
+            }
+        }
+        return options.warnings();
     }
 
     /**
