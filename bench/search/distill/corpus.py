@@ -44,7 +44,8 @@ def debian(add):
                 add(sentence.rstrip('.'))
 
 
-def wordnet(add):
+def synsets():
+    """(lemmas, definitions, examples) of each WordNet 3.0 synset, in file order."""
     for pos in ['noun', 'verb', 'adj', 'adv']:
         for line in open(f'/usr/share/wordnet/data.{pos}', encoding='latin-1'):
             if line.startswith('  '):
@@ -54,13 +55,17 @@ def wordnet(add):
             count = int(fields[3], 16)
             lemmas = [re.sub(r'\(.*\)$', '', fields[4 + 2 * i].replace('_', ' ')) for i in range(count)]
             parts = [p.strip() for p in gloss.strip().split(';')]
-            definitions = [p for p in parts if not p.startswith('"')]
-            examples = [p.strip('"') for p in parts if p.startswith('"')]
-            if definitions:
-                add(', '.join(lemmas[:4]) + ': ' + definitions[0])
-                add(definitions[0])
-            for example in examples[:1]:
-                add(example)
+            yield (lemmas, [p for p in parts if not p.startswith('"')],
+                   [p.strip('"') for p in parts if p.startswith('"')])
+
+
+def wordnet(add):
+    for lemmas, definitions, examples in synsets():
+        if definitions:
+            add(', '.join(lemmas[:4]) + ': ' + definitions[0])
+            add(definitions[0])
+        for example in examples[:1]:
+            add(example)
 
 
 def main():

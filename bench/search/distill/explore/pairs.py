@@ -25,7 +25,7 @@ import sys
 import zipfile
 
 sys.path.insert(0, __file__.rsplit('/', 2)[0])
-from corpus import package_descriptions  # noqa: E402  (bench/search/distill/corpus.py)
+from corpus import package_descriptions, synsets  # noqa: E402  (bench/search/distill/corpus.py)
 
 MAX_WORDS = 60
 
@@ -55,17 +55,9 @@ def debian(add):
 
 
 def wordnet(add):
-    for pos in ['noun', 'verb', 'adj', 'adv']:
-        for line in open(f'/usr/share/wordnet/data.{pos}', encoding='latin-1'):
-            if line.startswith('  '):
-                continue
-            head, _, gloss = line.partition('| ')
-            fields = head.split()
-            count = int(fields[3], 16)
-            lemmas = [re.sub(r'\(.*\)$', '', fields[4 + 2 * i].replace('_', ' ')) for i in range(count)]
-            definitions = [p.strip() for p in gloss.strip().split(';') if not p.strip().startswith('"')]
-            if definitions and definitions[0]:
-                add('wordnet', ', '.join(lemmas[:4]), definitions[0])
+    for lemmas, definitions, _ in synsets():
+        if definitions and definitions[0]:
+            add('wordnet', ', '.join(lemmas[:4]), definitions[0])
 
 
 def python_stdlib(add):
