@@ -308,8 +308,8 @@ public final class Pipeline {
             }
         }
         span.set("hyperterse.adapter", tool.use());
-        QueryOptions options = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
         if (!tool.cache().active()) {
+            QueryOptions options = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
             return connector.execute(statement, bound, options).transform(ar -> ar.succeeded()
                     ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
                     : Future.failedFuture(executionFailure(tool, ar.cause())));
@@ -317,17 +317,25 @@ public final class Pipeline {
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
         // identical calls share one load: it is no one caller's to cancel. This call ends alone when
-        // it is cancelled; the statement is cancelled once every call waiting on it has been
-        SharedLoads.Place place = sharedLoads.join(key);
-        QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
-                place.cancellation());
+        // it is cancelled; the statement is cancelled once every call waiting on it has been. A hit
+        // waits on nothing and takes no place (the loader runs within getOrLoad, on this thread)
+        SharedLoads.Place[] place = {null};
         boolean[] loaded = {false};
-        Future<CachedRows> rows = untilCancelled(cache.getOrLoad(key, tool.cache(), () -> {
+        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
             loaded[0] = true;
+            place[0] = sharedLoads.join(key);
+            QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
+                    place[0].cancellation());
             return connector.execute(statement, bound, shared).map(r -> new CachedRows(r.rows(), r.cut()));
-        }), cancellation);
-        // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
-        rows.onComplete(ignored -> place.leave(cancellation.succeeded()));
+        });
+        if (!rows.isComplete()) {
+            SharedLoads.Place waiting = place[0] != null ? place[0] : sharedLoads.join(key);
+            rows = untilCancelled(rows, cancellation);
+            // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
+            rows.onComplete(ignored -> waiting.leave(cancellation.succeeded()));
+        } else if (place[0] != null) {
+            place[0].leave(false);
+        }
         cacheLookup(tool, span, loaded[0]);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
@@ -336,9 +344,6 @@ public final class Pipeline {
 
     /** The work's outcome, or a cancelled statement's failure as soon as the caller cancels. */
     private static <T> Future<T> untilCancelled(Future<T> work, Future<Void> cancellation) {
-        if (work.isComplete()) {
-            return work;
-        }
         io.vertx.core.Promise<T> outcome = io.vertx.core.Promise.promise();
         work.onComplete(ar -> {
             if (ar.succeeded()) {
