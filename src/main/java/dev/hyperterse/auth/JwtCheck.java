@@ -21,7 +21,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -142,16 +141,7 @@ final class JwtCheck implements AuthCheck {
                 }
             }
         }
-        // a claim written as null is an absent claim (required_claims treats it so too); an array or
-        // object claim is read as Vert.x JSON (getValue wraps them), the form connectors bind as JSON
-        Map<String, Object> present = new java.util.LinkedHashMap<>();
-        for (String name : claims.fieldNames()) {
-            Object value = claims.getValue(name);
-            if (value != null) {
-                present.put(name, value);
-            }
-        }
-        return Future.succeededFuture(new Caller(claims.getString("sub"), present));
+        return Future.succeededFuture(new Caller(claims.getString("sub"), Caller.presentClaims(claims)));
     }
 
     /** OAuth puts scopes in a space-separated {@code scope}; some issuers use an {@code scp} array. */

@@ -97,7 +97,7 @@ public final class ScriptAuthCheck implements AuthCheck {
             if ((claims != null && !(claims instanceof JsonObject)) || (subject != null && !(subject instanceof String))) {
                 return misbehaved("'subject' must be a string and 'claims' an object");
             }
-            Map<String, Object> claimMap = claims == null ? Map.of() : withoutNulls((JsonObject) claims);
+            Map<String, Object> claimMap = claims == null ? Map.of() : Caller.presentClaims((JsonObject) claims);
             String sub = subject != null ? (String) subject
                     : claimMap.get("sub") instanceof String ? (String) claimMap.get("sub") : null;
             return Future.succeededFuture(new Caller(sub, claimMap));
@@ -110,18 +110,6 @@ public final class ScriptAuthCheck implements AuthCheck {
         LOG.warn("auth script {} must return nothing, true, false or {{ subject, claims }}: {}",
                 script.file().getFileName(), why);
         return Future.failedFuture(new AuthDeniedException("the auth script returned an unusable answer"));
-    }
-
-    /** The claims without nulls, arrays and objects as Vert.x JSON (the form connectors bind as JSON). */
-    private static Map<String, Object> withoutNulls(JsonObject claims) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (String name : claims.fieldNames()) {
-            Object value = claims.getValue(name);
-            if (value != null) {
-                out.put(name, value);
-            }
-        }
-        return out;
     }
 
     /**
