@@ -1,6 +1,7 @@
 package dev.hyperterse.cli;
 
 import dev.hyperterse.project.OperatorLayer;
+import dev.hyperterse.project.YamlSyntaxError;
 import io.vertx.config.ConfigRetriever;
 import io.vertx.config.ConfigRetrieverOptions;
 import io.vertx.config.ConfigStoreOptions;
@@ -116,9 +117,7 @@ final class OperatorConfig {
             return "expected a mapping of keys (server, observability, cluster) at the top of the file";
         }
         if (cause instanceof MarkedYAMLException && ((MarkedYAMLException) cause).getProblemMark() != null) {
-            MarkedYAMLException yaml = (MarkedYAMLException) cause;
-            return "YAML syntax error at line " + (yaml.getProblemMark().getLine() + 1) + ", column "
-                    + (yaml.getProblemMark().getColumn() + 1) + ": " + yaml.getProblem();
+            return YamlSyntaxError.message((MarkedYAMLException) cause);
         }
         return cause.getMessage();
     }

@@ -4,7 +4,6 @@ import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -51,11 +50,7 @@ final class YamlDocument {
         try {
             root = yaml.compose(new StringReader(body));
         } catch (MarkedYAMLException e) {
-            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            int line = mark == null ? 1 : mark.getLine() + 1;
-            int column = mark == null ? 1 : mark.getColumn() + 1;
-            String reason = e.getProblem() != null ? e.getProblem() : e.getMessage();
-            problems.error(file, line, "YAML syntax error at line " + line + ", column " + column + ": " + reason);
+            problems.error(file, YamlSyntaxError.line(e), YamlSyntaxError.message(e));
             return null;
         } catch (YAMLException e) {
             problems.error(file, 1, "YAML syntax error: " + e.getMessage());
