@@ -208,7 +208,8 @@ final class ResourceMethods {
      */
     static boolean servable(Path folder, String written, Path file) {
         for (String segment : written.split("[/\\\\]")) {
-            if (!segment.isEmpty() && !segment.equals(".") && !segment.equals("..") && !allowedName(segment)) {
+            if (!segment.isEmpty() && !segment.equals(".") && !segment.equals("..")
+                    && ConfinedPaths.isHiddenOrConfig(segment)) {
                 return false;
             }
         }
@@ -219,15 +220,11 @@ final class ResourceMethods {
             return false;
         }
         for (Path name : relative) {
-            if (!allowedName(name.toString())) {
+            if (ConfinedPaths.isHiddenOrConfig(name.toString())) {
                 return false;
             }
         }
         return true;
-    }
-
-    private static boolean allowedName(String name) {
-        return !name.startsWith(".") && !name.toLowerCase(java.util.Locale.ROOT).endsWith(".terse");
     }
 
     /** A statement's rows as JSON; no row means there is no such resource. */

@@ -15,6 +15,14 @@ public final class ConfinedPaths {
     }
 
     /**
+     * A file or folder name nothing served from a project may have, whatever asks: hidden
+     * ({@code .env*}, {@code .hyperterse}, {@code .git}) or a {@code .terse} configuration file.
+     */
+    public static boolean isHiddenOrConfig(String name) {
+        return name.startsWith(".") || name.toLowerCase(java.util.Locale.ROOT).endsWith(".terse");
+    }
+
+    /**
      * @param projectDir the folder nothing may leave (the project, or a resource's own folder)
      * @param what       how messages name that folder ("the project folder")
      * @param base       what {@code written} is relative to (inside {@code projectDir})

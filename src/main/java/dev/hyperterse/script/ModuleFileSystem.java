@@ -1,5 +1,7 @@
 package dev.hyperterse.script;
 
+import dev.hyperterse.model.ConfinedPaths;
+
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.io.FileSystem;
 
@@ -386,8 +388,7 @@ final class ModuleFileSystem implements FileSystem {
     /** Names refused before anything is asked of the disk, so a script cannot even learn they exist. */
     private static boolean isHiddenOrConfig(Path file) {
         Path name = file.getFileName();
-        String text = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
-        return text.startsWith(".") || text.endsWith(".terse");
+        return name != null && ConfinedPaths.isHiddenOrConfig(name.toString());
     }
 
     /** True for a name ending in a module extension and not hidden ({@code .env.js} is no module). */
