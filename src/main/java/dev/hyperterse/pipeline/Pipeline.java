@@ -316,30 +316,87 @@ public final class Pipeline {
         }
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
-        // identical calls share one load: it is no one caller's to cancel. This call ends alone when
-        // it is cancelled; the statement is cancelled once every call waiting on it has been. A hit
-        // waits on nothing and takes no place (the loader runs within getOrLoad, on this thread)
-        SharedLoads.Place[] place = {null};
         boolean[] loaded = {false};
-        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
-            loaded[0] = true;
-            place[0] = sharedLoads.join(key);
-            QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
-                    place[0].cancellation());
-            return connector.execute(statement, bound, shared).map(r -> new CachedRows(r.rows(), r.cut()));
-        });
-        if (!rows.isComplete()) {
-            SharedLoads.Place waiting = place[0] != null ? place[0] : sharedLoads.join(key);
-            rows = untilCancelled(rows, cancellation);
-            // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
-            rows.onComplete(ignored -> waiting.leave(cancellation.succeeded()));
-        } else if (place[0] != null) {
-            place[0].leave(false);
-        }
+        Future<CachedRows> rows = sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit, cancellation,
+                loaded, 0);
         cacheLookup(tool, span, loaded[0]);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
                 : Future.failedFuture(executionFailure(tool, ar.cause())));
+    }
+
+    /** How often a call tries the cache again after the load it waited on was given up by its other callers. */
+    private static final int ABANDONED_LOAD_RETRIES = 2;
+
+    /**
+     * A cached statement's rows. Identical calls share one load: it is no one caller's to cancel.
+     * This call ends alone when it is cancelled; the statement is cancelled once every call waiting
+     * on it has been. A hit waits on nothing and takes no place (the loader runs within getOrLoad,
+     * on this thread). A call that joined a load in the instant after its last caller gave it up
+     * (the cache still held it) gets rows all the same: it asks the cache again once the cancelled
+     * load has left it, and at last runs the statement for itself.
+     *
+     * @param loaded set when this call starts the load (a miss)
+     */
+    private Future<CachedRows> sharedLoad(ToolDef tool, CacheKey key, Connector connector,
+                                          CompiledStatement statement, List<Object> bound, int rowLimit,
+                                          long byteLimit, Future<Void> cancellation, boolean[] loaded, int attempt) {
+        if (attempt > ABANDONED_LOAD_RETRIES) {
+            QueryOptions own = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
+            return connector.execute(statement, bound, own).map(r -> new CachedRows(r.rows(), r.cut()));
+        }
+        SharedLoads.Place[] place = {null};
+        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
+            loaded[0] = true;
+            SharedLoads.Place started = sharedLoads.join(key);
+            place[0] = started;
+            QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
+                    started.cancellation());
+            return connector.execute(statement, bound, shared)
+                    .<CachedRows>map(r -> new CachedRows(r.rows(), r.cut()))
+                    .recover(e -> Future.failedFuture(started.cancellation().succeeded() ? new AbandonedLoad() : e));
+        });
+        if (rows.isComplete()) {
+            if (place[0] != null) {
+                place[0].leave(false);
+            }
+            if (rows.succeeded()) {
+                return rows;
+            }
+        } else {
+            SharedLoads.Place waiting = place[0] != null ? place[0] : sharedLoads.join(key);
+            rows = untilCancelled(rows, cancellation);
+            // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
+            rows.onComplete(ignored -> waiting.leave(cancellation.succeeded()));
+        }
+        return rows.recover(e -> {
+            if (!(e instanceof AbandonedLoad)) {
+                return Future.failedFuture(e);
+            }
+            if (cancellation.succeeded()) {
+                return Future.failedFuture(new ConnectorException("statement cancelled"));
+            }
+            // the failed load leaves the cache as its failure completes; asked again after that
+            io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+            boolean[] ignored = {false};
+            if (context == null) {
+                return sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit, cancellation, ignored,
+                        attempt + 1);
+            }
+            io.vertx.core.Promise<CachedRows> again = io.vertx.core.Promise.promise();
+            context.runOnContext(v -> sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit,
+                    cancellation, ignored, attempt + 1).onComplete(again));
+            return again.future();
+        });
+    }
+
+    /** A shared load's failure once every call waiting on it had cancelled it. */
+    private static final class AbandonedLoad extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AbandonedLoad() {
+            super("statement cancelled: every call waiting on it was cancelled", null, false, false);
+        }
     }
 
     /** The work's outcome, or a cancelled statement's failure as soon as the caller cancels. */

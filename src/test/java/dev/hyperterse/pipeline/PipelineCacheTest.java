@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The result cache inside the pipeline, over a real SQLite database that counts what reaches it. */
 class PipelineCacheTest {
@@ -41,6 +42,8 @@ class PipelineCacheTest {
     /** The options of each statement that reached the database. */
     final List<QueryOptions> executed = new java.util.concurrent.CopyOnWriteArrayList<>();
     Pipeline pipeline;
+    /** How long the database takes to report a failed statement (a cancel's round trip), in ms. */
+    volatile long failureDelay;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -87,7 +90,14 @@ class PipelineCacheTest {
             public Future<QueryResult> execute(CompiledStatement statement, List<Object> values, QueryOptions options) {
                 statements.incrementAndGet();
                 executed.add(options);
-                return sqlite.execute(statement, values, options);
+                return sqlite.execute(statement, values, options).transform(ar -> {
+                    if (ar.succeeded() || failureDelay == 0) {
+                        return (Future<QueryResult>) ar;
+                    }
+                    io.vertx.core.Promise<QueryResult> late = io.vertx.core.Promise.promise();
+                    vertx.setTimer(failureDelay, id -> late.fail(ar.cause()));
+                    return late.future();
+                });
             }
 
             @Override
@@ -182,6 +192,29 @@ class PipelineCacheTest {
             Throwable e = call.toCompletionStage().toCompletableFuture().handle((r, x) -> x).get(20, TimeUnit.SECONDS);
             assertEquals("execution failed: statement cancelled", e == null ? null : e.getMessage());
         }
+    }
+
+    /**
+     * A call that arrives after every caller of a load has cancelled it, but before the database
+     * has reported the cancel (the cache still holds the load), gets rows: it did not cancel.
+     */
+    @Test
+    void aCallJoiningALoadItsCallersJustGaveUpGetsRows() throws Exception {
+        failureDelay = 300;
+        JsonObject inputs = new JsonObject().put("n", 3_000_000);
+        io.vertx.core.Promise<Void> cancelA = io.vertx.core.Promise.promise();
+        Future<ToolResult> a = pipeline.execute("slow-count", inputs, new CallContext(Map.of(), null, cancelA.future()));
+        long waited = System.nanoTime();
+        while (executed.isEmpty() && System.nanoTime() - waited < TimeUnit.SECONDS.toNanos(10)) {
+            Thread.sleep(10);
+        }
+        cancelA.complete();
+        assertTrue(executed.get(0).cancellation().isComplete(), "the load's only caller cancelled it");
+        Future<ToolResult> late = pipeline.execute("slow-count", inputs, CallContext.empty());
+        Throwable cancelled = a.toCompletionStage().toCompletableFuture().handle((r, e) -> e).get(20, TimeUnit.SECONDS);
+        assertEquals("execution failed: statement cancelled", cancelled == null ? null : cancelled.getMessage());
+        assertEquals(3_000_000L, ((Number) await(late).rows().getJsonObject(0).getValue("n")).longValue());
+        assertEquals(2, statements.get(), "the cancelled load, then one for the late call");
     }
 
     /**
