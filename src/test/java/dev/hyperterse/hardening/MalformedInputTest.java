@@ -230,6 +230,26 @@ class MalformedInputTest {
 
     // ---- sizes ----
 
+    /**
+     * A request framed two ways (Content-Length and Transfer-Encoding) is how requests are smuggled
+     * past a front proxy that reads the other framing: here a proxy going by Content-Length would
+     * take the GET for the POST's body. The server refuses the request and closes the connection
+     * (RFC 9112 6.1), so what follows it on the connection is never answered.
+     */
+    @Test
+    void aRequestFramedTwoWaysClosesItsConnection() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Accept: " + RawHttp.ACCEPT_BOTH + "\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "0\r\n\r\nGET /heartbeat HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            // read to the end: a connection left open ends the read with a timeout
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+            assertTrue(!answer.contains("success"), "the request behind it was answered: " + answer);
+        }
+    }
+
     @Test
     void bodiesOverTheLimitGet413() throws Exception {
         byte[] big = new byte[BODY_LIMIT + 1];
