@@ -42,6 +42,8 @@ final class LoadedScript {
     private volatile long call;
     private volatile long deadline;
     private volatile boolean broken;
+    /** Why the runtime stopped the current call, when it was not its time limit; null otherwise. */
+    private volatile String stopReason;
     /** Guarded by this: true while a call runs, so the watchdog cancels only the call it was set for. */
     private boolean running;
 
@@ -149,7 +151,7 @@ final class LoadedScript {
         tasks.clear();
         if (broken || System.nanoTime() - deadline >= 0) {
             // cancelled before it began, or its time passed while the context was being loaded
-            throw timedOut(limit, null);
+            throw stopped(limit, null);
         }
         try {
             Value json = invoke.execute(export, payload.encode());
@@ -162,9 +164,9 @@ final class LoadedScript {
         } catch (DecodeException e) {
             throw new ScriptFailure("the result is not JSON: " + e.getMessage());
         } catch (IllegalStateException e) {
-            // the context was closed under us: the watchdog cancelled it
+            // the context was closed under us: the watchdog (or the memory guard) cancelled it
             broken = true;
-            throw timedOut(limit, e);
+            throw stopped(limit, e);
         }
     }
 
@@ -186,7 +188,7 @@ final class LoadedScript {
         if (!runTasksUntil(thisCall, () -> settled[0])) {
             cancel();
             throw Thread.currentThread().isInterrupted() ? new ScriptFailure("interrupted", false, null)
-                    : timedOut(limit, null);
+                    : stopped(limit, null);
         }
         if (settled[1]) {
             if (outcome[0] != null && outcome[0].isException() && outcome[0].isHostObject()) {
@@ -222,6 +224,9 @@ final class LoadedScript {
     /** The loop of {@link #runTasksUntil(java.util.function.BooleanSupplier)} for call {@code thisCall}. */
     private boolean runTasksUntil(long thisCall, java.util.function.BooleanSupplier done) {
         while (!done.getAsBoolean()) {
+            if (stopReason != null) {
+                return false;
+            }
             long left = deadline - System.nanoTime();
             Task task;
             try {
@@ -241,9 +246,9 @@ final class LoadedScript {
     }
 
     private ScriptFailure failure(PolyglotException e, Duration limit) {
-        if (e.isCancelled() || System.nanoTime() - deadline >= 0) {
+        if (e.isCancelled() || System.nanoTime() - deadline >= 0 || (stopReason != null && e.isResourceExhausted())) {
             broken = true;
-            return timedOut(limit, e);
+            return stopped(limit, e);
         }
         if (e.isResourceExhausted()) {
             broken = true;
@@ -298,6 +303,16 @@ final class LoadedScript {
         return out.toString();
     }
 
+    /**
+     * The failure of a call the runtime stopped: for memory when the guard did (without the
+     * cancelled context's exception, which would keep what the script held reachable while the
+     * answer travels), else its time limit passed.
+     */
+    private ScriptFailure stopped(Duration limit, Throwable cause) {
+        String reason = stopReason;
+        return reason != null ? ScriptFailure.memory(reason) : timedOut(limit, cause);
+    }
+
     private static ScriptFailure timedOut(Duration limit, Throwable cause) {
         return new ScriptFailure("timed out after " + Durations.show(limit), true, cause);
     }
@@ -315,6 +330,26 @@ final class LoadedScript {
             broken = true;
         }
         cancel();
+    }
+
+    /**
+     * The memory guard's cancel: stops call {@code callNumber} if it is still running, and its
+     * caller hears {@code reason}. From any thread; closing the context waits for its code to stop.
+     *
+     * @return true when the call was running and is now stopped
+     */
+    boolean stopCall(long callNumber, String reason) {
+        synchronized (this) {
+            if (!running || call != callNumber || broken) {
+                return false;
+            }
+            stopReason = reason;
+            broken = true;
+        }
+        // wakes a call waiting for its tasks (an awaited fetch), which then sees the reason
+        tasks.add(new Task(callNumber, () -> { }));
+        cancel();
+        return true;
     }
 
     /** Marks the current call over and stops its unfinished requests; true when the context must not be reused. */

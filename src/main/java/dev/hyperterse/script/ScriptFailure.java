@@ -20,15 +20,21 @@ public final class ScriptFailure extends RuntimeException {
 
     private final boolean timedOut;
     private final Kind kind;
+    private final boolean memory;
 
     ScriptFailure(String message, boolean timedOut, Throwable cause) {
         this(message, timedOut, cause, Kind.RUNTIME);
     }
 
     ScriptFailure(String message, boolean timedOut, Throwable cause, Kind kind) {
+        this(message, timedOut, cause, kind, false);
+    }
+
+    private ScriptFailure(String message, boolean timedOut, Throwable cause, Kind kind, boolean memory) {
         super(message, cause, false, false);
         this.timedOut = timedOut;
         this.kind = kind;
+        this.memory = memory;
     }
 
     public Kind kind() {
@@ -37,6 +43,16 @@ public final class ScriptFailure extends RuntimeException {
 
     ScriptFailure(String message) {
         this(message, false, null);
+    }
+
+    /** A call the memory guard stopped because the heap was nearly full while it ran. */
+    static ScriptFailure memory(String message) {
+        return new ScriptFailure(message, false, null, Kind.RUNTIME, true);
+    }
+
+    /** True when the call was stopped because the server's memory was nearly exhausted. */
+    public boolean memory() {
+        return memory;
     }
 
     public boolean timedOut() {

@@ -50,7 +50,8 @@ final class ScriptPool {
 
     /**
      * Runs one call on the current (worker) thread. The time limit starts once a context is
-     * ready; when it passes, the watchdog cancels the context and this call fails.
+     * ready; when it passes, the watchdog cancels the context and this call fails. The
+     * {@link MemoryGuard} cancels it too when the heap stays nearly full while it runs.
      */
     Object run(JsonObject payload, Duration limit) {
         return run(payload, limit, -1);
@@ -75,6 +76,7 @@ final class ScriptPool {
             throw new ScriptFailure("timed out after " + Durations.show(limit), true, null);
         }
         long callNumber = loaded.begin(end);
+        MemoryGuard.Call guarded = MemoryGuard.shared().began(loaded, callNumber);
         ScheduledFuture<?> timer = null;
         try {
             timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
@@ -84,6 +86,7 @@ final class ScriptPool {
             if (timer != null) {
                 timer.cancel(false);
             }
+            MemoryGuard.shared().ended(guarded);
             loaded.endCall();
             release(loaded);
         }

@@ -200,9 +200,19 @@ public final class ScriptRuntime implements ScriptInvoker {
                 answer.tryFail(ar.cause());
             }
         });
-        return answer.future().andThen(ar -> metrics.scriptCall(metricLabel(tool), ar.succeeded() ? "ok"
-                : ar.cause() instanceof ScriptFailure && ((ScriptFailure) ar.cause()).timedOut() ? "timeout" : "error",
+        return answer.future().andThen(ar -> metrics.scriptCall(metricLabel(tool), outcome(ar.cause()),
                 System.nanoTime() - called));
+    }
+
+    /** How a call ended, for metrics: {@code ok}, {@code timeout}, {@code memory} (stopped by the memory guard) or {@code error}. */
+    private static String outcome(Throwable failure) {
+        if (failure == null) {
+            return "ok";
+        }
+        if (failure instanceof ScriptFailure scriptFailure) {
+            return scriptFailure.timedOut() ? "timeout" : scriptFailure.memory() ? "memory" : "error";
+        }
+        return "error";
     }
 
     /** Tool names label script metrics; auth scripts, which belong to no one tool, count as {@code (auth)}. */

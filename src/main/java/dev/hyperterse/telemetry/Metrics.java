@@ -51,7 +51,7 @@ public interface Metrics {
     /**
      * One script call (handler or mapper) finished.
      *
-     * @param outcome {@code ok}, {@code error} or {@code timeout}
+     * @param outcome {@code ok}, {@code error}, {@code timeout} or {@code memory} (stopped because the heap was nearly full)
      */
     default void scriptCall(String tool, String outcome, long nanos) {
     }

@@ -88,7 +88,7 @@ public final class MicrometerMetrics implements Metrics {
 
     @Override
     public void scriptCall(String tool, String outcome, long nanos) {
-        timer("hyperterse.script.call.duration", "Script calls (handlers, mappers and auth scripts) by tool and outcome (ok, error, timeout)",
+        timer("hyperterse.script.call.duration", "Script calls (handlers, mappers and auth scripts) by tool and outcome (ok, error, timeout, memory)",
                 "tool", tool, "outcome", outcome).record(nanos, TimeUnit.NANOSECONDS);
     }
 
