@@ -157,6 +157,19 @@ class PromptsAndResourcesTest {
         assertTrue(project.prompts().containsKey("braces"));
     }
 
+    /** A concrete 'uri' with {id} was served as a literal address no client could ask for meaningfully. */
+    @Test
+    void aUriWithBracesIsAskedToBeATemplate() {
+        Path braces = p.write("app/resources/pages/config.terse",
+                "description: one page\nuri: docs://pages/{id}\ntext: a page\n");
+        Path closing = p.write("app/resources/half/config.terse", "uri: docs://half/id}\ntext: half\n");
+        ProjectException e = p.fails();
+        assertProblem(e, braces, 2, "'uri' of resource 'pages'", "'{' or '}'", "RFC 3986",
+                "use 'uri_template' (docs://pages/{id}) with 'text_template'");
+        assertProblem(e, closing, 1, "'uri' of resource 'half'", "'{' or '}'");
+        assertEquals(2, e.problems().size(), e.problems().toString());
+    }
+
     @Test
     void everyResourceRuleIsReportedAtOnceWithFileAndLine() {
         Path both = p.write("app/resources/both/config.terse",
