@@ -48,7 +48,7 @@ final class ClusterFlags {
      * @throws IllegalArgumentException naming the flag or variable whose value is wrong
      */
     ClusterOptions resolve(String bindHost, Map<String, String> env) {
-        return resolve(bindHost, OperatorLayer.read(Map.of(), null, env, Map.of()));
+        return resolve(bindHost, OperatorLayer.read(null, null, env, Map.of()));
     }
 
     /**

@@ -309,8 +309,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     /**
      * The operator's settings: {@code --config} (or conf/hyperterse.yaml beside the jar), system
-     * properties and variables, read through vertx-config on a Vert.x instance of its own, which is
-     * closed before the project is compiled; waiting for it is fine here, nothing is served yet.
+     * properties and variables, read on a Vert.x instance of its own (the file on a worker, the
+     * variables and properties through vertx-config), which is closed before the project is
+     * compiled; waiting for it is fine here, nothing is served yet.
      *
      * @throws IllegalArgumentException naming the file, property or variable that is wrong
      */

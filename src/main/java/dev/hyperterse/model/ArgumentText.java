@@ -29,13 +29,31 @@ public final class ArgumentText {
         return out;
     }
 
-    /** Every {@code {{ ... }}} that is not a well-formed argument placeholder, as written. */
+    /** The start of a placeholder, to find one that is never closed; {@code {{1,2}}} is no such start. */
+    private static final Pattern OPENED = Pattern.compile("\\{\\{\\s*[A-Za-z_]");
+
+    /**
+     * Every {@code {{ ... }}} that is not a well-formed argument placeholder, as written, and
+     * every placeholder never closed (two opening braces and a name, then no closing pair), as
+     * written to the end of its line.
+     */
     public static List<String> malformed(String text) {
         List<String> out = new ArrayList<>();
         Matcher m = Placeholders.ANY.matcher(text);
+        List<int[]> spans = new ArrayList<>();
         while (m.find()) {
+            spans.add(new int[] {m.start(), m.end()});
             if (!PLACEHOLDER.matcher(m.group()).matches()) {
                 out.add(m.group());
+            }
+        }
+        Matcher opened = OPENED.matcher(text);
+        while (opened.find()) {
+            int at = opened.start();
+            if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
+                int lineEnd = text.indexOf('\n', at);
+                String rest = text.substring(at, lineEnd < 0 ? text.length() : lineEnd).strip();
+                out.add(rest.length() > 40 ? rest.substring(0, 40) + "…" : rest);
             }
         }
         return out;

@@ -58,50 +58,94 @@ public final class OperatorLayer {
     }
 
     /**
-     * @param file        the operator file's content as a tree of maps, lists and scalars (empty when there is none)
+     * Reads the operator file (when there is one) as project files are read, with the same YAML
+     * rules and limits, then layers the properties and variables over it. Reading the file blocks:
+     * call this off any event loop.
+     *
+     * @param file        the operator file, or null for none
+     * @param fileShown   the file as messages name it
+     * @param environment environment variables (only {@code HYPERTERSE_*} ones are read)
+     * @param properties  system properties (only {@code hyperterse.*} ones are read)
+     * @throws IllegalArgumentException naming the file (and line) when it cannot be read or holds
+     *                                  something other than operator settings
+     */
+    public static OperatorLayer read(Path file, String fileShown, Map<String, String> environment,
+                                     Map<String, String> properties) {
+        return layered(file == null ? null : readFile(file, fileShown), fileShown, environment, properties);
+    }
+
+    /** The operator file's tree; throws naming the file (and line) for each problem in it. */
+    private static YamlNode.Mapping readFile(Path file, String fileShown) {
+        Path shown = Path.of(fileShown);
+        Problems problems = new Problems(LOG, warning -> {
+        });
+        String text = TextFiles.read(file, shown, problems);
+        YamlNode root = text == null ? null : YamlDocument.parse(text, shown, problems);
+        if (problems.hasErrors()) {
+            List<String> lines = new ArrayList<>();
+            for (ConfigProblem problem : problems.errors()) {
+                // a syntax error's message holds its line and column; a file not read at all has no line
+                boolean whole = problem.location().line() <= 0 || problem.message().startsWith(YamlSyntaxError.PREFIX);
+                lines.add(whole ? fileShown + ": cannot read it: " + problem.message() : problem.toString());
+            }
+            throw new IllegalArgumentException(String.join("\n", lines));
+        }
+        if (!(root instanceof YamlNode.Mapping)) {
+            throw new IllegalArgumentException(fileShown + ": cannot read it: expected a mapping of keys ("
+                    + String.join(", ", SECTIONS) + ") at the top of the file");
+        }
+        return (YamlNode.Mapping) root;
+    }
+
+    /**
+     * @param file        the operator file's tree, or null when there is none
      * @param fileShown   the file as messages name it; null when there is none
      * @param environment environment variables (only {@code HYPERTERSE_*} ones are read)
      * @param properties  system properties (only {@code hyperterse.*} ones are read)
-     * @throws IllegalArgumentException naming the file and key when the file holds something other
-     *                                  than operator settings
+     * @throws IllegalArgumentException naming the file and line when the file holds something
+     *                                  other than operator settings
      */
-    public static OperatorLayer read(Map<String, ?> file, String fileShown, Map<String, String> environment,
-                                     Map<String, String> properties) {
+    static OperatorLayer layered(YamlNode.Mapping file, String fileShown, Map<String, String> environment,
+                                 Map<String, String> properties) {
         Known known = Known.fromDefaults();
         Map<String, YamlNode.Entry> top = new LinkedHashMap<>();
         Map<String, Sourced> cluster = new LinkedHashMap<>();
         List<String> sources = new ArrayList<>();
-        if (fileShown != null) {
+        if (file != null) {
             sources.add(fileShown);
-            Path shown = Path.of(fileShown);
-            for (Map.Entry<String, ?> entry : file.entrySet()) {
-                String key = entry.getKey();
+            for (YamlNode.Entry entry : file.entries().values()) {
+                String key = entry.key();
+                String at = fileShown + ":" + entry.keyLine();
                 if (!SECTIONS.contains(key)) {
-                    throw new IllegalArgumentException(fileShown + ": '" + key + "' is not an operator setting "
+                    throw new IllegalArgumentException(at + ": '" + key + "' is not an operator setting "
                             + (RootConfigReader.ROOT_KEYS.contains(key) ? "(it belongs in a project's .hyperterse); "
                             : "; ") + "an operator file holds " + String.join(", ", SECTIONS));
                 }
-                if (!(entry.getValue() instanceof Map) && entry.getValue() != null) {
-                    throw new IllegalArgumentException(fileShown + ": '" + key + "' must be a mapping of keys, got "
-                            + describe(entry.getValue()));
-                }
-                if (entry.getValue() == null) {
+                YamlNode value = entry.value();
+                if (value instanceof YamlNode.Scalar && ((YamlNode.Scalar) value).isNull()) {
                     continue;
                 }
-                Map<?, ?> section = (Map<?, ?>) entry.getValue();
+                if (!(value instanceof YamlNode.Mapping)) {
+                    throw new IllegalArgumentException(at + ": '" + key + "' must be a mapping of keys, got "
+                            + YamlNode.describe(value));
+                }
                 if (key.equals("cluster")) {
-                    for (Map.Entry<?, ?> c : section.entrySet()) {
-                        String name = String.valueOf(c.getKey());
+                    for (YamlNode.Entry c : ((YamlNode.Mapping) value).entries().values()) {
+                        String name = c.key();
                         if (!CLUSTER_KEYS.contains(name)) {
-                            throw new IllegalArgumentException(fileShown + ": unknown key 'cluster." + name
-                                    + "' (cluster keys: " + String.join(", ", CLUSTER_KEYS) + ")");
+                            throw new IllegalArgumentException(fileShown + ":" + c.keyLine() + ": unknown key 'cluster."
+                                    + name + "' (cluster keys: " + String.join(", ", CLUSTER_KEYS) + ")");
                         }
-                        if (c.getValue() != null) {
-                            cluster.put(name, new Sourced(text(c.getValue()), fileShown + ": cluster." + name));
+                        if (c.value() instanceof YamlNode.Mapping) {
+                            throw new IllegalArgumentException(fileShown + ":" + c.keyLine() + ": 'cluster." + name
+                                    + "' must be a value or a list, got a mapping");
+                        }
+                        if (!(c.value() instanceof YamlNode.Scalar && ((YamlNode.Scalar) c.value()).isNull())) {
+                            cluster.put(name, new Sourced(text(c.value()), fileShown + ": cluster." + name));
                         }
                     }
                 } else {
-                    top.put(key, new YamlNode.Entry(key, 0, fromTree(entry.getValue(), shown)));
+                    top.put(key, entry);
                 }
             }
         }
@@ -179,36 +223,14 @@ public final class OperatorLayer {
         return new YamlNode.Sequence(items, label, 0);
     }
 
-    /** A tree read by vertx-config (maps, lists, strings, numbers, booleans) as nodes labelled with the file. */
-    private static YamlNode fromTree(Object value, Path file) {
-        if (value instanceof Map) {
-            Map<String, YamlNode.Entry> entries = new LinkedHashMap<>();
-            ((Map<?, ?>) value).forEach((k, v) -> entries.put(String.valueOf(k),
-                    new YamlNode.Entry(String.valueOf(k), 0, fromTree(v, file))));
-            return new YamlNode.Mapping(entries, file, 0);
-        }
-        if (value instanceof List) {
-            List<YamlNode> items = new ArrayList<>();
-            ((List<?>) value).forEach(item -> items.add(fromTree(item, file)));
-            return new YamlNode.Sequence(items, file, 0);
-        }
-        if (value == null) {
-            return new YamlNode.Scalar(null, "", true, file, 0);
-        }
-        return new YamlNode.Scalar(value, String.valueOf(value), !(value instanceof String), file, 0);
-    }
-
-    private static String text(Object value) {
-        if (value instanceof List) {
+    /** A cluster value as the command line reads it: a list joined with commas. */
+    private static String text(YamlNode value) {
+        if (value instanceof YamlNode.Sequence) {
             List<String> items = new ArrayList<>();
-            ((List<?>) value).forEach(item -> items.add(String.valueOf(item)));
+            ((YamlNode.Sequence) value).items().forEach(item -> items.add(text(item)));
             return String.join(",", items);
         }
-        return String.valueOf(value);
-    }
-
-    private static String describe(Object value) {
-        return value instanceof List ? "a list" : "\"" + value + "\"";
+        return value instanceof YamlNode.Scalar ? String.valueOf(((YamlNode.Scalar) value).value()) : "";
     }
 
     /** The {@code server} and {@code observability} settings, to merge under a project's {@code .hyperterse}; null when none. */

@@ -79,6 +79,13 @@ final class Problems {
         return errors.size();
     }
 
+    /** The errors collected so far, sorted by file and line. */
+    List<ConfigProblem> errors() {
+        List<ConfigProblem> sorted = new ArrayList<>(errors);
+        Collections.sort(sorted);
+        return sorted;
+    }
+
     /** Throws every error collected so far, sorted by file and line. */
     void throwIfAny() throws ProjectException {
         throwIfAny(null);
@@ -87,9 +94,7 @@ final class Problems {
     /** Like {@link #throwIfAny()}, handing on what could be read (see {@link ProjectException#partial()}). */
     void throwIfAny(Project partial) throws ProjectException {
         if (!errors.isEmpty()) {
-            List<ConfigProblem> sorted = new ArrayList<>(errors);
-            Collections.sort(sorted);
-            throw new ProjectException(sorted, partial);
+            throw new ProjectException(errors(), partial);
         }
     }
 }

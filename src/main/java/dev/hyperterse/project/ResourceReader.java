@@ -91,6 +91,13 @@ final class ResourceReader {
             if (!SCHEME.matcher(uri).matches() || uri.chars().anyMatch(Character::isWhitespace)) {
                 cfg.error("uri", "'uri' of " + owner + " must be an absolute URI such as docs://release-notes, got \""
                         + uri + "\"");
+            } else if (uri.indexOf('{') >= 0 || uri.indexOf('}') >= 0) {
+                // no client can ask for docs://pages/{id} meaningfully: braces are not URI characters
+                String with = cfg.has("text") ? "'text_template'" : cfg.has("file") ? "'file_template'"
+                        : "'text_template', 'file_template' or 'statement'";
+                cfg.error("uri", "'uri' of " + owner + " holds '{' or '}', which a URI cannot (RFC 3986); "
+                        + "a resource addressed with variables is a template: use 'uri_template' (" + uri + ") with "
+                        + with);
             }
             onlyOne(cfg, owner, CONCRETE_SOURCES, TEMPLATE_SOURCES, "a concrete resource ('uri')");
             if (cfg.has("arguments")) {

@@ -53,7 +53,7 @@ final class YamlDocument {
             problems.error(file, YamlSyntaxError.line(e), YamlSyntaxError.message(e));
             return null;
         } catch (YAMLException e) {
-            problems.error(file, 1, "YAML syntax error: " + e.getMessage());
+            problems.error(file, 1, YamlSyntaxError.PREFIX + ": " + e.getMessage());
             return null;
         }
         if (root == null) {

@@ -5,6 +5,9 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** Where and why SnakeYAML could not read a file, in the same words for project and operator files. */
 public final class YamlSyntaxError {
+    /** How every such message starts. */
+    public static final String PREFIX = "YAML syntax error";
+
     private YamlSyntaxError() {
     }
 
@@ -19,7 +22,7 @@ public final class YamlSyntaxError {
         Mark mark = mark(e);
         int column = mark == null ? 1 : mark.getColumn() + 1;
         String reason = e.getProblem() != null ? e.getProblem() : e.getMessage();
-        return "YAML syntax error at line " + line(e) + ", column " + column + ": " + reason;
+        return PREFIX + " at line " + line(e) + ", column " + column + ": " + reason;
     }
 
     private static Mark mark(MarkedYAMLException e) {

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code start --config FILE} and {@code --print-config}: the operator file read through vertx-config, flags over it. */
+/** {@code start --config FILE} and {@code --print-config}: the operator file read as project files are, flags over it. */
 class OperatorConfigTest {
     private static final String PROJECT = "tools-examples/quickstart";
 
@@ -66,14 +66,19 @@ class OperatorConfigTest {
         assertEquals(1, syntax.code());
         assertTrue(syntax.err().startsWith("error: " + broken + ": cannot read it: "), syntax.err());
 
-        // a list, a text or invalid UTF-8 at the top printed Java's ClassCastException message
-        for (String top : List.of("- server\n", "just words\n", "\u00ff\u00fe\n")) {
+        // a list or a text at the top printed Java's ClassCastException message
+        for (String top : List.of("- server\n", "just words\n")) {
             Path notMapping = Files.writeString(dir.resolve("operator.yaml"), top, StandardCharsets.ISO_8859_1);
             CliRunner.Run r = CliRunner.run("start", PROJECT, "--config", notMapping.toString(), "--print-config");
             assertEquals(1, r.code());
             assertEquals("error: " + notMapping + ": cannot read it: expected a mapping of keys (server, observability,"
                     + " cluster) at the top of the file", r.err().strip());
         }
+        Path notUtf8 = Files.write(dir.resolve("operator.yaml"), new byte[]{(byte) 0xff, (byte) 0xfe, '\n'});
+        CliRunner.Run encoding = CliRunner.run("start", PROJECT, "--config", notUtf8.toString(), "--print-config");
+        assertEquals(1, encoding.code());
+        assertEquals("error: " + notUtf8 + ": cannot read it: the file is not valid UTF-8 text", encoding.err().strip());
+
         Path badSyntax = operatorFile("server:\n  port: 1\na: b: c\n");
         CliRunner.Run marked = CliRunner.run("start", PROJECT, "--config", badSyntax.toString(), "--print-config");
         assertEquals("error: " + badSyntax + ": cannot read it: YAML syntax error at line 3, column 5: mapping values"
@@ -82,13 +87,36 @@ class OperatorConfigTest {
         Path wrongValue = operatorFile("server:\n  max_body_size: huge\n");
         CliRunner.Run value = CliRunner.run("start", PROJECT, "--config", wrongValue.toString(), "--print-config");
         assertEquals(1, value.code());
-        assertTrue(value.err().contains("  " + wrongValue + ": 'server.max_body_size' must be"), value.err());
+        assertTrue(value.err().contains("  " + wrongValue + ":2: 'server.max_body_size' must be"), value.err());
 
         Path clusterPort = operatorFile("cluster:\n  enabled: true\n  port: 70000\n");
         CliRunner.Run cluster = CliRunner.run("start", PROJECT, "--config", clusterPort.toString(), "--print-config");
         assertEquals(1, cluster.code());
         assertEquals("error: " + clusterPort + ": cluster.port must be a port number from 1 to 65535, got '70000'",
                 cluster.err().strip());
+    }
+
+    /**
+     * Aliases that contain aliases multiply: 24 of them doubling a list are 16 million values. The
+     * operator file stops at the project files' limit, at the line that went past it, in moments
+     * (it blocked an event loop for seconds, then ran out of memory).
+     */
+    @Test
+    void anAliasBombIsStoppedAtItsLine() throws Exception {
+        StringBuilder bomb = new StringBuilder();
+        bomb.append("server:\n  port: 19601\n  a0: &a0 [x, x]\n");
+        for (int i = 1; i <= 24; i++) {
+            bomb.append("  a").append(i).append(": &a").append(i).append(" [*a").append(i - 1)
+                    .append(", *a").append(i - 1).append("]\n");
+        }
+        Path file = operatorFile(bomb.toString());
+        long start = System.nanoTime();
+        CliRunner.Run r = CliRunner.run("start", PROJECT, "--config", file.toString(), "--print-config");
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("error: " + file + ":3: YAML aliases repeat more than 100000 values in this file"),
+                r.err());
+        assertTrue(seconds < 10, "stopped early, not after expanding the aliases: " + seconds + "s");
     }
 
     @Test

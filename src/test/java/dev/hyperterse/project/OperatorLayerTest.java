@@ -20,10 +20,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class OperatorLayerTest {
     private static final String FILE = "ops/hyperterse.yaml";
 
-    private static Map<String, Object> operatorFile() {
-        return Map.of("server", Map.of("port", 7000, "host", "0.0.0.0", "allowed_hosts", List.of("mcp.example.com"),
-                        "sessions", Map.of("max", 50, "idle_timeout", "10m")),
-                "observability", Map.of("tracing", Map.of("enabled", true)));
+    private static YamlNode.Mapping operatorFile() {
+        return tree("server:\n  port: 7000\n  host: 0.0.0.0\n  allowed_hosts: [mcp.example.com]\n"
+                + "  sessions:\n    max: 50\n    idle_timeout: 10m\nobservability:\n  tracing:\n    enabled: true\n");
+    }
+
+    /** An operator file's text as the layer reads it. */
+    private static YamlNode.Mapping tree(String yaml) {
+        Problems problems = new Problems(org.slf4j.LoggerFactory.getLogger(OperatorLayerTest.class), w -> {
+        });
+        YamlNode root = YamlDocument.parse(yaml, Path.of(FILE), problems);
+        assertTrue(!problems.hasErrors() && root instanceof YamlNode.Mapping, yaml);
+        return (YamlNode.Mapping) root;
     }
 
     private static ServerSettings server(Path dir, String root, OperatorLayer layer) throws ProjectException {
@@ -34,7 +42,7 @@ class OperatorLayerTest {
 
     @Test
     void eachLayerOverridesTheOneBeforeKeyByKey(@TempDir Path dir) throws Exception {
-        OperatorLayer layer = OperatorLayer.read(operatorFile(), FILE,
+        OperatorLayer layer = OperatorLayer.layered(operatorFile(), FILE,
                 Map.of("HYPERTERSE_SERVER_PORT", "9090", "HYPERTERSE_SERVER_SESSIONS_IDLE_TIMEOUT", "5m",
                         "PATH", "/usr/bin", "HYPERTERSE_TEST_POSTGRES_URL", "postgres://elsewhere"),
                 Map.of("hyperterse.server.port", "8081", "hyperterse.server.sessions.max", "60",
@@ -57,7 +65,7 @@ class OperatorLayerTest {
 
     @Test
     void listsAreCommaSeparatedInVariablesAndTypedLikeTheProjectsYaml(@TempDir Path dir) throws Exception {
-        OperatorLayer layer = OperatorLayer.read(Map.of(), null, Map.of(
+        OperatorLayer layer = OperatorLayer.layered(null, null, Map.of(
                 "HYPERTERSE_SERVER_ALLOWED_HOSTS", "a.example, b.example,", "HYPERTERSE_SERVER_SEARCH_OUTPUT_SCHEMA", "true",
                 "HYPERTERSE_OBSERVABILITY_METRICS_PATH", "/internal/metrics"), Map.of());
         ProjectFixture.minimal(dir);
@@ -69,7 +77,7 @@ class OperatorLayerTest {
 
     @Test
     void aWrongValueIsReportedNamingTheVariablePropertyOrFileItCameFrom(@TempDir Path dir) {
-        OperatorLayer layer = OperatorLayer.read(Map.of("server", Map.of("tool_errors", "loud")), FILE,
+        OperatorLayer layer = OperatorLayer.layered(tree("server:\n  tool_errors: loud\n"), FILE,
                 Map.of("HYPERTERSE_SERVER_SESSIONS_MAX", "lots"), Map.of("hyperterse.server.port", "http"));
         ProjectFixture.minimal(dir);
         ProjectException e = assertThrows(ProjectException.class,
@@ -78,27 +86,27 @@ class OperatorLayerTest {
         assertEquals(List.of(
                 "-Dhyperterse.server.port: 'server.port' must be a port number from 0 to 65535 or \"{{ env.NAME }}\", got \"http\"",
                 "HYPERTERSE_SERVER_SESSIONS_MAX: 'server.sessions.max' must be a positive integer, got \"lots\"",
-                FILE + ": 'server.tool_errors' must be 'protocol' or 'result', got \"loud\""), problems);
+                FILE + ":2: 'server.tool_errors' must be 'protocol' or 'result', got \"loud\""), problems);
     }
 
     @Test
     void anOperatorFileHoldsOnlyOperatorSettings() {
         IllegalArgumentException project = assertThrows(IllegalArgumentException.class,
-                () -> OperatorLayer.read(Map.of("tools", Map.of("row_limit", 5)), FILE, Map.of(), Map.of()));
-        assertEquals(FILE + ": 'tools' is not an operator setting (it belongs in a project's .hyperterse); "
+                () -> OperatorLayer.layered(tree("server: {}\ntools:\n  row_limit: 5\n"), FILE, Map.of(), Map.of()));
+        assertEquals(FILE + ":2: 'tools' is not an operator setting (it belongs in a project's .hyperterse); "
                 + "an operator file holds server, observability, cluster", project.getMessage());
         IllegalArgumentException notMapping = assertThrows(IllegalArgumentException.class,
-                () -> OperatorLayer.read(Map.of("server", List.of(1)), FILE, Map.of(), Map.of()));
-        assertEquals(FILE + ": 'server' must be a mapping of keys, got a list", notMapping.getMessage());
+                () -> OperatorLayer.layered(tree("server: [1]\n"), FILE, Map.of(), Map.of()));
+        assertEquals(FILE + ":1: 'server' must be a mapping of keys, got a list", notMapping.getMessage());
         IllegalArgumentException cluster = assertThrows(IllegalArgumentException.class,
-                () -> OperatorLayer.read(Map.of("cluster", Map.of("memberz", "a")), FILE, Map.of(), Map.of()));
-        assertTrue(cluster.getMessage().startsWith(FILE + ": unknown key 'cluster.memberz'"), cluster.getMessage());
+                () -> OperatorLayer.layered(tree("cluster:\n  memberz: a\n"), FILE, Map.of(), Map.of()));
+        assertTrue(cluster.getMessage().startsWith(FILE + ":2: unknown key 'cluster.memberz'"), cluster.getMessage());
     }
 
     @Test
     void clusterSettingsKeepWhereTheyCameFrom() {
-        OperatorLayer layer = OperatorLayer.read(Map.of("cluster", Map.of("members", List.of("10.0.0.1", "10.0.0.2"),
-                        "port", 5801, "enabled", true)), FILE,
+        OperatorLayer layer = OperatorLayer.layered(tree("cluster:\n  members: [10.0.0.1, 10.0.0.2]\n  port: 5801\n"
+                        + "  enabled: true\n"), FILE,
                 Map.of("HYPERTERSE_CLUSTER_PORT", "5901", "HYPERTERSE_CLUSTER", "false"), Map.of());
         assertEquals(new OperatorLayer.Sourced("10.0.0.1,10.0.0.2", FILE + ": cluster.members"), layer.cluster().get("members"));
         assertEquals(new OperatorLayer.Sourced("5901", "HYPERTERSE_CLUSTER_PORT"), layer.cluster().get("port"));
@@ -107,7 +115,7 @@ class OperatorLayerTest {
 
     @Test
     void noLayerLeavesTheProjectAsItWas(@TempDir Path dir) throws Exception {
-        OperatorLayer empty = OperatorLayer.read(Map.of(), null, Map.of("HOME", "/root"), Map.of("java.version", "17"));
+        OperatorLayer empty = OperatorLayer.layered(null, null, Map.of("HOME", "/root"), Map.of("java.version", "17"));
         assertEquals(List.of(), empty.sources());
         ProjectFixture.minimal(dir);
         assertEquals(ProjectFixture.compiler(Map.of()).compile(dir).config().server(),

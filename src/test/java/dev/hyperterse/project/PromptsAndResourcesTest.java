@@ -116,6 +116,60 @@ class PromptsAndResourcesTest {
         assertProblem(e, dup, 1, "duplicate prompt name 'incident-update'");
     }
 
+    /** A placeholder never closed was sent as text: "{{ service" or "{{ service }" reached the client verbatim. */
+    @Test
+    void aPlaceholderNeverClosedIsReportedAtItsLine() {
+        Path prompt = p.write("app/prompts/unclosed.terse", String.join("\n",
+                "arguments:",
+                "  service: {required: true}",
+                "messages:",
+                "  - role: user",
+                "    text: About {{ service }} and {{ arguments.service",
+                "  - role: user",
+                "    text: Again {{ service }",
+                "  - role: assistant",
+                "    text: |",
+                "      First line {{ service }}",
+                "      then {{service",
+                ""));
+        Path text = p.write("app/resources/unclosed-text/config.terse",
+                "uri_template: a://u/{id}\ntext_template: 'order {{ id }} of {{ id'\n");
+        Path file = p.write("app/resources/unclosed-file/config.terse",
+                "uri_template: a://f/{id}\nfile_template: '{{ id }}/{{ id }.txt'\n");
+        ProjectException e = p.fails();
+        assertProblem(e, prompt, 5, "malformed placeholder '{{ arguments.service'", "prompt 'unclosed'");
+        assertProblem(e, prompt, 7, "malformed placeholder '{{ service }'");
+        assertProblem(e, prompt, 10, "malformed placeholder '{{service'");
+        assertProblem(e, text, 2, "malformed placeholder '{{ id'", "'text_template'");
+        assertProblem(e, file, 2, "malformed placeholder '{{ id }.txt'", "'file_template'");
+    }
+
+    @Test
+    void textThatOnlyLooksLikeBracesIsNotAPlaceholder() throws Exception {
+        p.write("app/prompts/braces.terse", String.join("\n",
+                "arguments:",
+                "  service: {}",
+                "messages:",
+                "  - role: user",
+                "    text: 'Report {{ service }} as JSON like {\"a\": {\"b\": 1}}, or an array {{1,2},{3,4}}'",
+                ""));
+        Project project = p.compile();
+        assertTrue(project.prompts().containsKey("braces"));
+    }
+
+    /** A concrete 'uri' with {id} was served as a literal address no client could ask for meaningfully. */
+    @Test
+    void aUriWithBracesIsAskedToBeATemplate() {
+        Path braces = p.write("app/resources/pages/config.terse",
+                "description: one page\nuri: docs://pages/{id}\ntext: a page\n");
+        Path closing = p.write("app/resources/half/config.terse", "uri: docs://half/id}\ntext: half\n");
+        ProjectException e = p.fails();
+        assertProblem(e, braces, 2, "'uri' of resource 'pages'", "'{' or '}'", "RFC 3986",
+                "use 'uri_template' (docs://pages/{id}) with 'text_template'");
+        assertProblem(e, closing, 1, "'uri' of resource 'half'", "'{' or '}'");
+        assertEquals(2, e.problems().size(), e.problems().toString());
+    }
+
     @Test
     void everyResourceRuleIsReportedAtOnceWithFileAndLine() {
         Path both = p.write("app/resources/both/config.terse",
