@@ -11,11 +11,11 @@ import java.net.UnknownHostException;
  * network of its IPv6 address (one host commonly holds a whole /64, so counting single IPv6
  * addresses would give it billions of shares). Behind a proxy every client has the proxy's.
  */
-final class ClientAddress {
+public final class ClientAddress {
     private ClientAddress() {
     }
 
-    static String of(SocketAddress remote) {
+    public static String of(SocketAddress remote) {
         if (remote == null || remote.hostAddress() == null || remote.hostAddress().isEmpty()) {
             // no IP: a Unix domain socket, whose clients are all local
             return "local";

@@ -116,7 +116,9 @@ public final class McpEndpoint {
         Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
-        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, metrics, tracing, keepAlive);
+        // listen streams are held as sessions are: within server.sessions.max and .per_client
+        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, metrics, tracing, keepAlive,
+                settings.maxSessions(), settings.sessionsPerClient());
         if (vertx.isClustered()) {
             listenToPeers();
         }

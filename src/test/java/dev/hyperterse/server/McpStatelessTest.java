@@ -523,4 +523,61 @@ class McpStatelessTest {
             }
         }
     }
+
+    /**
+     * Listen streams are held like the session generation's streams are: at most
+     * {@code server.sessions.max} open on a node and {@code server.sessions.per_client} per client;
+     * past either a new one is refused (HTTP 429, -32000), and a closed one frees its place.
+     */
+    @Test
+    void listenStreamsPerClientAreBounded(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir);
+        try (RunningServer bounded = RunningServer.start(project,
+                s -> s.withSessions(Duration.ofMinutes(30), 3).withSessionsPerClient(2), ServeOptions.DEFAULTS)) {
+            RawHttp h = new RawHttp(bounded.baseUrl());
+            List<SseStream> open = new ArrayList<>();
+            try {
+                for (int i = 1; i <= 2; i++) {
+                    JsonObject listen = listenRequest("sub-" + i);
+                    SseStream stream = h.mcpStream(listen, headers(listen));
+                    open.add(stream);
+                    assertEquals("notifications/subscriptions/acknowledged",
+                            stream.nextMessage(Duration.ofSeconds(5)).json().getString("method"));
+                }
+                JsonObject third = listenRequest("sub-3");
+                try (SseStream refused = h.mcpStream(third, headers(third))) {
+                    assertEquals(429, refused.status(), "a third stream of one client is refused");
+                    assertTrue(refused.header("content-type").startsWith("application/json"), refused.header("content-type"));
+                }
+
+                open.remove(0).close();
+                // the server hears of the close a moment later
+                boolean reopened = false;
+                for (int attempt = 0; attempt < 40 && !reopened; attempt++) {
+                    JsonObject again = listenRequest("sub-4-" + attempt);
+                    SseStream stream = h.mcpStream(again, headers(again));
+                    open.add(stream);
+                    reopened = stream.status() == 200;
+                    if (!reopened) {
+                        assertEquals(429, stream.status());
+                        open.remove(stream);
+                        stream.close();
+                        Thread.sleep(50);
+                    }
+                }
+                assertTrue(reopened, "a closed stream frees its place");
+                assertEquals("notifications/subscriptions/acknowledged",
+                        open.get(open.size() - 1).nextMessage(Duration.ofSeconds(5)).json().getString("method"));
+            } finally {
+                for (SseStream stream : open) {
+                    stream.close();
+                }
+            }
+        }
+    }
+
+    static JsonObject listenRequest(String id) {
+        return request(id, "subscriptions/listen", new JsonObject().put("_meta", meta(new JsonObject()))
+                .put("notifications", new JsonObject().put("toolsListChanged", true)));
+    }
 }

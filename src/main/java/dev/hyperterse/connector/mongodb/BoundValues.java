@@ -4,6 +4,7 @@ import dev.hyperterse.connector.BindText;
 import dev.hyperterse.connector.CompiledStatement.Parameter;
 import dev.hyperterse.connector.CompiledStatement.Source;
 import dev.hyperterse.connector.ConnectorException;
+import dev.hyperterse.model.CallerText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.bson.BsonArray;
@@ -159,10 +160,10 @@ final class BoundValues {
         }
         if (value instanceof BigInteger) {
             BigInteger n = (BigInteger) value;
-            return n.bitLength() < 64 ? new BsonInt64(n.longValue()) : new BsonDecimal128(new Decimal128(new BigDecimal(n)));
+            return n.bitLength() < 64 ? new BsonInt64(n.longValue()) : decimal128(new BigDecimal(n), parameter);
         }
         if (value instanceof BigDecimal) {
-            return new BsonDecimal128(new Decimal128((BigDecimal) value));
+            return decimal128((BigDecimal) value, parameter);
         }
         if (value instanceof Number) {
             return new BsonDouble(((Number) value).doubleValue());
@@ -193,6 +194,17 @@ final class BoundValues {
             return new BsonArray(items);
         }
         return new BsonString(String.valueOf(value));
+    }
+
+    /** A number past a long's range or a double's precision, as Decimal128 when it holds it exactly. */
+    private BsonDecimal128 decimal128(BigDecimal n, int parameter) {
+        try {
+            return new BsonDecimal128(new Decimal128(n));
+        } catch (NumberFormatException e) {
+            // more than 34 significant digits, or an exponent past Decimal128's
+            throw new ConnectorException(name(parameter) + " holds the number " + CallerText.cut(n.toString())
+                    + ", which MongoDB cannot store exactly (at most 34 significant digits)");
+        }
     }
 
     private String name(int parameter) {

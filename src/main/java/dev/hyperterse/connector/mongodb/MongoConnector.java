@@ -201,7 +201,6 @@ final class MongoConnector implements Connector {
         private final Promise<QueryResult> result = Promise.promise();
         private final JsonArray rows = new JsonArray();
         private volatile Batch open;
-        private volatile Subscription current;
 
         Call(String database, int rowLimit, ResultBudget budget, Duration timeout, Context context) {
             this.database = database;
@@ -225,10 +224,10 @@ final class MongoConnector implements Connector {
         }
 
         private void next(BsonDocument command, String batchKey) {
-            MongoConnector.run(client, database, command, context, s -> current = s,
-                            reply -> batch(reply, batchKey))
+            MongoConnector.run(client, database, command, context, reply -> batch(reply, batchKey))
                     .onComplete(done -> {
                         if (result.future().isComplete()) {
+                            // the call ended (time limit, cancellation) while this command ran: its cursor is no one's
                             if (done.succeeded()) {
                                 kill(done.result());
                             }
@@ -245,14 +244,20 @@ final class MongoConnector implements Connector {
         /**
          * Rows of one reply (its cursor's batch, or the reply itself as one row), converted on the
          * driver's thread while the call's budget admits them: a row past the limits is never
-         * converted. Batches arrive one at a time, so the budget is never used by two threads at once.
+         * converted, nor any row of a reply that comes after the call ended (only its cursor is
+         * kept, to be killed). Batches arrive one at a time, so the budget is never used by two
+         * threads at once.
          */
         private Batch batch(BsonDocument reply, String batchKey) {
             if (reply.isDocument("cursor") && reply.getDocument("cursor").isArray(batchKey)) {
                 BsonDocument cursor = reply.getDocument("cursor");
                 long id = cursor.isNumber("id") ? cursor.getNumber("id").longValue() : 0;
                 String ns = cursor.isString("ns") ? cursor.getString("ns").getValue() : "";
-                return new Batch(admitted(cursor.getArray(batchKey)), id, ns.substring(ns.indexOf('.') + 1));
+                String collection = ns.substring(ns.indexOf('.') + 1);
+                if (result.future().isComplete()) {
+                    return new Batch(new JsonArray(), id, collection);
+                }
+                return new Batch(admitted(cursor.getArray(batchKey)), id, collection);
             }
             // cluster gossip the server adds to every reply, not the command's result
             reply.remove("$clusterTime");
@@ -291,13 +296,13 @@ final class MongoConnector implements Connector {
             next(getMore, "nextBatch");
         }
 
-        /** Ends the call at once (time limit, cancellation): the command in flight is dropped, an open cursor killed. */
+        /**
+         * Ends the call at once (time limit, cancellation): an open cursor is killed now; a command
+         * still in flight is left to answer (the driver cannot take it back from the server, and
+         * the server stops it at maxTimeMS), and the cursor its reply opens is killed then.
+         */
         private void stop(ConnectorException why) {
             if (result.tryFail(why)) {
-                Subscription s = current;
-                if (s != null) {
-                    s.cancel();
-                }
                 kill(open);
             }
         }
@@ -309,24 +314,18 @@ final class MongoConnector implements Connector {
             BsonDocument killCursors = new BsonDocument("killCursors", new BsonString(batch.collection()))
                     .append("cursors", new BsonArray(List.of(new BsonInt64(batch.cursorId()))));
             // best effort: a cursor not killed times out on the server by itself
-            MongoConnector.run(client, database, killCursors, context, s -> { }, reply -> null);
+            MongoConnector.run(client, database, killCursors, context, reply -> null);
         }
     }
 
     private <T> Future<T> run(String database, BsonDocument command, Context context, Function<BsonDocument, T> map) {
-        return run(client, database, command, context, s -> { }, map);
+        return run(client, database, command, context, map);
     }
 
     private static <T> Future<T> run(MongoClient client, String database, BsonDocument command, Context context,
-                                     java.util.function.Consumer<Subscription> subscribed,
                                      Function<BsonDocument, T> map) {
         Publisher<BsonDocument> reply = client.getDatabase(database).runCommand(command, BsonDocument.class);
-        return single(reply, context, subscribed, map);
-    }
-
-    private static <T> Future<T> single(Publisher<BsonDocument> publisher, Context context,
-                                        Function<BsonDocument, T> map) {
-        return single(publisher, context, s -> { }, map);
+        return single(reply, context, map);
     }
 
     /**
@@ -334,7 +333,6 @@ final class MongoConnector implements Connector {
      * reply stays off the event loop), completing on {@code context}.
      */
     private static <T> Future<T> single(Publisher<BsonDocument> publisher, Context context,
-                                        java.util.function.Consumer<Subscription> subscribed,
                                         Function<BsonDocument, T> map) {
         Promise<T> promise = Promise.promise();
         publisher.subscribe(new Subscriber<>() {
@@ -342,7 +340,6 @@ final class MongoConnector implements Connector {
 
             @Override
             public void onSubscribe(Subscription s) {
-                subscribed.accept(s);
                 s.request(1);
             }
 

@@ -47,7 +47,7 @@ final class StandardHeaders {
 
     /** Throws a HeaderMismatch error when a required header is missing or differs from the body. */
     static void check(MultiMap headers, String method, JsonObject params, String metaVersion) {
-        String version = trimmed(single(headers, PROTOCOL_VERSION));
+        String version = trimmed(standard(headers, PROTOCOL_VERSION));
         if (version == null) {
             throw mismatch("the " + PROTOCOL_VERSION + " header is required");
         }
@@ -55,7 +55,7 @@ final class StandardHeaders {
             throw mismatch(PROTOCOL_VERSION + " header '" + CallerText.cut(version) + "' does not match _meta "
                     + RequestMeta.PROTOCOL_VERSION + " '" + CallerText.cut(metaVersion) + "'");
         }
-        String methodHeader = trimmed(single(headers, METHOD));
+        String methodHeader = trimmed(standard(headers, METHOD));
         if (methodHeader == null) {
             throw mismatch("the " + METHOD + " header is required");
         }
@@ -68,7 +68,7 @@ final class StandardHeaders {
             return; // nothing to mirror; a missing name is the method's own -32602
         }
         String bodyName = params.getString(nameField);
-        String nameHeader = trimmed(single(headers, NAME));
+        String nameHeader = trimmed(standard(headers, NAME));
         if (nameHeader == null) {
             throw mismatch("the " + NAME + " header is required for " + method);
         }
@@ -83,15 +83,29 @@ final class StandardHeaders {
     }
 
     /**
-     * A header's one value, trimmed (null when absent, empty when sent empty). Sent twice, it is
-     * refused: an intermediary may route on one copy while this server would check the other.
+     * A standard header's one value, trimmed ({@link #single}), holding only what a header value may
+     * carry. The HTTP server reads other bytes as ISO-8859-1, which an intermediary reading UTF-8
+     * would see differently, so such a value is refused rather than compared.
+     */
+    private static String standard(MultiMap headers, String name) {
+        String value = single(headers, name);
+        if (value != null && !visibleAscii(value)) {
+            throw mismatch(name + " header contains characters a header value cannot carry"
+                    + (NAME.equals(name) ? " (use the " + BASE64_FORM + " encoding)" : ""));
+        }
+        return value == null ? null : value.trim();
+    }
+
+    /**
+     * A header's one value as sent (null when absent). Sent twice, it is refused: an intermediary
+     * may route on one copy while this server would check the other.
      */
     private static String single(MultiMap headers, String name) {
         List<String> sent = headers.getAll(name);
         if (sent.size() > 1) {
             throw mismatch("the " + name + " header was sent more than once");
         }
-        return sent.isEmpty() ? null : sent.get(0).trim();
+        return sent.isEmpty() ? null : sent.get(0);
     }
 
     /** The body field {@code Mcp-Name} mirrors for a method, or null when it carries none. */
@@ -118,22 +132,23 @@ final class StandardHeaders {
     static void checkParams(MultiMap headers, JsonObject arguments, List<MirroredParam> declared) {
         for (MirroredParam param : declared) {
             Object body = param.valueIn(arguments);
-            String raw = single(headers, param.header());
+            String sent = single(headers, param.header());
             String mirrored = mirrored(body);
-            if (raw == null) {
+            if (sent == null) {
                 if (mirrored != null) {
                     throw mismatch("the " + param.header() + " header is required: the body sets argument '"
                             + CallerText.cut(param.argument()) + "'");
                 }
                 continue;
             }
-            if (raw.length() > MAX_PARAM_LENGTH) {
+            if (sent.length() > MAX_PARAM_LENGTH) {
                 throw mismatch(param.header() + " header is longer than " + MAX_PARAM_LENGTH + " characters");
             }
-            if (!visibleAscii(raw)) {
+            if (!visibleAscii(sent)) {
                 throw mismatch(param.header() + " header contains characters a header value cannot carry"
                         + " (use the " + BASE64_FORM + " encoding)");
             }
+            String raw = sent.trim();
             String value = decoded(raw);
             if (value == null) {
                 throw mismatch(param.header() + " header is not valid " + BASE64_FORM + " encoding");

@@ -1,6 +1,7 @@
 package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.mcp.ClientAddress;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.McpException;
@@ -53,11 +54,14 @@ public final class StatelessEndpoint {
      * @param conformanceFixtures whether to serve the conformance suite's 2026-07-28 fixture tools
      * @param seal                seals input-round state (every node of a cluster needs the same
      *                            key, which may take a moment to agree on at start)
+     * @param maxListeners        the most {@code subscriptions/listen} streams open on this node
+     * @param listenersPerClient  the most of them one client (network address) holds open
      */
     public StatelessEndpoint(ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
-                             Metrics metrics, Tracing tracing, SseKeepAlive keepAlive) {
+                             Metrics metrics, Tracing tracing, SseKeepAlive keepAlive, int maxListeners,
+                             int listenersPerClient) {
         this.methods = methods;
-        this.listeners = new ListenStreams(keepAlive);
+        this.listeners = new ListenStreams(keepAlive, maxListeners, listenersPerClient);
         this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
         this.seal = seal;
         this.confirmation = new ConfirmationGate(methods);
@@ -324,7 +328,7 @@ public final class StatelessEndpoint {
                     "Invalid params: subscriptions/listen: 'notifications' must be an object (the notification types wanted)");
         }
         boolean tools = Boolean.TRUE.equals(((JsonObject) filter).getValue("toolsListChanged")) && sendsListChanged();
-        listeners.open(rc.response(), id, tools);
+        listeners.open(rc.response(), id, tools, ClientAddress.of(rc.request().remoteAddress()));
     }
 
     /** Whether this server sends tool-list changes: it reloads, or its fixtures can trigger one. */

@@ -102,6 +102,26 @@ class MongoStatementTemplateTest {
                 bind(template, Map.of("first", "a")).getDocument("filter").getDocument("name"));
     }
 
+    /**
+     * A number inside an object or array input that no BSON number holds exactly (more than 34
+     * significant digits, or an exponent past Decimal128's) is the caller's mistake, named as such;
+     * one that fits keeps every digit.
+     */
+    @Test
+    void aNumberNoBsonTypeHoldsIsRefusedByName() throws Exception {
+        String template = "{\"database\": \"shop\", \"command\": {\"insert\": \"t\", \"documents\": [{{ inputs.doc }}]}}";
+        java.math.BigInteger huge = new java.math.BigInteger("1234567890123456789012345678901234567890");
+        ConnectorException e = assertThrows(ConnectorException.class, () -> bind(template, Map.of("n", huge)));
+        assertEquals("input 'doc' holds the number 1234567890123456789012345678901234567890, which MongoDB cannot store"
+                + " exactly (at most 34 significant digits)", e.getMessage());
+        ConnectorException listed = assertThrows(ConnectorException.class, () -> bind(template,
+                Map.of("xs", List.of(1, new java.math.BigDecimal("1e7000")))));
+        assertTrue(listed.getMessage().startsWith("input 'doc' holds the number 1E+7000,"), listed.getMessage());
+        java.math.BigInteger wide = new java.math.BigInteger("123456789012345678901234567890");
+        assertEquals(new org.bson.BsonDecimal128(new org.bson.types.Decimal128(new java.math.BigDecimal(wide))),
+                bind(template, Map.of("n", wide)).getArray("documents").get(0).asDocument().get("n"));
+    }
+
     @Test
     void envIsPastedBeforeParsing() throws Exception {
         CompiledStatement c = compile("{\"database\": \"{{ env.SHOP_DB }}\", \"command\": {\"find\": \"{{ env.COLL }}\"}}");

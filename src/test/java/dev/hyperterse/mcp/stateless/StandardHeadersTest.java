@@ -172,6 +172,35 @@ class StandardHeadersTest {
         assertEquals(-32020, e.code());
     }
 
+    /**
+     * A standard header with a character a header value cannot carry is refused, even when the body
+     * holds the same text: the HTTP server reads such bytes as ISO-8859-1, so a raw {@code caf\xE9}
+     * would "match" a body's {@code café} while a gateway reading UTF-8 sees something else. A name
+     * outside visible ASCII travels Base64-encoded.
+     */
+    @Test
+    void aStandardHeaderOutsideVisibleAsciiIsRefused() {
+        JsonObject params = new JsonObject().put("name", "caf\u00e9");
+        for (String[] sent : List.of(
+                new String[] {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "caf\u00e9"},
+                new String[] {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "caf\u0001"})) {
+            StatelessError e = assertThrows(StatelessError.class, () -> StandardHeaders.check(headers(sent),
+                    "tools/call", params, "2026-07-28"), String.join(" ", sent));
+            assertEquals(400, e.httpStatus());
+            assertEquals(-32020, e.code());
+            assertTrue(e.getMessage().contains("Mcp-Name header contains characters a header value cannot carry"),
+                    e.getMessage());
+        }
+        StatelessError method = assertThrows(StatelessError.class, () -> StandardHeaders.check(headers(
+                "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/c\u00e0ll"), "tools/c\u00e0ll",
+                new JsonObject(), "2026-07-28"));
+        assertTrue(method.getMessage().contains("Mcp-Method header contains characters"), method.getMessage());
+        StandardHeaders.check(headers("MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+                "Mcp-Name", base64("caf\u00e9")), "tools/call", params, "2026-07-28");
+        // a control character is refused where trimming would have removed it too
+        refused(new JsonObject().put("region", "us-west1"), "Mcp-Param-Region", "us-west1\u0001");
+    }
+
     /** A routing header sent twice is refused: an intermediary may route on one copy and this server check the other. */
     @Test
     void aStandardHeaderSentTwiceIsRefused() {
