@@ -44,7 +44,7 @@ import java.util.regex.Matcher;
  * <p>{@code {"$oid": "…"}} is an ObjectId and {@code {"$date": "…"}} a date, written out or as a
  * hole. A placeholder cannot be a key, the database, the command's collection, or sit inside
  * JavaScript ({@code $where}, {@code $function} bodies, {@code $accumulator} functions,
- * {@code mapReduce}). In an aggregation expression (a pipeline, {@code $expr}) a bound string
+ * {@code mapReduce}). In an aggregation expression (a pipeline, {@code $expr}, a projection, {@code let}) a bound string
  * starting with {@code $} (a field path or variable there), or a bound object or array, is
  * wrapped in {@code $literal}. {@code {{ env.X }}} is pasted as text before parsing (its value is
  * the operator's, and may be JSON).
@@ -308,6 +308,12 @@ public final class MongoStatementTemplate {
                     }
                     if (command.equals("findandmodify") && key.equals("update")) {
                         return child.with(Role.PIPELINE_IF_ARRAY);
+                    }
+                    // aggregation expressions outside a pipeline: a find's projection (MongoDB 4.4
+                    // reads "$a" there as field a's value), findAndModify's fields, any command's let
+                    if (key.equals("let") || command.equals("find") && key.equals("projection")
+                            || command.equals("findandmodify") && key.equals("fields")) {
+                        return new Scope(Role.PLAIN, true, null, null);
                     }
                     if (command.equals("mapreduce") && MAP_REDUCE_CODE.contains(key)) {
                         return new Scope(Role.PLAIN, false, "mapReduce's " + key, null);

@@ -81,6 +81,24 @@ class MongoStatementTemplateTest {
         assertEquals("input 'id' must be an ObjectId (24 hex digits) to stand in {\"$oid\": …}", bad.getMessage());
     }
 
+    /**
+     * A find's projection, findAndModify's fields and a command's let are aggregation expressions
+     * too: "$secret" there would be another field's value, so a bound one is a literal.
+     */
+    @Test
+    void projectionsAndLetAreExpressions() throws Exception {
+        BsonDocument find = bind("{\"database\": \"shop\", \"command\": {\"find\": \"users\", \"filter\": {},"
+                + " \"projection\": {\"label\": \"{{ inputs.a }}\"}, \"let\": {\"v\": \"{{ inputs.b }}\"}}}",
+                "$secret", "$secret");
+        assertEquals(BsonDocument.parse("{\"$literal\": \"$secret\"}"), find.getDocument("projection").get("label"));
+        assertEquals(BsonDocument.parse("{\"$literal\": \"$secret\"}"), find.getDocument("let").get("v"));
+        BsonDocument modify = bind("{\"database\": \"shop\", \"command\": {\"findAndModify\": \"users\","
+                + " \"query\": {\"name\": \"{{ inputs.a }}\"}, \"fields\": {\"label\": \"{{ inputs.b }}\"},"
+                + " \"update\": {\"$set\": {\"seen\": true}}}}", "$secret", "$secret");
+        assertEquals("$secret", modify.getDocument("query").getString("name").getValue(), "a query value is as it is");
+        assertEquals(BsonDocument.parse("{\"$literal\": \"$secret\"}"), modify.getDocument("fields").get("label"));
+    }
+
     @Test
     void inAggregationExpressionsADollarStringIsALiteralNotAFieldPath() throws Exception {
         BsonDocument cmd = bind("{\"database\": \"shop\", \"command\": {\"aggregate\": \"users\", \"pipeline\": ["
