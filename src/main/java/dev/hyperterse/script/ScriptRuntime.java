@@ -79,7 +79,8 @@ public final class ScriptRuntime implements ScriptInvoker {
      *
      * @param workerCount    threads for script calls
      * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
-     *                       only warns about workers held longer than any limit allows
+     *                       only warns about workers held longer than any limit allows; also the
+     *                       limit of the warm-up, whose top-level code is cancelled when it passes
      * @param metrics        where calls, busy workers, queueing and loaded contexts are reported
      * @param access         what the scripts may reach: module folders and where {@code fetch} may go
      */
@@ -120,7 +121,7 @@ public final class ScriptRuntime implements ScriptInvoker {
         List<Future<Void>> warming = new ArrayList<>();
         distinct.forEach((key, pool) -> warming.add(workers.executeBlocking(() -> {
             long t0 = System.nanoTime();
-            pool.warm();
+            pool.warm(longestTimeout);
             LOG.debug("script {}#{} loaded in {} ms", key.file(), key.export(), (System.nanoTime() - t0) / 1_000_000);
             return null;
         }, false)));
