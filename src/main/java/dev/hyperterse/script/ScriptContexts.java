@@ -27,7 +27,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Makes sandboxed contexts for one project's scripts and loads a script module into each.
@@ -75,21 +79,41 @@ final class ScriptContexts {
     }
 
     /**
-     * A fresh context with the script's module graph loaded and its export checked.
+     * A fresh context with the script's module graph loaded and its export checked. Loading runs
+     * the top-level code of the script and of every module it imports; should it still run at the
+     * deadline, {@code watchdog} cancels it and this fails with a {@link ScriptLoadException} that
+     * {@linkplain ScriptLoadException#timedOut() timed out}.
      *
-     * @param env the environment values the tool passes in, as {@code process.env}
+     * @param env      the environment values the tool passes in, as {@code process.env}
+     * @param deadline when loading must be done, in {@link System#nanoTime()}; -1: {@code limit}
+     *                 after the script's own code starts (what is loaded before it, the sandbox's
+     *                 globals, is the server's and does not count)
+     * @param limit    the time limit, as messages name it
      */
-    LoadedScript load(ScriptRef script, Map<String, String> env) throws ScriptLoadException {
+    LoadedScript load(ScriptRef script, Map<String, String> env, long deadline, Duration limit,
+                      ScheduledExecutorService watchdog) throws ScriptLoadException {
         Path file = script.file();
+        if (deadline != -1 && System.nanoTime() - deadline >= 0) {
+            throw ScriptLoadException.timedOut(file, limit);
+        }
         String code = moduleCode(file);
         Context context = newContext();
         LoadedScript loaded = new LoadedScript(context, displayName(file), files.root().toString());
+        // RUNNING until whichever comes first: the load ends (DONE) or the watchdog cancels it (CANCELLED)
+        AtomicInteger state = new AtomicInteger(RUNNING);
+        ScheduledFuture<?> timer = null;
         try {
             CommonJsLoader commonJs = new CommonJsLoader(files);
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
                             commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
             context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded));
+            long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
+            timer = watchdog.schedule(() -> {
+                if (state.compareAndSet(RUNNING, CANCELLED)) {
+                    loaded.cancel();
+                }
+            }, Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export = namespace.getMember(script.exportName());
@@ -101,20 +125,46 @@ final class ScriptContexts {
                 throw new ScriptLoadException(file, 0, 0, "export '" + script.exportName()
                         + "' is not a function (a script exports the function to call)");
             }
+            if (!state.compareAndSet(RUNNING, DONE)) {
+                throw ScriptLoadException.timedOut(file, limit);
+            }
             loaded.bind(export, helpers);
             return loaded;
         } catch (PolyglotException e) {
             loaded.cancel();
+            if (!ended(state)) {
+                throw ScriptLoadException.timedOut(file, limit);
+            }
             ScriptLoadException failure = loadFailure(file, e);
             String named = files.withPackageNamed(failure.getMessage());
             throw named.equals(failure.getMessage()) ? failure : failure.withMessage(named);
         } catch (IOException e) {
             loaded.cancel();
+            if (!ended(state)) {
+                throw ScriptLoadException.timedOut(file, limit);
+            }
             throw new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());
         } catch (ScriptLoadException | RuntimeException e) {
             loaded.cancel();
+            if (!ended(state)) {
+                // a context closed under the load (IllegalStateException) is the watchdog's cancel
+                throw ScriptLoadException.timedOut(file, limit);
+            }
             throw e;
+        } finally {
+            if (timer != null) {
+                timer.cancel(false);
+            }
         }
+    }
+
+    private static final int RUNNING = 0;
+    private static final int DONE = 1;
+    private static final int CANCELLED = 2;
+
+    /** Marks a failed load over; false when the watchdog had cancelled it (its time ran out) first. */
+    private static boolean ended(AtomicInteger state) {
+        return state.compareAndSet(RUNNING, DONE) || state.get() == DONE;
     }
 
     private String moduleCode(Path file) throws ScriptLoadException {
@@ -309,7 +359,8 @@ final class ScriptContexts {
         };
     }
 
-    private String displayName(Path file) {
+    /** How messages name a script: relative to the project folder. */
+    String displayName(Path file) {
         Path root = files.root();
         Path real;
         try {

@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.SocketAddress;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -32,7 +33,8 @@ import java.util.function.Consumer;
  *
  * <p>Every request, and every redirect it follows, is checked against the {@link FetchRules}
  * before it connects: hosts outside {@code tools.fetch.allow_hosts} (when set) and this server's
- * own address are refused. Each request can be stopped, so a script's requests end with its call.
+ * own address are refused, and the connection goes to the very address that was checked. Each
+ * request can be stopped, so a script's requests end with its call.
  */
 final class ScriptFetch {
     /** Larger response bodies fail the fetch rather than fill the heap. */
@@ -128,13 +130,16 @@ final class ScriptFetch {
         }
         String host = uri.getHost();
         int port = uri.getPort() != -1 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-        return check(host, port).compose(ok -> {
+        return check(host, port).compose(checked -> {
             if (exchange.stopped) {
                 return Future.failedFuture("stopped");
             }
             long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+            // connects to the address that was checked, never one a second lookup of the name gives;
+            // the Host header, TLS's server name and its certificate check keep the name of the URL
             RequestOptions options = new RequestOptions()
                     .setAbsoluteURI(url)
+                    .setServer(checked)
                     .setMethod(method)
                     .setFollowRedirects(false)
                     .setTimeout(left)
@@ -176,36 +181,49 @@ final class ScriptFetch {
 
     /**
      * Refuses a host outside the allow-list, and this server's own address: any address of this
-     * machine (loopback, 0.0.0.0, its interfaces) at the port the server listens on. Names are
-     * resolved by the client's own resolver; one that does not resolve fails the request.
+     * machine (loopback, 0.0.0.0, its interfaces) at the port the server listens on. The host is
+     * resolved once, by the client's own resolver (one that does not resolve fails the request),
+     * and the request connects to the address this returns: a name whose answer changes between
+     * the check and the connection (DNS rebinding) cannot lead it anywhere the check did not see.
+     *
+     * @return the address to connect to
      */
-    private Future<Void> check(String host, int port) {
+    private Future<SocketAddress> check(String host, int port) {
         if (!rules.allowed(host, port)) {
             return Future.failedFuture(host + (port > 0 ? ":" + port : "")
                     + " is not in tools.fetch.allow_hosts (" + rules.allowHosts().stream().map(String::valueOf)
                     .collect(java.util.stream.Collectors.joining(", ")) + ")");
         }
         int own = rules.serverPort().getAsInt();
-        if (own <= 0 || port != own || rules.namedWithPort(host, port)) {
-            return Future.succeededFuture();
-        }
+        boolean mayBeSelf = own > 0 && port == own && !rules.namedWithPort(host, port);
         String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        // asked of the resolver the client connects with: the JDK's knows names differently (not
-        // localhost., say), and a name that does not resolve here could not be connected to either
+        // asked of the resolver the client would connect with: the JDK's knows names differently
+        // (not localhost., say)
         io.vertx.core.Promise<List<InetSocketAddress>> resolved = io.vertx.core.Promise.promise();
         ((VertxInternal) vertx).nameResolver().resolveAll(name, resolved::handle);
-        return resolved.future().compose(addresses -> eventLoop.executeBlocking(() -> {
-            for (InetSocketAddress address : addresses) {
-                if (isThisMachine(address.getAddress())) {
-                    return true;
-                }
+        return resolved.future().compose(addresses -> {
+            if (addresses.isEmpty()) {
+                return Future.failedFuture("cannot resolve " + host);
             }
-            return false;
-        }, false)).compose(self -> self
-                ? Future.failedFuture("refused to fetch " + host + ":" + port + ", this server's own address (a "
-                        + "script calling its own server can call itself without end; an allow_hosts entry naming "
-                        + host + ":" + port + " allows it)")
-                : Future.succeededFuture());
+            // the address the client's own lookup would have connected to: the first, the preferred family's
+            SocketAddress target = SocketAddress.inetSocketAddress(new InetSocketAddress(
+                    addresses.get(0).getAddress(), port));
+            if (!mayBeSelf) {
+                return Future.succeededFuture(target);
+            }
+            return eventLoop.executeBlocking(() -> {
+                for (InetSocketAddress address : addresses) {
+                    if (isThisMachine(address.getAddress())) {
+                        return true;
+                    }
+                }
+                return false;
+            }, false).compose(self -> self
+                    ? Future.failedFuture("refused to fetch " + host + ":" + port + ", this server's own address (a "
+                            + "script calling its own server can call itself without end; an allow_hosts entry naming "
+                            + host + ":" + port + " allows it)")
+                    : Future.succeededFuture(target));
+        });
     }
 
     private static boolean isThisMachine(InetAddress address) throws java.net.SocketException {

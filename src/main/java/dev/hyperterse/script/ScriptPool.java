@@ -43,15 +43,18 @@ final class ScriptPool {
         this.metrics = metrics;
     }
 
-    /** Loads one context ahead of the first call. Runs on a worker thread. */
-    void warm() throws ScriptLoadException {
-        release(load());
+    /**
+     * Loads one context ahead of the first call. Runs on a worker thread; the script's top-level
+     * code still running after {@code limit} is cancelled and the load fails.
+     */
+    void warm(Duration limit) throws ScriptLoadException {
+        release(load(-1, limit));
     }
 
     /**
-     * Runs one call on the current (worker) thread. The time limit starts once a context is
-     * ready; when it passes, the watchdog cancels the context and this call fails. The
-     * {@link MemoryGuard} cancels it too when the heap stays nearly full while it runs.
+     * Runs one call on the current (worker) thread. The time limit counts from now, loading a
+     * fresh context included; when it passes, the watchdog cancels the context and this call fails.
+     * The {@link MemoryGuard} cancels it too when the heap stays nearly full while it runs.
      */
     Object run(JsonObject payload, Duration limit) {
         return run(payload, limit, -1);
@@ -59,17 +62,22 @@ final class ScriptPool {
 
     /**
      * Runs one call that must end by {@code deadline} ({@link System#nanoTime()}; -1: the limit
-     * from now), so time spent waiting for this thread counts; the message names {@code limit}.
+     * from now), so time spent waiting for this thread and loading a fresh context counts; the
+     * message names {@code limit}.
      */
     Object run(JsonObject payload, Duration limit, long deadline) {
+        long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
         LoadedScript loaded;
         try {
-            loaded = acquire();
+            loaded = acquire(end, limit);
         } catch (ScriptLoadException e) {
+            if (e.timedOut()) {
+                throw new ScriptFailure("timed out after " + Durations.show(limit) + " loading the script "
+                        + contexts.displayName(script.file()) + ": its top-level code did not finish", true, e);
+            }
             throw new ScriptFailure("cannot load the script: "
                     + ScriptErrors.withoutProjectFolder(e.getMessage(), contexts.root().toString()), false, e);
         }
-        long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
         if (System.nanoTime() - end >= 0) {
             // loading a fresh context used up the time: keep the context for the next call
             release(loaded);
@@ -92,20 +100,24 @@ final class ScriptPool {
         }
     }
 
-    private LoadedScript acquire() throws ScriptLoadException {
+    private LoadedScript acquire(long deadline, Duration limit) throws ScriptLoadException {
         LoadedScript loaded = idle.pollFirst();
         while (loaded != null && loaded.broken()) {
             forget(loaded);
             loaded = idle.pollFirst();
         }
-        return loaded != null ? loaded : load();
+        return loaded != null ? loaded : load(deadline, limit);
     }
 
-    private LoadedScript load() throws ScriptLoadException {
+    /**
+     * A fresh context, its top-level code cancelled should it still run at {@code deadline} (-1:
+     * {@code limit} after it starts).
+     */
+    private LoadedScript load(long deadline, Duration limit) throws ScriptLoadException {
         if (closed) {
             throw new ScriptLoadException(script.file(), 0, 0, "the server is shutting down");
         }
-        LoadedScript loaded = contexts.load(script, env);
+        LoadedScript loaded = contexts.load(script, env, deadline, limit, watchdog);
         if (live.add(loaded)) {
             metrics.scriptContextsChanged(1);
         }

@@ -41,10 +41,17 @@ public final class ScriptRuntime implements ScriptInvoker {
     /** Numbers the worker pools, one per runtime. */
     private static final java.util.concurrent.atomic.AtomicLong POOLS = new java.util.concurrent.atomic.AtomicLong();
 
-    /** One script as one tool uses it, with the environment values that tool passes in. */
-    public record Use(String tool, ScriptRef script, Map<String, String> env) {
+    /**
+     * One script as one tool uses it, with the environment values that tool passes in and the
+     * time limit of its calls (null: the runtime's longest), which also bounds its warm-up.
+     */
+    public record Use(String tool, ScriptRef script, Map<String, String> env, Duration timeout) {
         public Use {
             env = Map.copyOf(env);
+        }
+
+        public Use(String tool, ScriptRef script, Map<String, String> env) {
+            this(tool, script, env, null);
         }
     }
 
@@ -79,7 +86,9 @@ public final class ScriptRuntime implements ScriptInvoker {
      *
      * @param workerCount    threads for script calls
      * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
-     *                       only warns about workers held longer than any limit allows
+     *                       only warns about workers held longer than any limit allows; a script's
+     *                       warm-up, whose top-level code is cancelled when it passes, has the
+     *                       longest limit of the uses sharing its contexts (this, for a use without one)
      * @param metrics        where calls, busy workers, queueing and loaded contexts are reported
      * @param access         what the scripts may reach: module folders and where {@code fetch} may go
      */
@@ -108,11 +117,15 @@ public final class ScriptRuntime implements ScriptInvoker {
             return t;
         });
         Map<PoolKey, ScriptPool> distinct = new LinkedHashMap<>();
+        Map<PoolKey, Duration> warmLimits = new java.util.HashMap<>();
         Map<UseKey, ScriptPool> pools = new LinkedHashMap<>();
         for (Use use : uses) {
             ScriptRef script = use.script();
-            ScriptPool pool = distinct.computeIfAbsent(new PoolKey(script.file(), script.exportName(), use.env()),
+            PoolKey key = new PoolKey(script.file(), script.exportName(), use.env());
+            ScriptPool pool = distinct.computeIfAbsent(key,
                     k -> new ScriptPool(script, use.env(), contexts, watchdog, metrics));
+            warmLimits.merge(key, use.timeout() != null ? use.timeout() : longestTimeout,
+                    (a, b) -> a.compareTo(b) >= 0 ? a : b);
             pools.put(new UseKey(use.tool(), script.file(), script.exportName()), pool);
         }
         ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), workers, watchdog, fetch, metrics);
@@ -120,7 +133,7 @@ public final class ScriptRuntime implements ScriptInvoker {
         List<Future<Void>> warming = new ArrayList<>();
         distinct.forEach((key, pool) -> warming.add(workers.executeBlocking(() -> {
             long t0 = System.nanoTime();
-            pool.warm();
+            pool.warm(warmLimits.get(key));
             LOG.debug("script {}#{} loaded in {} ms", key.file(), key.export(), (System.nanoTime() - t0) / 1_000_000);
             return null;
         }, false)));

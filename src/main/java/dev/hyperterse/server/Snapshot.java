@@ -300,13 +300,14 @@ public final class Snapshot {
             Map<String, String> env = passedEnv(tool.scriptEnv(), project);
             for (ScriptRef script : java.util.Arrays.asList(tool.inputMapper(), tool.handler(), tool.outputMapper())) {
                 if (script != null) {
-                    uses.add(new ScriptRuntime.Use(tool.name(), script, env));
+                    uses.add(new ScriptRuntime.Use(tool.name(), script, env, tool.limits().scriptTimeout()));
                 }
             }
         }
         for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
+            // an auth script's calls run under the project's script time limit
             uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
-                    passedEnv(block.scriptEnv(), project)));
+                    passedEnv(block.scriptEnv(), project), project.config().limits().scriptTimeout()));
         }
         return uses;
     }

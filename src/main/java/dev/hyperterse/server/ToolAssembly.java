@@ -238,7 +238,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                     return;
                 }
                 try {
-                    check.check(script, env);
+                    check.check(script, env, tool.limits().scriptTimeout());
                 } catch (ScriptLoadException e) {
                     ConfigProblem p = problem(script, "tool '" + tool.name() + "': " + role, e, paths, seen);
                     if (p != null) {
@@ -254,7 +254,8 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                 continue;
             }
             try {
-                check.check(script, env);
+                // an auth script's calls run under the project's script time limit
+                check.check(script, env, project.config().limits().scriptTimeout());
             } catch (ScriptLoadException e) {
                 ConfigProblem p = problem(script, owner(block, project) + ": auth script", e, paths, seen);
                 if (p != null) {

@@ -235,6 +235,116 @@ class FetchTest extends ScriptTestBase {
         }
     }
 
+    /**
+     * A name whose answer changes between the check and the connection (DNS rebinding: first a
+     * public address, then this machine's) cannot reach this server: the request connects to the
+     * address that was checked, on each redirect hop too. A tiny DNS server in the test gives the
+     * answers, one per A query, and the client's resolver caches nothing.
+     */
+    @Test
+    void aNameThatRebindsToThisMachineAfterTheCheckDoesNotReachIt() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reached = new java.util.concurrent.atomic.AtomicInteger();
+        HttpServer own = ScriptFixture.await(p.vertx.createHttpServer().requestHandler(req -> {
+            reached.incrementAndGet();
+            req.response().end("this server");
+        }).listen(0, "127.0.0.1"));
+        HttpServer other = ScriptFixture.await(p.vertx.createHttpServer().requestHandler(req -> {
+            if (req.path().equals("/host")) {
+                req.response().end(String.valueOf(req.getHeader("host")));
+            } else {
+                req.response().setStatusCode(302).putHeader("location", req.getParam("to")).end();
+            }
+        }).listen(0, "127.0.0.1"));
+        // each A query takes the next answer; the last one stays
+        java.util.Deque<String> answers = new java.util.concurrent.ConcurrentLinkedDeque<>();
+        io.vertx.core.datagram.DatagramSocket dns = p.vertx.createDatagramSocket();
+        dns.handler(packet -> {
+            io.vertx.core.buffer.Buffer query = packet.data();
+            boolean a = query.getUnsignedShort(questionEnd(query) - 4) == 1;
+            String answer = !a ? null : answers.size() > 1 ? answers.poll() : answers.peek();
+            dns.send(dnsAnswer(query, answer), packet.sender().port(), packet.sender().host());
+        });
+        ScriptFixture.await(dns.listen(0, "127.0.0.1"));
+        io.vertx.core.Vertx resolving = io.vertx.core.Vertx.vertx(new io.vertx.core.VertxOptions()
+                .setAddressResolverOptions(new io.vertx.core.dns.AddressResolverOptions()
+                        .setServers(java.util.List.of("127.0.0.1:" + dns.localAddress().port()))
+                        .setCacheMinTimeToLive(0).setCacheMaxTimeToLive(0).setCacheNegativeTimeToLive(0)
+                        .setOptResourceEnabled(false).setSearchDomains(java.util.List.of()).setNdots(1)
+                        .setHostsValue(io.vertx.core.buffer.Buffer.buffer("127.0.0.1 localhost\n"))));
+        p.write("h.js", "export default async ({ inputs }) => {",
+                "  try { const r = await fetch(inputs.url); return r.status + ' ' + await r.text(); }",
+                "  catch (e) { return e.message; } };");
+        ScriptRuntime runtime = ScriptFixture.await(ScriptRuntime.start(resolving, engine, dir,
+                java.util.List.of(new ScriptRuntime.Use("", p.ref("h.js"), java.util.Map.of())), 1,
+                Duration.ofSeconds(5), dev.hyperterse.telemetry.Metrics.NONE,
+                new ScriptAccess(java.util.List.of(dir), new FetchRules(java.util.List.of(), () -> own.actualPort()))));
+        try {
+            // a name is connected to as it resolved, and keeps its name in the Host header
+            answers.clear();
+            answers.add("127.0.0.1");
+            String url = "http://rebind.test:" + other.actualPort() + "/host";
+            assertEquals("200 rebind.test:" + other.actualPort(), call(runtime, url));
+
+            String self = "http://rebind.test:" + own.actualPort() + "/";
+            for (String first : java.util.List.of(self, "http://127.0.0.1:" + other.actualPort() + "/?to="
+                    + java.net.URLEncoder.encode(self, java.nio.charset.StandardCharsets.UTF_8))) {
+                answers.clear();
+                answers.add("192.0.2.1"); // TEST-NET-1: not this machine, and nothing answers there
+                answers.add("127.0.0.1");
+                Object out = call(runtime, first);
+                assertTrue(!String.valueOf(out).startsWith("200"), first + ": " + out);
+                assertEquals(0, reached.get(), first + " reached this server: " + out);
+            }
+            // the name as it resolves now is refused
+            answers.clear();
+            answers.add("127.0.0.1");
+            assertTrue(String.valueOf(call(runtime, self)).contains("this server's own address"));
+            assertEquals(0, reached.get());
+        } finally {
+            ScriptFixture.await(runtime.close());
+            resolving.close().toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            ScriptFixture.await(dns.close());
+        }
+    }
+
+    private Object call(ScriptRuntime runtime, String url) throws Exception {
+        try {
+            return ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                    .put("inputs", new JsonObject().put("url", url)), Duration.ofSeconds(2)));
+        } catch (ScriptFailure e) {
+            // a connection to an address where nothing answers may last until the call's time is up
+            return e.getMessage();
+        }
+    }
+
+    /** Where the question of a DNS query ends: after its name, QTYPE and QCLASS. */
+    private static int questionEnd(io.vertx.core.buffer.Buffer query) {
+        int end = 12;
+        while (query.getByte(end) != 0) {
+            end += 1 + (query.getByte(end) & 0xff);
+        }
+        return end + 5;
+    }
+
+    /** A DNS response to {@code query}: {@code ipv4} as its one answer, none when null. */
+    private static io.vertx.core.buffer.Buffer dnsAnswer(io.vertx.core.buffer.Buffer query, String ipv4) {
+        int end = questionEnd(query);
+        boolean a = ipv4 != null;
+        io.vertx.core.buffer.Buffer out = io.vertx.core.buffer.Buffer.buffer()
+                .appendBytes(query.getBytes(0, 2))
+                .appendUnsignedShort(0x8180) // a response, recursion desired and available, no error
+                .appendUnsignedShort(1).appendUnsignedShort(a ? 1 : 0).appendUnsignedShort(0).appendUnsignedShort(0)
+                .appendBytes(query.getBytes(12, end));
+        if (a) {
+            out.appendUnsignedShort(0xc00c).appendUnsignedShort(1).appendUnsignedShort(1).appendInt(0)
+                    .appendUnsignedShort(4);
+            for (String part : ipv4.split("\\.")) {
+                out.appendByte((byte) Integer.parseInt(part));
+            }
+        }
+        return out;
+    }
+
     @Test
     void anAllowListLimitsTheHosts() throws Exception {
         p.write("h.js", "export default async ({ inputs }) => { try { return (await fetch(inputs.base + '/json')).status; }",

@@ -26,9 +26,12 @@ public final class ScriptCallBench {
         Path script = Path.of(args[1]).toAbsolutePath();
         JsonObject payload = new JsonObject(args[2]);
         int rounds = Integer.parseInt(args[3]);
+        java.util.concurrent.ScheduledExecutorService watchdog = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
         try (ScriptEngine engine = ScriptEngine.create()) {
             LoadedScript loaded = new ScriptContexts(engine, project, java.util.List.of(project), null)
-                    .load(new ScriptRef(script, "default", null), Map.of());
+                    .load(new ScriptRef(script, "default", null), Map.of(), System.nanoTime() + 60_000_000_000L,
+                            Duration.ofMinutes(1), watchdog);
             List<Double> perCall = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
                 long started = System.nanoTime();
@@ -43,6 +46,8 @@ public final class ScriptCallBench {
             System.out.printf("%s %s first-round %.1f us/call, median of the last %d rounds %.1f us/call%n",
                     engine.mode(), project.relativize(script), perCall.get(0), last.size(), last.get(last.size() / 2));
             loaded.close();
+        } finally {
+            watchdog.shutdownNow();
         }
     }
 }

@@ -110,4 +110,74 @@ class TimeLimitTest extends ScriptTestBase {
             ScriptFixture.await(runtime.close());
         }
     }
+
+    /**
+     * A context loaded for a call (here, the one replacing a cancelled context) runs its module's
+     * top-level code within the call's limit: endless top-level code is cancelled, the call fails
+     * naming the script, and the worker is free for the next call.
+     */
+    @Test
+    void topLevelCodeOfAContextLoadedForACallCountsTowardTheCallsLimit() throws Exception {
+        p.write("loop.js", "export default ({ inputs }) => { while (inputs.n === 0) {} return { n: inputs.n }; };");
+        ScriptRuntime runtime = p.start(1, p.ref("loop.js"), p.ref("h.js", "ok"));
+        try {
+            assertTrue(((ScriptFailure) ScriptFixture.failure(runtime.call(p.ref("loop.js"), payload(0),
+                    Duration.ofMillis(300)))).timedOut());
+            assertEquals(0, runtime.contexts(p.ref("loop.js")), "the cancelled context is gone");
+            // the context that replaces it loads the module as it is now
+            p.write("loop.js", "while (true) {}", "export default () => 1;");
+            for (int i = 0; i < 2; i++) {
+                long started = System.nanoTime();
+                ScriptFailure failure = assertInstanceOf(ScriptFailure.class,
+                        ScriptFixture.failure(runtime.call(p.ref("loop.js"), payload(1), LIMIT)));
+                long ms = (System.nanoTime() - started) / 1_000_000;
+                assertTrue(failure.timedOut());
+                assertEquals("timed out after 500ms loading the script loop.js: its top-level code did not finish",
+                        failure.getMessage());
+                assertTrue(ms >= 450 && ms < 2000, "took " + ms + " ms");
+                assertEquals(0, runtime.contexts(p.ref("loop.js")), "the cancelled load left no context");
+                // the only worker is free again: another script's call runs at once
+                JsonObject ok = (JsonObject) ScriptFixture.await(runtime.call(p.ref("h.js", "ok"), payload(i), LIMIT));
+                assertEquals(i, ok.getInteger("n"));
+            }
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    /**
+     * Start-up loads every script within the limit: top-level code that does not finish (an endless
+     * loop, in the script or a package it imports, or awaiting without end) fails it, naming the script.
+     */
+    @Test
+    void endlessTopLevelCodeFailsStartUpInsteadOfHangingIt() throws Exception {
+        p.write("loop.ts", "let n: number = 0;", "for (;;) { n++; }", "export default () => n;");
+        // in a package the script imports, too
+        p.write("node_modules/spinner/package.json", "{\"name\": \"spinner\", \"main\": \"index.js\"}");
+        p.write("node_modules/spinner/index.js", "while (true) {}", "module.exports = { spin: 1 };");
+        p.write("imports.js", "import spinner from 'spinner';", "export default () => spinner.spin;");
+        // and top-level await that never ends
+        p.write("awaits.js", "for (;;) { await null; }", "export default () => 1;");
+        for (String script : List.of("loop.ts", "imports.js", "awaits.js")) {
+            long started = System.nanoTime();
+            Future<ScriptRuntime> start = ScriptRuntime.startScripts(p.vertx, engine, dir,
+                    List.of(p.ref(script), p.ref("h.js", "ok")), 1, LIMIT);
+            Throwable e;
+            try {
+                start.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+                throw new AssertionError(script + ": start-up succeeded");
+            } catch (java.util.concurrent.ExecutionException failed) {
+                e = failed.getCause();
+            } catch (java.util.concurrent.TimeoutException hung) {
+                throw new AssertionError(script + ": start-up did not finish", hung);
+            }
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            ScriptLoadException failure = assertInstanceOf(ScriptLoadException.class, e, script);
+            assertTrue(failure.timedOut(), script + ": " + failure.getMessage());
+            assertEquals(dir.resolve(script).toAbsolutePath().normalize(), failure.file());
+            assertEquals("its top-level code did not finish within 500ms (the script's time limit; the modules it "
+                    + "imports included)", failure.getMessage());
+            assertTrue(ms < 10_000, script + " took " + ms + " ms");
+        }
+    }
 }

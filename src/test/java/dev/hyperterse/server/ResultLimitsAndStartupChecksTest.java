@@ -112,4 +112,18 @@ class ResultLimitsAndStartupChecksTest {
         assertTrue(startup.getMessage().contains("app/tools/broken/config.terse:3"), startup.getMessage());
         assertTrue(startup.getMessage().contains("missing_table"), startup.getMessage());
     }
+
+    /** A handler whose top-level code never finishes stops start-up within the tool's time limit, naming it. */
+    @Test
+    void endlessTopLevelCodeStopsStartUpInsteadOfHangingIt() throws Exception {
+        project();
+        RunningServer.writeTool(dir, "loops", "description: x\nhandler: ./handler.js\ntimeout: 1s\n");
+        Files.writeString(dir.resolve("app/tools/loops/handler.js"), "for (;;) {}\nexport default () => 1;\n");
+        ExecutionException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(30), () -> assertThrows(ExecutionException.class,
+                        () -> RunningServer.start(dir).close()), "start-up did not finish");
+        StartupException startup = assertInstanceOf(StartupException.class, e.getCause());
+        assertTrue(startup.getMessage().contains("tool 'loops': handler ") && startup.getMessage().contains(
+                "handler.js: its top-level code did not finish within 1s"), startup.getMessage());
+    }
 }

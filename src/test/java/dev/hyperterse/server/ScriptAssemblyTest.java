@@ -136,4 +136,20 @@ class ScriptAssemblyTest {
         Project project = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(dir);
         ToolAssembly.of(project, connectors, auth, engine);
     }
+
+    /** Checking a script runs its top-level code within the tool's time limit: endless code is a problem, not a hang. */
+    @Test
+    void endlessTopLevelCodeIsAProblemWithinTheToolsTimeLimit() throws Exception {
+        write(".hyperterse", "name: t");
+        write("app/tools/loops/config.terse", "handler: ./handler.js", "timeout: 1s");
+        Path handler = write("app/tools/loops/handler.js", "while (true) {}", "export default () => 1;");
+        long started = System.nanoTime();
+        ConfigProblem p = only(org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(20), this::problems, "checking the script did not finish"));
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(p.location().file().toString().endsWith("config.terse"), p.toString());
+        assertEquals("tool 'loops': handler " + handler + ": its top-level code did not finish within 1s "
+                + "(the script's time limit; the modules it imports included)", p.message());
+        assertTrue(ms < 15_000, "took " + ms + " ms");
+    }
 }
