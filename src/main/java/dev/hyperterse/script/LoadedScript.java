@@ -55,6 +55,8 @@ final class LoadedScript {
         this.displayName = displayName;
         this.console = new ScriptConsole(displayName);
         this.projectDir = projectDir;
+        // no call yet: no time left (a top-level timer or fetch is refused), whatever nanoTime's origin
+        this.deadline = System.nanoTime();
     }
 
     void bind(Value exportFunction, Value hostHelpers) {
