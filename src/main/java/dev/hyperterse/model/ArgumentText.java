@@ -38,25 +38,7 @@ public final class ArgumentText {
      * written to the end of its line.
      */
     public static List<String> malformed(String text) {
-        List<String> out = new ArrayList<>();
-        Matcher m = Placeholders.ANY.matcher(text);
-        List<int[]> spans = new ArrayList<>();
-        while (m.find()) {
-            spans.add(new int[] {m.start(), m.end()});
-            if (!PLACEHOLDER.matcher(m.group()).matches()) {
-                out.add(m.group());
-            }
-        }
-        Matcher opened = OPENED.matcher(text);
-        while (opened.find()) {
-            int at = opened.start();
-            if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
-                int lineEnd = text.indexOf('\n', at);
-                String rest = text.substring(at, lineEnd < 0 ? text.length() : lineEnd).strip();
-                out.add(rest.length() > 40 ? rest.substring(0, 40) + "…" : rest);
-            }
-        }
-        return out;
+        return Placeholders.malformed(text, PLACEHOLDER, OPENED);
     }
 
     /** Replaces each placeholder by its value; an argument without one renders as empty text. */

@@ -54,6 +54,15 @@ public final class Placeholders {
 
     /** Every {@code {{ ... }}} whose content is not a well-formed placeholder, as written. */
     public static List<String> malformed(String text) {
+        // {{ inputs.x or {{ inputs.x } would otherwise reach the database as text
+        return malformed(text, PATTERN, OPENED);
+    }
+
+    /**
+     * Every {@code {{ ... }}} of {@code text} that {@code wellFormed} does not match, as written,
+     * and every start of one ({@code opened}) never closed, as written to the end of its line.
+     */
+    static List<String> malformed(String text, Pattern wellFormed, Pattern opened) {
         List<String> out = new ArrayList<>();
         if (text == null) {
             return out;
@@ -62,14 +71,13 @@ public final class Placeholders {
         List<int[]> spans = new ArrayList<>();
         while (m.find()) {
             spans.add(new int[] {m.start(), m.end()});
-            if (!PATTERN.matcher(m.group()).matches()) {
+            if (!wellFormed.matcher(m.group()).matches()) {
                 out.add(m.group());
             }
         }
-        // {{ inputs.x or {{ inputs.x } would otherwise reach the database as text
-        Matcher opened = OPENED.matcher(text);
-        while (opened.find()) {
-            int at = opened.start();
+        Matcher starts = opened.matcher(text);
+        while (starts.find()) {
+            int at = starts.start();
             if (spans.stream().noneMatch(span -> span[0] <= at && at < span[1])) {
                 int lineEnd = text.indexOf('\n', at);
                 String rest = text.substring(at, lineEnd < 0 ? text.length() : lineEnd).strip();
