@@ -116,7 +116,20 @@ final class ScriptContexts {
             }, Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
-            Value export = namespace.getMember(script.exportName());
+            Value export;
+            try {
+                export = namespace.getMember(script.exportName());
+            } catch (PolyglotException e) {
+                // a module whose evaluation finished has every export bound: one still unbound
+                // (the engine's ReferenceError) is a top-level await nothing settled while loading
+                if (!e.isGuestException() || e.isCancelled() || e.getMessage() == null
+                        || !e.getMessage().startsWith("ReferenceError")) {
+                    throw e;
+                }
+                throw new ScriptLoadException(file, 0, 0, "its top-level code awaits something that had not settled"
+                        + " when loading ended (timers and fetch run within calls, not while a script loads): the"
+                        + " export '" + script.exportName() + "' does not exist yet");
+            }
             if (export == null || export.isNull()) {
                 throw new ScriptLoadException(file, 0, 0, "has no export '" + script.exportName() + "'"
                         + exportsOf(namespace));

@@ -180,4 +180,30 @@ class TimeLimitTest extends ScriptTestBase {
             assertTrue(ms < 10_000, script + " took " + ms + " ms");
         }
     }
+
+    /**
+     * Top-level code that awaits something only a call could settle (a timer, a fetch, a promise
+     * nobody resolves) leaves the module unfinished when loading ends: the load fails saying so,
+     * not with the engine's "*default* is not defined".
+     */
+    @Test
+    void topLevelAwaitThatDoesNotSettleWhileLoadingIsNamed() throws Exception {
+        p.write("never.js", "await new Promise(() => {});", "export default () => 1;");
+        p.write("timer.js", "await new Promise((resolve) => setTimeout(resolve, 10));", "export default () => 2;");
+        for (String script : List.of("never.js", "timer.js")) {
+            Future<ScriptRuntime> start = ScriptRuntime.startScripts(p.vertx, engine, dir,
+                    List.of(p.ref(script)), 1, LIMIT);
+            Throwable e;
+            try {
+                start.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+                throw new AssertionError(script + ": start-up succeeded");
+            } catch (java.util.concurrent.ExecutionException failed) {
+                e = failed.getCause();
+            }
+            ScriptLoadException failure = assertInstanceOf(ScriptLoadException.class, e, script);
+            assertEquals("its top-level code awaits something that had not settled when loading ended (timers and"
+                    + " fetch run within calls, not while a script loads): the export 'default' does not exist yet",
+                    failure.getMessage(), script);
+        }
+    }
 }
