@@ -35,7 +35,7 @@ public final class ScriptCheck {
      * top-level code is cancelled, and the check fails, when it still runs after {@code limit}.
      */
     public void check(ScriptRef script, Map<String, String> env, Duration limit) throws ScriptLoadException {
-        contexts.load(script, env, -1, limit, Watchdog.INSTANCE).close();
+        contexts.load(script, env, limit, Watchdog.INSTANCE).close();
     }
 
     /** The timer that stops a check's top-level code, started with the first check. */

@@ -80,22 +80,17 @@ final class ScriptContexts {
 
     /**
      * A fresh context with the script's module graph loaded and its export checked. Loading runs
-     * the top-level code of the script and of every module it imports; should it still run at the
-     * deadline, {@code watchdog} cancels it and this fails with a {@link ScriptLoadException} that
+     * the top-level code of the script and of every module it imports; should it still run when
+     * {@code limit} has passed, {@code watchdog} cancels it and this fails with a {@link ScriptLoadException} that
      * {@linkplain ScriptLoadException#timedOut() timed out}.
      *
-     * @param env      the environment values the tool passes in, as {@code process.env}
-     * @param deadline when loading must be done, in {@link System#nanoTime()}; -1: {@code limit}
-     *                 after the script's own code starts (what is loaded before it, the sandbox's
-     *                 globals, is the server's and does not count)
-     * @param limit    the time limit, as messages name it
+     * @param env   the environment values the tool passes in, as {@code process.env}
+     * @param limit how long the top-level code may run, counted from the script's own code (what
+     *              is loaded before it, the sandbox's globals, is the server's and does not count)
      */
-    LoadedScript load(ScriptRef script, Map<String, String> env, long deadline, Duration limit,
+    LoadedScript load(ScriptRef script, Map<String, String> env, Duration limit,
                       ScheduledExecutorService watchdog) throws ScriptLoadException {
         Path file = script.file();
-        if (deadline != -1 && System.nanoTime() - deadline >= 0) {
-            throw ScriptLoadException.timedOut(file, limit);
-        }
         String code = moduleCode(file);
         Context context = newContext();
         LoadedScript loaded = new LoadedScript(context, displayName(file), files.root().toString());
@@ -108,12 +103,11 @@ final class ScriptContexts {
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
                             commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
             context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded));
-            long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
             timer = watchdog.schedule(() -> {
                 if (state.compareAndSet(RUNNING, CANCELLED)) {
                     loaded.cancel();
                 }
-            }, Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }, limit.toNanos(), TimeUnit.NANOSECONDS);
             Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
                     .build());
             Value export;

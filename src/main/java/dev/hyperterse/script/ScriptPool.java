@@ -48,7 +48,7 @@ final class ScriptPool {
      * code still running after {@code limit} is cancelled and the load fails.
      */
     void warm(Duration limit) throws ScriptLoadException {
-        release(load(-1, limit));
+        release(load(limit));
     }
 
     /**
@@ -63,13 +63,17 @@ final class ScriptPool {
     /**
      * Runs one call that must end by {@code deadline} ({@link System#nanoTime()}; -1: the limit
      * from now), so time spent waiting for this thread and loading a fresh context counts; the
-     * message names {@code limit}.
+     * message names {@code limit}. A fresh context's top-level code still running {@code limit}
+     * after it started is cancelled.
      */
     Object run(JsonObject payload, Duration limit, long deadline) {
         long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
         LoadedScript loaded;
         try {
-            loaded = acquire(end, limit);
+            // a fresh context's top-level code gets the whole limit from its start, as at start-up:
+            // cut at the call's deadline, a load slowed by a busy machine would be thrown away call
+            // after call; one that finishes late is kept for the next call (below)
+            loaded = acquire(limit);
         } catch (ScriptLoadException e) {
             if (e.timedOut()) {
                 throw new ScriptFailure("timed out after " + Durations.show(limit) + " loading the script "
@@ -100,24 +104,24 @@ final class ScriptPool {
         }
     }
 
-    private LoadedScript acquire(long deadline, Duration limit) throws ScriptLoadException {
+    private LoadedScript acquire(Duration limit) throws ScriptLoadException {
         LoadedScript loaded = idle.pollFirst();
         while (loaded != null && loaded.broken()) {
             forget(loaded);
             loaded = idle.pollFirst();
         }
-        return loaded != null ? loaded : load(deadline, limit);
+        return loaded != null ? loaded : load(limit);
     }
 
     /**
-     * A fresh context, its top-level code cancelled should it still run at {@code deadline} (-1:
-     * {@code limit} after it starts).
+     * A fresh context, its top-level code cancelled should it still run {@code limit} after it
+     * started.
      */
-    private LoadedScript load(long deadline, Duration limit) throws ScriptLoadException {
+    private LoadedScript load(Duration limit) throws ScriptLoadException {
         if (closed) {
             throw new ScriptLoadException(script.file(), 0, 0, "the server is shutting down");
         }
-        LoadedScript loaded = contexts.load(script, env, deadline, limit, watchdog);
+        LoadedScript loaded = contexts.load(script, env, limit, watchdog);
         if (live.add(loaded)) {
             metrics.scriptContextsChanged(1);
         }

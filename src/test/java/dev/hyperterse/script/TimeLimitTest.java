@@ -113,7 +113,7 @@ class TimeLimitTest extends ScriptTestBase {
 
     /**
      * A context loaded for a call (here, the one replacing a cancelled context) runs its module's
-     * top-level code within the call's limit: endless top-level code is cancelled, the call fails
+     * top-level code within the limit: endless top-level code is cancelled, the call fails
      * naming the script, and the worker is free for the next call.
      */
     @Test
