@@ -166,7 +166,12 @@ final class BoundValues {
             return decimal128((BigDecimal) value, parameter);
         }
         if (value instanceof Number) {
-            return new BsonDouble(((Number) value).doubleValue());
+            double d = ((Number) value).doubleValue();
+            if (!Double.isFinite(d)) {
+                // JSON has no infinities: the reader turns a literal past a double's range (1e400) into one
+                throw new ConnectorException(name(parameter) + " holds a number beyond the range of a double");
+            }
+            return new BsonDouble(d);
         }
         if (value instanceof JsonObject) {
             return toBson(((JsonObject) value).getMap(), parameter);

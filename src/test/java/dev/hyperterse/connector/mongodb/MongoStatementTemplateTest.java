@@ -135,6 +135,10 @@ class MongoStatementTemplateTest {
         ConnectorException listed = assertThrows(ConnectorException.class, () -> bind(template,
                 Map.of("xs", List.of(1, new java.math.BigDecimal("1e7000")))));
         assertTrue(listed.getMessage().startsWith("input 'doc' holds the number 1E+7000,"), listed.getMessage());
+        // what the request's JSON reader makes of 1e400 inside an object: no BSON double holds it
+        Object infinite = new io.vertx.core.json.JsonObject("{\"n\": 1e400}").getValue("n");
+        ConnectorException past = assertThrows(ConnectorException.class, () -> bind(template, Map.of("n", infinite)));
+        assertEquals("input 'doc' holds a number beyond the range of a double", past.getMessage());
         java.math.BigInteger wide = new java.math.BigInteger("123456789012345678901234567890");
         assertEquals(new org.bson.BsonDecimal128(new org.bson.types.Decimal128(new java.math.BigDecimal(wide))),
                 bind(template, Map.of("n", wide)).getArray("documents").get(0).asDocument().get("n"));
