@@ -57,9 +57,45 @@ public record InputDef(String name, InputType type, String description, boolean 
             coerced = Collections.unmodifiableList(out);
         } else if (type == InputType.OBJECT && !properties.isEmpty()) {
             coerced = coerceProperties((Map<?, ?>) coerced);
+        } else if (type == InputType.ARRAY || type == InputType.OBJECT) {
+            // the min_items/max_items count first: a long array past it is refused without a walk
+            if (coerced instanceof List) {
+                constraints.checkItemCount(((List<?>) coerced).size());
+            }
+            finite(coerced);
         }
         constraints.check(coerced);
         return coerced;
+    }
+
+    /**
+     * Refuses a number past a double's range anywhere inside an array or object taken as it is: the
+     * JSON reader makes {@code 1e400} an infinity, which no database or script receives as a number
+     * (JSON text would carry it as the string "Infinity").
+     */
+    private static void finite(Object value) throws InputValueException {
+        if (value instanceof Double && !Double.isFinite((Double) value)
+                || value instanceof Float && !Float.isFinite((Float) value)) {
+            throw new InputValueException("is a number beyond the range of a double");
+        }
+        if (value instanceof List) {
+            List<?> list = (List<?>) value;
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    finite(list.get(i));
+                } catch (InputValueException e) {
+                    throw e.within("[" + i + "]");
+                }
+            }
+        } else if (value instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+                try {
+                    finite(e.getValue());
+                } catch (InputValueException x) {
+                    throw x.within("." + CallerText.cut(String.valueOf(e.getKey())));
+                }
+            }
+        }
     }
 
     private Map<String, Object> coerceProperties(Map<?, ?> raw) throws InputValueException {

@@ -60,6 +60,16 @@ class InputValidatorTest {
         return e.getMessage();
     }
 
+    /** 1e400 inside an object taken as it is would reach a database or script as the string "Infinity". */
+    @Test
+    void aNumberPastADoubleInsideAnUntypedObjectIsNamedWhereItIs() {
+        assertEquals("input validation failed: validation error for field 'any': inputs.any.k[1].n: is a number"
+                + " beyond the range of a double", failure("{\"any\": {\"k\": [1, {\"n\": 1e400}]}}"));
+        assertEquals("input validation failed: validation error for field 'filter': inputs.filter.points[0].x:"
+                + " expected float, got a number beyond the range of a double",
+                failure("{\"filter\": {\"city\": \"Oslo\", \"points\": [{\"x\": -1e400}]}}"));
+    }
+
     @Test
     void validValuesAreCoercedAndShapedAsJson() {
         Map<String, Object> out = InputValidator.validate(TOOL, new JsonObject("{\"ids\": [1, \"2\", 3.0],"
