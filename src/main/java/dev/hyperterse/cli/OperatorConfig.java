@@ -12,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Reads the operator's settings: the operator file as project files are read (the same YAML rules
@@ -41,6 +44,48 @@ final class OperatorConfig {
         // the file is read and parsed on a worker: a large file (or many aliases) never holds up an event loop
         return Future.all(environment, properties).compose(all -> vertx.executeBlocking(() ->
                 OperatorLayer.read(file, fileShown, strings(environment.result()), strings(properties.result()))));
+    }
+
+    /**
+     * The operator's settings {@code start} serves with (and {@code validate} checks):
+     * {@code --config} (or conf/hyperterse.yaml beside the jar), system properties and variables,
+     * read on a Vert.x instance of its own (the file on a worker, the variables and properties
+     * through vertx-config), which is closed before the project is compiled; waiting for it is fine
+     * here, nothing is served yet.
+     *
+     * @param given the {@code --config} file, or null
+     * @param jar   the running jar, or null
+     * @throws IllegalArgumentException naming the file, property or variable that is wrong
+     */
+    static OperatorLayer layer(Path given, Path jar) throws InterruptedException {
+        Path file = choose(given, jar);
+        if (file == null && !hasOperatorSettings()) {
+            return OperatorLayer.NONE;
+        }
+        String shown = file == null ? null : (given != null ? given.toString() : file.toString());
+        Vertx reader = Vertx.vertx();
+        try {
+            return read(reader, file, shown).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IllegalArgumentException ? (IllegalArgumentException) cause
+                    : new IllegalArgumentException("cannot read the operator settings: " + cause.getMessage(), cause);
+        } catch (TimeoutException e) {
+            throw new IllegalArgumentException("reading the operator settings" + (shown == null ? "" : " from " + shown)
+                    + " took more than 30 seconds");
+        } finally {
+            try {
+                reader.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // a reader that does not close in time holds nothing the command needs
+            }
+        }
+    }
+
+    /** Whether any variable or property could hold an operator setting: no Vert.x is started to read none. */
+    private static boolean hasOperatorSettings() {
+        return System.getenv().keySet().stream().anyMatch(k -> k.startsWith("HYPERTERSE_"))
+                || System.getProperties().stringPropertyNames().stream().anyMatch(k -> k.startsWith("hyperterse."));
     }
 
     /**

@@ -129,7 +129,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         OperatorLayer operator;
         try {
-            operator = operatorLayer();
+            operator = OperatorConfig.layer(config, Main.jarFile());
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
@@ -305,42 +305,6 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     private ClusterFlags clusterFlags() {
         return cluster != null ? cluster : new ClusterFlags(); // picocli leaves an unused group null
-    }
-
-    /**
-     * The operator's settings: {@code --config} (or conf/hyperterse.yaml beside the jar), system
-     * properties and variables, read on a Vert.x instance of its own (the file on a worker, the
-     * variables and properties through vertx-config), which is closed before the project is
-     * compiled; waiting for it is fine here, nothing is served yet.
-     *
-     * @throws IllegalArgumentException naming the file, property or variable that is wrong
-     */
-    private OperatorLayer operatorLayer() throws InterruptedException {
-        Path file = OperatorConfig.choose(config, Main.jarFile());
-        if (file == null && !hasOperatorSettings()) {
-            return OperatorLayer.NONE;
-        }
-        String shown = file == null ? null : (config != null ? config.toString() : file.toString());
-        Vertx reader = Vertx.vertx();
-        try {
-            return OperatorConfig.read(reader, file, shown).toCompletionStage().toCompletableFuture()
-                    .get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof IllegalArgumentException ? (IllegalArgumentException) cause
-                    : new IllegalArgumentException("cannot read the operator settings: " + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw new IllegalArgumentException("reading the operator settings" + (shown == null ? "" : " from " + shown)
-                    + " took more than 30 seconds");
-        } finally {
-            await(reader.close(), Duration.ofSeconds(10));
-        }
-    }
-
-    /** Whether any variable or property could hold an operator setting: no Vert.x is started to read none. */
-    private static boolean hasOperatorSettings() {
-        return System.getenv().keySet().stream().anyMatch(k -> k.startsWith("HYPERTERSE_"))
-                || System.getProperties().stringPropertyNames().stream().anyMatch(k -> k.startsWith("hyperterse."));
     }
 
     /** {@code --watch-interval}, or the default; null when written but not a duration of at least 10ms. */

@@ -22,6 +22,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,12 @@ final class ValidateCommand implements Callable<Integer> {
             "without the deployment's secrets, e.g. in CI."})
     boolean strictEnv;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = {"Operator settings to check with the project, as start reads them (server,",
+                    "observability, cluster). Default: conf/hyperterse.yaml beside the jar, if it exists;",
+                    "HYPERTERSE_* variables and hyperterse.* properties are read too."})
+    Path config;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -59,7 +66,17 @@ final class ValidateCommand implements Callable<Integer> {
         if (stripper == null) {
             return 2;
         }
-        try (ProjectLoader loader = new ProjectLoader(OperatorLayer.NONE, stripper)) {
+        OperatorLayer operator;
+        try {
+            operator = OperatorConfig.layer(config, Main.jarFile());
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+        try (ProjectLoader loader = new ProjectLoader(operator, stripper)) {
             Project project = loader.load(location.resolve(), err, !strictEnv);
             if (project == null) {
                 return 1;

@@ -119,6 +119,21 @@ class OperatorConfigTest {
         assertTrue(seconds < 10, "stopped early, not after expanding the aliases: " + seconds + "s");
     }
 
+    /** validate reads the operator's settings as start does, so a wrong one fails it, not the start. */
+    @Test
+    void validateChecksTheOperatorFileAsStartReadsIt() throws Exception {
+        Path good = operatorFile("server:\n  max_body_size: 1mb\n");
+        CliRunner.Run ok = CliRunner.run("validate", PROJECT, "--config", good.toString());
+        assertEquals(0, ok.code(), ok.err());
+        Path bad = operatorFile("server:\n  max_body_size: lots\n");
+        CliRunner.Run wrong = CliRunner.run("validate", PROJECT, "--config", bad.toString());
+        assertEquals(1, wrong.code(), wrong.err());
+        assertTrue(wrong.err().contains(bad + ":2:"), wrong.err());
+        CliRunner.Run missing = CliRunner.run("validate", PROJECT, "--config", dir.resolve("none.yaml").toString());
+        assertEquals(2, missing.code());
+        assertEquals("error: --config " + dir.resolve("none.yaml") + ": no such file", missing.err().strip());
+    }
+
     @Test
     void theDefaultFileIsTheOneBesideTheJarWhenItExists() throws Exception {
         Path jar = Files.createFile(dir.resolve("hyperterse.jar"));
