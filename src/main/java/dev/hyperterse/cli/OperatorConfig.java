@@ -82,6 +82,24 @@ final class OperatorConfig {
         }
     }
 
+    /**
+     * {@link #layer(Path, Path)} for a command: null when the settings cannot be read, after
+     * printing why to {@code err} ({@link #failedStatus} is then the command's exit status).
+     */
+    static OperatorLayer layer(Path given, Path jar, java.io.PrintWriter err) throws InterruptedException {
+        try {
+            return layer(given, jar);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** The exit status when the settings cannot be read: 2 for a {@code --config} file that does not exist, else 1. */
+    static int failedStatus(Path given) {
+        return given != null && !Files.isRegularFile(given) ? 2 : 1;
+    }
+
     /** Whether any variable or property could hold an operator setting: no Vert.x is started to read none. */
     private static boolean hasOperatorSettings() {
         return System.getenv().keySet().stream().anyMatch(k -> k.startsWith("HYPERTERSE_"))

@@ -127,12 +127,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (unusedCache != null) {
             LOG.warn(unusedCache);
         }
-        OperatorLayer operator;
-        try {
-            operator = OperatorConfig.layer(config, Main.jarFile());
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
+        OperatorLayer operator = OperatorConfig.layer(config, Main.jarFile(), err);
+        if (operator == null) {
+            return OperatorConfig.failedStatus(config);
         }
         ProjectLoader loader = new ProjectLoader(operator, stripper);
         Path path = location.resolve();

@@ -68,13 +68,13 @@ final class ValidateCommand implements Callable<Integer> {
         }
         OperatorLayer operator;
         try {
-            operator = OperatorConfig.layer(config, Main.jarFile());
-        } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return config != null && !java.nio.file.Files.isRegularFile(config) ? 2 : 1;
+            operator = OperatorConfig.layer(config, Main.jarFile(), err);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
+        }
+        if (operator == null) {
+            return OperatorConfig.failedStatus(config);
         }
         try (ProjectLoader loader = new ProjectLoader(operator, stripper)) {
             Project project = loader.load(location.resolve(), err, !strictEnv);

@@ -160,17 +160,7 @@ class TimeLimitTest extends ScriptTestBase {
         p.write("awaits.js", "for (;;) { await null; }", "export default () => 1;");
         for (String script : List.of("loop.ts", "imports.js", "awaits.js")) {
             long started = System.nanoTime();
-            Future<ScriptRuntime> start = ScriptRuntime.startScripts(p.vertx, engine, dir,
-                    List.of(p.ref(script), p.ref("h.js", "ok")), 1, LIMIT);
-            Throwable e;
-            try {
-                start.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-                throw new AssertionError(script + ": start-up succeeded");
-            } catch (java.util.concurrent.ExecutionException failed) {
-                e = failed.getCause();
-            } catch (java.util.concurrent.TimeoutException hung) {
-                throw new AssertionError(script + ": start-up did not finish", hung);
-            }
+            Throwable e = startUpFailure(script, List.of(p.ref(script), p.ref("h.js", "ok")));
             long ms = (System.nanoTime() - started) / 1_000_000;
             ScriptLoadException failure = assertInstanceOf(ScriptLoadException.class, e, script);
             assertTrue(failure.timedOut(), script + ": " + failure.getMessage());
@@ -191,19 +181,24 @@ class TimeLimitTest extends ScriptTestBase {
         p.write("never.js", "await new Promise(() => {});", "export default () => 1;");
         p.write("timer.js", "await new Promise((resolve) => setTimeout(resolve, 10));", "export default () => 2;");
         for (String script : List.of("never.js", "timer.js")) {
-            Future<ScriptRuntime> start = ScriptRuntime.startScripts(p.vertx, engine, dir,
-                    List.of(p.ref(script)), 1, LIMIT);
-            Throwable e;
-            try {
-                start.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-                throw new AssertionError(script + ": start-up succeeded");
-            } catch (java.util.concurrent.ExecutionException failed) {
-                e = failed.getCause();
-            }
+            Throwable e = startUpFailure(script, List.of(p.ref(script)));
             ScriptLoadException failure = assertInstanceOf(ScriptLoadException.class, e, script);
             assertEquals("its top-level code awaits something that had not settled when loading ended (timers and"
                     + " fetch run within calls, not while a script loads): the export 'default' does not exist yet",
                     failure.getMessage(), script);
+        }
+    }
+
+    /** Why starting the scripts failed; an error when it succeeded or did not end within 20 s. */
+    private Throwable startUpFailure(String script, List<dev.hyperterse.model.ScriptRef> scripts) throws Exception {
+        Future<ScriptRuntime> start = ScriptRuntime.startScripts(p.vertx, engine, dir, scripts, 1, LIMIT);
+        try {
+            start.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            throw new AssertionError(script + ": start-up succeeded");
+        } catch (java.util.concurrent.ExecutionException failed) {
+            return failed.getCause();
+        } catch (java.util.concurrent.TimeoutException hung) {
+            throw new AssertionError(script + ": start-up did not finish", hung);
         }
     }
 }
