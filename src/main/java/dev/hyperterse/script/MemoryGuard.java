@@ -73,6 +73,8 @@ final class MemoryGuard {
     /** The old-generation pools by name, with their maximum size in bytes. */
     private final Map<String, Long> maxima = new ConcurrentHashMap<>();
     private final AtomicBoolean installed = new AtomicBoolean();
+    /** When the full collection after the last event ended ({@link System#nanoTime()}); read and written by the stopper. */
+    private long collectedAt = System.nanoTime();
     /** True from a collection over the limit that stopped calls until one under it: one warning per event. */
     private volatile boolean exhausted;
     /** Cancels contexts off the JVM's notification thread; one task queued at a time is enough. */
@@ -145,7 +147,8 @@ final class MemoryGuard {
             if (usage != null && usage.getUsed() >= max * THRESHOLD) {
                 if (!running.isEmpty()) {
                     long used = usage.getUsed();
-                    stopper.execute(() -> stopAll(used, max));
+                    long reported = System.nanoTime();
+                    stopper.execute(() -> stopAll(used, max, reported));
                 }
                 return;
             }
@@ -159,7 +162,12 @@ final class MemoryGuard {
                 + " MB in use after a collection) while scripts ran";
     }
 
-    private void stopAll(long used, long max) {
+    private void stopAll(long used, long max, long reported) {
+        if (reported - collectedAt <= 0) {
+            // reported before the full collection after the last event ended: what it counted as in
+            // use was the stopped calls' garbage, and the calls running now never held it
+            return;
+        }
         String message = message(used, max);
         List<Call> stopped = new ArrayList<>();
         for (Call call : new ArrayList<>(running)) {
@@ -193,5 +201,6 @@ final class MemoryGuard {
             }
         }
         System.gc();
+        collectedAt = System.nanoTime();
     }
 }
