@@ -1,13 +1,5 @@
 package dev.hyperterse.pipeline;
 
-import dev.hyperterse.auth.AuthCheck;
-import dev.hyperterse.auth.AuthPlugins;
-import dev.hyperterse.cache.CaffeineResultCache;
-import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.Connectors;
-import dev.hyperterse.project.Project;
-import dev.hyperterse.project.ProjectCompiler;
-import dev.hyperterse.server.ToolAssembly;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -23,9 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import static dev.hyperterse.pipeline.PipelineCacheTest.await;
+import static dev.hyperterse.pipeline.SqliteProject.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Token claims that are arrays or objects bind as JSON, as array and object inputs do. */
@@ -33,13 +24,12 @@ class ClaimValuesTest {
     static final String SECRET = "a-shared-secret-of-at-least-32-characters!";
     @TempDir
     Path dir;
+    SqliteProject db;
     Vertx vertx;
-    Connector sqlite;
     Pipeline pipeline;
 
     @BeforeEach
     void setUp() throws Exception {
-        vertx = Vertx.vertx();
         Files.writeString(dir.resolve(".hyperterse"), "name: claims\n");
         Files.createDirectories(dir.resolve("app/adapters"));
         Files.writeString(dir.resolve("app/adapters/db.terse"), "connector: sqlite\nconnection_string: ':memory:'\n");
@@ -51,22 +41,14 @@ class ClaimValuesTest {
                 "auth:",
                 "  plugin: jwt",
                 "  policy: { secret: '" + SECRET + "', audience: 'claims-test' }", ""));
-        Connectors connectors = Connectors.builtIn();
-        AuthPlugins auth = AuthPlugins.builtIn();
-        Project project = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(dir);
-        ToolAssembly assembly = ToolAssembly.of(project, connectors, auth);
-        for (AuthCheck check : assembly.distinctAuthChecks()) {
-            await(check.start(vertx));
-        }
-        sqlite = await(connectors.get("sqlite").connect(vertx, project.adapters().get("db"), dir));
-        pipeline = new Pipeline(project.tools(), assembly.statements(), Map.of("db", sqlite), assembly.authChecks(),
-                new CaffeineResultCache(vertx, 1 << 20), null);
+        db = new SqliteProject(dir);
+        vertx = db.vertx;
+        pipeline = db.pipeline(db.sqlite);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        await(sqlite.close());
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        db.close();
     }
 
     @Test

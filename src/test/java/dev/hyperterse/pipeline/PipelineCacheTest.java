@@ -1,16 +1,10 @@
 package dev.hyperterse.pipeline;
 
-import dev.hyperterse.auth.AuthPlugins;
-import dev.hyperterse.cache.CaffeineResultCache;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
-import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.StatementDialect;
-import dev.hyperterse.project.Project;
-import dev.hyperterse.project.ProjectCompiler;
-import dev.hyperterse.server.ToolAssembly;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -36,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PipelineCacheTest {
     @TempDir
     Path dir;
+    SqliteProject db;
     Vertx vertx;
     Connector sqlite;
     final AtomicInteger statements = new AtomicInteger();
@@ -47,7 +42,6 @@ class PipelineCacheTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        vertx = Vertx.vertx();
         Files.writeString(dir.resolve(".hyperterse"), "name: cached\ntools:\n  cache:\n    enabled: true\n    ttl: 60\n");
         Files.createDirectories(dir.resolve("app/adapters"));
         Files.writeString(dir.resolve("schema.sql"),
@@ -65,11 +59,9 @@ class PipelineCacheTest {
                 "inputs:", "  id:", "    type: int", "  name:", "    type: string", "cache:", "  enabled: false",
                 "invalidates: [get-item]");
 
-        Connectors connectors = Connectors.builtIn();
-        AuthPlugins auth = AuthPlugins.builtIn();
-        Project project = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(dir);
-        ToolAssembly assembly = ToolAssembly.of(project, connectors, auth);
-        sqlite = await(connectors.get("sqlite").connect(vertx, project.adapters().get("db"), dir));
+        db = new SqliteProject(dir);
+        vertx = db.vertx;
+        sqlite = db.sqlite;
         Connector counting = new Connector() {
             @Override
             public String adapterName() {
@@ -105,14 +97,12 @@ class PipelineCacheTest {
                 return sqlite.close();
             }
         };
-        pipeline = new Pipeline(project.tools(), assembly.statements(), Map.of("db", counting), assembly.authChecks(),
-                new CaffeineResultCache(vertx, 1 << 20), null);
+        pipeline = db.pipeline(counting);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        await(sqlite.close());
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        db.close();
     }
 
     @Test
@@ -242,7 +232,7 @@ class PipelineCacheTest {
         Files.writeString(folder.resolve("config.terse"), String.join("\n", lines) + "\n");
     }
 
-    static <T> T await(Future<T> f) throws Exception {
-        return f.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    private static <T> T await(Future<T> f) throws Exception {
+        return SqliteProject.await(f);
     }
 }
