@@ -73,8 +73,11 @@ final class MemoryGuard {
     /** The old-generation pools by name, with their maximum size in bytes. */
     private final Map<String, Long> maxima = new ConcurrentHashMap<>();
     private final AtomicBoolean installed = new AtomicBoolean();
-    /** When the full collection after the last event ended ({@link System#nanoTime()}); read and written by the stopper. */
-    private long collectedAt = System.nanoTime();
+    /**
+     * When the full collection after the last event ended ({@link System#nanoTime()}); written and
+     * read by the stopper, whose thread may be a new one each time.
+     */
+    private volatile long collectedAt = System.nanoTime();
     /** True from a collection over the limit that stopped calls until one under it: one warning per event. */
     private volatile boolean exhausted;
     /** Cancels contexts off the JVM's notification thread; one task queued at a time is enough. */

@@ -25,6 +25,8 @@ final class ScriptPool {
     private final ScriptContexts contexts;
     private final ScheduledExecutorService watchdog;
     private final Metrics metrics;
+    /** Stops running calls when the heap stays nearly full (installed with the first pool). */
+    private final MemoryGuard memoryGuard = MemoryGuard.shared();
     private final Deque<LoadedScript> idle = new ConcurrentLinkedDeque<>();
     private final Set<LoadedScript> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -88,7 +90,7 @@ final class ScriptPool {
             throw new ScriptFailure("timed out after " + Durations.show(limit), true, null);
         }
         long callNumber = loaded.begin(end);
-        MemoryGuard.Call guarded = MemoryGuard.shared().began(loaded, callNumber);
+        MemoryGuard.Call guarded = memoryGuard.began(loaded, callNumber);
         ScheduledFuture<?> timer = null;
         try {
             timer = watchdog.schedule(() -> loaded.cancelCall(callNumber),
@@ -98,7 +100,7 @@ final class ScriptPool {
             if (timer != null) {
                 timer.cancel(false);
             }
-            MemoryGuard.shared().ended(guarded);
+            memoryGuard.ended(guarded);
             loaded.endCall();
             release(loaded);
         }
