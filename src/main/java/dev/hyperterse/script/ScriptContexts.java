@@ -137,27 +137,14 @@ final class ScriptContexts {
             }
             loaded.bind(export, helpers);
             return loaded;
-        } catch (PolyglotException e) {
+        } catch (IOException | ScriptLoadException | RuntimeException e) {
             loaded.cancel();
             if (!ended(state)) {
+                // the watchdog cancelled the load: what failed under it (a cancelled evaluation, a
+                // context closed under the load) is its doing
                 throw ScriptLoadException.timedOut(file, limit);
             }
-            ScriptLoadException failure = loadFailure(file, e);
-            String named = files.withPackageNamed(failure.getMessage());
-            throw named.equals(failure.getMessage()) ? failure : failure.withMessage(named);
-        } catch (IOException e) {
-            loaded.cancel();
-            if (!ended(state)) {
-                throw ScriptLoadException.timedOut(file, limit);
-            }
-            throw new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());
-        } catch (ScriptLoadException | RuntimeException e) {
-            loaded.cancel();
-            if (!ended(state)) {
-                // a context closed under the load (IllegalStateException) is the watchdog's cancel
-                throw ScriptLoadException.timedOut(file, limit);
-            }
-            throw e;
+            throw loadFailed(file, e);
         } finally {
             if (timer != null) {
                 timer.cancel(false);
@@ -172,6 +159,22 @@ final class ScriptContexts {
     /** Marks a failed load over; false when the watchdog had cancelled it (its time ran out) first. */
     private static boolean ended(AtomicInteger state) {
         return state.compareAndSet(RUNNING, DONE) || state.get() == DONE;
+    }
+
+    /** What a load that failed by itself (not cancelled) says: the engine's error, a file not read, or as it was. */
+    private ScriptLoadException loadFailed(Path file, Exception e) {
+        if (e instanceof PolyglotException) {
+            ScriptLoadException failure = loadFailure(file, (PolyglotException) e);
+            String named = files.withPackageNamed(failure.getMessage());
+            return named.equals(failure.getMessage()) ? failure : failure.withMessage(named);
+        }
+        if (e instanceof IOException) {
+            return new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());
+        }
+        if (e instanceof ScriptLoadException) {
+            return (ScriptLoadException) e;
+        }
+        throw (RuntimeException) e;
     }
 
     private String moduleCode(Path file) throws ScriptLoadException {
