@@ -39,9 +39,12 @@ public record InputDef(String name, InputType type, String description, boolean 
      */
     public Object coerce(Object value) throws InputValueException {
         Object coerced = type.coerce(value);
+        if (coerced instanceof List) {
+            // min_items/max_items first: an array far past them is refused before any work per item
+            constraints.checkItemCount(((List<?>) coerced).size());
+        }
         if (type == InputType.ARRAY && items != null) {
             List<?> raw = (List<?>) coerced;
-            constraints.checkItemCount(raw.size());
             List<Object> out = new ArrayList<>(raw.size());
             for (int i = 0; i < raw.size(); i++) {
                 Object element = raw.get(i);
@@ -58,10 +61,6 @@ public record InputDef(String name, InputType type, String description, boolean 
         } else if (type == InputType.OBJECT && !properties.isEmpty()) {
             coerced = coerceProperties((Map<?, ?>) coerced);
         } else if (type == InputType.ARRAY || type == InputType.OBJECT) {
-            // the min_items/max_items count first: a long array past it is refused without a walk
-            if (coerced instanceof List) {
-                constraints.checkItemCount(((List<?>) coerced).size());
-            }
             finite(coerced);
         }
         constraints.check(coerced);
@@ -74,8 +73,7 @@ public record InputDef(String name, InputType type, String description, boolean 
      * (JSON text would carry it as the string "Infinity").
      */
     private static void finite(Object value) throws InputValueException {
-        if (value instanceof Double && !Double.isFinite((Double) value)
-                || value instanceof Float && !Float.isFinite((Float) value)) {
+        if (InputType.beyondDouble(value)) {
             throw new InputValueException("is a number beyond the range of a double");
         }
         if (value instanceof List) {

@@ -82,8 +82,7 @@ public enum InputType {
         if (value == null) {
             throw new InputValueException("expected " + keyword + ", got null");
         }
-        if (value instanceof Double && !Double.isFinite((Double) value)
-                || value instanceof Float && !Float.isFinite((Float) value)) {
+        if (beyondDouble(value)) {
             // JSON has no infinities: the reader turns a literal past a double's range (1e400)
             // into one, which no type can hold and BigDecimal cannot even look at
             throw new InputValueException("expected " + keyword + ", got a number beyond the range of a double");
@@ -125,6 +124,12 @@ public enum InputType {
             default:
                 throw new IllegalStateException(name());
         }
+    }
+
+    /** True for what the JSON reader makes of a number past a double's range: an infinity (or NaN). */
+    static boolean beyondDouble(Object value) {
+        return value instanceof Double && !Double.isFinite((Double) value)
+                || value instanceof Float && !Float.isFinite((Float) value);
     }
 
     private InputValueException mismatch(Object value) {
