@@ -317,8 +317,8 @@ public final class Pipeline {
         // claims are among the bound values, so rows filtered by the caller are cached per caller
         CacheKey key = new CacheKey(tool.name(), tool.statement(), bound, null);
         boolean[] loaded = {false};
-        Future<CachedRows> rows = sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit, cancellation,
-                loaded, 0);
+        Future<CachedRows> rows = sharedLoad(new CachedStatement(tool, key, connector, statement, bound, rowLimit,
+                byteLimit), cancellation, loaded, 0);
         cacheLookup(tool, span, loaded[0]);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
@@ -338,22 +338,16 @@ public final class Pipeline {
      *
      * @param loaded set when this call starts the load (a miss)
      */
-    private Future<CachedRows> sharedLoad(ToolDef tool, CacheKey key, Connector connector,
-                                          CompiledStatement statement, List<Object> bound, int rowLimit,
-                                          long byteLimit, Future<Void> cancellation, boolean[] loaded, int attempt) {
+    private Future<CachedRows> sharedLoad(CachedStatement s, Future<Void> cancellation, boolean[] loaded, int attempt) {
         if (attempt > ABANDONED_LOAD_RETRIES) {
-            QueryOptions own = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
-            return connector.execute(statement, bound, own).map(r -> new CachedRows(r.rows(), r.cut()));
+            return s.execute(cancellation);
         }
         SharedLoads.Place[] place = {null};
-        Future<CachedRows> rows = cache.getOrLoad(key, tool.cache(), () -> {
+        Future<CachedRows> rows = cache.getOrLoad(s.key(), s.tool().cache(), () -> {
             loaded[0] = true;
-            SharedLoads.Place started = sharedLoads.join(key);
+            SharedLoads.Place started = sharedLoads.join(s.key());
             place[0] = started;
-            QueryOptions shared = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(),
-                    started.cancellation());
-            return connector.execute(statement, bound, shared)
-                    .<CachedRows>map(r -> new CachedRows(r.rows(), r.cut()))
+            return s.execute(started.cancellation())
                     .recover(e -> Future.failedFuture(started.cancellation().succeeded() ? new AbandonedLoad() : e));
         });
         if (rows.isComplete()) {
@@ -364,7 +358,7 @@ public final class Pipeline {
                 return rows;
             }
         } else {
-            SharedLoads.Place waiting = place[0] != null ? place[0] : sharedLoads.join(key);
+            SharedLoads.Place waiting = place[0] != null ? place[0] : sharedLoads.join(s.key());
             rows = untilCancelled(rows, cancellation);
             // a cancelled call ends at once (untilCancelled), which is when it leaves, as cancelled
             rows.onComplete(ignored -> waiting.leave(cancellation.succeeded()));
@@ -380,14 +374,22 @@ public final class Pipeline {
             io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
             boolean[] ignored = {false};
             if (context == null) {
-                return sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit, cancellation, ignored,
-                        attempt + 1);
+                return sharedLoad(s, cancellation, ignored, attempt + 1);
             }
             io.vertx.core.Promise<CachedRows> again = io.vertx.core.Promise.promise();
-            context.runOnContext(v -> sharedLoad(tool, key, connector, statement, bound, rowLimit, byteLimit,
-                    cancellation, ignored, attempt + 1).onComplete(again));
+            context.runOnContext(v -> sharedLoad(s, cancellation, ignored, attempt + 1).onComplete(again));
             return again.future();
         });
+    }
+
+    /** A cached statement's call: what runs it, with the values bound and the limits of the tool. */
+    private record CachedStatement(ToolDef tool, CacheKey key, Connector connector, CompiledStatement statement,
+                                   List<Object> bound, int rowLimit, long byteLimit) {
+        /** Runs the statement, stopped by {@code cancellation}. */
+        Future<CachedRows> execute(Future<Void> cancellation) {
+            QueryOptions options = new QueryOptions(rowLimit, byteLimit, tool.limits().statementTimeout(), cancellation);
+            return connector.execute(statement, bound, options).map(r -> new CachedRows(r.rows(), r.cut()));
+        }
     }
 
     /** A shared load's failure once every call waiting on it had cancelled it. */
