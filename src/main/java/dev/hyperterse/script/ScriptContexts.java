@@ -108,22 +108,26 @@ final class ScriptContexts {
                     loaded.cancel();
                 }
             }, limit.toNanos(), TimeUnit.NANOSECONDS);
-            Value namespace = context.eval(Source.newBuilder("js", file.toFile()).content(code).mimeType(MODULE)
-                    .build());
-            Value export;
-            try {
-                export = namespace.getMember(script.exportName());
-            } catch (PolyglotException e) {
-                // a module whose evaluation finished has every export bound: one still unbound
-                // (the engine's ReferenceError) is a top-level await nothing settled while loading
-                if (!e.isGuestException() || e.isCancelled() || e.getMessage() == null
-                        || !e.getMessage().startsWith("ReferenceError")) {
-                    throw e;
-                }
-                throw new ScriptLoadException(file, 0, 0, "its top-level code awaits something that had not settled"
-                        + " when loading ended (timers and fetch run within calls, not while a script loads): the"
-                        + " export '" + script.exportName() + "' does not exist yet");
+            // the last statement of the script's top-level code reports that it ran: it runs once
+            // the code above it, and every module the script imports, finished, awaits included
+            AtomicBoolean evaluated = new AtomicBoolean();
+            Value globals = context.getBindings("js");
+            globals.putMember(EVALUATED, (ProxyExecutable) args -> {
+                evaluated.set(true);
+                return null;
+            });
+            Value namespace = context.eval(Source.newBuilder("js", file.toFile())
+                    .content(code + "\n;globalThis." + EVALUATED + "();").mimeType(MODULE).build());
+            globals.removeMember(EVALUATED);
+            if (!evaluated.get()) {
+                // a top-level await nothing settled while loading (what a call would settle: a
+                // timer, a fetch); its exports may be unbound, or bound (a hoisted function) in a
+                // module whose remaining code never ran
+                throw new ScriptLoadException(file, 0, 0, "its top-level code (or that of a module it imports) awaits"
+                        + " something that had not settled when loading ended: timers and fetch run within calls,"
+                        + " not while a script loads");
             }
+            Value export = namespace.getMember(script.exportName());
             if (export == null || export.isNull()) {
                 throw new ScriptLoadException(file, 0, 0, "has no export '" + script.exportName() + "'"
                         + exportsOf(namespace));
@@ -151,6 +155,9 @@ final class ScriptContexts {
             }
         }
     }
+
+    /** The global the script's last statement calls to report that its top-level code finished (removed then). */
+    private static final String EVALUATED = "__hyperterseModuleEvaluated";
 
     private static final int RUNNING = 0;
     private static final int DONE = 1;

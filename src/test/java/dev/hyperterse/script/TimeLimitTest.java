@@ -173,18 +173,25 @@ class TimeLimitTest extends ScriptTestBase {
 
     /**
      * Top-level code that awaits something only a call could settle (a timer, a fetch, a promise
-     * nobody resolves) leaves the module unfinished when loading ends: the load fails saying so,
-     * not with the engine's "*default* is not defined".
+     * nobody resolves), its own or an imported module's, leaves the module unfinished when loading
+     * ends: the load fails saying so, neither with the engine's "*default* is not defined" nor by
+     * serving a hoisted handler whose module never finished initialising.
      */
     @Test
     void topLevelAwaitThatDoesNotSettleWhileLoadingIsNamed() throws Exception {
         p.write("never.js", "await new Promise(() => {});", "export default () => 1;");
         p.write("timer.js", "await new Promise((resolve) => setTimeout(resolve, 10));", "export default () => 2;");
-        for (String script : List.of("never.js", "timer.js")) {
+        // a function declaration is bound before any top-level code runs: the export exists, the
+        // module around it (here `ready`) is not initialised
+        p.write("hoisted.js", "const ready = await new Promise(() => {});",
+                "export default function handler() { return ready; }");
+        p.write("waits-for-it.js", "await new Promise(() => {});", "export const unused = 1;");
+        p.write("imports-waiting.js", "import './waits-for-it.js';", "export default function handler() { return 3; }");
+        for (String script : List.of("never.js", "timer.js", "hoisted.js", "imports-waiting.js")) {
             Throwable e = startUpFailure(script, List.of(p.ref(script)));
             ScriptLoadException failure = assertInstanceOf(ScriptLoadException.class, e, script);
-            assertEquals("its top-level code awaits something that had not settled when loading ended (timers and"
-                    + " fetch run within calls, not while a script loads): the export 'default' does not exist yet",
+            assertEquals("its top-level code (or that of a module it imports) awaits something that had not settled"
+                    + " when loading ended: timers and fetch run within calls, not while a script loads",
                     failure.getMessage(), script);
         }
     }
