@@ -11,6 +11,7 @@ import io.vertx.ext.auth.NoSuchKeyIdException;
 import io.vertx.ext.auth.PubSecKeyOptions;
 import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.impl.jose.JWK;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import org.slf4j.Logger;
@@ -97,6 +98,9 @@ final class JwtCheck implements AuthCheck {
     }
 
     private Future<Caller> verify(String token, boolean mayRefresh) {
+        if (!signedCompact(token)) {
+            return Future.failedFuture(new AuthDeniedException("invalid token"));
+        }
         String mistyped = JwtClaimTypes.problem(token);
         if (mistyped != null) {
             return Future.failedFuture(new AuthDeniedException("invalid token: " + mistyped));
@@ -203,12 +207,10 @@ final class JwtCheck implements AuthCheck {
                     if (keys == null) {
                         throw new IllegalArgumentException("the document has no 'keys'");
                     }
-                    List<JsonObject> usable = new ArrayList<>();
-                    for (Object k : keys) {
-                        JsonObject key = (JsonObject) k;
-                        if (!"enc".equals(key.getString("use"))) {
-                            usable.add(key);
-                        }
+                    List<JsonObject> usable = usableKeys(keys);
+                    if (usable.isEmpty()) {
+                        // a provider without keys verifies nothing and takes unsigned tokens: keep the keys we had
+                        throw new IllegalArgumentException("the document has no signing key this server can use");
                     }
                     provider = JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(jwtOptions()));
                     LOG.debug("loaded {} from {}", Counted.of(usable.size(), "signing key"), policy.jwksUrl());
@@ -222,12 +224,49 @@ final class JwtCheck implements AuthCheck {
         return mine.future();
     }
 
+    /**
+     * The document's signing keys this server can verify with; an encryption key, an entry that
+     * is not a key and a key of an unsupported kind or algorithm are left out, each named in the
+     * log.
+     */
+    private List<JsonObject> usableKeys(JsonArray keys) {
+        List<JsonObject> usable = new ArrayList<>();
+        for (Object k : keys) {
+            if (!(k instanceof JsonObject) || "enc".equals(((JsonObject) k).getValue("use"))) {
+                continue;
+            }
+            JsonObject key = (JsonObject) k;
+            JWK jwk;
+            try {
+                jwk = new JWK(key);
+            } catch (RuntimeException unsupported) {
+                jwk = null;
+            }
+            // what the provider itself keeps for verifying: a signing key with a public key or a secret
+            if (jwk != null && (jwk.use() == null || "sig".equals(jwk.use()))
+                    && (jwk.publicKey() != null || jwk.mac() != null)) {
+                usable.add(key);
+            } else {
+                LOG.warn("ignoring key {} ({}) from {}: not a signing key this server supports",
+                        key.getValue("kid"), key.getValue("kty"), policy.jwksUrl());
+            }
+        }
+        return usable;
+    }
+
     private JWTOptions jwtOptions() {
         JWTOptions options = new JWTOptions().setAudience(policy.audience()).setLeeway(policy.leewaySeconds());
         if (policy.issuer() != null) {
             options.setIssuer(policy.issuer());
         }
         return options;
+    }
+
+    /** Three non-empty dot-separated parts: a token without a signature is never a valid one. */
+    private static boolean signedCompact(String token) {
+        int first = token.indexOf('.');
+        int second = first < 0 ? -1 : token.indexOf('.', first + 1);
+        return first > 0 && second > first + 1 && second < token.length() - 1 && token.indexOf('.', second + 1) < 0;
     }
 
     static String bearer(String authorization) {

@@ -238,6 +238,47 @@ class JwtPluginTest {
         }
     }
 
+    /**
+     * A JWKS document with no key this server can verify with (none at all, only encryption keys,
+     * or only kinds it does not support) must never leave the check without keys: such a check
+     * would take an unsigned token ({@code alg: none}) as valid.
+     */
+    @Test
+    void aJwksDocumentWithoutUsableKeysNeverAdmitsUnsignedTokens() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        JsonArray[] documents = {
+                new JsonArray(),
+                new JsonArray().add(first.publicJwk().put("use", "enc")),
+                new JsonArray().add(new JsonObject().put("kty", "XYZ").put("kid", "odd"))};
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String unsigned = b64.encodeToString(new JsonObject().put("alg", "none").put("typ", "JWT").encode().getBytes())
+                + "." + b64.encodeToString(claims().encode().getBytes());
+        for (JsonArray keys : documents) {
+            AtomicReference<JsonArray> published = new AtomicReference<>(keys);
+            HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                    .end(new JsonObject().put("keys", published.get()).encode())).listen(0, "127.0.0.1"));
+            try {
+                AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                        "audience", "mcp-test", "jwks_refresh", "0s"));
+                for (String token : List.of(unsigned, unsigned + ".", unsigned + ".c2ln")) {
+                    assertTrue(denial(check.authenticate(bearer(token))) != null,
+                            "keys " + keys + ": an unsigned token '" + token + "' is refused");
+                }
+                // a document that loses its keys later keeps the keys the check had
+                published.set(new JsonArray().add(first.publicJwk()));
+                assertEquals("alice", await(check.authenticate(bearer(first.sign(claims())))).subject());
+                published.set(keys);
+                assertTrue(denial(check.authenticate(bearer(RsaKey.generate("key-2").sign(claims())))) != null);
+                assertTrue(denial(check.authenticate(bearer(unsigned))) != null, "keys " + keys + " after a refresh");
+                assertEquals("alice", await(check.authenticate(bearer(first.sign(claims())))).subject(),
+                        "the keys the check had are kept when the document has none it can use");
+                await(check.close());
+            } finally {
+                await(jwks.close());
+            }
+        }
+    }
+
     /** An RSA signing key with its public JWK, as an identity provider would publish it. */
     record RsaKey(String kid, KeyPair pair) {
         static RsaKey generate(String kid) throws Exception {
