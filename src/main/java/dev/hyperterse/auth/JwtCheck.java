@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class JwtCheck implements AuthCheck {
     private static final Logger LOG = LoggerFactory.getLogger(JwtCheck.class);
     private static final long FETCH_TIMEOUT_MS = 5_000;
+    /** While no keys are held, how soon a failed fetch is tried again: soon, yet not once per call. */
+    private static final long RETRY_WITHOUT_KEYS_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     private final JwtPlugin.Policy policy;
     private volatile JWTAuth provider;
@@ -164,13 +166,20 @@ final class JwtCheck implements AuthCheck {
         return out;
     }
 
-    /** Fetches keys unless that happened within {@code jwks_refresh}; concurrent callers share one fetch. */
+    /**
+     * Fetches keys unless that happened within {@code jwks_refresh} (while no keys are held, within
+     * {@link #RETRY_WITHOUT_KEYS_NANOS} if shorter); concurrent callers share one fetch.
+     */
     private Future<Void> refresh() {
         Promise<Void> running = inFlight.get();
         if (running != null) {
             return running.future();
         }
-        if (provider != null && System.nanoTime() - lastFetchNanos < policy.jwksRefresh().toNanos()) {
+        long interval = policy.jwksRefresh().toNanos();
+        if (provider == null) {
+            interval = Math.min(interval, RETRY_WITHOUT_KEYS_NANOS);
+        }
+        if (System.nanoTime() - lastFetchNanos < interval) {
             return Future.succeededFuture();
         }
         return fetchKeys();

@@ -279,6 +279,32 @@ class JwtPluginTest {
         }
     }
 
+    /**
+     * While the identity provider cannot give keys, tokens are refused without asking it again on
+     * every call: a caller sending any bearer string must not make the server hammer it.
+     */
+    @Test
+    void anUnavailableJwksIsNotFetchedOnEveryCall() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        AtomicInteger fetches = new AtomicInteger();
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> {
+            fetches.incrementAndGet();
+            req.response().setStatusCode(503).end();
+        }).listen(0, "127.0.0.1"));
+        try {
+            AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "1h"));
+            for (int i = 0; i < 20; i++) {
+                assertEquals("cannot verify tokens: signing keys are unavailable",
+                        denial(check.authenticate(bearer(first.sign(claims())))));
+            }
+            assertTrue(fetches.get() <= 2, fetches.get() + " fetches for 20 calls while the keys are unavailable");
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
     /** An RSA signing key with its public JWK, as an identity provider would publish it. */
     record RsaKey(String kid, KeyPair pair) {
         static RsaKey generate(String kid) throws Exception {
