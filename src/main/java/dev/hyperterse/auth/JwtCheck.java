@@ -124,7 +124,7 @@ final class JwtCheck implements AuthCheck {
             if (mayRefresh && e instanceof NoSuchKeyIdException) {
                 return refresh().transform(x -> verify(token, false));
             }
-            return Future.failedFuture(new AuthDeniedException(describe(e)));
+            return Future.failedFuture(new AuthDeniedException(describe(e, token)));
         });
     }
 
@@ -271,6 +271,27 @@ final class JwtCheck implements AuthCheck {
         return options;
     }
 
+    /**
+     * The provider calls a token expired also when its {@code nbf} or {@code iat} is still ahead
+     * (beyond the leeway): a clock set wrong on either side reads differently from an old token.
+     * The claims' types were checked before the provider read them.
+     */
+    private String notYetValid(String token) {
+        JsonObject claims = JwtClaimTypes.payload(token);
+        long now = System.currentTimeMillis() / 1000;
+        int leeway = policy.leewaySeconds();
+        if (claims == null || claims.getValue("exp") instanceof Number
+                && now - leeway >= ((Number) claims.getValue("exp")).longValue()) {
+            return "token expired";
+        }
+        for (String claim : List.of("nbf", "iat")) {
+            if (claims.getValue(claim) instanceof Number && ((Number) claims.getValue(claim)).longValue() > now + leeway) {
+                return "token is not valid yet (" + claim + ")";
+            }
+        }
+        return "token expired";
+    }
+
     /** Three non-empty dot-separated parts: a token without a signature is never a valid one. */
     private static boolean signedCompact(String token) {
         int first = token.indexOf('.');
@@ -291,13 +312,13 @@ final class JwtCheck implements AuthCheck {
     }
 
     /** A reason a caller may read: never the token, the key or the expected values. */
-    private static String describe(Throwable e) {
+    private String describe(Throwable e, String token) {
         if (e instanceof NoSuchKeyIdException) {
             return "token is signed by an unknown key";
         }
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (m.contains("expired")) {
-            return "token expired";
+            return notYetValid(token);
         }
         if (m.contains("audience")) {
             return "token was not issued for this server (audience)";

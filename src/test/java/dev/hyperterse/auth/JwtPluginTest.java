@@ -106,6 +106,12 @@ class JwtPluginTest {
                 denial(check.authenticate(bearer(hmacToken(claims().put("aud", "someone-else"))))));
         assertEquals("token issuer is not trusted",
                 denial(check.authenticate(bearer(hmacToken(claims().put("iss", "https://evil.test"))))));
+        assertEquals("token is not valid yet (nbf)",
+                denial(check.authenticate(bearer(hmacToken(claims().put("nbf", now() + 600))))));
+        assertEquals("token is not valid yet (iat)",
+                denial(check.authenticate(bearer(hmacToken(claims().put("iat", now() + 600))))));
+        assertEquals("token expired", denial(check.authenticate(bearer(hmacToken(claims().put("exp", now() - 120)
+                .put("nbf", now() + 600))))), "an expired token is called expired whatever else is wrong");
         JsonObject noExp = claims();
         noExp.remove("exp");
         assertEquals("token has no expiry (exp)", denial(check.authenticate(bearer(hmacToken(noExp)))));
