@@ -207,8 +207,25 @@ final class JwtCheck implements AuthCheck {
                 .timeout(java.time.Duration.ofMillis(FETCH_TIMEOUT_MS))
                 .header("Accept", "application/json")
                 .GET().build();
-        Future.fromCompletionStage(client.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString()),
-                        vertx.getOrCreateContext())
+        java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> sending =
+                client.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        // the client's own timeout ends at the response headers: a body that stalls after them
+        // would hold this fetch, and every call and start-up waiting on it, for ever
+        Promise<java.net.http.HttpResponse<String>> answered = Promise.promise();
+        long deadline = vertx.setTimer(FETCH_TIMEOUT_MS, t -> {
+            if (answered.tryFail("no complete answer within " + FETCH_TIMEOUT_MS + " ms")) {
+                sending.cancel(true);
+            }
+        });
+        Future.fromCompletionStage(sending, vertx.getOrCreateContext()).onComplete(ar -> {
+            vertx.cancelTimer(deadline);
+            if (ar.succeeded()) {
+                answered.tryComplete(ar.result());
+            } else {
+                answered.tryFail(ar.cause());
+            }
+        });
+        answered.future()
                 .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body())
                         : Future.<String>failedFuture("HTTP " + resp.statusCode()))
                 .map(body -> {

@@ -311,6 +311,31 @@ class JwtPluginTest {
         }
     }
 
+    /**
+     * An identity provider that sends its headers and then stalls (or drips its body without end)
+     * must not hold the fetch open: start-up goes on, and calls are answered, within the fetch's
+     * time limit.
+     */
+    @Test
+    void aStalledJwksBodyDoesNotHangStartUpOrCalls() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                .setChunked(true).putHeader("Content-Type", "application/json").write("{\"keys\": ["))
+                .listen(0, "127.0.0.1"));
+        try {
+            long began = System.nanoTime();
+            AuthCheck check = new JwtPlugin().create(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "0s"), Map.of());
+            check.start(vertx).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertEquals("cannot verify tokens: signing keys are unavailable",
+                    denial(check.authenticate(bearer(first.sign(claims())))));
+            assertTrue(System.nanoTime() - began < TimeUnit.SECONDS.toNanos(20));
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
     /** An RSA signing key with its public JWK, as an identity provider would publish it. */
     record RsaKey(String kid, KeyPair pair) {
         static RsaKey generate(String kid) throws Exception {
