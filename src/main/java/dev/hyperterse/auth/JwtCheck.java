@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class JwtCheck implements AuthCheck {
     private static final Logger LOG = LoggerFactory.getLogger(JwtCheck.class);
     private static final long FETCH_TIMEOUT_MS = 5_000;
+    /** A JWKS document is a few kilobytes; a far larger answer is not one. */
+    static final int MAX_DOCUMENT_BYTES = 1 << 20;
     /** While no keys are held, how soon a failed fetch is tried again: soon, yet not once per call. */
     private static final long RETRY_WITHOUT_KEYS_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
@@ -208,7 +210,7 @@ final class JwtCheck implements AuthCheck {
                 .header("Accept", "application/json")
                 .GET().build();
         java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> sending =
-                client.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+                client.sendAsync(request, info -> new BoundedBody(MAX_DOCUMENT_BYTES));
         // the client's own timeout ends at the response headers: a body that stalls after them
         // would hold this fetch, and every call and start-up waiting on it, for ever
         Promise<java.net.http.HttpResponse<String>> answered = Promise.promise();
@@ -346,4 +348,61 @@ final class JwtCheck implements AuthCheck {
         return "invalid token";
     }
 
+
+    /** A response body as text, refused (and its download stopped) once it passes {@code max} bytes. */
+    private static final class BoundedBody implements java.net.http.HttpResponse.BodySubscriber<String> {
+        private final java.net.http.HttpResponse.BodySubscriber<String> text =
+                java.net.http.HttpResponse.BodySubscribers.ofString(java.nio.charset.StandardCharsets.UTF_8);
+        private final long max;
+        private long received;
+        private boolean refused;
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(long max) {
+            this.max = max;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> getBody() {
+            return text.getBody();
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+            this.subscription = subscription;
+            text.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            if (refused) {
+                return;
+            }
+            for (java.nio.ByteBuffer item : items) {
+                received += item.remaining();
+            }
+            if (received > max) {
+                refused = true;
+                // the reason first: cancelling may fail the exchange with the client's own words
+                text.onError(new java.io.IOException("the document is larger than " + max / 1024 + " KiB"));
+                subscription.cancel();
+                return;
+            }
+            text.onNext(items);
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            if (!refused) {
+                text.onError(failure);
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            if (!refused) {
+                text.onComplete();
+            }
+        }
+    }
 }

@@ -336,6 +336,28 @@ class JwtPluginTest {
         }
     }
 
+    /**
+     * A JWKS document is a few kilobytes; a URL that answers with far more (a wrong address, a
+     * misbehaving provider) is a failed fetch, not memory the server holds while it reads it.
+     */
+    @Test
+    void anOversizedJwksDocumentIsAFailedFetch() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        String padding = "x".repeat(2 * 1024 * 1024);
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                .end(new JsonObject().put("keys", new JsonArray().add(first.publicJwk())).put("padding", padding).encode()))
+                .listen(0, "127.0.0.1"));
+        try {
+            AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test"));
+            assertEquals("cannot verify tokens: signing keys are unavailable",
+                    denial(check.authenticate(bearer(first.sign(claims())))));
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
     /** An RSA signing key with its public JWK, as an identity provider would publish it. */
     record RsaKey(String kid, KeyPair pair) {
         static RsaKey generate(String kid) throws Exception {
