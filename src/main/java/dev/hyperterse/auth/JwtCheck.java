@@ -11,6 +11,7 @@ import io.vertx.ext.auth.NoSuchKeyIdException;
 import io.vertx.ext.auth.PubSecKeyOptions;
 import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.impl.jose.JWK;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import org.slf4j.Logger;
@@ -32,6 +33,10 @@ import java.util.concurrent.atomic.AtomicReference;
 final class JwtCheck implements AuthCheck {
     private static final Logger LOG = LoggerFactory.getLogger(JwtCheck.class);
     private static final long FETCH_TIMEOUT_MS = 5_000;
+    /** A JWKS document is a few kilobytes; a far larger answer is not one. */
+    static final int MAX_DOCUMENT_BYTES = 1 << 20;
+    /** While no keys are held, how soon a failed fetch is tried again: soon, yet not once per call. */
+    private static final long RETRY_WITHOUT_KEYS_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     private final JwtPlugin.Policy policy;
     private volatile JWTAuth provider;
@@ -97,6 +102,9 @@ final class JwtCheck implements AuthCheck {
     }
 
     private Future<Caller> verify(String token, boolean mayRefresh) {
+        if (!signedCompact(token)) {
+            return Future.failedFuture(new AuthDeniedException("invalid token"));
+        }
         String mistyped = JwtClaimTypes.problem(token);
         if (mistyped != null) {
             return Future.failedFuture(new AuthDeniedException("invalid token: " + mistyped));
@@ -118,7 +126,7 @@ final class JwtCheck implements AuthCheck {
             if (mayRefresh && e instanceof NoSuchKeyIdException) {
                 return refresh().transform(x -> verify(token, false));
             }
-            return Future.failedFuture(new AuthDeniedException(describe(e)));
+            return Future.failedFuture(new AuthDeniedException(describe(e, token)));
         });
     }
 
@@ -160,13 +168,20 @@ final class JwtCheck implements AuthCheck {
         return out;
     }
 
-    /** Fetches keys unless that happened within {@code jwks_refresh}; concurrent callers share one fetch. */
+    /**
+     * Fetches keys unless that happened within {@code jwks_refresh} (while no keys are held, within
+     * {@link #RETRY_WITHOUT_KEYS_NANOS} if shorter); concurrent callers share one fetch.
+     */
     private Future<Void> refresh() {
         Promise<Void> running = inFlight.get();
         if (running != null) {
             return running.future();
         }
-        if (provider != null && System.nanoTime() - lastFetchNanos < policy.jwksRefresh().toNanos()) {
+        long interval = policy.jwksRefresh().toNanos();
+        if (provider == null) {
+            interval = Math.min(interval, RETRY_WITHOUT_KEYS_NANOS);
+        }
+        if (System.nanoTime() - lastFetchNanos < interval) {
             return Future.succeededFuture();
         }
         return fetchKeys();
@@ -194,8 +209,25 @@ final class JwtCheck implements AuthCheck {
                 .timeout(java.time.Duration.ofMillis(FETCH_TIMEOUT_MS))
                 .header("Accept", "application/json")
                 .GET().build();
-        Future.fromCompletionStage(client.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString()),
-                        vertx.getOrCreateContext())
+        java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> sending =
+                client.sendAsync(request, info -> new BoundedBody(MAX_DOCUMENT_BYTES));
+        // the client's own timeout ends at the response headers: a body that stalls after them
+        // would hold this fetch, and every call and start-up waiting on it, for ever
+        Promise<java.net.http.HttpResponse<String>> answered = Promise.promise();
+        long deadline = vertx.setTimer(FETCH_TIMEOUT_MS, t -> {
+            if (answered.tryFail("no complete answer within " + FETCH_TIMEOUT_MS + " ms")) {
+                sending.cancel(true);
+            }
+        });
+        Future.fromCompletionStage(sending, vertx.getOrCreateContext()).onComplete(ar -> {
+            vertx.cancelTimer(deadline);
+            if (ar.succeeded()) {
+                answered.tryComplete(ar.result());
+            } else {
+                answered.tryFail(ar.cause());
+            }
+        });
+        answered.future()
                 .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body())
                         : Future.<String>failedFuture("HTTP " + resp.statusCode()))
                 .map(body -> {
@@ -203,12 +235,10 @@ final class JwtCheck implements AuthCheck {
                     if (keys == null) {
                         throw new IllegalArgumentException("the document has no 'keys'");
                     }
-                    List<JsonObject> usable = new ArrayList<>();
-                    for (Object k : keys) {
-                        JsonObject key = (JsonObject) k;
-                        if (!"enc".equals(key.getString("use"))) {
-                            usable.add(key);
-                        }
+                    List<JsonObject> usable = usableKeys(keys);
+                    if (usable.isEmpty()) {
+                        // a provider without keys verifies nothing and takes unsigned tokens: keep the keys we had
+                        throw new IllegalArgumentException("the document has no signing key this server can use");
                     }
                     provider = JWTAuth.create(vertx, new JWTAuthOptions().setJwks(usable).setJWTOptions(jwtOptions()));
                     LOG.debug("loaded {} from {}", Counted.of(usable.size(), "signing key"), policy.jwksUrl());
@@ -222,12 +252,70 @@ final class JwtCheck implements AuthCheck {
         return mine.future();
     }
 
+    /**
+     * The document's signing keys this server can verify with; an encryption key, an entry that
+     * is not a key and a key of an unsupported kind or algorithm are left out, each named in the
+     * log.
+     */
+    private List<JsonObject> usableKeys(JsonArray keys) {
+        List<JsonObject> usable = new ArrayList<>();
+        for (Object k : keys) {
+            if (!(k instanceof JsonObject) || "enc".equals(((JsonObject) k).getValue("use"))) {
+                continue;
+            }
+            JsonObject key = (JsonObject) k;
+            JWK jwk;
+            try {
+                jwk = new JWK(key);
+            } catch (RuntimeException unsupported) {
+                jwk = null;
+            }
+            // what the provider itself keeps for verifying: a signing key with a public key or a secret
+            if (jwk != null && (jwk.use() == null || "sig".equals(jwk.use()))
+                    && (jwk.publicKey() != null || jwk.mac() != null)) {
+                usable.add(key);
+            } else {
+                LOG.warn("ignoring key {} ({}) from {}: not a signing key this server supports",
+                        key.getValue("kid"), key.getValue("kty"), policy.jwksUrl());
+            }
+        }
+        return usable;
+    }
+
     private JWTOptions jwtOptions() {
         JWTOptions options = new JWTOptions().setAudience(policy.audience()).setLeeway(policy.leewaySeconds());
         if (policy.issuer() != null) {
             options.setIssuer(policy.issuer());
         }
         return options;
+    }
+
+    /**
+     * The provider calls a token expired also when its {@code nbf} or {@code iat} is still ahead
+     * (beyond the leeway): a clock set wrong on either side reads differently from an old token.
+     * The claims' types were checked before the provider read them.
+     */
+    private String notYetValid(String token) {
+        JsonObject claims = JwtClaimTypes.payload(token);
+        long now = System.currentTimeMillis() / 1000;
+        int leeway = policy.leewaySeconds();
+        if (claims == null || claims.getValue("exp") instanceof Number
+                && now - leeway >= ((Number) claims.getValue("exp")).longValue()) {
+            return "token expired";
+        }
+        for (String claim : List.of("nbf", "iat")) {
+            if (claims.getValue(claim) instanceof Number && ((Number) claims.getValue(claim)).longValue() > now + leeway) {
+                return "token is not valid yet (" + claim + ")";
+            }
+        }
+        return "token expired";
+    }
+
+    /** Three non-empty dot-separated parts: a token without a signature is never a valid one. */
+    private static boolean signedCompact(String token) {
+        int first = token.indexOf('.');
+        int second = first < 0 ? -1 : token.indexOf('.', first + 1);
+        return first > 0 && second > first + 1 && second < token.length() - 1 && token.indexOf('.', second + 1) < 0;
     }
 
     static String bearer(String authorization) {
@@ -243,13 +331,13 @@ final class JwtCheck implements AuthCheck {
     }
 
     /** A reason a caller may read: never the token, the key or the expected values. */
-    private static String describe(Throwable e) {
+    private String describe(Throwable e, String token) {
         if (e instanceof NoSuchKeyIdException) {
             return "token is signed by an unknown key";
         }
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (m.contains("expired")) {
-            return "token expired";
+            return notYetValid(token);
         }
         if (m.contains("audience")) {
             return "token was not issued for this server (audience)";
@@ -260,4 +348,61 @@ final class JwtCheck implements AuthCheck {
         return "invalid token";
     }
 
+
+    /** A response body as text, refused (and its download stopped) once it passes {@code max} bytes. */
+    private static final class BoundedBody implements java.net.http.HttpResponse.BodySubscriber<String> {
+        private final java.net.http.HttpResponse.BodySubscriber<String> text =
+                java.net.http.HttpResponse.BodySubscribers.ofString(java.nio.charset.StandardCharsets.UTF_8);
+        private final long max;
+        private long received;
+        private boolean refused;
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(long max) {
+            this.max = max;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> getBody() {
+            return text.getBody();
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+            this.subscription = subscription;
+            text.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            if (refused) {
+                return;
+            }
+            for (java.nio.ByteBuffer item : items) {
+                received += item.remaining();
+            }
+            if (received > max) {
+                refused = true;
+                // the reason first: cancelling may fail the exchange with the client's own words
+                text.onError(new java.io.IOException("the document is larger than " + max / 1024 + " KiB"));
+                subscription.cancel();
+                return;
+            }
+            text.onNext(items);
+        }
+
+        @Override
+        public void onError(Throwable failure) {
+            if (!refused) {
+                text.onError(failure);
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            if (!refused) {
+                text.onComplete();
+            }
+        }
+    }
 }

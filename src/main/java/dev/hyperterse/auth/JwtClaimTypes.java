@@ -55,7 +55,7 @@ final class JwtClaimTypes {
     }
 
     /** The token's claims, or null when it is not three base64url parts with a JSON object in the middle. */
-    private static JsonObject payload(String token) {
+    static JsonObject payload(String token) {
         int first = token.indexOf('.');
         int second = first < 0 ? -1 : token.indexOf('.', first + 1);
         if (second < 0 || token.indexOf('.', second + 1) >= 0) {

@@ -28,6 +28,22 @@ public record CacheKey(String tool, String statement, List<Object> values, Strin
         values = java.util.Collections.unmodifiableList(exact);
     }
 
+    /**
+     * About what the key holds, in bytes: its texts by length and a fixed amount per other value.
+     * An entry weighs its key as well as its rows, since a key holds what the caller sent.
+     */
+    public long bytes() {
+        long bytes = tool.length() + (long) statement.length() + (caller == null ? 0 : caller.length());
+        for (Object value : values) {
+            bytes += value instanceof String ? ((String) value).length()
+                    : value instanceof JsonText ? ((JsonText) value).encoded().length() : VALUE_BYTES;
+        }
+        return bytes;
+    }
+
+    /** A number, a boolean or a null in a key, with its slot. */
+    private static final int VALUE_BYTES = 16;
+
     /** A structured value by its encoding, never equal to a string value with the same text. */
     private record JsonText(String encoded) {
     }

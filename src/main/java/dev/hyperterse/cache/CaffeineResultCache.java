@@ -92,7 +92,7 @@ public final class CaffeineResultCache implements ResultCache {
     }
 
     private static int weigh(CacheKey key, CachedRows rows) {
-        long bytes = (long) rows.rows().toBuffer().length() + key.statement().length() + ENTRY_OVERHEAD;
+        long bytes = (long) rows.rows().toBuffer().length() + key.bytes() + ENTRY_OVERHEAD;
         return (int) Math.min(Integer.MAX_VALUE, bytes);
     }
 }

@@ -18,6 +18,7 @@ public final class DebugThrowableConverter extends ThrowableHandlingConverter {
             return stack;
         }
         String error = LogLines.error(event);
-        return error == null ? "" : "  caused by " + error + CoreConstants.LINE_SEPARATOR;
+        // the message may quote a caller's text: its line breaks continue this line, as a message's do
+        return error == null ? "" : "  caused by " + LogLines.continued(error) + CoreConstants.LINE_SEPARATOR;
     }
 }

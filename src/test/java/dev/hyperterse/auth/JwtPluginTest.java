@@ -106,6 +106,12 @@ class JwtPluginTest {
                 denial(check.authenticate(bearer(hmacToken(claims().put("aud", "someone-else"))))));
         assertEquals("token issuer is not trusted",
                 denial(check.authenticate(bearer(hmacToken(claims().put("iss", "https://evil.test"))))));
+        assertEquals("token is not valid yet (nbf)",
+                denial(check.authenticate(bearer(hmacToken(claims().put("nbf", now() + 600))))));
+        assertEquals("token is not valid yet (iat)",
+                denial(check.authenticate(bearer(hmacToken(claims().put("iat", now() + 600))))));
+        assertEquals("token expired", denial(check.authenticate(bearer(hmacToken(claims().put("exp", now() - 120)
+                .put("nbf", now() + 600))))), "an expired token is called expired whatever else is wrong");
         JsonObject noExp = claims();
         noExp.remove("exp");
         assertEquals("token has no expiry (exp)", denial(check.authenticate(bearer(hmacToken(noExp)))));
@@ -232,6 +238,120 @@ class JwtPluginTest {
                 assertEquals("token is signed by an unknown key", denial(check.authenticate(bearer(stranger.sign(claims())))));
             }
             assertEquals(1, fetches.get(), "unknown key ids do not hammer the identity provider");
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
+    /**
+     * A JWKS document with no key this server can verify with (none at all, only encryption keys,
+     * or only kinds it does not support) must never leave the check without keys: such a check
+     * would take an unsigned token ({@code alg: none}) as valid.
+     */
+    @Test
+    void aJwksDocumentWithoutUsableKeysNeverAdmitsUnsignedTokens() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        JsonArray[] documents = {
+                new JsonArray(),
+                new JsonArray().add(first.publicJwk().put("use", "enc")),
+                new JsonArray().add(new JsonObject().put("kty", "XYZ").put("kid", "odd"))};
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String unsigned = b64.encodeToString(new JsonObject().put("alg", "none").put("typ", "JWT").encode().getBytes())
+                + "." + b64.encodeToString(claims().encode().getBytes());
+        for (JsonArray keys : documents) {
+            AtomicReference<JsonArray> published = new AtomicReference<>(keys);
+            HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                    .end(new JsonObject().put("keys", published.get()).encode())).listen(0, "127.0.0.1"));
+            try {
+                AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                        "audience", "mcp-test", "jwks_refresh", "0s"));
+                for (String token : List.of(unsigned, unsigned + ".", unsigned + ".c2ln")) {
+                    assertTrue(denial(check.authenticate(bearer(token))) != null,
+                            "keys " + keys + ": an unsigned token '" + token + "' is refused");
+                }
+                // a document that loses its keys later keeps the keys the check had
+                published.set(new JsonArray().add(first.publicJwk()));
+                assertEquals("alice", await(check.authenticate(bearer(first.sign(claims())))).subject());
+                published.set(keys);
+                assertTrue(denial(check.authenticate(bearer(RsaKey.generate("key-2").sign(claims())))) != null);
+                assertTrue(denial(check.authenticate(bearer(unsigned))) != null, "keys " + keys + " after a refresh");
+                assertEquals("alice", await(check.authenticate(bearer(first.sign(claims())))).subject(),
+                        "the keys the check had are kept when the document has none it can use");
+                await(check.close());
+            } finally {
+                await(jwks.close());
+            }
+        }
+    }
+
+    /**
+     * While the identity provider cannot give keys, tokens are refused without asking it again on
+     * every call: a caller sending any bearer string must not make the server hammer it.
+     */
+    @Test
+    void anUnavailableJwksIsNotFetchedOnEveryCall() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        AtomicInteger fetches = new AtomicInteger();
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> {
+            fetches.incrementAndGet();
+            req.response().setStatusCode(503).end();
+        }).listen(0, "127.0.0.1"));
+        try {
+            AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "1h"));
+            for (int i = 0; i < 20; i++) {
+                assertEquals("cannot verify tokens: signing keys are unavailable",
+                        denial(check.authenticate(bearer(first.sign(claims())))));
+            }
+            assertTrue(fetches.get() <= 2, fetches.get() + " fetches for 20 calls while the keys are unavailable");
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
+    /**
+     * An identity provider that sends its headers and then stalls (or drips its body without end)
+     * must not hold the fetch open: start-up goes on, and calls are answered, within the fetch's
+     * time limit.
+     */
+    @Test
+    void aStalledJwksBodyDoesNotHangStartUpOrCalls() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                .setChunked(true).putHeader("Content-Type", "application/json").write("{\"keys\": ["))
+                .listen(0, "127.0.0.1"));
+        try {
+            long began = System.nanoTime();
+            AuthCheck check = new JwtPlugin().create(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test", "jwks_refresh", "0s"), Map.of());
+            check.start(vertx).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertEquals("cannot verify tokens: signing keys are unavailable",
+                    denial(check.authenticate(bearer(first.sign(claims())))));
+            assertTrue(System.nanoTime() - began < TimeUnit.SECONDS.toNanos(20));
+            await(check.close());
+        } finally {
+            await(jwks.close());
+        }
+    }
+
+    /**
+     * A JWKS document is a few kilobytes; a URL that answers with far more (a wrong address, a
+     * misbehaving provider) is a failed fetch, not memory the server holds while it reads it.
+     */
+    @Test
+    void anOversizedJwksDocumentIsAFailedFetch() throws Exception {
+        RsaKey first = RsaKey.generate("key-1");
+        String padding = "x".repeat(2 * 1024 * 1024);
+        HttpServer jwks = await(vertx.createHttpServer().requestHandler(req -> req.response()
+                .end(new JsonObject().put("keys", new JsonArray().add(first.publicJwk())).put("padding", padding).encode()))
+                .listen(0, "127.0.0.1"));
+        try {
+            AuthCheck check = started(Map.of("jwks_url", "http://127.0.0.1:" + jwks.actualPort() + "/jwks",
+                    "audience", "mcp-test"));
+            assertEquals("cannot verify tokens: signing keys are unavailable",
+                    denial(check.authenticate(bearer(first.sign(claims())))));
             await(check.close());
         } finally {
             await(jwks.close());

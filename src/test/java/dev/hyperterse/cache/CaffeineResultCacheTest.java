@@ -149,4 +149,30 @@ class CaffeineResultCacheTest {
         assertTrue(stats.weightBytes() <= 4096, "weight " + stats.weightBytes());
         assertTrue(stats.evictions() > 0);
     }
+
+    /**
+     * An entry holds its key as well as its rows: a caller's long input (or a token's claims) that
+     * matches no row must weigh what it holds, or distinct calls pin memory without bound.
+     */
+    @Test
+    void theSizeBoundCountsWhatTheKeysHold() throws Exception {
+        CaffeineResultCache small = new CaffeineResultCache(vertx, 64 * 1024, nanos::get);
+        String input = "x".repeat(16 * 1024);
+        JsonObject claims = new JsonObject().put("group", input);
+        for (int i = 0; i < 40; i++) {
+            String value = input + i;
+            CacheKey[] keys = {
+                    key(value),
+                    new CacheKey("t", "SELECT {{ inputs.x }}", List.of(new JsonArray().add(value)), null),
+                    new CacheKey("h", "handler h.ts", List.of(), new JsonArray().add(claims.copy().put("n", i)).encode())};
+            for (CacheKey k : keys) {
+                await(small.getOrLoad(k, TEN_SECONDS, () -> Future.succeededFuture(
+                        new CachedRows(new JsonArray(), ResultCut.NONE))));
+            }
+        }
+        CacheStats stats = small.stats();
+        assertTrue(stats.entries() * input.length() <= 64 * 1024,
+                stats.entries() + " entries of 16 KiB keys held under a 64 KiB bound (weight " + stats.weightBytes() + ")");
+        assertTrue(stats.evictions() > 0);
+    }
 }

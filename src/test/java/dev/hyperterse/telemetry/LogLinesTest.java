@@ -114,6 +114,28 @@ class LogLinesTest {
                 layout.doLayout(message));
     }
 
+    /**
+     * Above debug an exception is one "caused by" line: its message may quote what a caller sent
+     * (a decoder's complaint quotes the input), so a line break in it must not start a line that
+     * reads as a log line of its own, as in a message.
+     */
+    @Test
+    void anExceptionMessageCannotStartAForgedLine() {
+        Map<String, String> rules = new HashMap<>();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
+        rules.put("safeMsg", SafeMessageConverter.class.getName());
+        rules.put("debugEx", DebugThrowableConverter.class.getName());
+        layout.setPattern("%level %logger{0} - %safeMsg%n%debugEx");
+        layout.start();
+        LoggingEvent event = new LoggingEvent("fqcn", logger, Level.ERROR, "Unhandled exception",
+                new IllegalArgumentException("bad input 'a\r\n00:00:00.000 ERROR Fake - forged\u001b[2J'"), null);
+        assertEquals("ERROR Pipeline - Unhandled exception\n"
+                + "  caused by java.lang.IllegalArgumentException: bad input 'a\n  | 00:00:00.000 ERROR Fake - forged"
+                + "\\u001b[2J'\n", layout.doLayout(event));
+    }
+
     @Test
     void longMessagesValuesAndErrorsAreCutBeforeTheyAreRedacted() {
         JsonLineLayout layout = new JsonLineLayout();
