@@ -92,6 +92,10 @@ final class PgParameters {
             718, 719, 650, 869, 774, 829, 142, 26, 2278);
     private static final Set<String> TRUE_WORDS = Set.of("t", "true", "y", "yes", "on", "1");
     private static final Set<String> FALSE_WORDS = Set.of("f", "false", "n", "no", "off", "0");
+    /** Digits of the longest 64-bit integer: text with more is out of range without being parsed. */
+    private static final int LONGEST_INTEGER = 19;
+    /** The longest decimal text converted here (1000 digits parse in microseconds). */
+    private static final int LONGEST_DECIMAL = 1000;
     private static final Pattern UUID_TEXT = Pattern.compile(
             "\\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}}?");
 
@@ -238,11 +242,15 @@ final class PgParameters {
             }
             exact = BigDecimal.valueOf(d);
         } else if (value instanceof String) {
-            try {
-                exact = new BigDecimal(new BigInteger(((String) value).trim()));
-            } catch (NumberFormatException e) {
+            String digits = significantDigits(((String) value).trim());
+            if (digits == null) {
                 throw new BadValue("expected an integer, got " + describe(value));
             }
+            if (digits.length() - (digits.startsWith("-") ? 1 : 0) > LONGEST_INTEGER) {
+                // past any 64-bit integer; not parsed, which takes time growing with the square of its length
+                throw new BadValue(describe(value) + " is out of range for type " + type);
+            }
+            exact = new BigDecimal(new BigInteger(digits));
         } else {
             throw new BadValue("expected an integer, got " + describe(value));
         }
@@ -286,13 +294,41 @@ final class PgParameters {
         } else if (value instanceof Number) {
             return BigDecimal.valueOf(((Number) value).longValue());
         } else if (value instanceof String) {
+            String text = ((String) value).trim();
+            if (text.length() > LONGEST_DECIMAL) {
+                // parsing takes time growing with the square of the length, on the event loop
+                throw new BadValue(describe(value) + " is longer than " + LONGEST_DECIMAL + " characters; to bind a"
+                        + " longer number, pass it as text and cast it in the statement: {{ inputs.x }}::text::numeric");
+            }
             try {
-                return new BigDecimal(((String) value).trim());
+                return new BigDecimal(text);
             } catch (NumberFormatException e) {
                 // reported below
             }
         }
         throw new BadValue("expected a decimal number, got " + describe(value));
+    }
+
+    /**
+     * An integer's text with its sign and without leading zeros ({@code -0042} → {@code -42}), or
+     * null when the text is not an optional sign and decimal digits.
+     */
+    private static String significantDigits(String text) {
+        int start = text.startsWith("-") || text.startsWith("+") ? 1 : 0;
+        if (start == text.length()) {
+            return null;
+        }
+        int first = start;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+            if (c == '0' && first == i && i < text.length() - 1) {
+                first++;
+            }
+        }
+        return (text.charAt(0) == '-' ? "-" : "") + text.substring(first);
     }
 
     private static String text(Object value) throws BadValue {

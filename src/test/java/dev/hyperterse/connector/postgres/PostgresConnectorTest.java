@@ -7,6 +7,7 @@ import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.pipeline.OutputShape;
+import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
@@ -132,6 +133,35 @@ class PostgresConnectorTest extends SqlConnectorContract {
             assertTrue(error(execute(db, "SELECT {{ inputs.m }}::mood AS m", 10, TIMEOUT, "meh")).contains("22P02"));
         } finally {
             rows("DROP TYPE mood");
+        }
+    }
+
+    @Test
+    void aLongNumberWrittenAsTextIsJudgedWithoutParsingItOnTheEventLoop() {
+        // reading digits into a BigInteger or BigDecimal takes time growing with the square of their
+        // count: a caller's 400,000 digits held the event loop for seconds
+        String nines = "9".repeat(400_000);
+        try (LogCapture log = LogCapture.root()) {
+            assertEquals("input 'n' cannot be bound as bigint: \"" + "9".repeat(40) + "…\" is out of range for type bigint",
+                    error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, nines)));
+            // leading zeros do not make a number large, as PostgreSQL reads it
+            assertEquals("[{\"n\":-42}]", rows("SELECT {{ inputs.n }}::bigint AS n", " -" + "0".repeat(400_000) + "42")
+                    .encode());
+            assertEquals("input 'n' cannot be bound as numeric: \"" + "9".repeat(40) + "…\" is longer than 1000 characters;"
+                            + " to bind a longer number, pass it as text and cast it in the statement:"
+                            + " {{ inputs.x }}::text::numeric",
+                    error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, nines)));
+            // what the server reads as text stays possible, and an exponent is not a digit count
+            assertEquals("[{\"n\":\"" + "9".repeat(1500) + "\"}]",
+                    rows("SELECT {{ inputs.n }}::text::numeric AS n", "9".repeat(1500)).encode());
+            assertEquals("[{\"n\":1500}]", rows("SELECT {{ inputs.n }}::numeric AS n", "1.5e3").encode());
+            assertEquals("[{\"n\":-9223372036854775808}]",
+                    rows("SELECT {{ inputs.n }}::bigint AS n", "-9223372036854775808").encode());
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, "9223372036854775808"))
+                    .endsWith("is out of range for type bigint"));
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, "-"))
+                    .endsWith("expected an integer, got \"-\""));
+            assertEquals(List.of(), log.messagesContaining("has been blocked"));
         }
     }
 
