@@ -83,7 +83,8 @@ public final class ConnectionStrings {
         if (host.isEmpty()) {
             host = "localhost";
         }
-        int port = portText == null || portText.isEmpty() ? defaultPort : port(adapter, kind, portText);
+        int port = portText == null || portText.isEmpty() ? defaultPort
+                : at >= 0 ? port(adapter, kind, portText) : unquotedPort(adapter, kind, portText);
         String database = path.isEmpty() ? null : decode(adapter, kind, path);
         Map<String, String> params = new LinkedHashMap<>();
         for (String pair : queryText.split("&")) {
@@ -166,6 +167,19 @@ public final class ConnectionStrings {
             // reported below
         }
         throw bad(adapter, kind, "the port '" + text + "' is not a number from 1 to 65535");
+    }
+
+    /**
+     * A port in a URL without an {@code @}: there, {@code user:password} whose {@code @host} was
+     * left out reads as a host and a port, so the text is not repeated.
+     */
+    private static int unquotedPort(String adapter, String kind, String text) {
+        try {
+            return port(adapter, kind, text);
+        } catch (ConnectorException e) {
+            throw bad(adapter, kind, "the text after the last ':' before the path is not a port from 1 to 65535"
+                    + " (user and password end with '@', as in " + kind + "://user:password@host:port/database)");
+        }
     }
 
     public static ConnectorException bad(String adapter, String kind, String why) {
