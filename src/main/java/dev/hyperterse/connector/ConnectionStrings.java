@@ -187,6 +187,11 @@ public final class ConnectionStrings {
                 + " connection string: " + why);
     }
 
+    /** A query value as Go's {@code url.QueryUnescape} reads it: percent-decoded, {@code +} a space. */
+    public static String queryValue(String adapter, String kind, String s) {
+        return decode(adapter, kind, s.replace('+', ' '));
+    }
+
     private static String decode(String adapter, String kind, String s) {
         if (s.indexOf('%') < 0) {
             return s;
