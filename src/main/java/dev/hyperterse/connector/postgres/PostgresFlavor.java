@@ -215,13 +215,29 @@ final class PostgresFlavor implements SqlFlavor {
     }
 
     private Future<PgStatementShape> describeShape(SqlConnection conn, CompiledStatement statement) {
-        if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
-            return conn.prepare(statement.text())
-                    .compose(ps -> ps.close().map(PgStatementShape.untyped(statement.text())));
-        }
         String[] types = new String[statement.parameters().size()];
         Arrays.fill(types, "unknown");
+        if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
+            return describeByClientPrepare(conn, statement, types);
+        }
         return describeShape(conn, statement, types);
+    }
+
+    /**
+     * For statements PREPARE does not take ({@code CALL}, DDL): the client's own prepare is a named
+     * statement, which the server lists with its parameter types too. Without those types a
+     * {@code CALL}'s arguments went to the client as they came, which cut a 64-bit value for an
+     * {@code integer} argument to 32 bits and refused text for a {@code date}.
+     */
+    private static Future<PgStatementShape> describeByClientPrepare(SqlConnection conn, CompiledStatement statement,
+                                                                   String[] types) {
+        return conn.prepare(statement.text()).compose(ps -> conn.preparedQuery("SELECT parameter_types::oid[]::int8[],"
+                                + " parameter_types::text[] FROM pg_prepared_statements WHERE NOT from_sql"
+                                + " AND statement = $1 LIMIT 1")
+                        .execute(Tuple.of(statement.text()))
+                        .eventually(ps::close))
+                .map(rows -> rows.size() == 0 ? PgStatementShape.untyped(statement.text())
+                        : shapeOf(statement, types, rows));
     }
 
     /** PREPARE with the given types; each undeterminable parameter found becomes text, and it is tried again. */

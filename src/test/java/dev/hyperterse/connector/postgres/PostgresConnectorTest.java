@@ -165,6 +165,25 @@ class PostgresConnectorTest extends SqlConnectorContract {
         }
     }
 
+    @Test
+    void aCallsArgumentsAreConvertedToTheProceduresParameterTypes() {
+        // PREPARE does not take CALL, so its parameters are typed from the statement the client prepared
+        rows("CREATE TABLE called (v BIGINT, d DATE)");
+        rows("CREATE PROCEDURE put_int(a integer, d date) LANGUAGE sql AS $$ INSERT INTO called VALUES (a, d) $$");
+        try {
+            // a 64-bit value for the 32-bit argument is refused, not cut to 32 bits (it was stored as 1)
+            assertEquals("input 'a' cannot be bound as integer: 4294967297 is out of range for type integer",
+                    error(execute(db, "CALL put_int({{ inputs.a }}, {{ inputs.d }})", 10, TIMEOUT, 4294967297L,
+                            "2024-06-01")));
+            // text converts as for any other statement (it was refused with "No current cursor read")
+            await(execute(db, "CALL put_int({{ inputs.a }}, {{ inputs.d }})", 10, TIMEOUT, "7", "2024-06-01"));
+            assertEquals("[{\"v\":7,\"d\":\"2024-06-01\"}]", rows("SELECT v, d FROM called").encode());
+        } finally {
+            rows("DROP PROCEDURE put_int");
+            rows("DROP TABLE called");
+        }
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
