@@ -62,6 +62,9 @@ final class PostgresFlavor implements SqlFlavor {
     /** Failures after which a statement's cached shape may be out of date (a column changed type). */
     private static final Set<String> STALE_SHAPE_STATES = Set.of("42804", "42P18", "42883", "0A000", "22P02");
 
+    /** How PostgreSQL's detail of a NOT NULL or CHECK violation starts. */
+    private static final String FAILING_ROW = "Failing row contains";
+
     private final ZoneId sessionZone;
     /** Statement text → what the server made of it; a failed description is not kept. */
     private final Map<String, Future<PgStatementShape>> shapes = new ConcurrentHashMap<>();
@@ -319,14 +322,19 @@ final class PostgresFlavor implements SqlFlavor {
         return "postgres";
     }
 
-    /** {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail and hint. */
+    /**
+     * {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail (unless it
+     * shows a whole row) and hint.
+     */
     @Override
     public String reason(Throwable failure) {
         if (failure instanceof PgException) {
             PgException e = (PgException) failure;
             StringBuilder out = new StringBuilder(String.valueOf(e.getErrorMessage()));
             out.append(" (SQLSTATE ").append(e.getSqlState()).append(')');
-            if (e.getDetail() != null && !e.getDetail().isBlank()) {
+            // "Failing row contains (...)" (NOT NULL, CHECK) is the whole row, columns the tool
+            // never returns included, so it stays out of what the caller reads
+            if (e.getDetail() != null && !e.getDetail().isBlank() && !e.getDetail().startsWith(FAILING_ROW)) {
                 out.append(": ").append(e.getDetail());
             }
             if (e.getHint() != null && !e.getHint().isBlank()) {

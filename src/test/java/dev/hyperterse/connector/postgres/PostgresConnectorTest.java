@@ -184,6 +184,32 @@ class PostgresConnectorTest extends SqlConnectorContract {
         }
     }
 
+    @Test
+    void aViolatedConstraintDoesNotShowTheRowsOtherColumns() {
+        // PostgreSQL's detail for a NOT NULL or CHECK violation is the whole new row, columns the
+        // tool never returns included; the caller gets the message, the constraint and the code
+        rows("CREATE TABLE accounts (id INT PRIMARY KEY, age INT CHECK (age >= 0), nick TEXT NOT NULL,"
+                + " password_hash TEXT)");
+        rows("INSERT INTO accounts VALUES (1, 30, 'al', 'hash-s3cr3t')");
+        try {
+            assertEquals("new row for relation \"accounts\" violates check constraint \"accounts_age_check\""
+                            + " (SQLSTATE 23514)",
+                    error(execute(db, "UPDATE accounts SET age = {{ inputs.age }} WHERE id = {{ inputs.id }}", 10,
+                            TIMEOUT, -1L, 1L)));
+            assertEquals("null value in column \"nick\" of relation \"accounts\" violates not-null constraint"
+                            + " (SQLSTATE 23502)",
+                    error(execute(db, "UPDATE accounts SET nick = {{ inputs.nick }} WHERE id = {{ inputs.id }}", 10,
+                            TIMEOUT, null, 1L)));
+            // a detail that names only the key the caller wrote stays
+            assertEquals("duplicate key value violates unique constraint \"accounts_pkey\" (SQLSTATE 23505):"
+                            + " Key (id)=(1) already exists.",
+                    error(execute(db, "INSERT INTO accounts (id, nick) VALUES ({{ inputs.id }}, 'x')", 10, TIMEOUT,
+                            1L)));
+        } finally {
+            rows("DROP TABLE accounts");
+        }
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
