@@ -94,8 +94,10 @@ final class PgParameters {
     private static final Set<String> FALSE_WORDS = Set.of("f", "false", "n", "no", "off", "0");
     /** Digits of the longest 64-bit integer: text with more is out of range without being parsed. */
     private static final int LONGEST_INTEGER = 19;
-    /** The longest decimal text converted here (1000 digits parse in microseconds). */
+    /** The most digits before or after the point of a decimal converted here (1000 parse in microseconds). */
     private static final int LONGEST_DECIMAL = 1000;
+    /** What a decimal's text may hold besides its digits: sign, point and exponent. */
+    private static final int DECIMAL_PUNCTUATION = 16;
     private static final Pattern UUID_TEXT = Pattern.compile(
             "\\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}}?");
 
@@ -295,16 +297,24 @@ final class PgParameters {
             return BigDecimal.valueOf(((Number) value).longValue());
         } else if (value instanceof String) {
             String text = ((String) value).trim();
-            if (text.length() > LONGEST_DECIMAL) {
-                // parsing takes time growing with the square of the length, on the event loop
-                throw new BadValue(describe(value) + " is longer than " + LONGEST_DECIMAL + " characters; to bind a"
-                        + " longer number, pass it as text and cast it in the statement: {{ inputs.x }}::text::numeric");
+            // parsing takes time growing with the square of the length, and so does the client's
+            // reading of the server's digits for a value with a large exponent (1e131071): both on
+            // the event loop
+            BigDecimal parsed = null;
+            if (text.length() <= LONGEST_DECIMAL + DECIMAL_PUNCTUATION) {
+                try {
+                    parsed = new BigDecimal(text);
+                } catch (NumberFormatException e) {
+                    throw new BadValue("expected a decimal number, got " + describe(value));
+                }
             }
-            try {
-                return new BigDecimal(text);
-            } catch (NumberFormatException e) {
-                // reported below
+            if (parsed == null || parsed.precision() - parsed.scale() > LONGEST_DECIMAL
+                    || parsed.scale() > LONGEST_DECIMAL) {
+                throw new BadValue(describe(value) + " has more than " + LONGEST_DECIMAL + " digits before or after"
+                        + " its point; to bind a longer number, pass it as text and cast it in the statement:"
+                        + " {{ inputs.x }}::text::numeric");
             }
+            return parsed;
         }
         throw new BadValue("expected a decimal number, got " + describe(value));
     }

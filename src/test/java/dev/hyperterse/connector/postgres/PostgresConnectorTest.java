@@ -147,10 +147,20 @@ class PostgresConnectorTest extends SqlConnectorContract {
             // leading zeros do not make a number large, as PostgreSQL reads it
             assertEquals("[{\"n\":-42}]", rows("SELECT {{ inputs.n }}::bigint AS n", " -" + "0".repeat(400_000) + "42")
                     .encode());
-            assertEquals("input 'n' cannot be bound as numeric: \"" + "9".repeat(40) + "…\" is longer than 1000 characters;"
-                            + " to bind a longer number, pass it as text and cast it in the statement:"
-                            + " {{ inputs.x }}::text::numeric",
+            assertEquals("input 'n' cannot be bound as numeric: \"" + "9".repeat(40) + "…\" has more than 1000 digits"
+                            + " before or after its point; to bind a longer number, pass it as text and cast it in the"
+                            + " statement: {{ inputs.x }}::text::numeric",
                     error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, nines)));
+            // a short text can stand for as many digits, which the server would send back to be read
+            assertEquals("input 'n' cannot be bound as numeric: \"9.9e131071\" has more than 1000 digits before or"
+                            + " after its point; to bind a longer number, pass it as text and cast it in the statement:"
+                            + " {{ inputs.x }}::text::numeric",
+                    error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, "9.9e131071")));
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, "1e-1001"))
+                    .endsWith("has more than 1000 digits before or after its point; to bind a longer number, pass it"
+                            + " as text and cast it in the statement: {{ inputs.x }}::text::numeric"));
+            assertEquals("[{\"n\":\"1" + "0".repeat(999) + "\"}]",
+                    rows("SELECT {{ inputs.n }}::numeric AS n", "1e999").encode());
             // what the server reads as text stays possible, and an exponent is not a digit count
             assertEquals("[{\"n\":\"" + "9".repeat(1500) + "\"}]",
                     rows("SELECT {{ inputs.n }}::text::numeric AS n", "9".repeat(1500)).encode());
