@@ -156,14 +156,14 @@ final class PgParameters {
             case INT8:
                 return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
             case FLOAT4: {
-                double d = real(value);
+                double d = real(value, "real");
                 if (Double.isFinite(d) && Math.abs(d) > Float.MAX_VALUE) {
                     throw new BadValue(describe(value) + " is out of range for type real");
                 }
                 return (float) d;
             }
             case FLOAT8:
-                return real(value);
+                return real(value, "double precision");
             case NUMERIC:
                 return Numeric.create(decimal(value));
             case MONEY:
@@ -265,19 +265,34 @@ final class PgParameters {
         return exact.longValueExact();
     }
 
-    private static double real(Object value) throws BadValue {
+    /** As PostgreSQL reads a float: {@code inf}, {@code -Infinity} and {@code NaN} by name, a larger number refused. */
+    private static double real(Object value, String type) throws BadValue {
+        double d;
         if (value instanceof Number) {
-            return ((Number) value).doubleValue();
-        }
-        if (value instanceof String) {
+            d = ((Number) value).doubleValue();
+        } else if (value instanceof String) {
             String s = ((String) value).trim();
-            try {
-                return Double.parseDouble(s);
-            } catch (NumberFormatException e) {
-                // reported below
+            String word = s.toLowerCase(Locale.ROOT);
+            String unsigned = word.startsWith("-") || word.startsWith("+") ? word.substring(1) : word;
+            if (unsigned.equals("infinity") || unsigned.equals("inf")) {
+                return word.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
             }
+            if (word.equals("nan")) {
+                return Double.NaN;
+            }
+            try {
+                d = Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                throw new BadValue("expected a number, got " + describe(value));
+            }
+        } else {
+            throw new BadValue("expected a number, got " + describe(value));
         }
-        throw new BadValue("expected a number, got " + describe(value));
+        if (Double.isInfinite(d) && !(value instanceof Double || value instanceof Float)) {
+            // a number past a double's range, which Java reads as an infinity
+            throw new BadValue(describe(value) + " is out of range for type " + type);
+        }
+        return d;
     }
 
     private static BigDecimal decimal(Object value) throws BadValue {

@@ -220,6 +220,19 @@ class PostgresConnectorTest extends SqlConnectorContract {
         }
     }
 
+    @Test
+    void floatTextReadsAsPostgreSqlReadsIt() {
+        // a number past a double's range is out of range, as PostgreSQL says, not an infinity
+        assertEquals("input 'f' cannot be bound as double precision: \"1e400\" is out of range for type"
+                + " double precision", error(execute(db, "SELECT {{ inputs.f }}::float8 AS f", 10, TIMEOUT, "1e400")));
+        assertEquals("input 'f' cannot be bound as real: \"-1e400\" is out of range for type real",
+                error(execute(db, "SELECT {{ inputs.f }}::float4 AS f", 10, TIMEOUT, "-1e400")));
+        // PostgreSQL's names for the infinities and NaN
+        assertEquals("[{\"a\":\"-Infinity\",\"b\":\"Infinity\",\"c\":\"NaN\",\"d\":2.5}]",
+                rows("SELECT {{ inputs.a }}::float8 AS a, {{ inputs.b }}::float8 AS b, {{ inputs.c }}::float8 AS c,"
+                        + " {{ inputs.d }}::float8 AS d", "-inf", "Infinity", "nan", " 2.5 ").encode());
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
