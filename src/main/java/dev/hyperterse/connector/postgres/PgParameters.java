@@ -484,19 +484,25 @@ final class PgParameters {
         return Buffer.buffer(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** A JSON array (or its text) for an array parameter, element by element. */
+    /**
+     * A JSON array, its text, or PostgreSQL's own text for an array ({@code {1,2,3}}, what a
+     * Hyperterse project passes in a string input), for an array parameter, element by element.
+     */
     private static Object array(Object value, int elementOid, ZoneId zone) throws BadValue {
         JsonArray elements;
+        String expected = "expected an array such as [1, 2, 3] or {1,2,3}, got " + describe(value);
         if (value instanceof JsonArray) {
             elements = (JsonArray) value;
         } else if (value instanceof String && ((String) value).trim().startsWith("[")) {
             try {
                 elements = new JsonArray((String) value);
             } catch (DecodeException e) {
-                throw new BadValue("expected a JSON array such as [1, 2, 3], got " + describe(value));
+                throw new BadValue(expected);
             }
+        } else if (value instanceof String && ((String) value).trim().startsWith("{")) {
+            elements = arrayLiteral(((String) value).trim(), expected);
         } else {
-            throw new BadValue("expected a JSON array such as [1, 2, 3], got " + describe(value));
+            throw new BadValue(expected);
         }
         Object array = Array.newInstance(ELEMENT_CLASSES.get(elementOid), elements.size());
         for (int i = 0; i < elements.size(); i++) {
@@ -507,6 +513,89 @@ final class PgParameters {
             Array.set(array, i, element == null ? null : convert(element, elementOid, zone));
         }
         return array;
+    }
+
+    /**
+     * The elements of PostgreSQL's text for a one-dimensional array, as PostgreSQL reads it:
+     * {@code {1,2,3}}, {@code {"a b",NULL,"say \"hi\""}}; an unquoted, unescaped {@code NULL} is null, and a
+     * backslash takes the next character as it is. Elements are text, converted like any value.
+     */
+    private static JsonArray arrayLiteral(String text, String expected) throws BadValue {
+        JsonArray elements = new JsonArray();
+        int n = text.length();
+        int i = skipBlanks(text, 1);
+        if (i < n && text.charAt(i) == '}') {
+            return skipBlanks(text, i + 1) == n ? elements : failArray(expected);
+        }
+        while (true) {
+            i = skipBlanks(text, i);
+            if (i >= n || text.charAt(i) == '{') {
+                // unterminated, or an array of several dimensions
+                return failArray(expected);
+            }
+            StringBuilder element = new StringBuilder();
+            boolean quoted = text.charAt(i) == '"';
+            boolean escaped = false;
+            if (quoted) {
+                i++;
+                while (i < n && text.charAt(i) != '"') {
+                    if (text.charAt(i) == '\\' && i + 1 < n) {
+                        i++;
+                    }
+                    element.append(text.charAt(i++));
+                }
+                if (i >= n) {
+                    return failArray(expected);
+                }
+                i++;
+            } else {
+                int lastKept = 0;
+                while (i < n && text.charAt(i) != ',' && text.charAt(i) != '}') {
+                    char c = text.charAt(i);
+                    if (c == '"' || c == '{') {
+                        return failArray(expected);
+                    }
+                    if (c == '\\' && i + 1 < n) {
+                        c = text.charAt(++i);
+                        element.append(c);
+                        lastKept = element.length();
+                        escaped = true;
+                    } else {
+                        element.append(c);
+                        if (!Character.isWhitespace(c)) {
+                            lastKept = element.length();
+                        }
+                    }
+                    i++;
+                }
+                element.setLength(lastKept);
+                if (element.length() == 0) {
+                    return failArray(expected);
+                }
+            }
+            String e = element.toString();
+            elements.add(!quoted && !escaped && e.equalsIgnoreCase("NULL") ? null : e);
+            i = skipBlanks(text, i);
+            if (i < n && text.charAt(i) == ',') {
+                i++;
+            } else if (i < n && text.charAt(i) == '}') {
+                return skipBlanks(text, i + 1) == n ? elements : failArray(expected);
+            } else {
+                return failArray(expected);
+            }
+        }
+    }
+
+    private static int skipBlanks(String text, int from) {
+        int i = from;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static JsonArray failArray(String expected) throws BadValue {
+        throw new BadValue(expected);
     }
 
     private static String describe(Object value) {

@@ -233,6 +233,23 @@ class PostgresConnectorTest extends SqlConnectorContract {
                         + " {{ inputs.d }}::float8 AS d", "-inf", "Infinity", "nan", " 2.5 ").encode());
     }
 
+    @Test
+    void anArrayMayBeWrittenAsPostgreSqlWritesIt() {
+        // Hyperterse pastes a string input into the statement, so its projects pass '{1,3}' for an array
+        assertEquals("[{\"name\":\"Alice\"},{\"name\":\"Charlie\"}]",
+                rows("SELECT name FROM users WHERE id = ANY('{{ inputs.ids }}'::int[]) ORDER BY id", "{1, 3}").encode());
+        assertEquals("[{\"t\":[\"a\",\"b c\",null,\"NULL\",\"say \\\"hi\\\"\",\"x,y\"]}]",
+                rows("SELECT {{ inputs.t }}::text[] AS t", " {a, \"b c\" ,NULL,\"NULL\",\"say \\\"hi\\\"\",x\\,y} ").encode());
+        assertEquals("[{\"t\":[]}]", rows("SELECT {{ inputs.t }}::int[] AS t", "{}").encode());
+        assertEquals("input 'ids' cannot be bound as integer[]: expected an integer, got \"x\"",
+                error(execute(db, "SELECT {{ inputs.ids }}::int[] AS t", 10, TIMEOUT, "{1,x}")));
+        for (String bad : new String[] {"{1,2", "{{1,2},{3,4}}", "{1,,2}", "{1} x", "{\"a}"}) {
+            assertEquals("input 'ids' cannot be bound as integer[]: expected an array such as [1, 2, 3] or {1,2,3},"
+                    + " got \"" + bad + "\"", error(execute(db, "SELECT {{ inputs.ids }}::int[] AS t", 10, TIMEOUT, bad)),
+                    bad);
+        }
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
