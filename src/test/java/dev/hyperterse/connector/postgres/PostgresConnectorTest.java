@@ -250,6 +250,14 @@ class PostgresConnectorTest extends SqlConnectorContract {
         }
     }
 
+    @Test
+    void typedLiteralsWithPlaceholdersRun() {
+        // as Hyperterse projects write them, the value pasted into the literal there
+        assertEquals("[{\"d\":\"2024-03-01\",\"t\":\"2024-02-28T10:00:00.5\"}]",
+                rows("SELECT (DATE '{{ inputs.d }}' + INTERVAL '{{ inputs.n }} days')::date AS d,"
+                        + " TIMESTAMP '{{ inputs.d }} 10:00:00.5' AS t", "2024-02-28", "2", "2024-02-28").encode());
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
