@@ -170,7 +170,7 @@ public final class ConnectionStrings {
     }
 
     /**
-     * A port in a URL without an {@code @}: there, {@code user:password} whose {@code @host} was
+     * A port in a URL without an {@code @}: there, {@code user:password} whose {@code @host} is
      * left out reads as a host and a port, so the text is not repeated.
      */
     private static int unquotedPort(String adapter, String kind, String text) {

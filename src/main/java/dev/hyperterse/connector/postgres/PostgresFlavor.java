@@ -229,8 +229,8 @@ final class PostgresFlavor implements SqlFlavor {
     /**
      * For statements PREPARE does not take ({@code CALL}, DDL): the client's own prepare is a named
      * statement, which the server lists with its parameter types too. Without those types a
-     * {@code CALL}'s arguments went to the client as they came, which cut a 64-bit value for an
-     * {@code integer} argument to 32 bits and refused text for a {@code date}.
+     * {@code CALL}'s arguments would go to the client as they come, which cuts a 64-bit value for
+     * an {@code integer} argument to 32 bits and refuses text for a {@code date}.
      */
     private static Future<PgStatementShape> describeByClientPrepare(SqlConnection conn, CompiledStatement statement,
                                                                    String[] types) {
