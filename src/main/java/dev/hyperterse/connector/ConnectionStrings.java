@@ -83,7 +83,8 @@ public final class ConnectionStrings {
         if (host.isEmpty()) {
             host = "localhost";
         }
-        int port = portText == null || portText.isEmpty() ? defaultPort : port(adapter, kind, portText);
+        int port = portText == null || portText.isEmpty() ? defaultPort
+                : at >= 0 ? port(adapter, kind, portText) : unquotedPort(adapter, kind, portText);
         String database = path.isEmpty() ? null : decode(adapter, kind, path);
         Map<String, String> params = new LinkedHashMap<>();
         for (String pair : queryText.split("&")) {
@@ -168,9 +169,27 @@ public final class ConnectionStrings {
         throw bad(adapter, kind, "the port '" + text + "' is not a number from 1 to 65535");
     }
 
+    /**
+     * A port in a URL without an {@code @}: there, {@code user:password} whose {@code @host} is
+     * left out reads as a host and a port, so the text is not repeated.
+     */
+    private static int unquotedPort(String adapter, String kind, String text) {
+        try {
+            return port(adapter, kind, text);
+        } catch (ConnectorException e) {
+            throw bad(adapter, kind, "the text after the last ':' before the path is not a port from 1 to 65535"
+                    + " (user and password end with '@', as in " + kind + "://user:password@host:port/database)");
+        }
+    }
+
     public static ConnectorException bad(String adapter, String kind, String why) {
         return new ConnectorException("adapter '" + adapter + "': connection_string is not a valid " + kind
                 + " connection string: " + why);
+    }
+
+    /** A query value as Go's {@code url.QueryUnescape} reads it: percent-decoded, {@code +} a space. */
+    public static String queryValue(String adapter, String kind, String s) {
+        return decode(adapter, kind, s.replace('+', ' '));
     }
 
     private static String decode(String adapter, String kind, String s) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,6 +29,8 @@ import java.util.regex.Pattern;
  *   <li>part of a string literal ({@code '%{{ inputs.q }}%'}): a concatenation of the literal's
  *       pieces (kept exactly as written, in the same quoting, so their escapes stay valid) and
  *       markers: {@code ('%' || $1 || '%')}, or {@code CONCAT('%', ?, '%')} for MySQL;</li>
+ *   <li>a typed literal ({@code INTERVAL '{{ inputs.n }} days'}, {@code DATE '...'}), which takes
+ *       only a constant: a cast of that replacement ({@code CAST(($1 || ' days') AS INTERVAL)});</li>
  *   <li>inside a comment: left as text and not bound (the database ignores it);</li>
  *   <li>inside a quoted identifier or a PostgreSQL dollar-quoted body, or inside a prefixed literal
  *       ({@code X'..'}, {@code N'..'}, {@code _utf8mb4'..'}; PostgreSQL's {@code E'..'} is fine):
@@ -89,6 +92,8 @@ public final class StatementTemplate {
         private int statementEnd = -1;
         /** Where the placeholder found by the last {@link #parameterAt} ends. */
         private int placeholderEnd;
+        /** Where the output after the last comment, literal or quoted name starts: only code follows. */
+        private int codeFrom;
         /** Start of an open MySQL {@code /*! ... *}{@code /} comment, whose content MySQL runs; -1 if none. */
         private int executableCommentStart = -1;
 
@@ -317,6 +322,7 @@ public final class StatementTemplate {
             int end = src.indexOf('\n', pos);
             end = end < 0 ? n : end;
             out.append(src, pos, end);
+            codeFrom = out.length();
             pos = end;
         }
 
@@ -338,6 +344,7 @@ public final class StatementTemplate {
                     pos += 2;
                     if (--depth == 0) {
                         out.append(src, start, pos);
+                        codeFrom = out.length();
                         return;
                     }
                 } else if (dialect == StatementDialect.POSTGRES && src.startsWith("/*", pos)) {
@@ -384,6 +391,7 @@ public final class StatementTemplate {
             }
             pos = close + tag.length();
             out.append(src, start, pos);
+            codeFrom = out.length();
         }
 
         private void quotedIdentifier(char open) throws StatementException {
@@ -399,6 +407,7 @@ public final class StatementTemplate {
                     }
                     pos++;
                     out.append(src, start, pos);
+                    codeFrom = out.length();
                     return;
                 }
                 if (c == '{' && peek(1) == '{' && parameterAt(pos) != null) {
@@ -491,6 +500,7 @@ public final class StatementTemplate {
             }
             if (parts.stream().noneMatch(Parameter.class::isInstance)) {
                 out.append(src, quoteAt, pos);
+                codeFrom = out.length();
                 return;
             }
             if (!prefix.isEmpty() && !escapeString) {
@@ -499,12 +509,15 @@ public final class StatementTemplate {
             }
             // The prefix was already copied as code; the replacement takes the whole literal's place.
             out.setLength(out.length() - prefix.length());
+            String castTo = prefix.isEmpty() ? takeTypedLiteralKeyword() : null;
+            String open = castTo == null ? "" : "CAST(";
+            String close = castTo == null ? "" : " AS " + castTo + ")";
             if (parts.size() == 1) {
-                emit(marker((Parameter) parts.get(0)), List.of(0));
+                emit(open + marker((Parameter) parts.get(0)) + close, List.of(open.length()));
                 return;
             }
             boolean mysql = dialect == StatementDialect.MYSQL;
-            StringBuilder concat = new StringBuilder(mysql ? "CONCAT(" : "(");
+            StringBuilder concat = new StringBuilder(open).append(mysql ? "CONCAT(" : "(");
             List<Integer> markersAt = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
                 if (i > 0) {
@@ -518,7 +531,48 @@ public final class StatementTemplate {
                     concat.append(prefix).append(quote).append(part).append(quote);
                 }
             }
-            emit(concat.append(')').toString(), markersAt);
+            emit(concat.append(')').append(close).toString(), markersAt);
+        }
+
+        /**
+         * A typed literal ({@code INTERVAL '{{ inputs.n }} days'}, {@code DATE '...'}) takes only a
+         * string constant, so with a placeholder inside it becomes a cast of the replacement. When
+         * the code just before the literal is such a keyword, removes it from the output and
+         * returns the type to cast to; else null.
+         */
+        private String takeTypedLiteralKeyword() {
+            int end = out.length();
+            while (end > codeFrom && Character.isWhitespace(out.charAt(end - 1))) {
+                end--;
+            }
+            int start = end;
+            while (start > codeFrom && isIdentChar(out.charAt(start - 1))) {
+                start--;
+            }
+            // a word cut at codeFrom, or a qualified name (t.date), is not the keyword
+            if (start == end || start > 0 && (isIdentChar(out.charAt(start - 1)) || out.charAt(start - 1) == '.')) {
+                return null;
+            }
+            String castTo = typedLiteralCast(out.substring(start, end).toUpperCase(Locale.ROOT));
+            if (castTo != null) {
+                out.setLength(start);
+            }
+            return castTo;
+        }
+
+        /** The type a {@code KEYWORD 'text'} literal of this dialect is, as a cast names it; null for other words. */
+        private String typedLiteralCast(String keyword) {
+            switch (dialect) {
+                case POSTGRES:
+                    return Set.of("DATE", "TIME", "TIMETZ", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL").contains(keyword)
+                            ? keyword : null;
+                case MYSQL:
+                    // MySQL's casts keep fractional seconds only when asked, as its literals do
+                    return keyword.equals("DATE") ? "DATE" : keyword.equals("TIME") ? "TIME(6)"
+                            : keyword.equals("TIMESTAMP") ? "DATETIME(6)" : null;
+                default:
+                    return null;
+            }
         }
     }
 }

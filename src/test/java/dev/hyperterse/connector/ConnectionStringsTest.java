@@ -56,6 +56,23 @@ class ConnectionStringsTest {
     }
 
     @Test
+    void aPasswordWithoutTheAtThatEndsItIsNotRepeatedAsAPort() {
+        // "user:password" with the "@host" left out reads as host "user" and port "password"
+        for (String bad : new String[] {"postgres://admin:secret/db", "postgres://admin:secret", "redis://:secret",
+                "mysql://root:24681357/shop"}) {
+            ConnectorException e = assertThrows(ConnectorException.class,
+                    () -> ConnectionStrings.url("db", "postgres", bad, 5432));
+            assertEquals("adapter 'db': connection_string is not a valid postgres connection string: the text after"
+                    + " the last ':' before the path is not a port from 1 to 65535 (user and password end with '@',"
+                    + " as in postgres://user:password@host:port/database)", e.getMessage());
+        }
+        // after an '@' the port is the writer's, and is quoted
+        assertTrue(assertThrows(ConnectorException.class,
+                () -> ConnectionStrings.url("db", "postgres", "postgres://u:secret@h:54x32/db", 5432))
+                .getMessage().endsWith("the port '54x32' is not a number from 1 to 65535"));
+    }
+
+    @Test
     void keyValuePairs() {
         assertEquals(Map.of("host", "db", "port", "5432", "dbname", "app", "password", "it's a secret", "user", "me"),
                 ConnectionStrings.keyValues("db", "postgres",

@@ -113,6 +113,24 @@ class StatementTemplateTest {
     @Nested
     class Postgres {
         @Test
+        void aTypedLiteralWithAPlaceholderBecomesACast() throws Exception {
+            // INTERVAL '...' takes only a constant; Hyperterse pasted the value into it
+            assertEquals("SELECT now() - CAST(($1 || ' days') AS INTERVAL)",
+                    sql("SELECT now() - INTERVAL '{{ inputs.days }} days'", POSTGRES));
+            assertEquals("d = CAST($1 AS DATE) AND t < CAST($2 AS TIMESTAMPTZ) AND u = timestamp '2024-01-01'",
+                    sql("d = date'{{ inputs.d }}' AND t < TIMESTAMPTZ '{{ inputs.t }}' AND u = timestamp '2024-01-01'",
+                            POSTGRES));
+            // the marker's recorded place is where it stands in the cast (a cast to text is added there)
+            CompiledStatement cast = StatementTemplate.compile("d = INTERVAL 'P{{ inputs.d }}D'", POSTGRES, ENV);
+            assertEquals("d = CAST(('P' || $1 || 'D') AS INTERVAL)", cast.text());
+            assertTrue(cast.text().startsWith("$1", cast.markerOffsets().get(0)));
+            // a column or a word in a comment is not the keyword
+            assertEquals("d = t.date $1", sql("d = t.date '{{ inputs.d }}'", POSTGRES));
+            assertEquals("-- by date\n$1", sql("-- by date\n'{{ inputs.d }}'", POSTGRES));
+            assertEquals("now() AT TIME ZONE $1", sql("now() AT TIME ZONE '{{ inputs.tz }}'", POSTGRES));
+        }
+
+        @Test
         void bareMarkersAreNumberedInOrder() throws Exception {
             String t = "SELECT * FROM t WHERE a = {{ inputs.a }} AND b = {{inputs.b}} OR c = {{ inputs.a }}";
             assertEquals("SELECT * FROM t WHERE a = $1 AND b = $2 OR c = $3", sql(t, POSTGRES));
@@ -241,6 +259,16 @@ class StatementTemplateTest {
 
     @Nested
     class MySql {
+        @Test
+        void aTypedLiteralWithAPlaceholderBecomesACast() throws Exception {
+            assertEquals("d = CAST(? AS DATE) AND t < CAST(CONCAT(?, ' 10:00') AS DATETIME(6)) AND x = CAST(? AS TIME(6))",
+                    sql("d = DATE '{{ inputs.d }}' AND t < TIMESTAMP '{{ inputs.d }} 10:00' AND x = time '{{ inputs.x }}'",
+                            MYSQL));
+            // MySQL's INTERVAL takes any expression
+            assertEquals("NOW() - INTERVAL ? DAY", sql("NOW() - INTERVAL '{{ inputs.n }}' DAY", MYSQL));
+            assertEquals("d = date ?", sql("d = date '{{ inputs.d }}'", SQLITE));
+        }
+
         @Test
         void bareAndWholeLiterals() throws Exception {
             assertEquals("SELECT * FROM t WHERE a = ? AND b = ? AND c = ?",

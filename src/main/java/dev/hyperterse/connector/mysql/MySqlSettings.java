@@ -163,6 +163,12 @@ record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, Stri
             int colon = address.lastIndexOf(':');
             if (address.startsWith("[")) {
                 int close = address.indexOf(']');
+                if (close < 0) {
+                    throw ConnectionStrings.bad(adapter, "mysql", "an IPv6 host is missing its ']'");
+                }
+                if (close + 1 < address.length() && address.charAt(close + 1) != ':') {
+                    throw ConnectionStrings.bad(adapter, "mysql", "unexpected text after the IPv6 host");
+                }
                 host = address.substring(1, close);
                 colon = address.indexOf(':', close);
             } else {
@@ -179,7 +185,7 @@ record MySqlSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, Stri
                 if (!pair.isEmpty()) {
                     int eq = pair.indexOf('=');
                     params.put((eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(java.util.Locale.ROOT),
-                            eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8));
+                            eq < 0 ? "" : ConnectionStrings.queryValue(adapter, "mysql", pair.substring(eq + 1)));
                 }
             }
         }

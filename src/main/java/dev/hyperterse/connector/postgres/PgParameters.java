@@ -92,6 +92,12 @@ final class PgParameters {
             718, 719, 650, 869, 774, 829, 142, 26, 2278);
     private static final Set<String> TRUE_WORDS = Set.of("t", "true", "y", "yes", "on", "1");
     private static final Set<String> FALSE_WORDS = Set.of("f", "false", "n", "no", "off", "0");
+    /** Digits of the longest 64-bit integer: text with more is out of range without being parsed. */
+    private static final int LONGEST_INTEGER = 19;
+    /** The most digits before or after the point of a decimal converted here (1000 parse in microseconds). */
+    private static final int LONGEST_DECIMAL = 1000;
+    /** What a decimal's text may hold besides its digits: sign, point and exponent. */
+    private static final int DECIMAL_PUNCTUATION = 16;
     private static final Pattern UUID_TEXT = Pattern.compile(
             "\\{?[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}}?");
 
@@ -150,14 +156,14 @@ final class PgParameters {
             case INT8:
                 return integer(value, Long.MIN_VALUE, Long.MAX_VALUE, "bigint");
             case FLOAT4: {
-                double d = real(value);
+                double d = real(value, "real");
                 if (Double.isFinite(d) && Math.abs(d) > Float.MAX_VALUE) {
                     throw new BadValue(describe(value) + " is out of range for type real");
                 }
                 return (float) d;
             }
             case FLOAT8:
-                return real(value);
+                return real(value, "double precision");
             case NUMERIC:
                 return Numeric.create(decimal(value));
             case MONEY:
@@ -238,11 +244,15 @@ final class PgParameters {
             }
             exact = BigDecimal.valueOf(d);
         } else if (value instanceof String) {
-            try {
-                exact = new BigDecimal(new BigInteger(((String) value).trim()));
-            } catch (NumberFormatException e) {
+            String digits = significantDigits(((String) value).trim());
+            if (digits == null) {
                 throw new BadValue("expected an integer, got " + describe(value));
             }
+            if (digits.length() - (digits.startsWith("-") ? 1 : 0) > LONGEST_INTEGER) {
+                // past any 64-bit integer; not parsed, which takes time growing with the square of its length
+                throw new BadValue(describe(value) + " is out of range for type " + type);
+            }
+            exact = new BigDecimal(new BigInteger(digits));
         } else {
             throw new BadValue("expected an integer, got " + describe(value));
         }
@@ -255,19 +265,34 @@ final class PgParameters {
         return exact.longValueExact();
     }
 
-    private static double real(Object value) throws BadValue {
+    /** As PostgreSQL reads a float: {@code inf}, {@code -Infinity} and {@code NaN} by name, a larger number refused. */
+    private static double real(Object value, String type) throws BadValue {
+        double d;
         if (value instanceof Number) {
-            return ((Number) value).doubleValue();
-        }
-        if (value instanceof String) {
+            d = ((Number) value).doubleValue();
+        } else if (value instanceof String) {
             String s = ((String) value).trim();
-            try {
-                return Double.parseDouble(s);
-            } catch (NumberFormatException e) {
-                // reported below
+            String word = s.toLowerCase(Locale.ROOT);
+            String unsigned = word.startsWith("-") || word.startsWith("+") ? word.substring(1) : word;
+            if (unsigned.equals("infinity") || unsigned.equals("inf")) {
+                return word.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
             }
+            if (word.equals("nan")) {
+                return Double.NaN;
+            }
+            try {
+                d = Double.parseDouble(s);
+            } catch (NumberFormatException e) {
+                throw new BadValue("expected a number, got " + describe(value));
+            }
+        } else {
+            throw new BadValue("expected a number, got " + describe(value));
         }
-        throw new BadValue("expected a number, got " + describe(value));
+        if (Double.isInfinite(d) && !(value instanceof Double || value instanceof Float)) {
+            // a number past a double's range, which Java reads as an infinity
+            throw new BadValue(describe(value) + " is out of range for type " + type);
+        }
+        return d;
     }
 
     private static BigDecimal decimal(Object value) throws BadValue {
@@ -286,13 +311,49 @@ final class PgParameters {
         } else if (value instanceof Number) {
             return BigDecimal.valueOf(((Number) value).longValue());
         } else if (value instanceof String) {
-            try {
-                return new BigDecimal(((String) value).trim());
-            } catch (NumberFormatException e) {
-                // reported below
+            String text = ((String) value).trim();
+            // parsing takes time growing with the square of the length, and so does the client's
+            // reading of the server's digits for a value with a large exponent (1e131071): both on
+            // the event loop
+            BigDecimal parsed = null;
+            if (text.length() <= LONGEST_DECIMAL + DECIMAL_PUNCTUATION) {
+                try {
+                    parsed = new BigDecimal(text);
+                } catch (NumberFormatException e) {
+                    throw new BadValue("expected a decimal number, got " + describe(value));
+                }
             }
+            if (parsed == null || parsed.precision() - parsed.scale() > LONGEST_DECIMAL
+                    || parsed.scale() > LONGEST_DECIMAL) {
+                throw new BadValue(describe(value) + " has more than " + LONGEST_DECIMAL + " digits before or after"
+                        + " its point; to bind a longer number, pass it as text and cast it in the statement:"
+                        + " {{ inputs.x }}::text::numeric");
+            }
+            return parsed;
         }
         throw new BadValue("expected a decimal number, got " + describe(value));
+    }
+
+    /**
+     * An integer's text with its sign and without leading zeros ({@code -0042} → {@code -42}), or
+     * null when the text is not an optional sign and decimal digits.
+     */
+    private static String significantDigits(String text) {
+        int start = text.startsWith("-") || text.startsWith("+") ? 1 : 0;
+        if (start == text.length()) {
+            return null;
+        }
+        int first = start;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return null;
+            }
+            if (c == '0' && first == i && i < text.length() - 1) {
+                first++;
+            }
+        }
+        return (text.charAt(0) == '-' ? "-" : "") + text.substring(first);
     }
 
     private static String text(Object value) throws BadValue {
@@ -423,19 +484,25 @@ final class PgParameters {
         return Buffer.buffer(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** A JSON array (or its text) for an array parameter, element by element. */
+    /**
+     * A JSON array, its text, or PostgreSQL's own text for an array ({@code {1,2,3}}, what a
+     * Hyperterse project passes in a string input), for an array parameter, element by element.
+     */
     private static Object array(Object value, int elementOid, ZoneId zone) throws BadValue {
         JsonArray elements;
+        String expected = "expected an array such as [1, 2, 3] or {1,2,3}, got " + describe(value);
         if (value instanceof JsonArray) {
             elements = (JsonArray) value;
         } else if (value instanceof String && ((String) value).trim().startsWith("[")) {
             try {
                 elements = new JsonArray((String) value);
             } catch (DecodeException e) {
-                throw new BadValue("expected a JSON array such as [1, 2, 3], got " + describe(value));
+                throw new BadValue(expected);
             }
+        } else if (value instanceof String && ((String) value).trim().startsWith("{")) {
+            elements = arrayLiteral(((String) value).trim(), expected);
         } else {
-            throw new BadValue("expected a JSON array such as [1, 2, 3], got " + describe(value));
+            throw new BadValue(expected);
         }
         Object array = Array.newInstance(ELEMENT_CLASSES.get(elementOid), elements.size());
         for (int i = 0; i < elements.size(); i++) {
@@ -446,6 +513,89 @@ final class PgParameters {
             Array.set(array, i, element == null ? null : convert(element, elementOid, zone));
         }
         return array;
+    }
+
+    /**
+     * The elements of PostgreSQL's text for a one-dimensional array, as PostgreSQL reads it:
+     * {@code {1,2,3}}, {@code {"a b",NULL,"say \"hi\""}}; an unquoted, unescaped {@code NULL} is null, and a
+     * backslash takes the next character as it is. Elements are text, converted like any value.
+     */
+    private static JsonArray arrayLiteral(String text, String expected) throws BadValue {
+        JsonArray elements = new JsonArray();
+        int n = text.length();
+        int i = skipBlanks(text, 1);
+        if (i < n && text.charAt(i) == '}') {
+            return skipBlanks(text, i + 1) == n ? elements : failArray(expected);
+        }
+        while (true) {
+            i = skipBlanks(text, i);
+            if (i >= n || text.charAt(i) == '{') {
+                // unterminated, or an array of several dimensions
+                return failArray(expected);
+            }
+            StringBuilder element = new StringBuilder();
+            boolean quoted = text.charAt(i) == '"';
+            boolean escaped = false;
+            if (quoted) {
+                i++;
+                while (i < n && text.charAt(i) != '"') {
+                    if (text.charAt(i) == '\\' && i + 1 < n) {
+                        i++;
+                    }
+                    element.append(text.charAt(i++));
+                }
+                if (i >= n) {
+                    return failArray(expected);
+                }
+                i++;
+            } else {
+                int lastKept = 0;
+                while (i < n && text.charAt(i) != ',' && text.charAt(i) != '}') {
+                    char c = text.charAt(i);
+                    if (c == '"' || c == '{') {
+                        return failArray(expected);
+                    }
+                    if (c == '\\' && i + 1 < n) {
+                        c = text.charAt(++i);
+                        element.append(c);
+                        lastKept = element.length();
+                        escaped = true;
+                    } else {
+                        element.append(c);
+                        if (!Character.isWhitespace(c)) {
+                            lastKept = element.length();
+                        }
+                    }
+                    i++;
+                }
+                element.setLength(lastKept);
+                if (element.length() == 0) {
+                    return failArray(expected);
+                }
+            }
+            String e = element.toString();
+            elements.add(!quoted && !escaped && e.equalsIgnoreCase("NULL") ? null : e);
+            i = skipBlanks(text, i);
+            if (i < n && text.charAt(i) == ',') {
+                i++;
+            } else if (i < n && text.charAt(i) == '}') {
+                return skipBlanks(text, i + 1) == n ? elements : failArray(expected);
+            } else {
+                return failArray(expected);
+            }
+        }
+    }
+
+    private static int skipBlanks(String text, int from) {
+        int i = from;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static JsonArray failArray(String expected) throws BadValue {
+        throw new BadValue(expected);
     }
 
     private static String describe(Object value) {

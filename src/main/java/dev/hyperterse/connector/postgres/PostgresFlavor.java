@@ -62,6 +62,9 @@ final class PostgresFlavor implements SqlFlavor {
     /** Failures after which a statement's cached shape may be out of date (a column changed type). */
     private static final Set<String> STALE_SHAPE_STATES = Set.of("42804", "42P18", "42883", "0A000", "22P02");
 
+    /** How PostgreSQL's detail of a NOT NULL or CHECK violation starts. */
+    private static final String FAILING_ROW = "Failing row contains";
+
     private final ZoneId sessionZone;
     /** Statement text → what the server made of it; a failed description is not kept. */
     private final Map<String, Future<PgStatementShape>> shapes = new ConcurrentHashMap<>();
@@ -215,13 +218,29 @@ final class PostgresFlavor implements SqlFlavor {
     }
 
     private Future<PgStatementShape> describeShape(SqlConnection conn, CompiledStatement statement) {
-        if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
-            return conn.prepare(statement.text())
-                    .compose(ps -> ps.close().map(PgStatementShape.untyped(statement.text())));
-        }
         String[] types = new String[statement.parameters().size()];
         Arrays.fill(types, "unknown");
+        if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
+            return describeByClientPrepare(conn, statement, types);
+        }
         return describeShape(conn, statement, types);
+    }
+
+    /**
+     * For statements PREPARE does not take ({@code CALL}, DDL): the client's own prepare is a named
+     * statement, which the server lists with its parameter types too. Without those types a
+     * {@code CALL}'s arguments would go to the client as they come, which cuts a 64-bit value for
+     * an {@code integer} argument to 32 bits and refuses text for a {@code date}.
+     */
+    private static Future<PgStatementShape> describeByClientPrepare(SqlConnection conn, CompiledStatement statement,
+                                                                   String[] types) {
+        return conn.prepare(statement.text()).compose(ps -> conn.preparedQuery("SELECT parameter_types::oid[]::int8[],"
+                                + " parameter_types::text[] FROM pg_prepared_statements WHERE NOT from_sql"
+                                + " AND statement = $1 LIMIT 1")
+                        .execute(Tuple.of(statement.text()))
+                        .eventually(ps::close))
+                .map(rows -> rows.size() == 0 ? PgStatementShape.untyped(statement.text())
+                        : shapeOf(statement, types, rows));
     }
 
     /** PREPARE with the given types; each undeterminable parameter found becomes text, and it is tried again. */
@@ -303,14 +322,19 @@ final class PostgresFlavor implements SqlFlavor {
         return "postgres";
     }
 
-    /** {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail and hint. */
+    /**
+     * {@code column "nope" does not exist (SQLSTATE 42703)}, with the server's detail (unless it
+     * shows a whole row) and hint.
+     */
     @Override
     public String reason(Throwable failure) {
         if (failure instanceof PgException) {
             PgException e = (PgException) failure;
             StringBuilder out = new StringBuilder(String.valueOf(e.getErrorMessage()));
             out.append(" (SQLSTATE ").append(e.getSqlState()).append(')');
-            if (e.getDetail() != null && !e.getDetail().isBlank()) {
+            // "Failing row contains (...)" (NOT NULL, CHECK) is the whole row, columns the tool
+            // never returns included, so it stays out of what the caller reads
+            if (e.getDetail() != null && !e.getDetail().isBlank() && !e.getDetail().startsWith(FAILING_ROW)) {
                 out.append(": ").append(e.getDetail());
             }
             if (e.getHint() != null && !e.getHint().isBlank()) {

@@ -145,4 +145,13 @@ class MariaDbConnectorTest extends SqlConnectorContract {
         assertTrue(connectFailure(url, Map.of("ssl_mode", "verify_identity")).contains("needs ssl_ca"));
         assertTrue(connectFailure("root@unix(/run/mysqld.sock)/test", Map.of()).contains("only tcp(host:port)"));
     }
+
+    @Test
+    void typedLiteralsWithPlaceholdersRun() {
+        // as Hyperterse projects write them, the value pasted into the literal there
+        assertEquals("[{\"d\":\"2024-03-01\",\"t\":\"2024-02-28T10:00:00.5\",\"x\":\"-01:02:03\"}]",
+                rows("SELECT DATE '{{ inputs.d }}' + INTERVAL '{{ inputs.n }}' DAY AS d,"
+                        + " TIMESTAMP '{{ inputs.d }} 10:00:00.5' AS t, TIME '{{ inputs.x }}' AS x",
+                        "2024-02-28", 2L, "2024-02-28", "-01:02:03").encode());
+    }
 }

@@ -7,6 +7,7 @@ import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.pipeline.OutputShape;
+import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
@@ -133,6 +134,128 @@ class PostgresConnectorTest extends SqlConnectorContract {
         } finally {
             rows("DROP TYPE mood");
         }
+    }
+
+    @Test
+    void aLongNumberWrittenAsTextIsJudgedWithoutParsingItOnTheEventLoop() {
+        // reading digits into a BigInteger or BigDecimal takes time growing with the square of their
+        // count: a caller's 400,000 digits held the event loop for seconds
+        String nines = "9".repeat(400_000);
+        try (LogCapture log = LogCapture.root()) {
+            assertEquals("input 'n' cannot be bound as bigint: \"" + "9".repeat(40) + "…\" is out of range for type bigint",
+                    error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, nines)));
+            // leading zeros do not make a number large, as PostgreSQL reads it
+            assertEquals("[{\"n\":-42}]", rows("SELECT {{ inputs.n }}::bigint AS n", " -" + "0".repeat(400_000) + "42")
+                    .encode());
+            assertEquals("input 'n' cannot be bound as numeric: \"" + "9".repeat(40) + "…\" has more than 1000 digits"
+                            + " before or after its point; to bind a longer number, pass it as text and cast it in the"
+                            + " statement: {{ inputs.x }}::text::numeric",
+                    error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, nines)));
+            // a short text can stand for as many digits, which the server would send back to be read
+            assertEquals("input 'n' cannot be bound as numeric: \"9.9e131071\" has more than 1000 digits before or"
+                            + " after its point; to bind a longer number, pass it as text and cast it in the statement:"
+                            + " {{ inputs.x }}::text::numeric",
+                    error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, "9.9e131071")));
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, "1e-1001"))
+                    .endsWith("has more than 1000 digits before or after its point; to bind a longer number, pass it"
+                            + " as text and cast it in the statement: {{ inputs.x }}::text::numeric"));
+            assertEquals("[{\"n\":\"1" + "0".repeat(999) + "\"}]",
+                    rows("SELECT {{ inputs.n }}::numeric AS n", "1e999").encode());
+            // what the server reads as text stays possible, and an exponent is not a digit count
+            assertEquals("[{\"n\":\"" + "9".repeat(1500) + "\"}]",
+                    rows("SELECT {{ inputs.n }}::text::numeric AS n", "9".repeat(1500)).encode());
+            assertEquals("[{\"n\":1500}]", rows("SELECT {{ inputs.n }}::numeric AS n", "1.5e3").encode());
+            assertEquals("[{\"n\":-9223372036854775808}]",
+                    rows("SELECT {{ inputs.n }}::bigint AS n", "-9223372036854775808").encode());
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, "9223372036854775808"))
+                    .endsWith("is out of range for type bigint"));
+            assertTrue(error(execute(db, "SELECT {{ inputs.n }}::bigint AS n", 10, TIMEOUT, "-"))
+                    .endsWith("expected an integer, got \"-\""));
+            assertEquals(List.of(), log.messagesContaining("has been blocked"));
+        }
+    }
+
+    @Test
+    void aCallsArgumentsAreConvertedToTheProceduresParameterTypes() {
+        // PREPARE does not take CALL, so its parameters are typed from the statement the client prepared
+        rows("CREATE TABLE called (v BIGINT, d DATE)");
+        rows("CREATE PROCEDURE put_int(a integer, d date) LANGUAGE sql AS $$ INSERT INTO called VALUES (a, d) $$");
+        try {
+            // a 64-bit value for the 32-bit argument is refused, not cut to 32 bits (it was stored as 1)
+            assertEquals("input 'a' cannot be bound as integer: 4294967297 is out of range for type integer",
+                    error(execute(db, "CALL put_int({{ inputs.a }}, {{ inputs.d }})", 10, TIMEOUT, 4294967297L,
+                            "2024-06-01")));
+            // text converts as for any other statement (it was refused with "No current cursor read")
+            await(execute(db, "CALL put_int({{ inputs.a }}, {{ inputs.d }})", 10, TIMEOUT, "7", "2024-06-01"));
+            assertEquals("[{\"v\":7,\"d\":\"2024-06-01\"}]", rows("SELECT v, d FROM called").encode());
+        } finally {
+            rows("DROP PROCEDURE put_int");
+            rows("DROP TABLE called");
+        }
+    }
+
+    @Test
+    void aViolatedConstraintDoesNotShowTheRowsOtherColumns() {
+        // PostgreSQL's detail for a NOT NULL or CHECK violation is the whole new row, columns the
+        // tool never returns included; the caller gets the message, the constraint and the code
+        rows("CREATE TABLE accounts (id INT PRIMARY KEY, age INT CHECK (age >= 0), nick TEXT NOT NULL,"
+                + " password_hash TEXT)");
+        rows("INSERT INTO accounts VALUES (1, 30, 'al', 'hash-s3cr3t')");
+        try {
+            assertEquals("new row for relation \"accounts\" violates check constraint \"accounts_age_check\""
+                            + " (SQLSTATE 23514)",
+                    error(execute(db, "UPDATE accounts SET age = {{ inputs.age }} WHERE id = {{ inputs.id }}", 10,
+                            TIMEOUT, -1L, 1L)));
+            assertEquals("null value in column \"nick\" of relation \"accounts\" violates not-null constraint"
+                            + " (SQLSTATE 23502)",
+                    error(execute(db, "UPDATE accounts SET nick = {{ inputs.nick }} WHERE id = {{ inputs.id }}", 10,
+                            TIMEOUT, null, 1L)));
+            // a detail that names only the key the caller wrote stays
+            assertEquals("duplicate key value violates unique constraint \"accounts_pkey\" (SQLSTATE 23505):"
+                            + " Key (id)=(1) already exists.",
+                    error(execute(db, "INSERT INTO accounts (id, nick) VALUES ({{ inputs.id }}, 'x')", 10, TIMEOUT,
+                            1L)));
+        } finally {
+            rows("DROP TABLE accounts");
+        }
+    }
+
+    @Test
+    void floatTextReadsAsPostgreSqlReadsIt() {
+        // a number past a double's range is out of range, as PostgreSQL says, not an infinity
+        assertEquals("input 'f' cannot be bound as double precision: \"1e400\" is out of range for type"
+                + " double precision", error(execute(db, "SELECT {{ inputs.f }}::float8 AS f", 10, TIMEOUT, "1e400")));
+        assertEquals("input 'f' cannot be bound as real: \"-1e400\" is out of range for type real",
+                error(execute(db, "SELECT {{ inputs.f }}::float4 AS f", 10, TIMEOUT, "-1e400")));
+        // PostgreSQL's names for the infinities and NaN
+        assertEquals("[{\"a\":\"-Infinity\",\"b\":\"Infinity\",\"c\":\"NaN\",\"d\":2.5}]",
+                rows("SELECT {{ inputs.a }}::float8 AS a, {{ inputs.b }}::float8 AS b, {{ inputs.c }}::float8 AS c,"
+                        + " {{ inputs.d }}::float8 AS d", "-inf", "Infinity", "nan", " 2.5 ").encode());
+    }
+
+    @Test
+    void anArrayMayBeWrittenAsPostgreSqlWritesIt() {
+        // Hyperterse pastes a string input into the statement, so its projects pass '{1,3}' for an array
+        assertEquals("[{\"name\":\"Alice\"},{\"name\":\"Charlie\"}]",
+                rows("SELECT name FROM users WHERE id = ANY('{{ inputs.ids }}'::int[]) ORDER BY id", "{1, 3}").encode());
+        assertEquals("[{\"t\":[\"a\",\"b c\",null,\"NULL\",\"say \\\"hi\\\"\",\"x,y\"]}]",
+                rows("SELECT {{ inputs.t }}::text[] AS t", " {a, \"b c\" ,NULL,\"NULL\",\"say \\\"hi\\\"\",x\\,y} ").encode());
+        assertEquals("[{\"t\":[]}]", rows("SELECT {{ inputs.t }}::int[] AS t", "{}").encode());
+        assertEquals("input 'ids' cannot be bound as integer[]: expected an integer, got \"x\"",
+                error(execute(db, "SELECT {{ inputs.ids }}::int[] AS t", 10, TIMEOUT, "{1,x}")));
+        for (String bad : new String[] {"{1,2", "{{1,2},{3,4}}", "{1,,2}", "{1} x", "{\"a}"}) {
+            assertEquals("input 'ids' cannot be bound as integer[]: expected an array such as [1, 2, 3] or {1,2,3},"
+                    + " got \"" + bad + "\"", error(execute(db, "SELECT {{ inputs.ids }}::int[] AS t", 10, TIMEOUT, bad)),
+                    bad);
+        }
+    }
+
+    @Test
+    void typedLiteralsWithPlaceholdersRun() {
+        // as Hyperterse projects write them, the value pasted into the literal there
+        assertEquals("[{\"d\":\"2024-03-01\",\"t\":\"2024-02-28T10:00:00.5\"}]",
+                rows("SELECT (DATE '{{ inputs.d }}' + INTERVAL '{{ inputs.n }} days')::date AS d,"
+                        + " TIMESTAMP '{{ inputs.d }} 10:00:00.5' AS t", "2024-02-28", "2", "2024-02-28").encode());
     }
 
     /**
