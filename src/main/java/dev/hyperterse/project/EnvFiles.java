@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * The project's env file: the first of {@code .env.local}, {@code .env.development} and
- * {@code .env} found in the project folder. Lines are {@code KEY=VALUE}, optionally prefixed by
- * {@code export}; values may be single-quoted (literal), double-quoted ({@code \n}, {@code \t},
+ * {@code .env} found in the project folder. Lines are {@code KEY=VALUE} or {@code KEY: VALUE},
+ * optionally prefixed by {@code export}; values may be single-quoted (literal), double-quoted ({@code \n}, {@code \t},
  * {@code \"} and {@code \\} escapes) or bare (a {@code #} after whitespace starts a comment);
  * quoted values may span lines. {@code ${VAR}} is not expanded.
  */
@@ -51,15 +51,17 @@ final class EnvFiles {
                 continue;
             }
             line = EXPORT.matcher(line).replaceFirst("");
-            int eq = line.indexOf('=');
+            // the line's text is never repeated in a message: it may be part of a secret
+            int eq = keyEnd(line);
             if (eq < 0) {
-                problems.error(shown, lineNumber, "expected KEY=VALUE, got '" + line + "'");
+                problems.error(shown, lineNumber, "expected KEY=VALUE (or KEY: VALUE), but the line has no '='");
                 continue;
             }
             String key = line.substring(0, eq).strip();
             if (!KEY.matcher(key).matches()) {
-                problems.error(shown, lineNumber, "invalid variable name '" + key
-                        + "' (letters, digits, '_' and '.', not starting with a digit)");
+                problems.error(shown, lineNumber, "invalid variable name before '" + line.charAt(eq) + "': "
+                        + (key.isEmpty() ? "it is empty" : "it " + keyFault(key))
+                        + " (letters, digits, '_' and '.', not starting with a digit)");
                 continue;
             }
             String rest = line.substring(eq + 1).stripLeading();
@@ -83,6 +85,31 @@ final class EnvFiles {
             }
         }
         return values;
+    }
+
+    /** Where the key ends: at the first '=' or ':' (Hyperterse also reads YAML-style {@code KEY: value}). */
+    private static int keyEnd(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '=' || c == ':') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** What is wrong with a key, naming one character and its place rather than the key. */
+    private static String keyFault(String key) {
+        if (Character.isDigit(key.charAt(0))) {
+            return "starts with a digit";
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128 || c == '_' || c == '.')) {
+                return "has " + (Character.isWhitespace(c) ? "a space" : "'" + c + "'") + " at character " + (i + 1);
+            }
+        }
+        return "is not a valid name";
     }
 
     private static int closingQuote(CharSequence s, char quote) {

@@ -59,6 +59,33 @@ class EnvFilesTest {
     }
 
     @Test
+    void yamlStyleAssignmentsAreReadAsHyperterseReadsThem() {
+        // Hyperterse's env reader (godotenv) takes "KEY: value" as well as "KEY=value"; a key ends at the first of the two
+        Map<String, String> values = EnvFiles.parse(String.join("\n",
+                "DATABASE_URL: postgres://app@db:5432/shop?sslmode=disable",
+                "export TOKEN: 'abc: def'",
+                "PLAIN=a:b",
+                ""), Path.of(".env"), problems);
+        assertEquals("postgres://app@db:5432/shop?sslmode=disable", values.get("DATABASE_URL"));
+        assertEquals("abc: def", values.get("TOKEN"));
+        assertEquals("a:b", values.get("PLAIN"));
+        assertFalse(problems.hasErrors());
+    }
+
+    @Test
+    void aBadLineIsReportedWithoutEchoingItsText() {
+        // a line without '=' is often the rest of a secret that was meant to span lines
+        EnvFiles.parse("PRIVATE_KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                + "s3cr3t-value=x\n", Path.of(".env"), problems);
+        ProjectException e = assertThrows(ProjectException.class, problems::throwIfAny);
+        assertEquals(List.of(2, 3), e.problems().stream().map(p -> p.location().line()).toList());
+        for (ConfigProblem p : e.problems()) {
+            assertFalse(p.message().contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), p.message());
+            assertFalse(p.message().contains("s3cr3t"), p.message());
+        }
+    }
+
+    @Test
     void theFirstFileFoundIsLoaded(@TempDir Path dir) {
         ProjectFixture p = new ProjectFixture(dir);
         DisplayPaths paths = new DisplayPaths(dir);
