@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EnvFilesTest {
     private final List<ConfigProblem> warnings = new ArrayList<>();
@@ -70,6 +71,31 @@ class EnvFilesTest {
         assertEquals("abc: def", values.get("TOKEN"));
         assertEquals("a:b", values.get("PLAIN"));
         assertFalse(problems.hasErrors());
+    }
+
+    @Test
+    void variablesDefinedAboveAreExpandedAsHyperterseExpandsThem() {
+        Map<String, String> values = EnvFiles.parse(String.join("\n",
+                "DB_USER=app",
+                "DB_PASS='p$ss'",
+                "DATABASE_URL=postgres://${DB_USER}:${DB_PASS}@db:5432/shop",
+                "QUOTED=\"$DB_USER and ${DB_USER}\"",
+                "LITERAL='${DB_USER}'",
+                "ESCAPED=\\$DB_USER costs \\$5",
+                "LOWER=$price stays",
+                "LATER=${DEFINED_BELOW}x",
+                "DEFINED_BELOW=1",
+                ""), Path.of(".env"), problems);
+        assertEquals("postgres://app:p$ss@db:5432/shop", values.get("DATABASE_URL"));
+        assertEquals("app and app", values.get("QUOTED"));
+        assertEquals("${DB_USER}", values.get("LITERAL"), "single quotes are literal");
+        assertEquals("$DB_USER costs $5", values.get("ESCAPED"));
+        assertEquals("$price stays", values.get("LOWER"), "only upper-case names are variables");
+        assertEquals("x", values.get("LATER"), "a variable not defined above reads as empty");
+        assertFalse(problems.hasErrors());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertEquals(8, warnings.get(0).location().line());
+        assertTrue(warnings.get(0).message().contains("DEFINED_BELOW"), warnings.toString());
     }
 
     @Test
