@@ -48,6 +48,10 @@ final class InitCommand implements Callable<Integer> {
             String name = projectName(target);
             for (Map.Entry<String, String> file : files(name).entrySet()) {
                 Path path = target.resolve(file.getKey());
+                if (file.getKey().equals(".gitignore") && Files.exists(path)) {
+                    ignoreAlso(path, file.getValue());
+                    continue;
+                }
                 Files.createDirectories(path.getParent());
                 String kind = EditorSchemas.kindOf(file.getKey());
                 String text = kind == null ? file.getValue() : EditorSchemas.modeline(kind, file.getKey()) + file.getValue();
@@ -66,6 +70,18 @@ final class InitCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("cannot create the project in " + target + ": " + e.getMessage());
             return 1;
+        }
+    }
+
+    /** Adds the lines a folder's own {@code .gitignore} lacks, keeping what it holds. */
+    private static void ignoreAlso(Path gitignore, String lines) throws IOException {
+        String text = Files.readString(gitignore, StandardCharsets.UTF_8);
+        java.util.Set<String> present = text.lines().map(String::strip).collect(java.util.stream.Collectors.toSet());
+        StringBuilder added = new StringBuilder();
+        lines.lines().filter(l -> !present.contains(l)).forEach(l -> added.append(l).append('\n'));
+        if (added.length() > 0) {
+            String separator = text.isEmpty() || text.endsWith("\n") ? "" : "\n";
+            Files.writeString(gitignore, separator + added, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
         }
     }
 

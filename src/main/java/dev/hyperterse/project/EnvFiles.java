@@ -9,10 +9,11 @@ import java.util.regex.Pattern;
 
 /**
  * The project's env file: the first of {@code .env.local}, {@code .env.development} and
- * {@code .env} found in the project folder. Lines are {@code KEY=VALUE}, optionally prefixed by
- * {@code export}; values may be single-quoted (literal), double-quoted ({@code \n}, {@code \t},
+ * {@code .env} found in the project folder. Lines are {@code KEY=VALUE} or {@code KEY: VALUE},
+ * optionally prefixed by {@code export}; values may be single-quoted (literal), double-quoted ({@code \n}, {@code \t},
  * {@code \"} and {@code \\} escapes) or bare (a {@code #} after whitespace starts a comment);
- * quoted values may span lines. {@code ${VAR}} is not expanded.
+ * quoted values may span lines. In bare and double-quoted values {@code ${VAR}} and {@code $VAR}
+ * are replaced with a variable set above in the same file, as Hyperterse does.
  */
 final class EnvFiles {
     static final List<String> NAMES = List.of(".env.local", ".env.development", ".env");
@@ -51,15 +52,17 @@ final class EnvFiles {
                 continue;
             }
             line = EXPORT.matcher(line).replaceFirst("");
-            int eq = line.indexOf('=');
+            // the line's text is never repeated in a message: it may be part of a secret
+            int eq = keyEnd(line);
             if (eq < 0) {
-                problems.error(shown, lineNumber, "expected KEY=VALUE, got '" + line + "'");
+                problems.error(shown, lineNumber, "expected KEY=VALUE (or KEY: VALUE), but the line has no '='");
                 continue;
             }
             String key = line.substring(0, eq).strip();
             if (!KEY.matcher(key).matches()) {
-                problems.error(shown, lineNumber, "invalid variable name '" + key
-                        + "' (letters, digits, '_' and '.', not starting with a digit)");
+                problems.error(shown, lineNumber, "invalid variable name before '" + line.charAt(eq) + "': "
+                        + (key.isEmpty() ? "it is empty" : "it " + keyFault(key))
+                        + " (letters, digits, '_' and '.', not starting with a digit)");
                 continue;
             }
             String rest = line.substring(eq + 1).stripLeading();
@@ -77,12 +80,85 @@ final class EnvFiles {
                     continue;
                 }
                 String body = raw.substring(0, close);
-                values.put(key, quote == '"' ? unescape(body) : body);
+                values.put(key, quote == '"' ? expand(unescape(body), key, values, shown, lineNumber, problems) : body);
             } else {
-                values.put(key, stripComment(rest));
+                values.put(key, expand(stripComment(rest), key, values, shown, lineNumber, problems));
             }
         }
         return values;
+    }
+
+    /** Where the key ends: at the first '=' or ':' (Hyperterse also reads YAML-style {@code KEY: value}). */
+    private static int keyEnd(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '=' || c == ':') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** What is wrong with a key, naming one character and its place rather than the key. */
+    private static String keyFault(String key) {
+        if (Character.isDigit(key.charAt(0))) {
+            return "starts with a digit";
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128 || c == '_' || c == '.')) {
+                return "has " + (Character.isWhitespace(c) ? "a space" : "'" + c + "'") + " at character " + (i + 1);
+            }
+        }
+        return "is not a valid name";
+    }
+
+    /**
+     * Replaces {@code ${NAME}} and {@code $NAME} (upper-case letters, digits and '_') with the
+     * value of NAME set above in the same file, as Hyperterse's env reader does; a name not set
+     * above reads as empty, with a warning. {@code \$} is a literal {@code $}.
+     */
+    private static String expand(String value, String key, Map<String, String> above, Path shown, int line,
+                                 Problems problems) {
+        if (value.indexOf('$') < 0) {
+            return value;
+        }
+        StringBuilder out = new StringBuilder(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' && i + 1 < value.length() && value.charAt(i + 1) == '$') {
+                out.append('$');
+                i++;
+                continue;
+            }
+            if (c != '$') {
+                out.append(c);
+                continue;
+            }
+            boolean braced = i + 1 < value.length() && value.charAt(i + 1) == '{';
+            int start = braced ? i + 2 : i + 1;
+            int end = start;
+            while (end < value.length() && isNameChar(value.charAt(end))) {
+                end++;
+            }
+            if (end == start || braced && (end == value.length() || value.charAt(end) != '}')) {
+                out.append(c);
+                continue;
+            }
+            String name = value.substring(start, end);
+            String set = above.get(name);
+            if (set == null) {
+                problems.warn(shown, line, "'" + name + "' in the value of '" + key + "' is not set above it in this"
+                        + " file, so it reads as empty; for a literal '$' write \\$ or single-quote the value");
+            }
+            out.append(set == null ? "" : set);
+            i = braced ? end : end - 1;
+        }
+        return out.toString();
+    }
+
+    private static boolean isNameChar(char c) {
+        return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_';
     }
 
     private static int closingQuote(CharSequence s, char quote) {

@@ -94,6 +94,23 @@ class CommandLineTest {
     }
 
     @Test
+    void initKeepsTheHiddenFilesAFolderAlreadyHas() throws Exception {
+        // a fresh clone: only dot files, which init accepts, and must not overwrite
+        Path project = Files.createDirectories(dir.resolve("cloned"));
+        Files.writeString(project.resolve(".gitignore"), "node_modules/\n.env");
+        Files.writeString(project.resolve(".env"), "API_KEY=kept\n");
+        CliRunner.Run init = run("init", project.toString());
+        assertEquals(0, init.code(), init.err());
+        assertEquals("node_modules/\n.env\ndata/\n", Files.readString(project.resolve(".gitignore")));
+        assertEquals("API_KEY=kept\n", Files.readString(project.resolve(".env")));
+
+        Path second = Files.createDirectories(dir.resolve("second"));
+        Files.writeString(second.resolve(".gitignore"), "data/\n");
+        assertEquals(0, run("init", second.toString()).code());
+        assertEquals("data/\n", Files.readString(second.resolve(".gitignore")), "already ignored: not added twice");
+    }
+
+    @Test
     void versionAndHelp() {
         CliRunner.Run version = run("--version");
         assertEquals(0, version.code());

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EnvFilesTest {
     private final List<ConfigProblem> warnings = new ArrayList<>();
@@ -56,6 +57,58 @@ class EnvFilesTest {
         EnvFiles.parse("OK=1\nnot a pair\n1BAD=x\nOPEN=\"never closed\n", Path.of(".env"), problems);
         ProjectException e = assertThrows(ProjectException.class, problems::throwIfAny);
         assertEquals(List.of(2, 3, 4), e.problems().stream().map(p -> p.location().line()).toList());
+    }
+
+    @Test
+    void yamlStyleAssignmentsAreReadAsHyperterseReadsThem() {
+        // Hyperterse's env reader (godotenv) takes "KEY: value" as well as "KEY=value"; a key ends at the first of the two
+        Map<String, String> values = EnvFiles.parse(String.join("\n",
+                "DATABASE_URL: postgres://app@db:5432/shop?sslmode=disable",
+                "export TOKEN: 'abc: def'",
+                "PLAIN=a:b",
+                ""), Path.of(".env"), problems);
+        assertEquals("postgres://app@db:5432/shop?sslmode=disable", values.get("DATABASE_URL"));
+        assertEquals("abc: def", values.get("TOKEN"));
+        assertEquals("a:b", values.get("PLAIN"));
+        assertFalse(problems.hasErrors());
+    }
+
+    @Test
+    void variablesDefinedAboveAreExpandedAsHyperterseExpandsThem() {
+        Map<String, String> values = EnvFiles.parse(String.join("\n",
+                "DB_USER=app",
+                "DB_PASS='p$ss'",
+                "DATABASE_URL=postgres://${DB_USER}:${DB_PASS}@db:5432/shop",
+                "QUOTED=\"$DB_USER and ${DB_USER}\"",
+                "LITERAL='${DB_USER}'",
+                "ESCAPED=\\$DB_USER costs \\$5",
+                "LOWER=$price stays",
+                "LATER=${DEFINED_BELOW}x",
+                "DEFINED_BELOW=1",
+                ""), Path.of(".env"), problems);
+        assertEquals("postgres://app:p$ss@db:5432/shop", values.get("DATABASE_URL"));
+        assertEquals("app and app", values.get("QUOTED"));
+        assertEquals("${DB_USER}", values.get("LITERAL"), "single quotes are literal");
+        assertEquals("$DB_USER costs $5", values.get("ESCAPED"));
+        assertEquals("$price stays", values.get("LOWER"), "only upper-case names are variables");
+        assertEquals("x", values.get("LATER"), "a variable not defined above reads as empty");
+        assertFalse(problems.hasErrors());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertEquals(8, warnings.get(0).location().line());
+        assertTrue(warnings.get(0).message().contains("DEFINED_BELOW"), warnings.toString());
+    }
+
+    @Test
+    void aBadLineIsReportedWithoutEchoingItsText() {
+        // a line without '=' is often the rest of a secret that was meant to span lines
+        EnvFiles.parse("PRIVATE_KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                + "s3cr3t-value=x\n", Path.of(".env"), problems);
+        ProjectException e = assertThrows(ProjectException.class, problems::throwIfAny);
+        assertEquals(List.of(2, 3), e.problems().stream().map(p -> p.location().line()).toList());
+        for (ConfigProblem p : e.problems()) {
+            assertFalse(p.message().contains("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), p.message());
+            assertFalse(p.message().contains("s3cr3t"), p.message());
+        }
     }
 
     @Test

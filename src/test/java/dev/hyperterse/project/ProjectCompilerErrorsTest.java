@@ -708,7 +708,7 @@ class ProjectCompilerErrorsTest {
         assertProblem(e, b, 1, "'handler' script './gone.ts' not found");
         assertProblem(e, b, 2, "unknown key 'descripton'");
         assertProblem(e, c, 6, "default for input 'q'");
-        assertProblem(e, env, 1, "invalid variable name ''");
+        assertProblem(e, env, 1, "invalid variable name before '=': it is empty");
         assertEquals(8, e.problems().size(), e.getMessage());
 
         List<ConfigProblem> sorted = new ArrayList<>(e.problems());
