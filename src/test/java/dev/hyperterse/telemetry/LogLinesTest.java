@@ -67,14 +67,7 @@ class LogLinesTest {
 
     @Test
     void textLinesShowPairsAndAStackTraceOnlyAtDebug() {
-        Map<String, String> rules = new HashMap<>();
-        PatternLayout layout = new PatternLayout();
-        layout.setContext(context);
-        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
-        rules.put("safeMsg", SafeMessageConverter.class.getName());
-        rules.put("debugEx", DebugThrowableConverter.class.getName());
-        layout.setPattern("%level %logger{0} - %safeMsg%n%debugEx");
-        layout.start();
+        PatternLayout layout = textLayout();
 
         String line = layout.doLayout(failedCall(new IOException("refused; token=abc")));
         assertEquals("WARN Pipeline - call failed tool=\"get-customer\" stage=\"execution\" "
@@ -121,14 +114,7 @@ class LogLinesTest {
      */
     @Test
     void anExceptionMessageCannotStartAForgedLine() {
-        Map<String, String> rules = new HashMap<>();
-        PatternLayout layout = new PatternLayout();
-        layout.setContext(context);
-        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
-        rules.put("safeMsg", SafeMessageConverter.class.getName());
-        rules.put("debugEx", DebugThrowableConverter.class.getName());
-        layout.setPattern("%level %logger{0} - %safeMsg%n%debugEx");
-        layout.start();
+        PatternLayout layout = textLayout();
         LoggingEvent event = new LoggingEvent("fqcn", logger, Level.ERROR, "Unhandled exception",
                 new IllegalArgumentException("bad input 'a\r\n00:00:00.000 ERROR Fake - forged\u001b[2J'"), null);
         assertEquals("ERROR Pipeline - Unhandled exception\n"
@@ -152,5 +138,18 @@ class LogLinesTest {
         assertTrue(json.getString("reason").endsWith("… (truncated, " + value.length() + " chars)"));
         assertEquals("java.io.IOException: password=***… (truncated, 1000009 chars)",
                 json.getString("error"));
+    }
+
+    /** The text format's layout: messages through SafeMessageConverter, exceptions through DebugThrowableConverter. */
+    private PatternLayout textLayout() {
+        Map<String, String> rules = new HashMap<>();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
+        rules.put("safeMsg", SafeMessageConverter.class.getName());
+        rules.put("debugEx", DebugThrowableConverter.class.getName());
+        layout.setPattern("%level %logger{0} - %safeMsg%n%debugEx");
+        layout.start();
+        return layout;
     }
 }
