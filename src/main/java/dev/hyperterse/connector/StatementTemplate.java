@@ -560,12 +560,15 @@ public final class StatementTemplate {
             return castTo;
         }
 
+        /** The words PostgreSQL takes before a string constant as its type, whose names a cast takes too. */
+        private static final Set<String> POSTGRES_TYPED_LITERALS =
+                Set.of("DATE", "TIME", "TIMETZ", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL");
+
         /** The type a {@code KEYWORD 'text'} literal of this dialect is, as a cast names it; null for other words. */
         private String typedLiteralCast(String keyword) {
             switch (dialect) {
                 case POSTGRES:
-                    return Set.of("DATE", "TIME", "TIMETZ", "TIMESTAMP", "TIMESTAMPTZ", "INTERVAL").contains(keyword)
-                            ? keyword : null;
+                    return POSTGRES_TYPED_LITERALS.contains(keyword) ? keyword : null;
                 case MYSQL:
                     // MySQL's casts keep fractional seconds only when asked, as its literals do
                     return keyword.equals("DATE") ? "DATE" : keyword.equals("TIME") ? "TIME(6)"
