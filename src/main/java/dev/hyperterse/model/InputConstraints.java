@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * value). Java's regular expressions backtrack, so a pattern such as {@code (a+)+$} can take time
  * exponential in the value's length: values longer than {@link #PATTERN_MAX_INPUT} characters are
  * refused before matching, and a match that reads more than {@link #PATTERN_STEP_BUDGET} characters
- * is stopped and refused. Either way the work per value is bounded, whatever the caller sends.
+ * is stopped and refused. Either way the work per value is bounded, whatever the caller sends; and
+ * all the matches of one call share one {@link PatternBudget}, so the work per call is bounded too,
+ * however many values an array holds.
  */
 public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigDecimal maximum, Integer minLength,
                                Integer maxLength, Pattern pattern, Integer minItems, Integer maxItems) {
@@ -38,11 +40,22 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
     }
 
     /**
-     * Checks a value already coerced to its input's type.
+     * Checks a value already coerced to its input's type, on a budget of its own (a value written in
+     * the project, such as a default).
      *
      * @throws InputValueException naming the rule, such as {@code must be ≤ 1000 (maximum)}
      */
     public void check(Object value) throws InputValueException {
+        check(value, PatternBudget.forCall());
+    }
+
+    /**
+     * Checks a value already coerced to its input's type; its {@code pattern} match draws on the
+     * call's {@code budget}.
+     *
+     * @throws InputValueException naming the rule, such as {@code must be ≤ 1000 (maximum)}
+     */
+    public void check(Object value, PatternBudget budget) throws InputValueException {
         if (enumValues != null && !enumValues.contains(value)) {
             throw new InputValueException("must be one of " + enumText() + " (enum), got " + InputType.describe(value));
         }
@@ -58,7 +71,7 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
             }
         }
         if (value instanceof String) {
-            checkText((String) value);
+            checkText((String) value, budget);
         }
         if (value instanceof List) {
             checkItemCount(((List<?>) value).size());
@@ -80,7 +93,7 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
         }
     }
 
-    private void checkText(String text) throws InputValueException {
+    private void checkText(String text, PatternBudget budget) throws InputValueException {
         if (minLength != null || maxLength != null) {
             int length = text.codePointCount(0, text.length());
             if (minLength != null && length < minLength) {
@@ -97,12 +110,20 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
                 throw new InputValueException("is too long to check against its pattern (at most "
                         + PATTERN_MAX_INPUT + " characters; pattern), got " + text.length());
             }
+            long allowed = Math.min(PATTERN_STEP_BUDGET, budget.left());
+            BoundedText bounded = new BoundedText(text, allowed);
             boolean found;
             try {
-                found = pattern.matcher(new BoundedText(text, PATTERN_STEP_BUDGET)).find();
+                found = pattern.matcher(bounded).find();
             } catch (BoundedText.Exhausted e) {
-                throw new InputValueException("could not be checked against the pattern " + pattern.pattern()
-                        + " within its step budget (pattern); send a shorter or simpler value");
+                throw new InputValueException(allowed < PATTERN_STEP_BUDGET
+                        ? "could not be checked against the pattern " + pattern.pattern() + ": this call's values"
+                                + " together needed more than the " + PatternBudget.PER_CALL + " characters of pattern"
+                                + " matching one call may take (pattern); send fewer or shorter values"
+                        : "could not be checked against the pattern " + pattern.pattern()
+                                + " within its step budget (pattern); send a shorter or simpler value");
+            } finally {
+                budget.spend(bounded.steps());
             }
             if (!found) {
                 throw new InputValueException("must match the pattern " + pattern.pattern() + " (pattern), got "
@@ -175,6 +196,10 @@ public record InputConstraints(List<Object> enumValues, BigDecimal minimum, BigD
             this.text = text;
             this.steps = steps;
             this.budget = budget;
+        }
+
+        long steps() {
+            return steps[0];
         }
 
         @Override

@@ -38,6 +38,14 @@ public record InputDef(String name, InputType type, String description, boolean 
      * @throws InputValueException whose position says where inside the value the problem is
      */
     public Object coerce(Object value) throws InputValueException {
+        return coerce(value, PatternBudget.forCall());
+    }
+
+    /**
+     * {@link #coerce(Object)} for one of a call's values: every {@code pattern} match inside it
+     * draws on the call's {@code budget}.
+     */
+    public Object coerce(Object value, PatternBudget budget) throws InputValueException {
         Object coerced = type.coerce(value);
         if (coerced instanceof List) {
             // min_items/max_items first: an array far past them is refused before any work per item
@@ -52,18 +60,18 @@ public record InputDef(String name, InputType type, String description, boolean 
                     if (element == null) {
                         throw new InputValueException("expected " + items.type().keyword() + ", got null");
                     }
-                    out.add(items.coerce(element));
+                    out.add(items.coerce(element, budget));
                 } catch (InputValueException e) {
                     throw e.within("[" + i + "]");
                 }
             }
             coerced = Collections.unmodifiableList(out);
         } else if (type == InputType.OBJECT && !properties.isEmpty()) {
-            coerced = coerceProperties((Map<?, ?>) coerced);
+            coerced = coerceProperties((Map<?, ?>) coerced, budget);
         } else if (type == InputType.ARRAY || type == InputType.OBJECT) {
             finite(coerced);
         }
-        constraints.check(coerced);
+        constraints.check(coerced, budget);
         return coerced;
     }
 
@@ -96,7 +104,7 @@ public record InputDef(String name, InputType type, String description, boolean 
         }
     }
 
-    private Map<String, Object> coerceProperties(Map<?, ?> raw) throws InputValueException {
+    private Map<String, Object> coerceProperties(Map<?, ?> raw, PatternBudget budget) throws InputValueException {
         for (Object key : raw.keySet()) {
             if (property(String.valueOf(key)) == null) {
                 throw new InputValueException("unknown field (allowed: " + propertyNames() + ")",
@@ -115,7 +123,7 @@ public record InputDef(String name, InputType type, String description, boolean 
                 continue;
             }
             try {
-                out.put(p.name(), p.coerce(v));
+                out.put(p.name(), p.coerce(v, budget));
             } catch (InputValueException e) {
                 throw e.within("." + p.name());
             }

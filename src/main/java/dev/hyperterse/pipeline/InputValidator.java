@@ -3,6 +3,7 @@ package dev.hyperterse.pipeline;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputValueException;
+import dev.hyperterse.model.PatternBudget;
 import dev.hyperterse.model.ToolDef;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,6 +27,63 @@ public final class InputValidator {
     private InputValidator() {
     }
 
+    /**
+     * Characters of caller text from which a call to a tool with {@code pattern} rules is checked
+     * on a worker rather than the event loop: pattern matching may read each character many times
+     * (within {@link PatternBudget#PER_CALL} for the call), and a few milliseconds are already too
+     * long to hold a loop that serves every other caller.
+     */
+    static final int PATTERN_TEXT_ON_WORKER = 1024;
+
+    /**
+     * Whether checking these inputs may take long enough to belong on a worker: the tool has a
+     * {@code pattern} rule somewhere in its inputs, and the inputs that have one carry more than
+     * {@link #PATTERN_TEXT_ON_WORKER} characters of text. Reads them only up to that count.
+     */
+    public static boolean heavy(ToolDef tool, Map<String, ?> inputs) {
+        long wanted = PATTERN_TEXT_ON_WORKER;
+        for (InputDef def : tool.inputs()) {
+            Object value = inputs.get(def.name());
+            if (value != null && patterned(def)) {
+                wanted = textAtLeast(List.of(value), wanted);
+                if (wanted <= 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean patterned(InputDef def) {
+        if (def.constraints().pattern() != null || (def.items() != null && patterned(def.items()))) {
+            return true;
+        }
+        for (InputDef p : def.properties()) {
+            if (patterned(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code wanted} less the characters of text in the values, stopping once it reaches 0. */
+    private static long textAtLeast(Iterable<?> values, long wanted) {
+        for (Object v : values) {
+            if (wanted <= 0) {
+                break;
+            }
+            if (v instanceof String) {
+                wanted -= ((String) v).length();
+            } else if (v instanceof JsonArray || v instanceof List) {
+                wanted = textAtLeast(v instanceof JsonArray ? ((JsonArray) v).getList() : (List<?>) v, wanted);
+            } else if (v instanceof JsonObject || v instanceof Map) {
+                Map<?, ?> map = v instanceof JsonObject ? ((JsonObject) v).getMap() : (Map<?, ?>) v;
+                wanted = textAtLeast(map.values(), wanted);
+            }
+        }
+        return wanted;
+    }
+
     /** @return the coerced inputs in declaration order */
     public static Map<String, Object> validate(ToolDef tool, JsonObject inputs) {
         if (!tool.openInputs()) {
@@ -36,6 +94,7 @@ public final class InputValidator {
             }
         }
         Map<String, Object> out = new LinkedHashMap<>();
+        PatternBudget budget = PatternBudget.forCall();
         for (InputDef def : tool.inputs()) {
             Object raw = inputs.getValue(def.name());
             if (raw == null) {
@@ -51,7 +110,7 @@ public final class InputValidator {
                 continue;
             }
             try {
-                out.put(def.name(), json(def.coerce(plain(raw))));
+                out.put(def.name(), json(def.coerce(plain(raw), budget)));
             } catch (InputValueException e) {
                 throw failure(tool, "validation error for field '" + def.name() + "': "
                         + (e.position().isEmpty() ? "" : "inputs." + def.name() + e.position() + ": ")

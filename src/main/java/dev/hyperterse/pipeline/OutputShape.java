@@ -4,6 +4,7 @@ import dev.hyperterse.connector.ResultColumns;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.InputValueException;
+import dev.hyperterse.model.PatternBudget;
 import dev.hyperterse.search.InputSchema;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -36,7 +37,7 @@ public final class OutputShape {
      * path is written only for a row that does not fit: a check runs for every row of a result.
      */
     private interface RowCheck {
-        String mismatch(JsonObject row, int index);
+        String mismatch(JsonObject row, int index, PatternBudget budget);
     }
 
     private final JsonObject schema;
@@ -64,7 +65,7 @@ public final class OutputShape {
             JsonObject row = new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("rows_affected", new JsonObject().put("type", "integer")))
                     .put("required", new JsonArray().add("rows_affected"));
-            return new OutputShape(row, null, (r, index) -> integral(r.getValue("rows_affected")) ? null
+            return new OutputShape(row, null, (r, index, budget) -> integral(r.getValue("rows_affected")) ? null
                     : path(index) + ".rows_affected: expected integer, got " + InputType.describe(r.getValue("rows_affected")),
                     false);
         }
@@ -90,7 +91,7 @@ public final class OutputShape {
         });
         JsonObject row = new JsonObject().put("type", "object").put("properties", properties).put("required", required);
         List<ResultColumns.Column> columns = new ArrayList<>(byName.values());
-        return new OutputShape(row, null, (r, index) -> {
+        return new OutputShape(row, null, (r, index, budget) -> {
             for (ResultColumns.Column column : columns) {
                 if (!r.containsKey(column.name())) {
                     return path(index) + "." + column.name() + ": the column is missing";
@@ -119,20 +120,20 @@ public final class OutputShape {
         InputDef items = output.items();
         if (output.type() == InputType.OBJECT) {
             row = InputSchema.ofOutput(output);
-            check = (r, index) -> mismatch(output, r, path(index));
+            check = (r, index, budget) -> mismatch(output, r, path(index), budget);
         } else if (items == null) {
             row = new JsonObject().put("type", "object");
-            check = (r, index) -> null;
+            check = (r, index, budget) -> null;
         } else if (items.type() == InputType.OBJECT) {
             row = InputSchema.ofOutput(items);
-            check = (r, index) -> mismatch(items, r, path(index));
+            check = (r, index, budget) -> mismatch(items, r, path(index), budget);
         } else {
             row = new JsonObject().put("type", "object")
                     .put("properties", new JsonObject().put("value", InputSchema.ofOutput(items)))
                     .put("required", new JsonArray().add("value"))
                     .put("additionalProperties", false);
-            check = (r, index) -> r.size() == 1 && r.containsKey("value")
-                    ? mismatch(items, r.getValue("value"), path(index) + ".value")
+            check = (r, index, budget) -> r.size() == 1 && r.containsKey("value")
+                    ? mismatch(items, r.getValue("value"), path(index) + ".value", budget)
                     : path(index) + ": expected " + items.type().keyword() + ", got an object";
         }
         row.remove("description");
@@ -151,12 +152,14 @@ public final class OutputShape {
 
     /** Why the rows do not fit this shape, naming the first value that does not ({@code rows[3].price: …}), or null. */
     public String mismatch(JsonArray rows) {
+        // one pattern budget for the whole result, as for a call's inputs
+        PatternBudget budget = PatternBudget.forCall();
         for (int i = 0; i < rows.size(); i++) {
             Object row = rows.getValue(i);
             if (!(row instanceof JsonObject)) {
                 return path(i) + ": expected an object, got " + InputType.describe(row);
             }
-            String problem = check.mismatch((JsonObject) row, i);
+            String problem = check.mismatch((JsonObject) row, i, budget);
             if (problem != null) {
                 return problem;
             }
@@ -228,7 +231,7 @@ public final class OutputShape {
      * Why a value does not keep its declaration: its type taken strictly (no coercion: a string
      * is no int), then its elements or properties, then its rules ({@code enum}, {@code minimum}, …).
      */
-    private static String mismatch(InputDef def, Object value, String path) {
+    private static String mismatch(InputDef def, Object value, String path, PatternBudget budget) {
         InputType type = def.type();
         Object checked;
         switch (type) {
@@ -270,7 +273,7 @@ public final class OutputShape {
                 if (list == null) {
                     return expected(type, value, path);
                 }
-                String element = elements(def.items(), list, path);
+                String element = elements(def.items(), list, path, budget);
                 if (element != null) {
                     return element;
                 }
@@ -282,7 +285,7 @@ public final class OutputShape {
                 if (map == null) {
                     return expected(type, value, path);
                 }
-                String property = properties(def, map, path);
+                String property = properties(def, map, path, budget);
                 if (property != null) {
                     return property;
                 }
@@ -292,21 +295,21 @@ public final class OutputShape {
                 throw new IllegalStateException(type.name());
         }
         try {
-            def.constraints().check(checked);
+            def.constraints().check(checked, budget);
         } catch (InputValueException e) {
             return path + ": " + e.getMessage();
         }
         return null;
     }
 
-    private static String elements(InputDef items, List<?> list, String path) {
+    private static String elements(InputDef items, List<?> list, String path, PatternBudget budget) {
         if (items == null) {
             return null;
         }
         for (int i = 0; i < list.size(); i++) {
             Object element = list.get(i);
             String at = path + "[" + i + "]";
-            String problem = element == null ? expected(items.type(), null, at) : mismatch(items, element, at);
+            String problem = element == null ? expected(items.type(), null, at) : mismatch(items, element, at, budget);
             if (problem != null) {
                 return problem;
             }
@@ -315,7 +318,7 @@ public final class OutputShape {
     }
 
     /** Declared properties are required unless optional (then they may also be null); no others may appear. */
-    private static String properties(InputDef def, Map<?, ?> map, String path) {
+    private static String properties(InputDef def, Map<?, ?> map, String path, PatternBudget budget) {
         if (def.properties().isEmpty()) {
             return null;
         }
@@ -334,7 +337,7 @@ public final class OutputShape {
                 }
                 continue;
             }
-            String problem = mismatch(p, v, at);
+            String problem = mismatch(p, v, at, budget);
             if (problem != null) {
                 return problem;
             }

@@ -23,7 +23,9 @@ import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
 import dev.hyperterse.telemetry.TraceSpan;
 import dev.hyperterse.telemetry.Tracing;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -164,7 +166,7 @@ public final class Pipeline {
                 then(then(then(tool.inputMapper() == null ? mapInputs(tool, inputs, caller)
                                         : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs, caller)),
                                 mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
-                                        span -> Future.succeededFuture(InputValidator.validate(tool, mapped)))),
+                                        span -> validate(tool, mapped))),
                         values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
                                 span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span)))),
                         rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
@@ -174,6 +176,18 @@ public final class Pipeline {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
         return finished(tool, toolName, call, started, result);
+    }
+
+    /**
+     * The inputs checked and coerced: here when that is quick, on a worker when the tool matches
+     * patterns against a call carrying much text (see {@link InputValidator#heavy}).
+     */
+    private static Future<Map<String, Object>> validate(ToolDef tool, JsonObject inputs) {
+        Context context = Vertx.currentContext();
+        if (context == null || !Context.isOnEventLoopThread() || !InputValidator.heavy(tool, inputs.getMap())) {
+            return Future.succeededFuture(InputValidator.validate(tool, inputs));
+        }
+        return context.executeBlocking(() -> InputValidator.validate(tool, inputs), false);
     }
 
     /**

@@ -124,4 +124,69 @@ class InputValidatorTest {
         String fine = "a".repeat(20);
         assertEquals(fine, InputValidator.validate(TOOL, new JsonObject().put("slow", fine)).get("slow"));
     }
+
+    // the outside review's host pattern: 700 letters match its second branch after about 735,000
+    // characters read in the first, within the budget of one value but not of 2,000
+    private static final Pattern HOSTS = Pattern.compile("^(?:([a-z]+-?)+\\.example\\.com|[a-z]+)$");
+
+    private static final ToolDef PATTERNED = new ToolDef("hosts", "hosts", "d", "db", "SELECT 1", List.of(
+            input("hosts", InputType.ARRAY, true, input("items", InputType.STRING, false, null, List.of(),
+                    new InputConstraints(null, null, null, null, null, HOSTS, null, null)), List.of(), null),
+            input("rows", InputType.ARRAY, true, input("items", InputType.OBJECT, false, null, List.of(
+                    input("host", InputType.STRING, false, null, List.of(),
+                            new InputConstraints(null, null, null, null, null, HOSTS, null, null))), null),
+                    List.of(), null),
+            input("note", InputType.STRING, true, null, List.of(), null)),
+            null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, AT);
+
+    private static String patternedFailure(JsonObject inputs) {
+        ToolException e = assertThrows(ToolException.class, () -> InputValidator.validate(PATTERNED, inputs));
+        return e.getMessage();
+    }
+
+    /** Each item alone is within its budget; together they are not: the call is refused, not run item by item. */
+    @Test
+    void patternWorkIsBudgetedPerCallNotPerArrayItem() {
+        String letters = "a".repeat(700);
+        assertEquals(new JsonArray().add(letters).add(letters),
+                InputValidator.validate(PATTERNED, new JsonObject().put("hosts", new JsonArray().add(letters).add(letters)))
+                        .get("hosts"));
+        JsonArray many = new JsonArray();
+        for (int i = 0; i < 10; i++) {
+            many.add(letters);
+        }
+        String message = patternedFailure(new JsonObject().put("hosts", many));
+        assertTrue(message.contains("inputs.hosts[5]: could not be checked against the pattern"), message);
+        assertTrue(message.contains("this call's values together needed more than the 4000000 characters"), message);
+        // objects inside arrays draw on the same budget
+        JsonArray rows = new JsonArray();
+        for (int i = 0; i < 10; i++) {
+            rows.add(new JsonObject().put("host", letters));
+        }
+        // as a request body decodes it: nested objects as maps
+        message = patternedFailure(new JsonObject(new JsonObject().put("rows", rows).encode()));
+        assertTrue(message.contains("inputs.rows[5].host: could not be checked against the pattern"), message);
+        // and so do different inputs of one call
+        JsonObject both = new JsonObject().put("hosts", new JsonArray().add(letters).add(letters).add(letters))
+                .put("rows", new JsonArray().add(new JsonObject().put("host", letters)).add(new JsonObject().put("host",
+                        letters)).add(new JsonObject().put("host", letters)));
+        message = patternedFailure(new JsonObject(both.encode()));
+        assertTrue(message.contains("inputs.rows[2].host: could not be checked"), message);
+    }
+
+    @Test
+    void patternChecksOnMuchTextAreMarkedForAWorker() {
+        String shortText = "a".repeat(100);
+        assertTrue(!InputValidator.heavy(PATTERNED, Map.of("hosts", new JsonArray().add(shortText))));
+        // much text, but no pattern reads it: stays where it is
+        assertTrue(!InputValidator.heavy(PATTERNED, Map.of("note", "x".repeat(100_000))));
+        assertTrue(!InputValidator.heavy(TOOL, Map.of("status", "x".repeat(100_000))));
+        JsonArray many = new JsonArray();
+        for (int i = 0; i < 11; i++) {
+            many.add(shortText);
+        }
+        assertTrue(InputValidator.heavy(PATTERNED, Map.of("hosts", many)));
+        assertTrue(InputValidator.heavy(PATTERNED, Map.of("rows", new JsonArray().add(new JsonObject().put("host",
+                "a".repeat(InputValidator.PATTERN_TEXT_ON_WORKER + 1))))));
+    }
 }
