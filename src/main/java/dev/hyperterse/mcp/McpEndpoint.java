@@ -1,6 +1,8 @@
 package dev.hyperterse.mcp;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.mcp.http.BodyBudget;
+import dev.hyperterse.mcp.http.BodyReader;
 import dev.hyperterse.mcp.stateless.RequestStateKey;
 import dev.hyperterse.mcp.stateless.RequestStateSeal;
 import dev.hyperterse.mcp.stateless.StatelessEndpoint;
@@ -21,7 +23,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,8 @@ public final class McpEndpoint {
     private final Tracing tracing;
     private final Metrics metrics;
     private final SseKeepAlive keepAlive;
+    private final BodyBudget bodyBudget;
+    private final BodyReader bodies;
 
     /**
      * @param conformanceFixtures whether to serve the conformance suite's fixture tools besides
@@ -92,13 +95,16 @@ public final class McpEndpoint {
         this.tracing = telemetry.tracing();
         this.metrics = telemetry.metrics();
         this.originPolicy = new OriginPolicy(settings.allowedOrigins(), settings.allowedHosts(), settings.host());
+        this.bodyBudget = new BodyBudget(settings.http().bodiesInFlightBytes(), settings.maxBodyBytes());
+        this.bodies = new BodyReader(settings.maxBodyBytes(), bodyBudget, request -> ClientAddress.of(request.remoteAddress()),
+                message -> JsonRpc.error(null, JsonRpc.SERVER_ERROR, message).toBuffer());
         MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
                 settings.progressInterval());
         ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
         ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
         this.resources = new ResourceMethods(vertx, fixtures);
         this.vertx = vertx;
-        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.httpTimeouts().sseKeepAlive().toMillis()));
+        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.http().sseKeepAlive().toMillis()));
         this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(fixtures), resources,
                 new CompletionMethods(fixtures));
         this.methods = new McpMethods(backends, sessions, toolMethods, resources, new SessionUse() {
@@ -149,7 +155,10 @@ public final class McpEndpoint {
 
     /** Mounts the endpoint on {@code path} with a body limit. */
     public void mount(Router router, String path) {
-        router.post(path).handler(BodyHandler.create(false).setBodyLimit(settings.maxBodyBytes()));
+        // refused before any of the body is read: a foreign origin, a body that cannot be parsed as
+        // JSON-RPC, or one the client will not accept an answer to
+        router.post(path).handler(this::acceptable);
+        router.post(path).handler(bodies);
         router.post(path).handler(this::post);
         router.delete(path).handler(this::delete);
         router.get(path).handler(this::get);
@@ -160,13 +169,8 @@ public final class McpEndpoint {
         router.route(path).failureHandler(this::failed);
     }
 
-    /** A handler failed (the body handler does for an oversized body): answer in JSON-RPC terms. */
+    /** A handler failed: answer in JSON-RPC terms. */
     private void failed(RoutingContext rc) {
-        if (rc.statusCode() == 413) {
-            reject(rc, 413, null, JsonRpc.SERVER_ERROR, "Payload Too Large: the body exceeds server.max_body_size ("
-                    + settings.maxBodyBytes() + " bytes)");
-            return;
-        }
         if (rc.statusCode() == 400 && rc.request().authority() == null) {
             // the router refuses a request whose Host (HTTP/1.1) or :authority (HTTP/2) is absent or
             // cannot be read before any handler runs: the caller's mistake, not the server's
@@ -267,7 +271,8 @@ public final class McpEndpoint {
 
     // ---- POST ----
 
-    private void post(RoutingContext rc) {
+    /** A POST's headers: the origin and the media types, before the body is read. */
+    private void acceptable(RoutingContext rc) {
         if (!guard(rc)) {
             return;
         }
@@ -282,7 +287,16 @@ public final class McpEndpoint {
                     "Not Acceptable: Accept must list application/json and text/event-stream");
             return;
         }
-        Buffer body = rc.body().buffer();
+        rc.next();
+    }
+
+    /** Bytes of request bodies held now while they arrive (all listeners). */
+    public long bodyBytesInFlight() {
+        return bodyBudget.held();
+    }
+
+    private void post(RoutingContext rc) {
+        Buffer body = rc.get(BodyReader.BODY);
         if (body == null || body.length() == 0) {
             reject(rc, 400, null, JsonRpc.PARSE_ERROR, "Parse error: empty body");
             return;

@@ -21,7 +21,7 @@ import java.util.List;
  * @param searchOutputSchema whether {@code search} declares an {@code outputSchema} and returns {@code structuredContent}
  * @param shutdownTimeout    how long a stopping server lets in-flight calls finish
  * @param sessionsPerClient  the most live MCP sessions one client (network address) holds
- * @param httpTimeouts       how long the server waits on a client's connection
+ * @param http               how long the server waits on a client's connection, and how many body bytes it holds while they arrive
  * @param metricsToken       the bearer token the metrics path asks for, or null for none
  * @param instances          how many HTTP listeners serve the port, each on its own event loop
  *                           with its own share of every adapter's pool; 0 for one per CPU core
@@ -30,7 +30,7 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
                              List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
                              ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
                              int pageSize, Duration progressInterval, boolean searchOutputSchema,
-                             Duration shutdownTimeout, int sessionsPerClient, HttpTimeouts httpTimeouts,
+                             Duration shutdownTimeout, int sessionsPerClient, HttpLimits http,
                              String metricsToken, int instances) {
     public ServerSettings {
         corsOrigins = List.copyOf(corsOrigins);
@@ -41,52 +41,52 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withHost(String newHost) {
         return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withToolErrors(ToolErrorMode mode) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withSessions(Duration idleTimeout, int max) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withPageSize(int size) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withProgressInterval(Duration interval) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withShutdownTimeout(Duration timeout) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout,
-                sessionsPerClient, httpTimeouts, metricsToken, instances);
+                sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withSearchOutputSchema(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
     }
 
     public ServerSettings withSessionsPerClient(int perClient) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, perClient, httpTimeouts, metricsToken, instances);
+                shutdownTimeout, perClient, http, metricsToken, instances);
     }
 
-    public ServerSettings withHttpTimeouts(HttpTimeouts timeouts) {
+    public ServerSettings withHttpLimits(HttpLimits timeouts) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
                 shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances);
@@ -95,13 +95,13 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withMetricsToken(String token) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, token, instances);
+                shutdownTimeout, sessionsPerClient, http, token, instances);
     }
 
     public ServerSettings withInstances(int count) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, httpTimeouts, metricsToken, count);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, count);
     }
 
     /**
@@ -121,7 +121,7 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
                 + sessionIdleTimeout + ", maxSessions=" + maxSessions + ", pageSize=" + pageSize
                 + ", progressInterval=" + progressInterval + ", searchOutputSchema=" + searchOutputSchema
                 + ", shutdownTimeout=" + shutdownTimeout + ", sessionsPerClient=" + sessionsPerClient
-                + ", httpTimeouts=" + httpTimeouts + ", metricsToken=" + (metricsToken == null ? "none" : "(set)")
+                + ", http=" + http + ", metricsToken=" + (metricsToken == null ? "none" : "(set)")
                 + ", instances=" + (instances == 0 ? "auto" : instances) + "]";
     }
 }

@@ -3,7 +3,7 @@ package dev.hyperterse.project;
 import dev.hyperterse.model.AuthDef;
 import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.HostPattern;
-import dev.hyperterse.model.HttpTimeouts;
+import dev.hyperterse.model.HttpLimits;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
@@ -43,7 +43,8 @@ final class RootConfigReader {
             "allowed_origins", "allowed_hosts", "max_body_size", "tool_errors", "sessions", "page_size",
             "progress_interval", "search_output_schema", "shutdown_timeout", "http", "metrics", "instances");
     private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max", "per_client");
-    private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout");
+    private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout",
+            "bodies_in_flight");
     private static final List<String> SERVER_METRICS_KEYS = List.of("token");
     private static final List<String> BUILD_KEYS = List.of("out");
     private static final List<String> OBSERVABILITY_KEYS = List.of("tracing", "metrics", "logs");
@@ -230,10 +231,10 @@ final class RootConfigReader {
         Integer maxSessions = sessions == null ? null : sessions.positiveInt(required(sessions, "max"));
         Integer perClient = sessions == null || maxSessions == null ? null : perClient(sessions, maxSessions);
         ConfigMap http = section(server, "http", HTTP_KEYS);
-        HttpTimeouts timeouts = http == null ? null : new HttpTimeouts(
+        HttpLimits timeouts = http == null ? null : new HttpLimits(
                 orBad(http.duration(required(http, "idle_timeout"))),
                 orBad(http.duration(required(http, "header_timeout"))),
-                orBad(http.duration(required(http, "body_timeout"))));
+                orBad(http.duration(required(http, "body_timeout"))), bodiesInFlight(http));
         ConfigMap metrics = section(server, "metrics", SERVER_METRICS_KEYS);
         String metricsToken = metrics == null ? null : metricsToken(metrics);
         Integer pageSize = server.positiveInt(required(server, "page_size"));
@@ -246,8 +247,19 @@ final class RootConfigReader {
                 hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
                 toolErrors == null ? ToolErrorMode.PROTOCOL : toolErrors, orBad(idle), orBad(maxSessions),
                 orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
-                orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpTimeouts.DEFAULTS : timeouts,
+                orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpLimits.DEFAULTS : timeouts,
                 metricsToken, orBad(instances));
+    }
+
+    /** {@code server.http.bodies_in_flight}: a size, or {@code auto} (a quarter of the heap). */
+    private static long bodiesInFlight(ConfigMap http) {
+        String key = required(http, "bodies_in_flight");
+        YamlNode node = http.node(key);
+        if (node instanceof YamlNode.Scalar && "auto".equals(String.valueOf(((YamlNode.Scalar) node).value()).strip())) {
+            return HttpLimits.AUTO_BODIES_IN_FLIGHT;
+        }
+        Long bytes = http.byteSize(key);
+        return bytes == null ? BAD_INT : bytes;
     }
 
     /** {@code server.instances}: a positive number of listeners, or {@code auto} (0: one per CPU core). */

@@ -1,6 +1,6 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.model.HttpTimeouts;
+import dev.hyperterse.model.HttpLimits;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -20,9 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Deadlines a client must meet on its connection, so a slow or silent client cannot hold one
  * open (Vert.x's own idle timeout only sees a connection where nothing moves; a client that sends
  * one byte now and then never trips it). A request's line and headers must be complete within
- * {@link HttpTimeouts#headers()} of the connection opening or (HTTP/1) of its previous response
+ * {@link HttpLimits#headers()} of the connection opening or (HTTP/1) of its previous response
  * ending, else the connection is closed; its body must be complete within
- * {@link HttpTimeouts#body()} of its headers, else it gets 408 and the connection is closed.
+ * {@link HttpLimits#body()} of its headers, else it gets 408 and the connection is closed.
  * Long answers (SSE streams, slow calls) are not limited here: the server is the one sending.
  *
  * <p>No timer is armed per request: each connection records when its next deadline falls, and
@@ -42,7 +42,7 @@ final class ConnectionDeadlines {
     private final Map<HttpConnection, Watch> watched = new ConcurrentHashMap<>();
     private long sweeper = -1;
 
-    ConnectionDeadlines(Vertx vertx, HttpTimeouts timeouts) {
+    ConnectionDeadlines(Vertx vertx, HttpLimits timeouts) {
         this.vertx = vertx;
         this.headerMillis = Math.max(1, timeouts.headers().toMillis());
         this.bodyMillis = Math.max(1, timeouts.body().toMillis());

@@ -127,7 +127,7 @@ public final class HyperterseServer {
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
-            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.httpTimeouts());
+            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.http());
             Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy());
             Readiness readiness = new Readiness(vertx, current, stopping::get,
                     () -> reloader == null ? 1 : reloader.generation());
@@ -173,7 +173,7 @@ public final class HyperterseServer {
                     // then a connection has no handler, so a client sending fewer would escape the
                     // header deadline (ConnectionDeadlines); h2c upgrade requests are answered in HTTP/1.1
                     .setHttp2ClearTextEnabled(false)
-                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.httpTimeouts().idle().toMillis()))
+                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.http().idle().toMillis()))
                     .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
             deadlines.start();
             return listeners.listen(httpOptions, deadlines::opened, routes)
@@ -261,6 +261,8 @@ public final class HyperterseServer {
         metrics.gauge("sessions.live", "MCP sessions with live state on this node", endpoint::liveSessions);
         metrics.gauge("tools", "Tools of the project being served", () -> current.peek().project().tools().size());
         metrics.gauge("calls.in.flight", "Calls running on the snapshot being served", () -> current.peek().calls().count());
+        metrics.gauge("request.body.bytes.in.flight", "Bytes of request bodies held while they arrive",
+                endpoint::bodyBytesInFlight);
         metrics.gauge("cache.entries", "Entries in the result cache", cache(current, CacheStats::entries));
         metrics.gauge("cache.size.bytes", "Memory the result cache holds (encoded size)", cache(current, CacheStats::weightBytes));
         metrics.gauge("cache.evictions", "Result cache evictions since the last reload", cache(current, CacheStats::evictions));

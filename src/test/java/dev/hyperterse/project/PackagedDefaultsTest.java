@@ -55,7 +55,7 @@ class PackagedDefaultsTest {
         assertEquals(Duration.ofSeconds(1), server.progressInterval());
         assertFalse(server.searchOutputSchema());
         assertEquals(1000, server.sessionsPerClient(), "10% of max");
-        assertEquals(dev.hyperterse.model.HttpTimeouts.DEFAULTS, server.httpTimeouts(),
+        assertEquals(dev.hyperterse.model.HttpLimits.DEFAULTS, server.http(),
                 "the model's constant agrees with the packaged defaults");
         assertNull(server.metricsToken());
     }
@@ -67,8 +67,8 @@ class PackagedDefaultsTest {
                 + "  http:\n    header_timeout: 2s\n");
         ServerSettings server = p.compile().config().server();
         assertEquals(50, server.sessionsPerClient());
-        assertEquals(Duration.ofSeconds(2), server.httpTimeouts().headers());
-        assertEquals(Duration.ofMinutes(5), server.httpTimeouts().idle(), "a sibling keeps its default");
+        assertEquals(Duration.ofSeconds(2), server.http().headers());
+        assertEquals(Duration.ofMinutes(5), server.http().idle(), "a sibling keeps its default");
         p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 7\n");
         assertEquals(7, p.compile().config().server().sessionsPerClient());
         for (String wrong : new String[] {"0", "0%", "150%", "lots", "-3"}) {

@@ -1,6 +1,6 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.model.HttpTimeouts;
+import dev.hyperterse.model.HttpLimits;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class ConnectionDeadlinesTest {
 
     private static long sweep(Duration headers, Duration body) {
-        return new ConnectionDeadlines(null, new HttpTimeouts(Duration.ofSeconds(60), headers, body)).sweepMillis();
+        return new ConnectionDeadlines(null, new HttpLimits(Duration.ofSeconds(60), headers, body, 0)).sweepMillis();
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.model.HttpTimeouts;
+import dev.hyperterse.model.HttpLimits;
 import dev.hyperterse.testing.DelayConnectors;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -30,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * headers and bodies, 3 s idle); the bounds asserted are generous, for a loaded machine.
  */
 class HttpDeadlinesTest {
-    private static final HttpTimeouts TIMEOUTS =
-            new HttpTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(1));
+    private static final HttpLimits TIMEOUTS =
+            new HttpLimits(Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofSeconds(1), 0);
     /** Far above each 1 s deadline, far below "forever". */
     private static final long CLOSED_WITHIN_MS = 10_000;
     /** A deadline never acts early (the client's clock starts a little after the server's). */
@@ -40,7 +40,7 @@ class HttpDeadlinesTest {
     @RegisterExtension
     static final TestServer server = TestServer.of(scratch -> RunningServer.start(
             DelayConnectors.quickstartWithSlowTool(scratch), Map.of(), RunningServer.withDelay(new DelayConnectors()),
-            s -> s.withHttpTimeouts(TIMEOUTS), ServeOptions.DEFAULTS));
+            s -> s.withHttpLimits(TIMEOUTS), ServeOptions.DEFAULTS));
     static final RawHttp http = server.http();
 
     @Test
