@@ -39,4 +39,12 @@ public interface CallScope {
      * without a session, or before protocol 2025-11-25 (no priming event to resume from).
      */
     void closeStream();
+
+    /**
+     * How this caller's user is asked to confirm a call of a tool marked {@code confirm: true};
+     * {@link UserConfirmation#CANNOT_ASK} where the client cannot be asked.
+     */
+    default UserConfirmation confirmation() {
+        return UserConfirmation.CANNOT_ASK;
+    }
 }

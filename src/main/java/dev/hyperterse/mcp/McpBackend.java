@@ -2,6 +2,7 @@ package dev.hyperterse.mcp;
 
 import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
+import dev.hyperterse.model.ToolAccess;
 import dev.hyperterse.model.ToolExposure;
 import dev.hyperterse.pipeline.Pipeline;
 import dev.hyperterse.search.IndexBuild;
@@ -15,13 +16,18 @@ import java.util.Map;
  * {@link IndexBuild}), and the project's prompts and resources. Replaced as a whole on reload.
  *
  * @param searchFiltersByAuth whether {@code search} shows a caller only the tools it may execute
- * @param exposure            whether {@code tools/list} offers the meta-tools, the project's tools, or both
+ * @param access              whether {@code tools/list} offers the meta-tools, the project's tools, or
+ *                            both, and whether a tool marked {@code confirm} runs for a client that cannot be asked
  */
 public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, IndexBuild searchIndex,
                          boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources,
-                         ToolExposure exposure) {
+                         ToolAccess access) {
     public McpBackend {
         prompts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prompts));
         resources = List.copyOf(resources);
+    }
+
+    public ToolExposure exposure() {
+        return access.exposure();
     }
 }

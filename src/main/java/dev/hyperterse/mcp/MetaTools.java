@@ -354,6 +354,40 @@ final class MetaTools {
      */
     Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
                            CallScope scope, Output output) {
+        ToolDef tool = backend.pipeline().tools().get(toolName);
+        if (tool == null || !tool.confirm()) {
+            return runConfirmed(backend, toolName, inputs, context, scope, output);
+        }
+        // a caller who may not run the tool is not asked: the call fails as it would unasked, and
+        // the question does not confirm that the tool exists
+        return backend.pipeline().mayExecute(tool, context).compose(may -> !may
+                ? runConfirmed(backend, toolName, inputs, context, scope, output)
+                : scope.confirmation().ask(toolName, inputs, ConfirmQuestion.of(tool, inputs)).transform(asked -> {
+                    if (asked.failed()) {
+                        return asked.cause() instanceof UserConfirmation.AnswerLater
+                                ? Future.succeededFuture(((UserConfirmation.AnswerLater) asked.cause()).result())
+                                : Future.failedFuture(asked.cause());
+                    }
+                    switch (asked.result()) {
+                        case ACCEPTED:
+                            return runConfirmed(backend, toolName, inputs, context, scope, output);
+                        case DECLINED:
+                            return Future.succeededFuture(textResult("Not run: the user did not confirm '"
+                                    + toolName + "'.").put("isError", true));
+                        default:
+                            if (backend.access().runUnconfirmed()) {
+                                return runConfirmed(backend, toolName, inputs, context, scope, output);
+                            }
+                            return Future.succeededFuture(textResult("Not run: '" + toolName + "' needs the user's"
+                                    + " confirmation, and this client cannot ask for it (it did not declare the"
+                                    + " elicitation capability). Use a client that supports elicitation.")
+                                    .put("isError", true));
+                    }
+                }));
+    }
+
+    private Future<JsonObject> runConfirmed(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
+                                            CallScope scope, Output output) {
         // the call's log lines are built only for a caller who asked for them (logging/setLevel)
         String shown = scope.logs(LogLevel.DEBUG) || scope.wantsProgress() ? shown(toolName) : null;
         if (scope.logs(LogLevel.DEBUG)) {

@@ -28,7 +28,8 @@ import java.nio.file.Path;
  *                    {@code ToolError}'s message and masks others behind an error id in the log
  * @param promptsDir  {@code prompts.directory} resolved against the root (default {@code prompts}); null when absent
  * @param resourcesDir {@code resources.directory} resolved against the root (default {@code resources}); null when absent
- * @param exposure    {@code tools.exposure}: how clients reach the tools (default {@code meta})
+ * @param access      {@code tools.exposure} and {@code tools.confirm_without_elicitation}: how clients
+ *                    reach the tools (default {@code meta}, unconfirmable calls refused)
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
                             Path adaptersDir, int searchLimit, SearchRanking searchRanking, boolean searchFiltersByAuth, CachePolicy cache,
@@ -36,8 +37,13 @@ public record ProjectConfig(String name, String version, Path projectDir, Path r
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
                             java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
                             Path promptsDir, Path resourcesDir, boolean exposeScriptErrors,
-                            ToolExposure exposure) {
+                            ToolAccess access) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
+    }
+
+    /** {@code tools.exposure}. */
+    public ToolExposure exposure() {
+        return access.exposure();
     }
 }

@@ -1,9 +1,11 @@
 package dev.hyperterse.project;
 
 import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.HostPattern;
 import dev.hyperterse.model.HttpLimits;
+import dev.hyperterse.model.ToolAccess;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
@@ -34,7 +36,7 @@ final class RootConfigReader {
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
-            "expose_script_errors", "exposure");
+            "expose_script_errors", "exposure", "confirm_without_elicitation");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -183,7 +185,8 @@ final class RootConfigReader {
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
-                exposeScriptErrors == null || exposeScriptErrors, exposure(tools));
+                exposeScriptErrors == null || exposeScriptErrors,
+                new ToolAccess(exposure(tools), runUnconfirmed(tools)));
         return new RootConfig(config, defaultAuth, authBroken);
     }
 
@@ -387,6 +390,21 @@ final class RootConfigReader {
         server.error("port", expected + (text.equals(scalar.text()) ? YamlNode.describe(node)
                 : YamlNode.describe(node) + " (\"" + text + "\" after substitution)"));
         return null;
+    }
+
+    /** {@code tools.confirm_without_elicitation}: {@code refuse} (the default) or {@code run}. */
+    private static boolean runUnconfirmed(ConfigMap tools) {
+        String written = tools == null ? null : tools.string(required(tools, "confirm_without_elicitation"));
+        if (written == null) {
+            return false;
+        }
+        String value = written.strip().toLowerCase(Locale.ROOT);
+        if (!value.equals("refuse") && !value.equals("run")) {
+            tools.error("confirm_without_elicitation", "'tools.confirm_without_elicitation' must be 'refuse' or 'run', got \""
+                    + CallerText.cut(written) + "\"");
+            return false;
+        }
+        return value.equals("run");
     }
 
     private static ToolExposure exposure(ConfigMap tools) {

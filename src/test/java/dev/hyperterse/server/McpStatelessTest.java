@@ -421,7 +421,8 @@ class McpStatelessTest {
         assertEquals("input_required", asked.getString("resultType"));
         JsonObject question = asked.getJsonObject("inputRequests").getJsonObject("confirm");
         assertEquals("elicitation/create", question.getString("method"));
-        assertTrue(question.getJsonObject("params").getString("message").contains("count-customers"));
+        assertEquals("Run 'count-customers' with these inputs?\n- from: 1",
+                question.getJsonObject("params").getString("message"));
         String state = asked.getString("requestState");
         assertNotNull(state);
 
@@ -429,6 +430,9 @@ class McpStatelessTest {
         JsonObject ran = result(send(retry(first, accept, state)));
         assertEquals("complete", ran.getString("resultType"));
         assertTrue(ran.getJsonArray("content").getJsonObject(0).getString("text").contains("\"n\":"), ran.encode());
+
+        // an accepted state runs its call once: used again, the user is asked again
+        assertEquals("input_required", result(send(retry(first, accept, state))).getString("resultType"));
 
         JsonObject declined = result(send(retry(first, new JsonObject().put("action", "decline"), state)));
         assertEquals(Boolean.TRUE, declined.getBoolean("isError"));
@@ -460,10 +464,12 @@ class McpStatelessTest {
     }
 
     @Test
-    void aClientThatCannotBeAskedRunsTheToolAsBefore() throws Exception {
-        JsonObject ran = result(send(execute(801, 1, new JsonObject())));
-        assertEquals("complete", ran.getString("resultType"));
-        assertTrue(ran.getJsonArray("content").getJsonObject(0).getString("text").contains("\"n\":"));
+    void aClientThatCannotBeAskedIsRefusedAndNothingRuns() throws Exception {
+        JsonObject refused = result(send(execute(801, 1, new JsonObject())));
+        assertEquals("complete", refused.getString("resultType"));
+        assertEquals(Boolean.TRUE, refused.getBoolean("isError"));
+        assertTrue(refused.getJsonArray("content").getJsonObject(0).getString("text")
+                .startsWith("Not run: 'count-customers' needs the user's confirmation"), refused.encode());
         // and a tool without confirm never asks
         JsonObject plain = result(send(call(802, "execute", new JsonObject().put("tool", "get-customer")
                 .put("inputs", new JsonObject().put("customer_id", 1)), ELICITATION)));

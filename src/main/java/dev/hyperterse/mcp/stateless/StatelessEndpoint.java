@@ -45,7 +45,7 @@ public final class StatelessEndpoint {
     private final ListenStreams listeners;
     private final StatelessFixtures fixtures;
     private final Future<RequestStateSeal> seal;
-    private final ConfirmationGate confirmation;
+    private final SpentStates spentConfirmations = new SpentStates(java.time.Clock.systemUTC());
     private final Metrics metrics;
     private final Tracing tracing;
     private final JsonArray supportedVersions;
@@ -64,7 +64,6 @@ public final class StatelessEndpoint {
         this.listeners = new ListenStreams(keepAlive, maxListeners, listenersPerClient);
         this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
         this.seal = seal;
-        this.confirmation = new ConfirmationGate(methods);
         this.metrics = metrics;
         this.tracing = tracing;
         JsonArray versions = new JsonArray().add(VERSION);
@@ -271,6 +270,8 @@ public final class StatelessEndpoint {
         }
         InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
         StatelessExchange exchange = new StatelessExchange(rc.response(), meta, listeners.keepAlive());
+        CallContext context = context(rc, exchange);
+        exchange.confirmWith(new RoundConfirmation(round, context, spentConfirmations));
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
         Future<JsonObject> result;
@@ -278,8 +279,7 @@ public final class StatelessEndpoint {
             if (fixtures != null && fixtures.has(tool)) {
                 result = fixtures.call(tool, round, exchange);
             } else {
-                CallContext context = context(rc, exchange);
-                result = confirmation.call(tool, args, context, round, () -> methods.callTool(tool, args, context, exchange, true));
+                result = methods.callTool(tool, args, context, exchange, true);
             }
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);

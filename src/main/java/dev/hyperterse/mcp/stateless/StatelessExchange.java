@@ -4,6 +4,7 @@ import dev.hyperterse.mcp.CallScope;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.LogLevel;
 import dev.hyperterse.mcp.SseKeepAlive;
+import dev.hyperterse.mcp.UserConfirmation;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -30,12 +31,23 @@ final class StatelessExchange implements CallScope {
     private boolean streaming;
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
+    private UserConfirmation confirmation = UserConfirmation.CANNOT_ASK;
 
     StatelessExchange(HttpServerResponse response, RequestMeta meta, SseKeepAlive keepAlive) {
         this.response = response;
         this.meta = meta;
         this.keepAlive = keepAlive;
         response.closeHandler(v -> closed());
+    }
+
+    /** How a tool marked {@code confirm: true} asks this request's user (an input round). */
+    void confirmWith(UserConfirmation asking) {
+        this.confirmation = asking;
+    }
+
+    @Override
+    public UserConfirmation confirmation() {
+        return confirmation;
     }
 
     private synchronized void closed() {
