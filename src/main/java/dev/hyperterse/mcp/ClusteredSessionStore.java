@@ -73,7 +73,7 @@ public final class ClusteredSessionStore implements SessionStore {
                     return Future.succeededFuture(Optional.<Session>empty());
                 }
                 Instant now = clock.instant();
-                Session session = new Session(ids.next(), protocolVersion, now);
+                Session session = Session.created(ids.next(), protocolVersion, now);
                 return m.put(session.id(), encode(session), ttlMillis()).map(x -> {
                     synchronized (created) {
                         created.add(session.id(), client, now);
@@ -203,14 +203,18 @@ public final class ClusteredSessionStore implements SessionStore {
                 .put("logLevel", s.logLevel())
                 .put("created", s.created().toString())
                 .put("lastSeen", s.lastSeen().toString())
-                .put("subscriptions", new JsonArray(new ArrayList<>(s.subscriptions())));
+                .put("subscriptions", new JsonArray(new ArrayList<>(s.subscriptions())))
+                .put("clientCapabilities", new JsonArray(new ArrayList<>(s.clientCapabilities())));
     }
 
     static Session decode(JsonObject json) {
         JsonArray watched = json.getJsonArray("subscriptions", new JsonArray());
         List<String> subscriptions = new ArrayList<>(watched.size());
         watched.forEach(uri -> subscriptions.add(String.valueOf(uri)));
+        List<String> capabilities = new ArrayList<>();
+        json.getJsonArray("clientCapabilities", new JsonArray()).forEach(c -> capabilities.add(String.valueOf(c)));
         return new Session(json.getString("id"), json.getString("protocolVersion"), json.getString("logLevel"),
-                Instant.parse(json.getString("created")), Instant.parse(json.getString("lastSeen")), subscriptions);
+                Instant.parse(json.getString("created")), Instant.parse(json.getString("lastSeen")), subscriptions,
+                capabilities);
     }
 }

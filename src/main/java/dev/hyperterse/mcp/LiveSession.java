@@ -31,6 +31,7 @@ final class LiveSession {
     private final Map<Integer, EventStream> streams = new HashMap<>();
     private final ArrayDeque<Integer> finishedOrder = new ArrayDeque<>();
     private final Map<Object, RunningRequest> running = new HashMap<>();
+    private final ClientRequests clientRequests = new ClientRequests();
     private int nextStream = 1;
     private boolean ended;
     private Instant lastUsed = Instant.MIN;
@@ -50,6 +51,11 @@ final class LiveSession {
 
     String id() {
         return id;
+    }
+
+    /** The server's requests to this session's client that await a response on this node. */
+    ClientRequests clientRequests() {
+        return clientRequests;
     }
 
     synchronized void used(Instant now) {

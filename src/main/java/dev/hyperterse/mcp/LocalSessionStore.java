@@ -66,7 +66,7 @@ public final class LocalSessionStore implements SessionStore {
                 }
             }
             if (room) {
-                Session session = new Session(ids.next(), protocolVersion, now);
+                Session session = Session.created(ids.next(), protocolVersion, now);
                 sessions.put(session.id(), session);
                 ledger.add(session.id(), client, now);
                 created = Optional.of(session);

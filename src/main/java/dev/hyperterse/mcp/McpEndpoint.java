@@ -55,6 +55,7 @@ public final class McpEndpoint {
     /** Event-bus addresses by which a cluster's nodes reach requests and streams held by another. */
     static final String CANCEL_ADDRESS = "hyperterse.mcp.cancel";
     static final String ENDED_ADDRESS = "hyperterse.mcp.session-ended";
+    static final String RESPONSE_ADDRESS = "hyperterse.mcp.client-response";
 
     private final Vertx vertx;
     private final SessionStore sessions;
@@ -137,6 +138,20 @@ public final class McpEndpoint {
         }
     }
 
+    /**
+     * A client's response to a request of the server's (such as {@code elicitation/create}): to the
+     * call waiting for it here, else (in a cluster) to the node holding that call. A response no
+     * one awaits is dropped, as JSON-RPC lets a receiver do.
+     */
+    private void clientResponded(Session session, LiveSession liveSession, Object id, JsonObject response) {
+        if (session == null) {
+            return;
+        }
+        if ((liveSession == null || !liveSession.clientRequests().answered(id, response)) && vertx.isClustered()) {
+            vertx.eventBus().publish(RESPONSE_ADDRESS, new JsonObject().put("session", session.id()).put("response", response));
+        }
+    }
+
     /** Cancellations and ended sessions from other nodes, for the requests and streams held here. */
     private void listenToPeers() {
         vertx.eventBus().<JsonObject>consumer(CANCEL_ADDRESS, message -> {
@@ -144,6 +159,13 @@ public final class McpEndpoint {
             Object requestId = body.getValue("requestId");
             if (JsonRpc.validId(requestId)) {
                 McpMethods.cancelHere(live.find(body.getString("session", "")), requestId);
+            }
+        });
+        vertx.eventBus().<JsonObject>consumer(RESPONSE_ADDRESS, message -> {
+            LiveSession session = live.find(message.body().getString("session", ""));
+            JsonObject response = message.body().getJsonObject("response");
+            if (session != null && response != null) {
+                session.clientRequests().answered(response.getValue("id"), response);
             }
         });
         vertx.eventBus().<JsonObject>consumer(ENDED_ADDRESS, message -> endedHere(message.body().getString("session", ""), false));
@@ -381,7 +403,11 @@ public final class McpEndpoint {
             return;
         }
         if (!env.isRequest()) {
-            methods.notification(env, session, liveSession, this::cancelElsewhere);
+            if (env.method == null) {
+                clientResponded(session, liveSession, env.id, message);
+            } else {
+                methods.notification(env, session, liveSession, this::cancelElsewhere);
+            }
             rc.response().setStatusCode(202).end();
             return;
         }
@@ -424,6 +450,8 @@ public final class McpEndpoint {
                         "Invalid Request: initialize must not be part of a batch"));
             } else if (env.isRequest()) {
                 run(exchange, env, session, liveSession, rc);
+            } else if (env.method == null) {
+                clientResponded(session, liveSession, env.id, (JsonObject) item);
             } else {
                 methods.notification(env, session, liveSession, this::cancelElsewhere);
             }
@@ -439,6 +467,9 @@ public final class McpEndpoint {
             request.respond(JsonRpc.error(env.id, JsonRpc.INVALID_REQUEST,
                     "Invalid Request: id " + env.id + " belongs to a request of this session that is still running"));
             return;
+        }
+        if (liveSession != null && session.declares("elicitation")) {
+            request.confirmWith(new SessionConfirmation(vertx, liveSession, request));
         }
         long started = System.nanoTime();
         String method = McpMethods.METHODS.contains(env.method) ? env.method : "other";

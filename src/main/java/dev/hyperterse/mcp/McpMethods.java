@@ -4,6 +4,7 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.pipeline.ToolException;
 import io.vertx.core.Future;
+import java.util.List;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -137,9 +138,13 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "initialize: 'protocolVersion' must be a string");
         }
         String version = ProtocolVersions.negotiate((String) requested);
-        return sessions.create(version, ClientAddress.of(rc.request().remoteAddress()), sessionUse).map(created -> {
+        List<String> declared = clientCapabilities(params.getValue("capabilities"));
+        return sessions.create(version, ClientAddress.of(rc.request().remoteAddress()), sessionUse).compose(created -> {
             Session session = created.orElseThrow(() -> new McpException(JsonRpc.SERVER_ERROR,
                     "too many live sessions, all in use; try again later or end unused sessions with DELETE"));
+            return declared.isEmpty() ? Future.succeededFuture(session)
+                    : sessions.update(session.id(), s -> s.withClientCapabilities(declared)).map(session);
+        }).map(session -> {
             rc.response().putHeader(McpEndpoint.SESSION_HEADER, session.id());
             ToolMethods.ServerIdentity server = tools.identity();
             return new JsonObject()
@@ -148,6 +153,20 @@ final class McpMethods {
                     .put("serverInfo", new JsonObject().put("name", server.name()).put("version", server.version()))
                     .put("instructions", INSTRUCTIONS);
         });
+    }
+
+    /** The requests the client declared it answers ({@code elicitation}, {@code sampling}, {@code roots}). */
+    private static List<String> clientCapabilities(Object capabilities) {
+        if (!(capabilities instanceof JsonObject)) {
+            return List.of();
+        }
+        List<String> declared = new java.util.ArrayList<>();
+        for (String name : List.of("elicitation", "sampling", "roots")) {
+            if (((JsonObject) capabilities).getValue(name) instanceof JsonObject) {
+                declared.add(name);
+            }
+        }
+        return declared;
     }
 
     /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */

@@ -19,6 +19,7 @@ final class RunningRequest implements CallScope {
     // guarded by the exchange
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
+    private UserConfirmation confirmation = UserConfirmation.CANNOT_ASK;
 
     /**
      * @param progressToken the request's {@code _meta.progressToken}, or null
@@ -73,6 +74,21 @@ final class RunningRequest implements CallScope {
         }
         exchange.send(this, notification("notifications/message", new JsonObject()
                 .put("level", level.keyword()).put("logger", LOGGER).put("data", message)));
+    }
+
+    /** How a tool marked {@code confirm: true} asks this request's user. */
+    void confirmWith(UserConfirmation asking) {
+        this.confirmation = asking;
+    }
+
+    @Override
+    public UserConfirmation confirmation() {
+        return confirmation;
+    }
+
+    /** Sends a request of the server's to the client on this call's stream, before its response. */
+    void sendToClient(JsonObject message) {
+        exchange.send(this, message);
     }
 
     @Override

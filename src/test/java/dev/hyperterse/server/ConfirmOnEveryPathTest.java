@@ -2,6 +2,7 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +111,54 @@ class ConfirmOnEveryPathTest {
                 .put("inputs", rename(3, "Session")));
         assertEquals(Boolean.TRUE, viaExecute.getBoolean("isError"), viaExecute.encode());
         assertEquals(before, nameOf(http, 3));
+    }
+
+    /** A session whose client declared elicitation, initialized as a client does. */
+    private static String askableSession() throws Exception {
+        JsonObject init = RawHttp.initialize("2025-11-25");
+        init.getJsonObject("params").put("capabilities", new JsonObject().put("elicitation", new JsonObject()));
+        HttpResponse<String> r = http.mcp(init);
+        assertEquals(200, r.statusCode(), r.body());
+        String session = r.headers().firstValue("mcp-session-id").orElseThrow();
+        assertEquals(202, http.mcp(RawHttp.notification("notifications/initialized", null), "Mcp-Session-Id", session,
+                "MCP-Protocol-Version", "2025-11-25").statusCode());
+        return session;
+    }
+
+    private static JsonObject toolsCall(int id, String tool, JsonObject arguments) {
+        return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call")
+                .put("params", new JsonObject().put("name", tool).put("arguments", arguments));
+    }
+
+    /** Answers the elicitation/create the call's stream carries, then returns the call's response. */
+    private static JsonObject answered(String session, JsonObject call, JsonObject elicitResult) throws Exception {
+        try (SseStream stream = http.mcpStream(call, "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25")) {
+            JsonObject asked = stream.nextMessage(Duration.ofSeconds(20)).json();
+            assertEquals("elicitation/create", asked.getString("method"), asked.encode());
+            assertTrue(asked.getJsonObject("params").getString("message").startsWith("Run 'rename-customer' with these inputs?\n- id:"),
+                    asked.encode());
+            JsonObject response = new JsonObject().put("jsonrpc", "2.0").put("id", asked.getValue("id"))
+                    .put("result", elicitResult);
+            assertEquals(202, http.mcp(response, "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25")
+                    .statusCode());
+            JsonObject answer = stream.nextMessage(Duration.ofSeconds(20)).json();
+            assertEquals(call.getValue("id"), answer.getValue("id"), answer.encode());
+            return answer.getJsonObject("result");
+        }
+    }
+
+    @Test
+    void aSessionClientThatDeclaredElicitationIsAskedOnItsCallsStream() throws Exception {
+        String session = askableSession();
+        JsonObject declined = answered(session, toolsCall(31, "rename-customer", rename(5, "Declined")),
+                new JsonObject().put("action", "decline"));
+        assertEquals(Boolean.TRUE, declined.getBoolean("isError"), declined.encode());
+        assertTrue(!"Declined".equals(nameOf(http, 5)));
+        JsonObject viaExecute = answered(session, toolsCall(32, "execute", new JsonObject().put("tool", "rename-customer")
+                        .put("inputs", rename(5, "Accepted"))),
+                new JsonObject().put("action", "accept").put("content", new JsonObject().put("confirm", true)));
+        assertTrue(viaExecute.getBoolean("isError") == null || !viaExecute.getBoolean("isError"), viaExecute.encode());
+        assertEquals("Accepted", nameOf(http, 5));
     }
 
     @Test
