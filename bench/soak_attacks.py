@@ -16,7 +16,9 @@ HEARTBEAT_P99_MS = 100
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 stop_at = time.monotonic() + SECONDS
 lock = threading.Lock()
-stats = {"normal_ok": 0, "normal_failed": 0, "attacks": 0, "initialize": 0, "idle_connections": 0}
+stats = {"normal_ok": 0, "normal_failed": 0, "attacks": 0, "initialize": 0, "idle_connections": 0,
+         "half_bodies": 0, "half_bodies_refused": 0, "batches": 0, "patterns": 0, "numerics": 0}
+BODY_LIMIT = 4 * 1024 * 1024
 failures = []
 heartbeats = []
 
@@ -106,6 +108,19 @@ def attacker(kind):
                 post(conn, execute("people-search", {"q": "a b" + "a" * length}, i))
             elif kind == "handler":
                 post(conn, execute("loud", {"q": "x" * 200_000}, i))
+            elif kind == "patterns":
+                post(conn, execute("hosts", {"hosts": ["a" * 700] * 2000}, i))
+                count("patterns")
+            elif kind == "batch":
+                batch = [execute("big", {}, j) for j in range(100)]
+                conn.request("POST", "/mcp", body=json.dumps(batch),
+                             headers=dict(HEADERS, **{"MCP-Protocol-Version": "2025-03-26"}))
+                r = conn.getresponse()
+                r.read()
+                count("batches")
+            elif kind == "numeric":
+                post(conn, execute("numeric", {"n": "1e131000"}, i))
+                count("numerics")
             elif kind == "initialize":
                 for _ in range(50):
                     post(conn, {"jsonrpc": "2.0", "id": i, "method": "initialize", "params": {
@@ -116,6 +131,36 @@ def attacker(kind):
             count("attacks")
         except OSError:
             conn = connection()
+
+
+def half_bodies():
+    """Keeps up to 200 connections open, each having sent a 4 MB body but its last byte."""
+    held = []
+    chunk = b" " * (64 * 1024)
+    while running():
+        try:
+            s = socket.create_connection((HOST, PORT), timeout=10)
+            s.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: " + str(BODY_LIMIT).encode() + b"\r\n\r\n")
+            sent = 0
+            while sent < BODY_LIMIT - 1 and running():
+                n = min(len(chunk), BODY_LIMIT - 1 - sent)
+                s.sendall(chunk[:n])
+                sent += n
+            s.setblocking(False)
+            try:
+                if s.recv(12).startswith(b"HTTP/1.1 503"):
+                    count("half_bodies_refused")
+            except BlockingIOError:
+                pass
+            held.append(s)
+            count("half_bodies")
+        except OSError:
+            pass
+        if len(held) >= 200:
+            held.pop(0).close()
+    for s in held:
+        s.close()
 
 
 def idle_connections():
@@ -142,8 +187,9 @@ def percentile(values, p):
 
 threads = [threading.Thread(target=heartbeat_poll)]
 threads += [threading.Thread(target=normal_caller, args=(n,)) for n in range(2)]
-threads += [threading.Thread(target=attacker, args=(k,)) for k in ("tsquery", "tsquery", "handler", "initialize")]
-threads += [threading.Thread(target=idle_connections)]
+threads += [threading.Thread(target=attacker, args=(k,))
+            for k in ("tsquery", "tsquery", "handler", "initialize", "patterns", "batch", "numeric")]
+threads += [threading.Thread(target=idle_connections), threading.Thread(target=half_bodies)]
 for t in threads:
     t.daemon = True
     t.start()
@@ -155,6 +201,9 @@ print(f"duration: {SECONDS:.0f} s")
 print(f"normal calls: {stats['normal_ok']} ok, {stats['normal_failed']} failed")
 print(f"attack calls: {stats['attacks']} (initialize calls: {stats['initialize']}, "
       f"idle half-request connections opened: {stats['idle_connections']})")
+print(f"half-sent 4 MB bodies: {stats['half_bodies']} ({stats['half_bodies_refused']} refused with 503 at once); "
+      f"pattern arrays: {stats['patterns']}; batches of 100 large answers: {stats['batches']}; "
+      f"numeric expansions: {stats['numerics']}")
 print(f"heartbeat: {len(heartbeats)} polls, p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(heartbeats, default=0):.1f} ms")
 for f in failures[:10]:
     print("failure:", f)
