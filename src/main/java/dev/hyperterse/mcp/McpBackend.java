@@ -18,10 +18,12 @@ import java.util.Map;
  * @param searchFiltersByAuth whether {@code search} shows a caller only the tools it may execute
  * @param access              whether {@code tools/list} offers the meta-tools, the project's tools, or
  *                            both, and whether a tool marked {@code confirm} runs for a client that cannot be asked
+ * @param batchAnswerBytes    the most bytes of JSON the answers of one 2025-03-26 batch hold together:
+ *                            the project's {@code tools.result_max_bytes}
  */
 public record McpBackend(String serverName, String serverVersion, Pipeline pipeline, IndexBuild searchIndex,
                          boolean searchFiltersByAuth, Map<String, PromptDef> prompts, List<ResourceDef> resources,
-                         ToolAccess access) {
+                         ToolAccess access, long batchAnswerBytes) {
     public McpBackend {
         prompts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(prompts));
         resources = List.copyOf(resources);

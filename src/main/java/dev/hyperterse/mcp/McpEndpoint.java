@@ -51,6 +51,13 @@ public final class McpEndpoint {
      * 4 MB) held the loop for seconds and the answer in memory; real clients batch a handful.
      */
     static final int MAX_BATCH = 100;
+    /**
+     * The most requests of one batch running at once. Each may build a result of up to
+     * {@code result_max_bytes} before it answers, so this, with the batch's answer budget (the
+     * project's {@code tools.result_max_bytes}), bounds what a batch holds; a few at once keep a
+     * batch of slow calls from taking the sum of their times.
+     */
+    static final int BATCH_CONCURRENCY = 4;
 
     /** Event-bus addresses by which a cluster's nodes reach requests and streams held by another. */
     static final String CANCEL_ADDRESS = "hyperterse.mcp.cancel";
@@ -58,6 +65,7 @@ public final class McpEndpoint {
     static final String RESPONSE_ADDRESS = "hyperterse.mcp.client-response";
 
     private final Vertx vertx;
+    private final BackendSource backends;
     private final SessionStore sessions;
     private final LiveSessions live;
     private final OriginPolicy originPolicy;
@@ -91,6 +99,7 @@ public final class McpEndpoint {
     public McpEndpoint(Vertx vertx, BackendSource backends, SessionStore sessions, ServerSettings settings,
                        boolean conformanceFixtures, boolean listChanged, Clock clock, Telemetry telemetry) {
         this.sessions = sessions;
+        this.backends = backends;
         this.live = new LiveSessions(clock);
         this.settings = settings;
         this.tracing = telemetry.tracing();
@@ -435,28 +444,32 @@ public final class McpEndpoint {
                     + " messages (this one has " + batch.size() + ")");
             return;
         }
-        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true, keepAlive);
+        // the answers together hold at most one result's worth: past it, later entries get an error
+        PostExchange exchange = new PostExchange(rc, liveSession, primes(session), true, keepAlive,
+                backends.read(McpBackend::batchAnswerBytes));
+        BatchRun entries = new BatchRun(exchange, BATCH_CONCURRENCY);
         for (Object item : batch) {
             if (!(item instanceof JsonObject)) {
-                exchange.respondDirectly(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
-                        "Invalid Request: batch entries must be objects"));
+                entries.other(() -> exchange.respondDirectly(JsonRpc.error(null, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: batch entries must be objects")));
                 continue;
             }
             Envelope env = Envelope.of((JsonObject) item);
             if (env.error != null) {
-                exchange.respondDirectly(JsonRpc.error(env.errorId, JsonRpc.INVALID_REQUEST, "Invalid Request: " + env.error));
+                entries.other(() -> exchange.respondDirectly(JsonRpc.error(env.errorId, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: " + env.error)));
             } else if ("initialize".equals(env.method)) {
-                exchange.respondDirectly(JsonRpc.error(env.id, JsonRpc.INVALID_REQUEST,
-                        "Invalid Request: initialize must not be part of a batch"));
+                entries.other(() -> exchange.respondDirectly(JsonRpc.error(env.id, JsonRpc.INVALID_REQUEST,
+                        "Invalid Request: initialize must not be part of a batch")));
             } else if (env.isRequest()) {
-                run(exchange, env, session, liveSession, rc);
+                entries.request(env.id, () -> run(exchange, env, session, liveSession, rc));
             } else if (env.method == null) {
-                clientResponded(session, liveSession, env.id, (JsonObject) item);
+                entries.other(() -> clientResponded(session, liveSession, env.id, (JsonObject) item));
             } else {
-                methods.notification(env, session, liveSession, this::cancelElsewhere);
+                entries.other(() -> methods.notification(env, session, liveSession, this::cancelElsewhere));
             }
         }
-        exchange.seal();
+        entries.start();
     }
 
     /** Starts one request of a POST; its response reaches the client through the exchange. */

@@ -495,7 +495,7 @@ final class MetaTools {
     }
 
     /** A byte count as the project files write sizes: 4mb, 512kb, or 1000 bytes. */
-    private static String size(long bytes) {
+    static String size(long bytes) {
         if (bytes % (1L << 20) == 0) {
             return (bytes >> 20) + "mb";
         }

@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.connector.ResultBudget;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +15,10 @@ import java.util.List;
  * each response, then the end); otherwise it is plain JSON (one object, or an array for a
  * 2025-03-26 batch). Notifications after a request's response, and responses of cancelled
  * requests, are never sent.
+ *
+ * <p>A batch's answers together hold at most its budget of JSON bytes, counted as each response
+ * arrives (whether it is collected for the JSON answer or sent on the stream, which keeps it for a
+ * resume): once they reach it, every later response is replaced by an error naming the limit.
  */
 final class PostExchange {
     private final RoutingContext rc;
@@ -21,6 +26,12 @@ final class PostExchange {
     private final boolean priming;
     private final boolean batch;
     private final SseKeepAlive keepAlive;
+    /** The most bytes of JSON the responses may hold together; 0 for no limit (one request). */
+    private final long budget;
+    /** Estimated bytes of the responses so far, counted no further than the budget. */
+    private long answered;
+    /** Told, outside the lock, each time a request has answered or was cancelled. */
+    private Runnable onFinished = () -> { };
     private final List<JsonObject> collected = new ArrayList<>();
     private int requests;
     private int outstanding;
@@ -35,11 +46,35 @@ final class PostExchange {
      * @param keepAlive what keeps an SSE answer from looking idle while a call runs quietly
      */
     PostExchange(RoutingContext rc, LiveSession live, boolean priming, boolean batch, SseKeepAlive keepAlive) {
+        this(rc, live, priming, batch, keepAlive, 0);
+    }
+
+    /** @param budget the most bytes of JSON the responses may hold together, or 0 for no limit */
+    PostExchange(RoutingContext rc, LiveSession live, boolean priming, boolean batch, SseKeepAlive keepAlive,
+                 long budget) {
         this.rc = rc;
         this.keepAlive = keepAlive;
         this.live = live;
         this.priming = priming && live != null;
         this.batch = batch;
+        this.budget = budget;
+    }
+
+    /** Runs {@code listener} (not under this exchange's lock) each time a request finishes. */
+    synchronized void onFinished(Runnable listener) {
+        this.onFinished = listener;
+    }
+
+    /** Whether the responses so far have reached the budget: what comes next is refused. */
+    synchronized boolean spent() {
+        return budget > 0 && answered >= budget;
+    }
+
+    /** The error that stands for a response past the budget. */
+    JsonObject pastBudget(Object id) {
+        return JsonRpc.error(id, JsonRpc.SERVER_ERROR, "Batch answer limit: the answers before this one in the batch"
+                + " already hold " + MetaTools.size(budget) + " of JSON, the most one batch's answers may"
+                + " (tools.result_max_bytes); send this request on its own or in a later batch");
     }
 
     /** A request of this POST starts running. */
@@ -52,7 +87,7 @@ final class PostExchange {
     /** A response known without running anything (e.g. an invalid batch entry). */
     synchronized void respondDirectly(JsonObject response) {
         requests++;
-        deliver(response);
+        deliver(withinBudget(response));
     }
 
     /**
@@ -83,23 +118,49 @@ final class PostExchange {
         streamOpen().send(notification);
     }
 
-    synchronized void respond(RunningRequest request, JsonObject response) {
-        if (request.finished()) {
-            return;
+    void respond(RunningRequest request, JsonObject response) {
+        Runnable finished;
+        synchronized (this) {
+            if (request.finished()) {
+                return;
+            }
+            request.markFinished();
+            outstanding--;
+            deliver(withinBudget(response));
+            completeIfDone();
+            finished = onFinished;
         }
-        request.markFinished();
-        outstanding--;
-        deliver(response);
-        completeIfDone();
+        finished.run();
     }
 
-    synchronized void cancelled(RunningRequest request) {
-        if (request.finished()) {
-            return;
+    void cancelled(RunningRequest request) {
+        Runnable finished;
+        synchronized (this) {
+            if (request.finished()) {
+                return;
+            }
+            request.markFinished();
+            outstanding--;
+            completeIfDone();
+            finished = onFinished;
         }
-        request.markFinished();
-        outstanding--;
-        completeIfDone();
+        finished.run();
+    }
+
+    /**
+     * The response, counted against the budget; or, once the responses before it reached the
+     * budget, the error that says so (the response itself is dropped here, not held). Counting
+     * stops at the budget, so a batch's responses are walked no further than it in all.
+     */
+    private JsonObject withinBudget(JsonObject response) {
+        if (budget <= 0) {
+            return response;
+        }
+        if (answered >= budget) {
+            return pastBudget(response.getValue("id"));
+        }
+        answered += ResultBudget.size(response, budget - answered);
+        return response;
     }
 
     /** SEP-1699 polling: let go of the connection; the client resumes the stream with GET. */

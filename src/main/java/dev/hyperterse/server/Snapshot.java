@@ -224,7 +224,7 @@ public final class Snapshot {
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, indexing,
                                     project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
-                                    project.config().access());
+                                    project.config().access(), project.config().limits().resultMaxBytes());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
                         }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });

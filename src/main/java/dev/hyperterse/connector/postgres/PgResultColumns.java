@@ -35,6 +35,11 @@ final class PgResultColumns {
 
     /** Prepares {@code sql} on the connection, reads its result columns and closes it. */
     static Future<ResultColumns> describe(SqlConnection conn, String sql) {
+        return descriptors(conn, sql).map(PgResultColumns::of);
+    }
+
+    /** The client's descriptors of the result columns of {@code sql}, prepared on the connection and closed. */
+    static Future<List<ColumnDescriptor>> descriptors(SqlConnection conn, String sql) {
         if (!(conn instanceof SqlConnectionBase)) {
             return Future.failedFuture(new IllegalStateException("not a Vert.x SQL client connection: "
                     + conn.getClass().getName()));
@@ -44,11 +49,10 @@ final class PgResultColumns {
         base.schedule(new PrepareStatementCommand(sql, new PrepareOptions(), true), prepared);
         return prepared.future().compose(statement -> {
             RowDesc rows = statement.rowDesc();
-            List<ColumnDescriptor> columns = rows == null ? List.of() : rows.columnDescriptor();
-            ResultColumns described = of(columns);
+            List<ColumnDescriptor> columns = rows == null ? List.of() : List.copyOf(rows.columnDescriptor());
             Promise<Void> closed = Promise.promise();
             base.schedule(new CloseStatementCommand(statement), closed);
-            return closed.future().map(described);
+            return closed.future().map(columns);
         });
     }
 

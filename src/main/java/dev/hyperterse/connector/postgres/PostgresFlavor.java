@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  * parameter needs ({@link PgParameters}). A parameter the server cannot infer
  * ({@code {{ inputs.x }} IS NULL}) gets a {@code ::text} cast, found by the marker offsets the
  * template compiler recorded. The client's own retry for such parameters does not work through a
- * pool, and only for un-prepared queries.
+ * pool, and only for un-prepared queries. A statement with {@code numeric} result columns is run
+ * with them cast to text ({@link PgNumericText}), which the client does not read on the event loop.
  *
  * <p>Rows are read through a cursor in fetches sized by the call's {@link ResultBudget}, asking
  * for no more than one row past the row limit, so the server stops there (an endless query
@@ -113,10 +114,10 @@ final class PostgresFlavor implements SqlFlavor {
             if (!run.start(() -> cancels.cancel(conn))) {
                 return Future.failedFuture(StatementRun.notStarted());
             }
-            return prepared.on(conn, shape.text())
+            return prepared.on(conn, shape.runText())
                     .compose(ps -> read(conn, ps, tuple, budget, shape))
                     // a kept statement that failed (a changed table, a broken connection) is prepared afresh
-                    .onFailure(e -> prepared.forget(conn, shape.text()));
+                    .onFailure(e -> prepared.forget(conn, shape.runText()));
         }).onFailure(e -> forgetIfStale(statement, e));
     }
 
@@ -149,7 +150,8 @@ final class PostgresFlavor implements SqlFlavor {
         }
         Cursor cursor = ps.cursor(tuple);
         Future<QueryResult> first = closingAfter(cursor,
-                SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special));
+                SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special,
+                        shape.decimalText()));
         return first.compose(result -> {
             if (result != null) {
                 return Future.succeededFuture(result);
@@ -166,12 +168,14 @@ final class PostgresFlavor implements SqlFlavor {
 
     private static Future<QueryResult> readAllInTransaction(SqlConnection conn, PreparedStatement ps, Tuple tuple,
                                                             ResultBudget budget, PgStatementShape shape) {
-        return inTransaction(conn, () -> readAll(ps, tuple, budget, shape.counts()));
+        return inTransaction(conn, () -> readAll(ps, tuple, budget, shape));
     }
 
-    private static Future<QueryResult> readAll(PreparedStatement ps, Tuple tuple, ResultBudget budget, boolean counts) {
+    private static Future<QueryResult> readAll(PreparedStatement ps, Tuple tuple, ResultBudget budget,
+                                               PgStatementShape shape) {
         Cursor cursor = ps.cursor(tuple);
-        return closingAfter(cursor, SqlRows.read(cursor, budget, counts, PgResultValues::special));
+        return closingAfter(cursor, SqlRows.read(cursor, budget, shape.counts(), PgResultValues::special,
+                shape.decimalText()));
     }
 
     private static Future<QueryResult> closingAfter(Cursor cursor, Future<QueryResult> reading) {
@@ -223,7 +227,38 @@ final class PostgresFlavor implements SqlFlavor {
         if (!DESCRIBABLE.contains(SqlText.leadingKeyword(statement.text()))) {
             return describeByClientPrepare(conn, statement, types);
         }
-        return describeShape(conn, statement, types);
+        return describeShape(conn, statement, types).compose(shape -> numericsAsText(conn, shape));
+    }
+
+    /**
+     * The statement run so that its {@code numeric} result columns come as text
+     * ({@link PgNumericText}), when it has any and PostgreSQL takes it so; else run as it is. The
+     * rewritten statement is prepared here once, so that one PostgreSQL refuses never reaches a
+     * call. Any other failure (a broken connection) fails the description, which is then not kept:
+     * a shape kept without the rewrite would leave the statement's numbers to the client for good.
+     */
+    private static Future<PgStatementShape> numericsAsText(SqlConnection conn, PgStatementShape shape) {
+        return PgResultColumns.descriptors(conn, shape.text()).compose(columns -> {
+            Set<Integer> numeric = PgNumericText.numericColumns(columns);
+            if (numeric.isEmpty()) {
+                return Future.succeededFuture(shape);
+            }
+            String rewritten = PgNumericText.rewrite(shape.text(), columns, numeric);
+            return PgResultColumns.descriptors(conn, rewritten).map(checked -> shape.runAs(rewritten, numeric))
+                    .recover(e -> {
+                        if (!(e instanceof PgException)) {
+                            return Future.failedFuture(e);
+                        }
+                        // the client then reads its numeric values itself, as it reads a CALL's
+                        LOG.debug("a statement's numeric columns stay numeric: PostgreSQL refused it rewritten: {}",
+                                reasonOf((PgException) e));
+                        return Future.succeededFuture(shape);
+                    });
+        });
+    }
+
+    private static String reasonOf(PgException e) {
+        return e.getErrorMessage() + " (SQLSTATE " + e.getSqlState() + ")";
     }
 
     /**

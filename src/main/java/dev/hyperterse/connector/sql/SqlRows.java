@@ -36,12 +36,20 @@ public final class SqlRows {
      * one fetch of rows beyond what the result keeps is ever in memory. The cursor is left open
      * when rows remain; the caller closes it.
      *
-     * @param counts whether the driver's row count means rows written (PostgreSQL's client reads a
-     *               number out of every command tag, {@code CREATE TABLE} included)
+     * @param counts      whether the driver's row count means rows written (PostgreSQL's client reads a
+     *                    number out of every command tag, {@code CREATE TABLE} included)
+     * @param decimalText the positions of the columns whose values are decimals sent as text
+     *                    ({@link SqlValues#decimalText})
      */
     public static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
+                                           Function<Object, Object> special, Set<Integer> decimalText) {
+        return read(cursor, budget, counts, new Columns(special, decimalText), new JsonArray(), true, 0);
+    }
+
+    /** As {@link #read(Cursor, ResultBudget, boolean, Function, Set)}, with no column of decimal text. */
+    public static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
                                            Function<Object, Object> special) {
-        return read(cursor, budget, counts, special, new JsonArray(), true, 0);
+        return read(cursor, budget, counts, special, Set.of());
     }
 
     /**
@@ -51,30 +59,29 @@ public final class SqlRows {
      * the fetch).
      */
     public static Future<QueryResult> readFirstFetch(Cursor cursor, ResultBudget budget, int fetch, boolean counts,
-                                                     Function<Object, Object> special) {
-        return read(cursor, budget, counts, special, new JsonArray(), true, fetch);
+                                                     Function<Object, Object> special, Set<Integer> decimalText) {
+        return read(cursor, budget, counts, new Columns(special, decimalText), new JsonArray(), true, fetch);
     }
 
     /** @param once the size of the only fetch to read, or 0 for fetches sized by the budget until the end */
     private static Future<QueryResult> read(Cursor cursor, ResultBudget budget, boolean counts,
-                                            Function<Object, Object> special, JsonArray out, boolean first,
-                                            int once) {
+                                            Columns columns, JsonArray out, boolean first, int once) {
         return cursor.read(once > 0 ? once : budget.nextFetch()).compose(rows -> {
-            List<String> columns = rows.columnsNames();
-            if (first && (columns == null || columns.isEmpty())) {
+            List<String> names = rows.columnsNames();
+            if (first && (names == null || names.isEmpty())) {
                 return Future.succeededFuture(affected(counts ? rows.rowCount() : 0));
             }
-            take(rows, budget, special, out);
+            take(rows, budget, columns, out);
             if (budget.full() || !cursor.hasMore()) {
                 return Future.succeededFuture(new QueryResult(out, budget.cut()));
             }
-            return once > 0 ? Future.succeededFuture(null) : read(cursor, budget, counts, special, out, false, 0);
+            return once > 0 ? Future.succeededFuture(null) : read(cursor, budget, counts, columns, out, false, 0);
         });
     }
 
-    private static void take(RowSet<Row> rows, ResultBudget budget, Function<Object, Object> special, JsonArray out) {
+    private static void take(RowSet<Row> rows, ResultBudget budget, Columns columns, JsonArray out) {
         for (Row row : rows) {
-            JsonObject object = object(row, special);
+            JsonObject object = object(row, columns);
             if (!budget.admit(object)) {
                 return;
             }
@@ -96,12 +103,18 @@ public final class SqlRows {
         return new QueryResult(new JsonArray().add(new JsonObject().put("rows_affected", count)), ResultCut.NONE);
     }
 
-    private static JsonObject object(Row row, Function<Object, Object> special) {
+    private static JsonObject object(Row row, Columns columns) {
         JsonObject object = new JsonObject();
         for (int i = 0; i < row.size(); i++) {
-            object.put(row.getColumnName(i), SqlValues.json(row.getValue(i), special));
+            Object value = row.getValue(i);
+            object.put(row.getColumnName(i), columns.decimalText.contains(i) ? SqlValues.decimalText(value)
+                    : SqlValues.json(value, columns.special));
         }
         return object;
+    }
+
+    /** How a statement's column values become JSON. */
+    private record Columns(Function<Object, Object> special, Set<Integer> decimalText) {
     }
 
     /**
@@ -111,6 +124,7 @@ public final class SqlRows {
      */
     public static Collector<Row, Capped, Capped> collector(Supplier<ResultBudget> budgets,
                                                            Function<Object, Object> special) {
+        Columns columns = new Columns(special, Set.of());
         return new Collector<>() {
             @Override
             public Supplier<Capped> supplier() {
@@ -123,7 +137,7 @@ public final class SqlRows {
                     if (capped.budget.full()) {
                         return;
                     }
-                    JsonObject object = object(row, special);
+                    JsonObject object = object(row, columns);
                     if (capped.budget.admit(object)) {
                         capped.rows.add(object);
                     }

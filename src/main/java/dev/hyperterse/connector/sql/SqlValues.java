@@ -33,6 +33,8 @@ import java.util.function.Function;
  * </ul>
  */
 public final class SqlValues {
+    /** The most digits before or after its point of a decimal sent as text that is read as a number. */
+    public static final int LONGEST_READ_DECIMAL = 1000;
 
     private SqlValues() {
     }
@@ -115,6 +117,42 @@ public final class SqlValues {
         }
         Object mapped = special.apply(value);
         return mapped != null ? mapped : value.toString();
+    }
+
+    /**
+     * A decimal the database sent as its text (PostgreSQL's {@code numeric}, which its client would
+     * read on the event loop), or an array of them: as {@link #decimal} has it, except that text with
+     * more than {@value #LONGEST_READ_DECIMAL} digits before or after its point is returned as it
+     * is, never read as a number. Reading digits takes time growing with the square of their count
+     * (a quarter of a second for the 131,072 a numeric may hold before its point), and such a
+     * number is past any double, or more exact than one, so it was that text already (unless its
+     * last thousand digits are zeros). {@code NaN} and PostgreSQL's {@code Infinity} and
+     * {@code -Infinity} are those strings.
+     */
+    public static Object decimalText(Object value) {
+        if (value instanceof Object[]) {
+            JsonArray array = new JsonArray();
+            for (Object element : (Object[]) value) {
+                array.add(decimalText(element));
+            }
+            return array;
+        }
+        if (!(value instanceof String)) {
+            return json(value, v -> null);
+        }
+        String text = (String) value;
+        int point = text.indexOf('.');
+        int whole = (point < 0 ? text.length() : point) - (text.startsWith("-") ? 1 : 0);
+        int fraction = point < 0 ? 0 : text.length() - point - 1;
+        if (whole > LONGEST_READ_DECIMAL || fraction > LONGEST_READ_DECIMAL) {
+            return text;
+        }
+        try {
+            return decimal(new BigDecimal(text));
+        } catch (NumberFormatException e) {
+            // NaN, Infinity, -Infinity
+            return text;
+        }
     }
 
     /** A JSON number when a double reproduces it exactly, else the exact digits as a string. */

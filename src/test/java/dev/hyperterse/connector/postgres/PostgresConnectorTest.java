@@ -11,9 +11,12 @@ import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.time.Duration;
@@ -173,6 +176,85 @@ class PostgresConnectorTest extends SqlConnectorContract {
                     .endsWith("expected an integer, got \"-\""));
             assertEquals(List.of(), log.messagesContaining("has been blocked"));
         }
+    }
+
+    /**
+     * The client reads a numeric column into a BigDecimal as each row arrives, on the event loop,
+     * in time growing with the square of its digits: {@code '1e131000'} cast through text (as
+     * docs/connectors.md recommends for long numbers) is 131,001 digits, a quarter of a second
+     * each. Here 48 of them in one row, on a Vert.x that reports any loop task over half a second.
+     */
+    @Test
+    void aNumericOfManyDigitsIsNotReadOnTheEventLoop() {
+        Vertx strict = Vertx.vertx(new VertxOptions().setMaxEventLoopExecuteTime(500)
+                .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS).setBlockedThreadCheckInterval(50));
+        try (LogCapture log = LogCapture.root()) {
+            Connector c = await(factory().connect(strict, adapter(isolation().url(), isolation().options()),
+                    Path.of(".")));
+            try {
+                StringBuilder columns = new StringBuilder("-n AS negative, ARRAY[n, -n] AS arr, 2.50 AS short");
+                for (int i = 1; i <= 45; i++) {
+                    columns.append(", n AS n").append(i);
+                }
+                QueryResult result = await(c.execute(compile("SELECT " + columns + " FROM (SELECT"
+                                + " {{ inputs.n }}::text::numeric AS n) s"), List.of("1e131000"),
+                        QueryOptions.of(10, 64L << 20, TIMEOUT)));
+                JsonObject row = result.rows().getJsonObject(0);
+                String digits = "1" + "0".repeat(131_000);
+                assertEquals(digits, row.getString("n1"));
+                assertEquals(digits, row.getString("n45"));
+                assertEquals("-" + digits, row.getString("negative"));
+                assertEquals(List.of(digits, "-" + digits), row.getJsonArray("arr").getList());
+                // a number of a few digits is still a number
+                assertEquals(new java.math.BigDecimal("2.50"), row.getValue("short"));
+            } finally {
+                await(c.close());
+            }
+            assertEquals(List.of(), log.messagesContaining("has been blocked"));
+        } finally {
+            await(strict.close());
+        }
+    }
+
+    /** Numeric columns come as text from a statement rewritten around it: what the statement returns stays the same. */
+    @Test
+    void numericColumnsKeepTheirStatementsRowsOrderAndNames() {
+        rows("CREATE TABLE amounts (id INT, amount NUMERIC)");
+        try {
+            // a write returning a numeric runs once
+            assertEquals("[{\"id\":1,\"amount\":19.90}]",
+                    rows("INSERT INTO amounts VALUES (1, {{ inputs.a }}) RETURNING id, amount", "19.90").encode());
+            assertEquals(1, count("amounts"));
+            rows("INSERT INTO amounts SELECT n, n * 1.5 FROM generate_series(2, 4) n");
+            assertEquals("[{\"amount\":39.80}]",
+                    rows("UPDATE amounts SET amount = amount * 2 WHERE id = 1 RETURNING amount").encode());
+            assertEquals("[{\"id\":4,\"amount\":6.0},{\"id\":3,\"amount\":4.5},{\"id\":2,\"amount\":3.0},"
+                    + "{\"id\":1,\"amount\":39.80}]", rows("SELECT id, amount FROM amounts ORDER BY id DESC").encode());
+            // a repeated name holds the last column's value; any name is kept; a closing comment ends nothing
+            assertEquals("[{\"x\":3.0,\"a \\\"b\\\"\":2}]", rows("SELECT id AS x, amount AS x, id AS \"a \"\"b\"\"\""
+                    + " FROM amounts WHERE id = 2 -- the second").encode());
+            // PostgreSQL does not take a WITH that writes inside another: it runs as written
+            assertEquals("[{\"amount\":6.0}]",
+                    rows("WITH d AS (DELETE FROM amounts WHERE id = 4 RETURNING amount) SELECT amount FROM d").encode());
+            assertEquals(3, count("amounts"));
+            // a read longer than one fetch, read again in a transaction
+            QueryResult quarters = await(execute(db, "SELECT n::numeric / 4 AS q FROM generate_series(1, 3000) n",
+                    3000, TIMEOUT));
+            assertEquals(3000, quarters.rows().size());
+            assertEquals(new java.math.BigDecimal("750.0000000000000000"), quarters.rows().getJsonObject(2999)
+                    .getValue("q"));
+            assertEquals("n=number|string", OutputSchemas.types(await(db.describe(
+                    compile("SELECT amount AS n FROM amounts")))));
+        } finally {
+            rows("DROP TABLE amounts");
+        }
+    }
+
+    @Test
+    void numericInfinitiesAreTheirNames() {
+        assertEquals("[{\"i\":\"Infinity\",\"j\":\"-Infinity\",\"k\":\"NaN\",\"l\":[\"Infinity\",1.5]}]",
+                rows("SELECT 'Infinity'::numeric AS i, '-Infinity'::numeric AS j, 'NaN'::numeric AS k,"
+                        + " ARRAY['Infinity', 1.5]::numeric[] AS l").encode());
     }
 
     @Test

@@ -31,6 +31,22 @@ class SqlValuesTest {
     }
 
     @Test
+    void decimalTextIsReadOnlyWhenShort() {
+        assertEquals(new BigDecimal("19.90"), SqlValues.decimalText("19.90"));
+        assertEquals("12345678901234567890.123456789", SqlValues.decimalText("12345678901234567890.123456789"));
+        assertEquals(new BigDecimal("-1" + "0".repeat(300)), SqlValues.decimalText("-1" + "0".repeat(300)));
+        // past a thousand digits on either side of the point: the text as it came, not read
+        String whole = "1" + "0".repeat(1000);
+        assertEquals(whole, SqlValues.decimalText(whole));
+        assertEquals("-0." + "0".repeat(1000) + "1", SqlValues.decimalText("-0." + "0".repeat(1000) + "1"));
+        assertEquals("NaN", SqlValues.decimalText("NaN"));
+        assertEquals("-Infinity", SqlValues.decimalText("-Infinity"));
+        assertEquals(new io.vertx.core.json.JsonArray().add(new BigDecimal("1.5")).addNull().add(whole),
+                SqlValues.decimalText(new Object[] {"1.5", null, whole}));
+        assertEquals(null, SqlValues.decimalText(null));
+    }
+
+    @Test
     void nonFiniteFloatsAndTimes() {
         assertEquals("Infinity", json(Double.POSITIVE_INFINITY));
         assertEquals("-Infinity", json(Float.NEGATIVE_INFINITY));
