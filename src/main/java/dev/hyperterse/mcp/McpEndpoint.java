@@ -5,6 +5,7 @@ import dev.hyperterse.mcp.http.BodyBudget;
 import dev.hyperterse.mcp.http.BodyReader;
 import dev.hyperterse.mcp.stateless.RequestStateKey;
 import dev.hyperterse.mcp.stateless.RequestStateSeal;
+import dev.hyperterse.mcp.stateless.SpentStates;
 import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
@@ -133,7 +134,8 @@ public final class McpEndpoint {
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
         // listen streams are held as sessions are: within server.sessions.max and .per_client
-        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, metrics, tracing, keepAlive,
+        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, new SpentStates(clock, vertx),
+                metrics, tracing, keepAlive,
                 settings.maxSessions(), settings.sessionsPerClient());
         if (vertx.isClustered()) {
             listenToPeers();

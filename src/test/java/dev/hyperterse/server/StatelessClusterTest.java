@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Two clustered nodes answer the requests of one 2026-07-28 conversation in turn: nothing is kept
  * per client, and the input round one node opens (a sealed confirmation state) is finished on the
- * other, because the nodes agree on the sealing key through the cluster.
+ * other, because the nodes agree on the sealing key through the cluster, and runs its call once
+ * across the cluster.
  */
 class StatelessClusterTest {
     @TempDir
@@ -101,8 +102,12 @@ class StatelessClusterTest {
 
         HttpResponse<String> tampered = send(nodeB, McpStatelessTest.retry(first, accept, state + "x"));
         McpStatelessTest.assertError(tampered, 200, 3, -32602);
-        // and back on node A, the same sealed state still opens
-        assertEquals("complete", McpStatelessTest.result(send(nodeA, McpStatelessTest.retry(first, accept, state)))
-                .getString("resultType"));
+        // and back on node A, the same state opens but was spent on node B: the user is asked again
+        JsonObject again = McpStatelessTest.result(send(nodeA, McpStatelessTest.retry(first, accept, state)));
+        assertEquals("input_required", again.getString("resultType"), again.encode());
+        // a fresh confirmation runs on node A
+        JsonObject rerun = McpStatelessTest.result(send(nodeA, McpStatelessTest.retry(first, accept,
+                again.getString("requestState"))));
+        assertEquals("complete", rerun.getString("resultType"), rerun.encode());
     }
 }

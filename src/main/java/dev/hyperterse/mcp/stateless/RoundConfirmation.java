@@ -52,12 +52,15 @@ final class RoundConfirmation implements UserConfirmation {
                 if (form == null || !Boolean.TRUE.equals(form.getValue(KEY))) {
                     return Future.succeededFuture(Decision.DECLINED);
                 }
-                if (spent.spend(state.getString("nonce"), state.getLong("until", 0L))) {
-                    return Future.succeededFuture(Decision.ACCEPTED);
-                }
                 // used before: ask again rather than run the same confirmation twice
+                return spent.spendOnce(state.getString("nonce"), state.getLong("until", 0L))
+                        .compose(first -> first ? Future.succeededFuture(Decision.ACCEPTED) : askAgain(digest, question));
             }
         }
+        return askAgain(digest, question);
+    }
+
+    private Future<Decision> askAgain(String digest, String question) {
         return Future.failedFuture(new AnswerLater(round.inputRequired(new JsonObject().put(KEY,
                         InputRound.elicitation(question, new JsonObject().put(KEY, new JsonObject()
                                 .put("type", "boolean").put("description", "true to run the tool")))),

@@ -1,5 +1,8 @@
 package dev.hyperterse.mcp.stateless;
 
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
@@ -8,20 +11,40 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The confirmation states already used on this node, so an accepted confirmation runs its call
- * once: a state carries a random nonce and the time it expires (as its seal does), and a nonce is
- * remembered until then. At most {@link #MAX_REMEMBERED} are kept; past that the oldest is
- * forgotten first (it is also the nearest to expiring).
+ * The confirmation states already used, so an accepted confirmation runs its call once: a state
+ * carries a random nonce and the time it expires (as its seal does), and a nonce is remembered
+ * until then, on this node (at most {@link #MAX_REMEMBERED}; past that the oldest, nearest to
+ * expiring, is forgotten first) and, in a cluster, in the cluster's shared map with the state's
+ * remaining lifetime, so a state spent on one node does not run again on another.
  */
-final class SpentStates {
+public final class SpentStates {
     static final int MAX_REMEMBERED = 100_000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    private static final String MAP = "hyperterse.mcp.spent-confirmations";
+
     private final Clock clock;
+    private final Vertx cluster;
     private final Map<String, Long> spent = new LinkedHashMap<>();
 
-    SpentStates(Clock clock) {
+    /** @param vertx whose cluster-wide map also remembers spent states; a non-clustered one keeps them here only */
+    public SpentStates(Clock clock, Vertx vertx) {
         this.clock = clock;
+        this.cluster = vertx != null && vertx.isClustered() ? vertx : null;
+    }
+
+    /** Spends {@code nonce} here and, in a cluster, across it: true when no node spent it before. */
+    Future<Boolean> spendOnce(String nonce, long until) {
+        if (!spend(nonce, until)) {
+            return Future.succeededFuture(false);
+        }
+        if (cluster == null) {
+            return Future.succeededFuture(true);
+        }
+        long ttl = Math.max(1, until - clock.millis());
+        return cluster.sharedData().<String, Boolean>getAsyncMap(MAP)
+                .compose(map -> map.putIfAbsent(nonce, true, ttl))
+                .map(before -> before == null);
     }
 
     static String nonce() {

@@ -45,7 +45,7 @@ public final class StatelessEndpoint {
     private final ListenStreams listeners;
     private final StatelessFixtures fixtures;
     private final Future<RequestStateSeal> seal;
-    private final SpentStates spentConfirmations = new SpentStates(java.time.Clock.systemUTC());
+    private final SpentStates spentConfirmations;
     private final Metrics metrics;
     private final Tracing tracing;
     private final JsonArray supportedVersions;
@@ -54,16 +54,18 @@ public final class StatelessEndpoint {
      * @param conformanceFixtures whether to serve the conformance suite's 2026-07-28 fixture tools
      * @param seal                seals input-round state (every node of a cluster needs the same
      *                            key, which may take a moment to agree on at start)
+     * @param spentConfirmations  the confirmation states already used (each runs its call once)
      * @param maxListeners        the most {@code subscriptions/listen} streams open on this node
      * @param listenersPerClient  the most of them one client (network address) holds open
      */
     public StatelessEndpoint(ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
-                             Metrics metrics, Tracing tracing, SseKeepAlive keepAlive, int maxListeners,
-                             int listenersPerClient) {
+                             SpentStates spentConfirmations, Metrics metrics, Tracing tracing, SseKeepAlive keepAlive,
+                             int maxListeners, int listenersPerClient) {
         this.methods = methods;
         this.listeners = new ListenStreams(keepAlive, maxListeners, listenersPerClient);
         this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
         this.seal = seal;
+        this.spentConfirmations = spentConfirmations;
         this.metrics = metrics;
         this.tracing = tracing;
         JsonArray versions = new JsonArray().add(VERSION);

@@ -34,7 +34,7 @@ class RoundConfirmationTest {
     @Test
     void aStateIsSpentOnceAndForgottenWhenItExpires() {
         MutableClock clock = new MutableClock();
-        SpentStates spent = new SpentStates(clock);
+        SpentStates spent = new SpentStates(clock, null);
         String nonce = SpentStates.nonce();
         long until = spent.expiry();
         assertTrue(spent.spend(nonce, until));
