@@ -164,6 +164,16 @@ class PostgresConnectorTest extends SqlConnectorContract {
                             + " as text and cast it in the statement: {{ inputs.x }}::text::numeric"));
             assertEquals("[{\"n\":\"1" + "0".repeat(999) + "\"}]",
                     rows("SELECT {{ inputs.n }}::numeric AS n", "1e999").encode());
+            // the limit is per side: 1000 digits before the point and 1000 after, 2,002 characters with a sign
+            String widest = "-" + "9".repeat(1000) + "." + "9".repeat(1000);
+            assertEquals("[{\"n\":\"" + widest + "\"}]", rows("SELECT {{ inputs.n }}::numeric AS n", widest).encode());
+            String balanced = "1".repeat(900) + "." + "2".repeat(900);
+            assertEquals("[{\"n\":\"" + balanced + "\"}]", rows("SELECT {{ inputs.n }}::numeric AS n", balanced).encode());
+            for (String past : List.of("9".repeat(1001) + "." + "9", "9." + "9".repeat(1001), "9".repeat(1001) + "." + "9".repeat(1001))) {
+                assertTrue(error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, past))
+                        .endsWith("has more than 1000 digits before or after its point; to bind a longer number, pass"
+                                + " it as text and cast it in the statement: {{ inputs.x }}::text::numeric"), past.length() + "");
+            }
             // what the server reads as text stays possible, and an exponent is not a digit count
             assertEquals("[{\"n\":\"" + "9".repeat(1500) + "\"}]",
                     rows("SELECT {{ inputs.n }}::text::numeric AS n", "9".repeat(1500)).encode());
