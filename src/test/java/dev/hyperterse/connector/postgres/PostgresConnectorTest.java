@@ -350,6 +350,21 @@ class PostgresConnectorTest extends SqlConnectorContract {
                         + " TIMESTAMP '{{ inputs.d }} 10:00:00.5' AS t", "2024-02-28", "2", "2024-02-28").encode());
     }
 
+    @Test
+    void typedLiteralsFilledByOnePlaceholderReadTheTextAsPostgresqlDoes() {
+        // the literal is the value as written: '7 days', 'epoch', 'allballs' are PostgreSQL's own readings
+        assertEquals("[{\"i\":\"7 days 01:00:00\",\"d\":\"2024-03-01\",\"t\":\"00:00:00\",\"ts\":\"1970-01-01T00:00:00\"}]",
+                rows("SELECT INTERVAL '{{ inputs.i }}'::text AS i, (DATE '{{ inputs.d }}' + 2)::text AS d,"
+                        + " TIME '{{ inputs.t }}'::text AS t, TIMESTAMP '{{ inputs.ts }}' AS ts",
+                        "7 days 1 hour", "2024-02-28", "allballs", "epoch").encode());
+        assertEquals("[{\"later\":\"2024-03-07T00:00:00\"}]",
+                rows("SELECT TIMESTAMP '2024-02-29' + INTERVAL '{{ inputs.p }}' AS later", "7 days").encode());
+        // what the refusal of INTERVAL '{{ inputs.n }}' DAY suggests instead
+        assertEquals("[{\"a\":\"3 days\",\"b\":\"3 days\"}]",
+                rows("SELECT INTERVAL '{{ inputs.a }} days'::text AS a, ({{ inputs.b }} * INTERVAL '1 day')::text AS b",
+                        "3", 3L).encode());
+    }
+
     /**
      * The row description comes through the client's internal prepared statement
      * ({@link PgResultColumns}): pinned here, with what only PostgreSQL describes.
