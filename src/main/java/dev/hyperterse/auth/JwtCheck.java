@@ -105,6 +105,10 @@ final class JwtCheck implements AuthCheck {
         if (!signedCompact(token)) {
             return Future.failedFuture(new AuthDeniedException("invalid token"));
         }
+        String unsupported = JwtHeader.problem(token);
+        if (unsupported != null) {
+            return Future.failedFuture(new AuthDeniedException("invalid token: " + unsupported));
+        }
         String mistyped = JwtClaimTypes.problem(token);
         if (mistyped != null) {
             return Future.failedFuture(new AuthDeniedException("invalid token: " + mistyped));

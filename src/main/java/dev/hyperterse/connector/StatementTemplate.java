@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
  *       pieces (kept exactly as written, in the same quoting, so their escapes stay valid) and
  *       markers: {@code ('%' || $1 || '%')}, or {@code CONCAT('%', ?, '%')} for MySQL;</li>
  *   <li>a typed literal ({@code INTERVAL '{{ inputs.n }} days'}, {@code DATE '...'}), which takes
- *       only a constant: a cast of that replacement ({@code CAST(($1 || ' days') AS INTERVAL)});</li>
+ *       only a constant: a cast of that replacement ({@code CAST(($1 || ' days') AS INTERVAL)}),
+ *       for PostgreSQL from text also when the placeholder is the whole literal
+ *       ({@code CAST($1::text AS INTERVAL)}), so the server reads the value as it reads the literal.
+ *       PostgreSQL's interval literal followed by its fields ({@code INTERVAL '{{ inputs.n }}' DAY})
+ *       is an error: its text is read by those fields, which no cast does;</li>
  *   <li>inside a comment: left as text and not bound (the database ignores it);</li>
  *   <li>inside a quoted identifier or a PostgreSQL dollar-quoted body, or inside a prefixed literal
  *       ({@code X'..'}, {@code N'..'}, {@code _utf8mb4'..'}; PostgreSQL's {@code E'..'} is fine):
@@ -510,10 +514,24 @@ public final class StatementTemplate {
             // The prefix was already copied as code; the replacement takes the whole literal's place.
             out.setLength(out.length() - prefix.length());
             String castTo = prefix.isEmpty() ? takeTypedLiteralKeyword() : null;
+            if ("INTERVAL".equals(castTo) && INTERVAL_FIELDS.matcher(src).region(pos, n).lookingAt()) {
+                // PostgreSQL reads such a literal's text by its fields: INTERVAL '3' DAY is 3 days and
+                // INTERVAL '1:30' MINUTE TO SECOND 90 seconds, where text cast to the same type is 3
+                // seconds (cut to 0 days) and 90 minutes; no cast of a bound value reads it that way
+                throw expansion.error("a placeholder inside an interval literal followed by its fields"
+                        + " (INTERVAL '...' DAY, ... HOUR TO MINUTE) cannot be bound: PostgreSQL reads that literal's text"
+                        + " by its fields, which a cast of a bound value does not; write the unit inside the literal"
+                        + " (INTERVAL '{{ inputs.n }} days') or multiply one ({{ inputs.n }} * INTERVAL '1 day')",
+                        quoteAt);
+            }
             String open = castTo == null ? "" : "CAST(";
             String close = castTo == null ? "" : " AS " + castTo + ")";
             if (parts.size() == 1) {
-                emit(open + marker((Parameter) parts.get(0)) + close, List.of(open.length()));
+                // PostgreSQL would type a lone marker as the cast's type and the client would bind the
+                // caller's text as one ('7 days' is no ISO duration): cast from text, as the literal
+                // was, so the server reads it as it reads the literal
+                String text = castTo != null && dialect == StatementDialect.POSTGRES ? "::text" : "";
+                emit(open + marker((Parameter) parts.get(0)) + text + close, List.of(open.length()));
                 return;
             }
             boolean mysql = dialect == StatementDialect.MYSQL;
@@ -559,6 +577,16 @@ public final class StatementTemplate {
             }
             return castTo;
         }
+
+        private static final String SECOND_FIELD = "SECOND(?:\\s*\\(\\s*\\d+\\s*\\))?";
+        /**
+         * The fields PostgreSQL takes after an interval literal ({@code INTERVAL '3' DAY}; its
+         * grammar's opt_interval), after the literal's closing quote, longest first, ending a word.
+         */
+        private static final Pattern INTERVAL_FIELDS = Pattern.compile("\\s+(YEAR\\s+TO\\s+MONTH"
+                + "|DAY\\s+TO\\s+(?:HOUR|MINUTE|" + SECOND_FIELD + ")|HOUR\\s+TO\\s+(?:MINUTE|" + SECOND_FIELD + ")"
+                + "|MINUTE\\s+TO\\s+" + SECOND_FIELD + "|YEAR|MONTH|DAY|HOUR|MINUTE|" + SECOND_FIELD + ")(?![A-Za-z0-9_$])",
+                Pattern.CASE_INSENSITIVE);
 
         /** The words PostgreSQL takes before a string constant as its type, whose names a cast takes too. */
         private static final Set<String> POSTGRES_TYPED_LITERALS =

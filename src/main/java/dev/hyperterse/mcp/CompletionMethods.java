@@ -52,6 +52,7 @@ final class CompletionMethods {
         String prefix = typed == null ? "" : (String) typed;
         ArgumentDef argument;
         String accessKey;
+        java.util.function.Supplier<McpException> unknown;
         if ("ref/prompt".equals(type)) {
             String name = McpResults.requiredString(ref, "completion/complete", "name");
             PromptDef prompt = backend.prompts().get(name);
@@ -59,11 +60,11 @@ final class CompletionMethods {
                 if (fixtures != null && fixtures.hasPrompt(name)) {
                     return Future.succeededFuture(result(List.of(), false));
                 }
-                throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: unknown prompt '"
-                        + CallerText.cut(name) + "'");
+                throw unknownPrompt(name);
             }
             argument = prompt.argument(argName);
             accessKey = prompt.accessKey();
+            unknown = () -> unknownPrompt(name);
         } else if ("ref/resource".equals(type)) {
             String uri = McpResults.requiredString(ref, "completion/complete", "uri");
             ResourceDef resource = backend.resources().stream().filter(r -> r.address().equals(uri)).findFirst()
@@ -72,17 +73,17 @@ final class CompletionMethods {
                 if (fixtures != null) {
                     return Future.succeededFuture(result(List.of(), false));
                 }
-                throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: unknown resource template '"
-                        + CallerText.cut(uri) + "'");
+                throw unknownTemplate(uri);
             }
             argument = resource.argument(argName);
             accessKey = resource.accessKey();
+            unknown = () -> unknownTemplate(uri);
         } else {
             throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: 'ref.type' must be ref/prompt or "
                     + "ref/resource");
         }
         ArgumentDef arg = argument;
-        return backend.pipeline().admit(accessKey, context).compose(caller -> {
+        return McpResults.admitted(backend.pipeline(), accessKey, context, unknown).compose(caller -> {
             if (arg == null) {
                 return Future.succeededFuture(result(List.of(), false));
             }
@@ -109,6 +110,16 @@ final class CompletionMethods {
             }
             return Future.succeededFuture(capped(values, false));
         });
+    }
+
+    private static McpException unknownPrompt(String name) {
+        return new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: unknown prompt '" + CallerText.cut(name)
+                + "'");
+    }
+
+    private static McpException unknownTemplate(String uri) {
+        return new McpException(JsonRpc.INVALID_PARAMS, "completion/complete: unknown resource template '"
+                + CallerText.cut(uri) + "'");
     }
 
     private static JsonObject capped(List<String> values, boolean more) {

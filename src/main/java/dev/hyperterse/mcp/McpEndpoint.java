@@ -7,6 +7,7 @@ import dev.hyperterse.mcp.stateless.RequestStateKey;
 import dev.hyperterse.mcp.stateless.RequestStateSeal;
 import dev.hyperterse.mcp.stateless.SpentStates;
 import dev.hyperterse.mcp.stateless.StatelessEndpoint;
+import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
@@ -19,7 +20,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -359,13 +359,19 @@ public final class McpEndpoint {
         }
     }
 
-    /** The body as JSON, or why it is not: UTF-8 checked strictly, then Jackson's parse within its limits. */
+    /**
+     * The body as JSON, or why it is not: UTF-8 checked strictly, then Jackson's parse within its
+     * limits, refusing an object that names a member twice at any depth ({@link StrictJson}).
+     */
     private static Object decode(Buffer body) throws UnreadableBody {
         if (!StrictUtf8.valid(body)) {
             throw new UnreadableBody("Parse error: the body is not valid UTF-8");
         }
         try {
-            return Json.decodeValue(body);
+            return StrictJson.read(body);
+        } catch (StrictJson.RepeatedName e) {
+            throw new UnreadableBody("Parse error: the member name '" + CallerText.cut(e.name())
+                    + "' appears twice in one object");
         } catch (DecodeException e) {
             throw new UnreadableBody(overReaderLimits(e)
                     ? "Parse error: the body goes past the JSON reader's limits (nesting deeper than 1000 levels,"

@@ -57,10 +57,10 @@ final class PromptMethods {
             if (fixtures != null && fixtures.hasPrompt(name)) {
                 return Future.succeededFuture(fixtures.getPrompt(name, arguments));
             }
-            throw new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: unknown prompt '" + CallerText.cut(name) + "'");
+            throw unknown(name);
         }
         // auth first: the arguments' checks name the prompt's arguments, which a caller it does not admit may not learn
-        return backend.pipeline().admit(prompt.accessKey(), context).map(caller -> {
+        return McpResults.admitted(backend.pipeline(), prompt.accessKey(), context, () -> unknown(name)).map(caller -> {
             Map<String, String> values = values(prompt, arguments);
             JsonArray messages = new JsonArray();
             for (PromptDef.Message m : prompt.messages()) {
@@ -76,6 +76,10 @@ final class PromptMethods {
             }
             return result.put("messages", messages);
         });
+    }
+
+    private static McpException unknown(String name) {
+        return new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: unknown prompt '" + CallerText.cut(name) + "'");
     }
 
     /** The caller's argument values: every required one present, no unknown ones, all strings. */

@@ -97,7 +97,7 @@ final class ResourceMethods {
             throw notFound(uri);
         }
         ResourceDef r = target.resource();
-        return backend.pipeline().admit(r.accessKey(), context)
+        return McpResults.admitted(backend.pipeline(), r.accessKey(), context, () -> notFound(uri))
                 .compose(caller -> content(backend, r, uri, target.values(), context))
                 .map(content -> new JsonObject().put("contents", new JsonArray().add(content)));
     }
@@ -125,7 +125,7 @@ final class ResourceMethods {
         }
         // watching a resource is reading it as it changes: the caller must pass its auth as for a read
         Future<?> admitted = target == null ? Future.succeededFuture()
-                : backend.pipeline().admit(target.resource().accessKey(), context);
+                : McpResults.admitted(backend.pipeline(), target.resource().accessKey(), context, () -> notFound(uri));
         return admitted.compose(x -> sessions.update(session.id(), held -> {
             if (on && held.subscriptions().size() >= MAX_SUBSCRIPTIONS && !held.subscribes(uri)) {
                 throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "

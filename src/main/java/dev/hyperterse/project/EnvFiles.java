@@ -1,10 +1,13 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.SourceLocation;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -80,9 +83,21 @@ final class EnvFiles {
                     continue;
                 }
                 String body = raw.substring(0, close);
-                values.put(key, quote == '"' ? expand(unescape(body), key, values, shown, lineNumber, problems) : body);
+                if (quote == '\'') {
+                    values.put(key, body);
+                } else {
+                    // the body starts after the quote; its later lines at their first column
+                    int bodyColumn = column(lines[lineNumber - 1], rest) + 1;
+                    int[] origin = new int[body.length()];
+                    String unescaped = unescape(body, origin);
+                    values.put(key, expand(unescaped, values, k -> place(shown, lineNumber, bodyColumn, body, origin[k]),
+                            problems));
+                }
             } else {
-                values.put(key, expand(stripComment(rest), key, values, shown, lineNumber, problems));
+                String value = stripComment(rest);
+                int valueColumn = column(lines[i], rest);
+                values.put(key, expand(value, values, k -> new SourceLocation(shown, lineNumber, valueColumn + k),
+                        problems));
             }
         }
         return values;
@@ -113,17 +128,47 @@ final class EnvFiles {
         return "is not a valid name";
     }
 
+    /** The 1-based column where {@code rest}, the end of the line after its key, starts in the file's line. */
+    private static int column(String fileLine, String rest) {
+        return fileLine.stripTrailing().length() - rest.length() + 1;
+    }
+
+    /**
+     * Where character {@code at} of a double-quoted value's body is in the file: the body starts
+     * at {@code line}:{@code column} and runs on over the following lines, whole.
+     */
+    private static SourceLocation place(Path shown, int line, int column, String body, int at) {
+        int lastBreak = body.lastIndexOf('\n', at - 1);
+        if (lastBreak < 0) {
+            return new SourceLocation(shown, line, column + at);
+        }
+        int breaks = 0;
+        for (int i = 0; i <= lastBreak; i++) {
+            if (body.charAt(i) == '\n') {
+                breaks++;
+            }
+        }
+        return new SourceLocation(shown, line + breaks, at - lastBreak);
+    }
+
     /**
      * Replaces {@code ${NAME}} and {@code $NAME} (upper-case letters, digits and '_') with the
      * value of NAME set above in the same file, as Hyperterse's env reader does; a name not set
-     * above reads as empty, with a warning. {@code \$} is a literal {@code $}.
+     * above reads as empty, with a warning. {@code \$} is a literal {@code $}. The warning points
+     * at the first such '$' by file, line and column only: a '$' in a value is as often part of a
+     * password or a bcrypt hash ({@code Tr0ub4dor$AB12}, {@code $2b$12$...}), whose following
+     * characters a warning would print to the log.
+     *
+     * @param at where character k of {@code value} is in the file
      */
-    private static String expand(String value, String key, Map<String, String> above, Path shown, int line,
+    private static String expand(String value, Map<String, String> above, IntFunction<SourceLocation> at,
                                  Problems problems) {
         if (value.indexOf('$') < 0) {
             return value;
         }
         StringBuilder out = new StringBuilder(value.length());
+        int firstUnset = -1;
+        int unset = 0;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c == '\\' && i + 1 < value.length() && value.charAt(i + 1) == '$') {
@@ -145,14 +190,17 @@ final class EnvFiles {
                 out.append(c);
                 continue;
             }
-            String name = value.substring(start, end);
-            String set = above.get(name);
-            if (set == null) {
-                problems.warn(shown, line, "'" + name + "' in the value of '" + key + "' is not set above it in this"
-                        + " file, so it reads as empty; for a literal '$' write \\$ or single-quote the value");
+            String set = above.get(value.substring(start, end));
+            if (set == null && unset++ == 0) {
+                firstUnset = i;
             }
             out.append(set == null ? "" : set);
             i = braced ? end : end - 1;
+        }
+        if (unset > 0) {
+            problems.warn(at.apply(firstUnset), "the '$' here starts the name of a variable that is not set above it"
+                    + " in this file" + (unset > 1 ? " (and " + (unset - 1) + " more later in the value)" : "")
+                    + ", so it reads as empty; for a literal '$' write \\$ or single-quote the value");
         }
         return out.toString();
     }
@@ -173,10 +221,15 @@ final class EnvFiles {
         return -1;
     }
 
-    private static String unescape(String s) {
+    /**
+     * A double-quoted value's escapes replaced; {@code origin[k]} is set to where character k of
+     * the result came from in {@code s}.
+     */
+    private static String unescape(String s, int[] origin) {
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            origin[out.length()] = i;
             if (c != '\\' || i + 1 == s.length()) {
                 out.append(c);
                 continue;
@@ -197,6 +250,7 @@ final class EnvFiles {
                     out.append(next);
                     break;
                 default:
+                    origin[out.length() + 1] = i;
                     out.append('\\').append(next);
             }
         }

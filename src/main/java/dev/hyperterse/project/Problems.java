@@ -66,7 +66,11 @@ final class Problems {
     }
 
     void warn(Path file, int line, String message) {
-        ConfigProblem warning = new ConfigProblem(new SourceLocation(file, line), message);
+        warn(new SourceLocation(file, line), message);
+    }
+
+    void warn(SourceLocation at, String message) {
+        ConfigProblem warning = new ConfigProblem(at, message);
         log.warn("{}", warning);
         warningListener.accept(warning);
     }

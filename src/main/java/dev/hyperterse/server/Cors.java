@@ -9,11 +9,14 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * CORS headers on every response and preflight answers, for the origins configured in
  * {@code server.cors_origins} (default {@code *}). Origin validation still applies: CORS only
- * tells browsers what they may read, the origin policy decides what may run.
+ * tells browsers what they may read, the origin policy decides what may run. The operator paths
+ * ({@code /ready}, the metrics) get no CORS headers: they are for probes and scrapers, never for
+ * a page in a browser, which under the default {@code *} could otherwise read what they show.
  */
 final class Cors implements Handler<RoutingContext> {
     static final String METHODS = "GET, POST, DELETE, OPTIONS";
@@ -31,14 +34,21 @@ final class Cors implements Handler<RoutingContext> {
 
     private final List<String> origins;
     private final OriginPolicy originPolicy;
+    private final Set<String> operatorPaths;
 
-    Cors(List<String> origins, OriginPolicy originPolicy) {
+    /** @param operatorPaths paths answered without CORS headers (and without preflight answers) */
+    Cors(List<String> origins, OriginPolicy originPolicy, Set<String> operatorPaths) {
         this.origins = origins.stream().map(o -> o.trim().toLowerCase(Locale.ROOT)).toList();
         this.originPolicy = originPolicy;
+        this.operatorPaths = Set.copyOf(operatorPaths);
     }
 
     @Override
     public void handle(RoutingContext rc) {
+        if (operatorPaths.contains(rc.normalizedPath())) {
+            rc.next();
+            return;
+        }
         String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
         HttpServerResponse response = rc.response();
         if (origin != null) {

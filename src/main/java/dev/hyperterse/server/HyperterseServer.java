@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToDoubleFunction;
@@ -101,8 +102,11 @@ public final class HyperterseServer {
         // the port scripts may not fetch from: the one asked for, then the one bound (with port 0)
         java.util.concurrent.atomic.AtomicInteger listening = new java.util.concurrent.atomic.AtomicInteger(port);
         java.util.List<Loop> loops = listeners.loops();
-        return Snapshot.open(vertx, project, connectors, authPlugins, telemetry, cacheForPipeline, options.scriptEngine(),
-                        listening::get, loops)
+        // the token is read once, at start, as the metrics path's access is
+        boolean nameProtectedTools = settings.metricsToken() != null;
+        return Snapshot.open(vertx, project, connectors, authPlugins,
+                        ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
+                        options.scriptEngine(), listening::get, loops)
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -121,17 +125,21 @@ public final class HyperterseServer {
                 LOG.warn("serving the MCP conformance fixture tools (--conformance-fixtures): for testing only");
             }
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
-                    next -> Snapshot.open(vertx, next, connectors, authPlugins, telemetry, cacheForPipeline,
+                    next -> Snapshot.open(vertx, next, connectors, authPlugins,
+                            ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
                             options.scriptEngine(), listening::get, loops), current,
                     (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
             ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.http());
-            Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy());
-            Readiness readiness = new Readiness(vertx, current, stopping::get,
-                    () -> reloader == null ? 1 : reloader.generation());
             ObservabilitySettings observability = project.config().observability();
+            OperatorAccess operatorAccess = new OperatorAccess(endpoint.originPolicy(), settings.metricsToken());
+            Set<String> operatorPaths = setup.metricsEnabled() ? Set.of(READY_PATH, observability.metricsPath())
+                    : Set.of(READY_PATH);
+            Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy(), operatorPaths);
+            Readiness readiness = new Readiness(vertx, current, stopping::get,
+                    () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
             // each listener routes with a router of its own; the handlers are shared and thread-safe
             java.util.function.Function<Vertx, Router> routes = v -> {
@@ -141,12 +149,14 @@ public final class HyperterseServer {
                 router.get("/heartbeat").handler(rc -> rc.response()
                         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                         .end(new JsonObject().put("success", true).toBuffer()));
-                router.get(READY_PATH).handler(readiness);
+                // behind the MCP Origin/Host checks, as the metrics: a page in a browser (DNS
+                // rebinding) learns nothing of this server from it
+                router.get(READY_PATH).handler(operatorAccess::checkOriginAndHost).handler(readiness);
                 if (setup.metricsEnabled()) {
                     // behind the MCP Origin/Host checks (which pass a scraper calling by the pod's
                     // address when bound to one) and the optional token: metrics name the project's tools
                     router.get(observability.metricsPath())
-                            .handler(new MetricsAccess(endpoint.originPolicy(), settings.metricsToken())::handle)
+                            .handler(operatorAccess::handle)
                             .handler(rc -> vertx.executeBlocking(setup::scrape, false)
                             .onComplete(ar -> {
                                 if (ar.failed()) {

@@ -8,6 +8,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -18,12 +19,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * {@code GET /ready}: 200 when the server can serve calls, 503 when it cannot, with the status
  * of every adapter (a cheap ping each, in parallel, bounded by a timeout). While the server shuts
  * down it answers 503 at once, so load balancers stop sending new work. {@code /heartbeat} stays
  * the liveness check: the process is up.
+ *
+ * <p>Every probe gets the answer and whether the server is ready; the details (project name and
+ * version, tool count, adapters by name with their errors, which may name a database's host and
+ * port) only a caller the operator authorised ({@link OperatorAccess#authorised}).
  */
 final class Readiness implements Handler<RoutingContext> {
     /** Kept under common probe timeouts, so a slow database shows as down rather than as a probe timeout. */
@@ -33,12 +39,16 @@ final class Readiness implements Handler<RoutingContext> {
     private final CurrentSnapshot current;
     private final BooleanSupplier stopping;
     private final LongSupplier generation;
+    private final Predicate<HttpServerRequest> detailed;
 
-    Readiness(Vertx vertx, CurrentSnapshot current, BooleanSupplier stopping, LongSupplier generation) {
+    /** @param detailed whether a request may see the details, not only whether the server is ready */
+    Readiness(Vertx vertx, CurrentSnapshot current, BooleanSupplier stopping, LongSupplier generation,
+              Predicate<HttpServerRequest> detailed) {
         this.vertx = vertx;
         this.current = current;
         this.stopping = stopping;
         this.generation = generation;
+        this.detailed = detailed;
     }
 
     @Override
@@ -60,10 +70,13 @@ final class Readiness implements Handler<RoutingContext> {
                 up &= "up".equals(adapter.getString("status"));
                 list.add(adapter);
             }
+            JsonObject body = new JsonObject().put("ready", up).put("status", up ? "ready" : "unavailable");
+            if (!detailed.test(rc.request())) {
+                answer(rc, up ? 200 : 503, body);
+                return;
+            }
             String version = snapshot.project().config().version();
-            answer(rc, up ? 200 : 503, new JsonObject()
-                    .put("ready", up)
-                    .put("status", up ? "ready" : "unavailable")
+            answer(rc, up ? 200 : 503, body
                     .put("project", snapshot.project().config().name())
                     .put("version", version)
                     .put("generation", generation.getAsLong())

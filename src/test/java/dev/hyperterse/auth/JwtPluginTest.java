@@ -174,6 +174,46 @@ class JwtPluginTest {
         assertTrue(!caller.claims().containsKey("tenant"), "a null claim is an absent claim");
     }
 
+    /** A token signed with the test secret, with this header (HS256), as a token service could make it. */
+    static String hmacToken(JsonObject header, JsonObject claims) throws Exception {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        String signingInput = b64.encodeToString(header.encode().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                + "." + b64.encodeToString(claims.encode().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+        return signingInput + "." + b64.encodeToString(mac.doFinal(
+                signingInput.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    }
+
+    /**
+     * RFC 7515 §4.1.11: a token whose header lists, in {@code crit}, extensions the recipient does
+     * not understand must be refused, whatever its signature; this server understands none. A
+     * malformed {@code crit} (not an array of names, or empty) is refused too.
+     */
+    @Test
+    void tokensThatNeedHeaderExtensionsAreRefused() throws Exception {
+        AuthCheck check = started(hmacPolicy());
+        JsonObject header = new JsonObject().put("alg", "HS256").put("typ", "JWT");
+        assertEquals("alice", await(check.authenticate(bearer(hmacToken(header, claims())))).subject(),
+                "the same token without crit passes");
+        for (Object crit : new Object[] {new JsonArray().add("exp"), new JsonArray().add("b64").add("http://x.test/ext"),
+                new JsonArray().add("iss")}) {
+            String token = hmacToken(header.copy().put("crit", crit).put("exp", now() + 300).put("b64", true)
+                    .put("http://x.test/ext", 1).put("iss", "x"), claims());
+            Throwable e = check.authenticate(bearer(token)).toCompletionStage().toCompletableFuture()
+                    .handle((ok, x) -> x).get(10, TimeUnit.SECONDS);
+            assertTrue(e instanceof AuthDeniedException, crit + " gave " + e);
+            assertEquals("invalid token: it requires header extensions this server does not understand (crit)",
+                    e.getMessage(), String.valueOf(crit));
+        }
+        for (Object crit : new Object[] {new JsonArray(), "exp", 1, null, true, new JsonObject().put("exp", 1),
+                new JsonArray().add(1), new JsonArray().add("exp").addNull(), new JsonArray().add("")}) {
+            String token = hmacToken(header.copy().put("crit", crit), claims());
+            assertEquals("invalid token: header 'crit' must be a non-empty array of names",
+                    denial(check.authenticate(bearer(token))), String.valueOf(crit));
+        }
+    }
+
     @Test
     void badPoliciesAreStartUpErrors() {
         JwtPlugin plugin = new JwtPlugin();

@@ -103,6 +103,23 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aPlaceholderInAnIntervalLiteralWithFieldsIsRefusedWithItsFileAndLine(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: t\n");
+        Files.createDirectories(dir.resolve("app/adapters"));
+        Files.writeString(dir.resolve("app/adapters/db.terse"),
+                "connector: postgres\nconnection_string: 'postgres://postgres@127.0.0.1:5432/test'\n");
+        Files.createDirectories(dir.resolve("app/tools/recent"));
+        Files.writeString(dir.resolve("app/tools/recent/config.terse"), "use: db\nstatement: |\n  SELECT *\n"
+                + "  FROM orders WHERE placed > now() - INTERVAL '{{ inputs.days }}' DAY\ninputs:\n  days:\n    type: int\n");
+        StringWriter err = new StringWriter();
+        int code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(new StringWriter()))
+                .execute("validate", dir.toString());
+        assertEquals(1, code, err::toString);
+        assertTrue(err.toString().contains("tools/recent/config.terse:4: tool 'recent': statement: a placeholder inside an"
+                + " interval literal followed by its fields"), err.toString());
+    }
+
+    @Test
     void variablesThatAreNotSetAreWarningsUnlessStrict(@TempDir Path dir) throws Exception {
         // Hyperterse resolves env at connect and execute time: validate passes in CI without secrets
         Files.writeString(dir.resolve(".hyperterse"), "name: t\n");

@@ -117,9 +117,14 @@ class StatementTemplateTest {
             // INTERVAL '...' takes only a constant; Hyperterse pasted the value into it
             assertEquals("SELECT now() - CAST(($1 || ' days') AS INTERVAL)",
                     sql("SELECT now() - INTERVAL '{{ inputs.days }} days'", POSTGRES));
-            assertEquals("d = CAST($1 AS DATE) AND t < CAST($2 AS TIMESTAMPTZ) AND u = timestamp '2024-01-01'",
+            // a placeholder that is the whole literal is cast from text too: CAST($1 AS INTERVAL) made
+            // PostgreSQL type the parameter as interval, and '7 days' was refused before it was read
+            assertEquals("d = CAST($1::text AS DATE) AND t < CAST($2::text AS TIMESTAMPTZ) AND u = timestamp '2024-01-01'",
                     sql("d = date'{{ inputs.d }}' AND t < TIMESTAMPTZ '{{ inputs.t }}' AND u = timestamp '2024-01-01'",
                             POSTGRES));
+            CompiledStatement whole = StatementTemplate.compile("d = INTERVAL '{{ inputs.p }}'", POSTGRES, ENV);
+            assertEquals("d = CAST($1::text AS INTERVAL)", whole.text());
+            assertTrue(whole.text().startsWith("$1", whole.markerOffsets().get(0)));
             // the marker's recorded place is where it stands in the cast (a cast to text is added there)
             CompiledStatement cast = StatementTemplate.compile("d = INTERVAL 'P{{ inputs.d }}D'", POSTGRES, ENV);
             assertEquals("d = CAST(('P' || $1 || 'D') AS INTERVAL)", cast.text());
@@ -128,6 +133,28 @@ class StatementTemplateTest {
             assertEquals("d = t.date $1", sql("d = t.date '{{ inputs.d }}'", POSTGRES));
             assertEquals("-- by date\n$1", sql("-- by date\n'{{ inputs.d }}'", POSTGRES));
             assertEquals("now() AT TIME ZONE $1", sql("now() AT TIME ZONE '{{ inputs.tz }}'", POSTGRES));
+        }
+
+        @Test
+        void anIntervalLiteralFollowedByItsFieldsIsRefusedWithItsPlace() throws Exception {
+            // PostgreSQL reads INTERVAL '3' DAY as 3 days, but '3' cast to interval day as 3 seconds cut to
+            // 0 days: no cast of the bound text means what the literal meant, so the statement is refused
+            for (String field : List.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "YEAR TO MONTH", "DAY TO HOUR",
+                    "DAY TO MINUTE", "DAY TO SECOND", "HOUR TO MINUTE", "HOUR TO SECOND", "MINUTE TO SECOND", "second(2)",
+                    "Day  To\n Second ( 3 )")) {
+                failsWith("SELECT now() -\n  INTERVAL '{{ inputs.n }}' " + field + " AS since", POSTGRES,
+                        "a placeholder inside an interval literal followed by its fields (INTERVAL '...' DAY, ... HOUR TO"
+                                + " MINUTE) cannot be bound", "INTERVAL '{{ inputs.n }} days'", "line 2, column 12");
+            }
+            failsWith("INTERVAL '{{ inputs.h }}:30' HOUR TO MINUTE", POSTGRES, "cannot be bound", "line 1, column 10");
+            // words that are not fields, and literals without a placeholder, are left as they are
+            assertEquals("CAST($1::text AS INTERVAL) days", sql("INTERVAL '{{ inputs.n }}' days", POSTGRES));
+            assertEquals("CAST($1::text AS INTERVAL) AS day_count", sql("INTERVAL '{{ inputs.n }}' AS day_count", POSTGRES));
+            assertEquals("CAST($1::text AS INTERVAL) DAYS_AGO", sql("INTERVAL '{{ inputs.n }}' DAYS_AGO", POSTGRES));
+            assertEquals("CAST($1::text AS DATE) AS day", sql("DATE '{{ inputs.d }}' AS day", POSTGRES));
+            assertEquals("INTERVAL '3' DAY", sql("INTERVAL '3' DAY", POSTGRES));
+            // MySQL's INTERVAL takes any expression, its unit included
+            assertEquals("NOW() - INTERVAL ? DAY", sql("NOW() - INTERVAL '{{ inputs.n }}' DAY", MYSQL));
         }
 
         @Test

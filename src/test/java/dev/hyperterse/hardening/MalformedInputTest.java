@@ -66,6 +66,42 @@ class MalformedInputTest {
     }
 
     @Test
+    void aMemberNamedTwiceIsAParseErrorAtEveryDepth() throws Exception {
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\","
+                + "\"arguments\":{\"tool\":\"get-customer\",\"inputs\":";
+        // which of two values counts differs between readers: a proxy or an audit log could read one
+        // call and this server another, so such a body is refused wherever the name repeats
+        List<String[]> bodies = List.of(
+                new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"method\":\"tools/list\"}", "method"},
+                new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"ping\"}", "id"},
+                new String[] {call + "{\"customer_id\":1,\"customer_id\":2}}}}", "customer_id"},
+                new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\","
+                        + "\"arguments\":{\"tool\":\"get-customer\",\"tool\":\"list-orders\",\"inputs\":{}}}}", "tool"},
+                new String[] {call + "{\"a\":[{\"b\":{\"c\":null,\"c\":null}}]}}}}", "c"},
+                new String[] {"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"x\":1,\"y\":2,\"z\":3,\"x\":4}}]", "x"},
+                // big enough to be read on a worker rather than the event loop
+                new String[] {call + "{\"pad\":\"" + "p".repeat(100_000) + "\",\"pad\":1}}}}", "pad"});
+        for (String[] body : bodies) {
+            JsonObject e = Answers.error(post(body[0]), 400, -32700, "body " + Answers.cut(body[0]));
+            assertEquals("Parse error: the member name '" + body[1] + "' appears twice in one object", e.getString("message"));
+        }
+        // the 2026-07-28 generation reads its bodies the same way
+        JsonObject stateless = Answers.error(http.post("/mcp", bodies.get(0)[0], "Content-Type", "application/json",
+                "Accept", RawHttp.ACCEPT_BOTH, "MCP-Protocol-Version", "2026-07-28"), 400, -32700, "stateless");
+        assertEquals("Parse error: the member name 'method' appears twice in one object", stateless.getString("message"));
+        // a long name is cut, not sent back whole
+        String longName = "n".repeat(10_000);
+        JsonObject cut = Answers.error(post("{\"" + longName + "\":1,\"" + longName + "\":2}"), 400, -32700, "long name");
+        assertEquals("Parse error: the member name '" + "n".repeat(128) + "…' appears twice in one object",
+                cut.getString("message"));
+        // the same name in different objects is no repetition
+        HttpResponse<String> fine = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\","
+                + "\"params\":{\"x\":{\"x\":1},\"y\":[{\"x\":2},{\"x\":3}]}}");
+        assertEquals(new JsonObject(), ((JsonObject) Answers.wellFormed(fine, "same name, other objects")).getJsonObject("result"));
+    }
+
+    @Test
     void invalidUtf8IsAParseError() throws Exception {
         byte[][] bodies = {
             {(byte) 0xff, (byte) 0xfe, '{', '}'},

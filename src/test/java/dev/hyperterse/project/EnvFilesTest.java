@@ -95,7 +95,31 @@ class EnvFilesTest {
         assertFalse(problems.hasErrors());
         assertEquals(1, warnings.size(), warnings.toString());
         assertEquals(8, warnings.get(0).location().line());
-        assertTrue(warnings.get(0).message().contains("DEFINED_BELOW"), warnings.toString());
+        assertEquals(7, warnings.get(0).location().column(), "the column of its '$'");
+    }
+
+    @Test
+    void aWarningAboutADollarSignNamesItsPlaceNotWhatFollowsIt() {
+        // a '$' in a password or a bcrypt hash is read as a variable: what follows it is part of a secret
+        EnvFiles.parse(String.join("\n",
+                "# passwords",
+                "DB_PASS=Tr0ub4dor$AB12",
+                "  export HASH = $2b$12$R9h/cIPz0gi.URNNX3kh2OPST9 # bcrypt",
+                "QUOTED=\"x\\ty$SECRET_TAIL\"",
+                "MULTI=\"line one",
+                "  and $PART_TWO\"",
+                ""), Path.of(".env"), problems);
+        assertFalse(problems.hasErrors());
+        assertEquals(List.of(".env:2:18", ".env:3:17", ".env:4:13", ".env:6:7"),
+                warnings.stream().map(w -> w.location().toString()).toList());
+        for (ConfigProblem w : warnings) {
+            for (String piece : List.of("AB12", "2b", "12", "R9", "SECRET_TAIL", "PART_TWO", "Tr0ub4dor", "DB_PASS",
+                    "HASH", "QUOTED", "MULTI")) {
+                assertFalse(w.message().contains(piece), piece + " in: " + w.message());
+            }
+            assertTrue(w.message().contains("reads as empty") && w.message().contains("\\$"), w.message());
+        }
+        assertTrue(warnings.get(1).message().contains("2 more"), "one warning per value: " + warnings.get(1).message());
     }
 
     @Test

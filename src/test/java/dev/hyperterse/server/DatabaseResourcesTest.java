@@ -82,15 +82,17 @@ class DatabaseResourcesTest {
                 .replace("tools:\n", "tools:\n  row_limit: 2\n"));
         try (RunningServer server = RunningServer.start(project)) {
             RawHttp http = new RawHttp(server.baseUrl());
+            // refused reads as missing, so a caller cannot learn which protected resources exist
             JsonObject denied = read(http, "shop://orders/1");
-            assertEquals(-32000, denied.getJsonObject("error").getInteger("code"), denied.encode());
+            assertEquals(-32002, denied.getJsonObject("error").getInteger("code"), denied.encode());
             JsonArray templates = rpc(http, "resources/templates/list", new JsonObject()).getJsonObject("result")
                     .getJsonArray("resourceTemplates");
             assertTrue(templates.isEmpty(), "hidden from a caller it does not admit: " + templates.encode());
             JsonObject deniedCompletion = rpc(http, "completion/complete", new JsonObject()
                     .put("ref", new JsonObject().put("type", "ref/resource").put("uri", "shop://orders/{id}"))
                     .put("argument", new JsonObject().put("name", "id").put("value", "")));
-            assertEquals(-32000, deniedCompletion.getJsonObject("error").getInteger("code"));
+            assertEquals("completion/complete: unknown resource template 'shop://orders/{id}'",
+                    deniedCompletion.getJsonObject("error").getString("message"), deniedCompletion.encode());
 
             JsonObject content = read(http, "shop://orders/1", "X-API-Key", "orders-key").getJsonObject("result")
                     .getJsonArray("contents").getJsonObject(0);

@@ -147,7 +147,8 @@ class MetricsEndpointTest {
         assertEquals(403, http.send("GET", "/metrics", "Origin", "https://evil.example").statusCode());
         assertEquals(200, http.send("GET", "/metrics", "Origin", "http://localhost:3000").statusCode());
         assertEquals(200, http.send("GET", "/metrics").statusCode(), "no token set: any local scraper reads them");
-        assertEquals(200, http.send("GET", "/ready", "Host", "prometheus.monitoring.svc").statusCode());
+        assertEquals(403, http.send("GET", "/ready", "Host", "prometheus.monitoring.svc").statusCode(),
+                "readiness is behind the same checks");
     }
 
     @Test
@@ -178,6 +179,74 @@ class MetricsEndpointTest {
                     "the scheme is case-insensitive");
             assertEquals(403, h.send("GET", "/metrics", "Authorization", "Bearer s3cret-scrape", "Host", "evil.example")
                     .statusCode(), "the token does not lift the Host check");
+        }
+    }
+
+    @Test
+    void toolsBehindAuthAreNamedOnlyWhenTheMetricsAskForAToken(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir.resolve("guarded"));
+        String auth = "auth:\n  plugin: api_key\n  policy: {value: ops-key}\n";
+        RunningServer.writeTool(project, "secret-payroll", "use: shop\nstatement: SELECT 1 AS one\n"
+                + "cache:\n  enabled: true\n  ttl: 60\n" + auth);
+        RunningServer.writeTool(project, "secret-handler", "handler: ./h.js\n" + auth);
+        Files.writeString(project.resolve("app/tools/secret-handler/h.js"), "export default () => ({ ok: true });\n");
+        for (String token : new String[] {null, "s3cret-scrape"}) {
+            try (TelemetrySetup setup = TelemetrySetup.forTesting(null, false, true);
+                 RunningServer s = RunningServer.start(project, x -> x.withMetricsToken(token),
+                         ServeOptions.DEFAULTS.withTelemetry(setup))) {
+                RawHttp h = new RawHttp(s.baseUrl());
+                String session = h.session("2025-11-25");
+                String[] none = {"Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25"};
+                String[] key = {"Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25", "X-API-Key", "ops-key"};
+                h.mcp(RawHttp.execute(1, "secret-payroll", new JsonObject()), key);
+                h.mcp(RawHttp.execute(2, "secret-payroll", new JsonObject()), key);
+                h.mcp(RawHttp.execute(3, "secret-handler", new JsonObject()), key);
+                h.mcp(RawHttp.execute(4, "secret-payroll", new JsonObject()), none);
+                h.mcp(RawHttp.execute(5, "get-customer", new JsonObject().put("customer_id", 1)), none);
+                HttpResponse<String> scraped = h.send("GET", "/metrics",
+                        token == null ? new String[0] : new String[] {"Authorization", "Bearer " + token});
+                assertEquals(200, scraped.statusCode());
+                String text = scraped.body();
+                assertEquals(1, value(text, "hyperterse_tool_call_duration_seconds_count",
+                        "outcome=\"ok\",tool=\"get-customer\""), "a tool without auth is named");
+                if (token == null) {
+                    // anyone passing the Host check reads these: they must not tell which protected tools exist
+                    assertFalse(text.contains("secret-"), () -> text.lines().filter(l -> l.contains("secret-"))
+                            .findFirst().orElse(""));
+                    assertEquals(3, value(text, "hyperterse_tool_call_duration_seconds_count",
+                            "outcome=\"ok\",tool=\"(protected)\""));
+                    assertEquals(1, value(text, "hyperterse_tool_call_duration_seconds_count",
+                            "outcome=\"auth\",tool=\"(protected)\""));
+                    assertEquals(1, value(text, "hyperterse_cache_lookups_total", "result=\"hit\",tool=\"(protected)\""));
+                    assertEquals(1, value(text, "hyperterse_script_call_duration_seconds_count",
+                            "outcome=\"ok\",tool=\"(protected)\""));
+                } else {
+                    // every scrape presents the token: the operator sees each tool by name
+                    assertFalse(text.contains("(protected)"), "tools are named once a token is set");
+                    assertEquals(2, value(text, "hyperterse_tool_call_duration_seconds_count",
+                            "outcome=\"ok\",tool=\"secret-payroll\""));
+                    assertEquals(1, value(text, "hyperterse_tool_call_duration_seconds_count",
+                            "outcome=\"auth\",tool=\"secret-payroll\""));
+                    assertEquals(1, value(text, "hyperterse_cache_lookups_total", "result=\"hit\",tool=\"secret-payroll\""));
+                    assertEquals(1, value(text, "hyperterse_script_call_duration_seconds_count",
+                            "outcome=\"ok\",tool=\"secret-handler\""));
+                }
+            }
+        }
+    }
+
+    /** The label that hides protected tools must pass every other count on, including ones added later. */
+    @Test
+    void theProtectedToolLabelPassesEveryMetricOn() {
+        for (java.lang.reflect.Method m : dev.hyperterse.telemetry.Metrics.class.getDeclaredMethods()) {
+            if (java.lang.reflect.Modifier.isStatic(m.getModifiers())) {
+                continue;
+            }
+            try {
+                ProtectedToolMetrics.class.getDeclaredMethod(m.getName(), m.getParameterTypes());
+            } catch (NoSuchMethodException e) {
+                fail("ProtectedToolMetrics does not pass on Metrics." + m.getName() + ": it would be dropped");
+            }
         }
     }
 

@@ -256,9 +256,14 @@ class PromptsAndResourcesServerTest {
     void authBlocksHidePromptsAndResourcesFromCallersTheyDoNotAdmit() throws Exception {
         DemoProject.write(dir, "app/prompts/ops-only.terse", String.join("\n",
                 "auth:", "  plugin: api_key", "  policy: {value: ops-key}",
+                "arguments:", "  host: {completion: [db1, db2]}",
                 "messages:", "  - {role: user, text: restart everything}", ""));
         DemoProject.write(dir, "app/resources/ops-runbook/config.terse", String.join("\n",
                 "uri: ops://runbook", "text: the runbook",
+                "auth:", "  plugin: api_key", "  policy: {value: ops-key}", ""));
+        DemoProject.write(dir, "app/resources/ops-hosts/config.terse", String.join("\n",
+                "uri_template: ops://hosts/{name}", "text_template: \"host {{ name }}\"",
+                "arguments:", "  name: {completion: [db1, db2]}",
                 "auth:", "  plugin: api_key", "  policy: {value: ops-key}", ""));
         try (RunningServer server = RunningServer.start(dir)) {
             RawHttp http = new RawHttp(server.baseUrl());
@@ -266,19 +271,34 @@ class PromptsAndResourcesServerTest {
                     field(result(call(http, null, "prompts/list", new JsonObject())).getJsonArray("prompts"), "name"));
             assertFalse(field(result(call(http, null, "resources/list", new JsonObject())).getJsonArray("resources"), "uri")
                     .contains("ops://runbook"));
-            JsonObject denied = error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only")));
-            assertEquals(-32000, denied.getInteger("code"));
-            assertTrue(denied.getString("message").startsWith("auth failed"), denied.encode());
-            assertEquals(-32000, error(call(http, null, "resources/read",
-                    new JsonObject().put("uri", "ops://runbook"))).getInteger("code"));
+            // a protected item the caller may not see is answered exactly as one that does not exist,
+            // so a caller without credentials cannot learn which protected ones there are
+            assertSameError(error(call(http, null, "prompts/get", new JsonObject().put("name", "no-such"))),
+                    error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only"))), "no-such", "ops-only");
             // auth comes before the arguments' checks, which would name the prompt's arguments
-            JsonObject withArguments = error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only")
-                    .put("arguments", new JsonObject().put("guess", "x"))));
-            assertEquals("auth failed: missing X-API-Key header", withArguments.getString("message"), withArguments.encode());
+            assertSameError(error(call(http, null, "prompts/get", new JsonObject().put("name", "no-such")
+                            .put("arguments", new JsonObject().put("guess", "x")))),
+                    error(call(http, null, "prompts/get", new JsonObject().put("name", "ops-only")
+                            .put("arguments", new JsonObject().put("guess", "x")))), "no-such", "ops-only");
+            assertSameError(error(call(http, null, "resources/read", new JsonObject().put("uri", "ops://nothing"))),
+                    error(call(http, null, "resources/read", new JsonObject().put("uri", "ops://runbook"))),
+                    "ops://nothing", "ops://runbook");
+            assertSameError(error(call(http, null, "resources/read", new JsonObject().put("uri", "ops://nothing"))),
+                    error(call(http, null, "resources/read", new JsonObject().put("uri", "ops://hosts/db1"))),
+                    "ops://nothing", "ops://hosts/db1");
+            assertSameError(error(call(http, null, "completion/complete", completion("ref/prompt", "name", "no-such", "host"))),
+                    error(call(http, null, "completion/complete", completion("ref/prompt", "name", "ops-only", "host"))),
+                    "no-such", "ops-only");
+            assertSameError(error(call(http, null, "completion/complete",
+                            completion("ref/resource", "uri", "ops://nothing/{name}", "name"))),
+                    error(call(http, null, "completion/complete",
+                            completion("ref/resource", "uri", "ops://hosts/{name}", "name"))),
+                    "ops://nothing/{name}", "ops://hosts/{name}");
             // watching a resource is reading it as it changes
             String session = http.session(V);
-            JsonObject watch = error(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook")));
-            assertEquals("auth failed: missing X-API-Key header", watch.getString("message"), watch.encode());
+            assertSameError(error(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://nothing"))),
+                    error(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook"))),
+                    "ops://nothing", "ops://runbook");
 
             String[] key = {"X-API-Key", "ops-key"};
             assertTrue(field(result(call(http, null, "prompts/list", new JsonObject(), key)).getJsonArray("prompts"), "name")
@@ -287,7 +307,27 @@ class PromptsAndResourcesServerTest {
                     key)).getJsonArray("contents").getJsonObject(0).getString("text"));
             assertTrue(result(call(http, session, "resources/subscribe", new JsonObject().put("uri", "ops://runbook"), key))
                     .isEmpty());
+            assertEquals(List.of("db1", "db2"), completionValues(call(http, null, "completion/complete",
+                    completion("ref/prompt", "name", "ops-only", "host"), key)));
+            assertEquals(List.of("db1", "db2"), completionValues(call(http, null, "completion/complete",
+                    completion("ref/resource", "uri", "ops://hosts/{name}", "name"), key)));
+            assertEquals("host db1", result(call(http, null, "resources/read", new JsonObject().put("uri", "ops://hosts/db1"),
+                    key)).getJsonArray("contents").getJsonObject(0).getString("text"));
         }
+    }
+
+    private static JsonObject completion(String type, String refKey, String refValue, String argument) {
+        return new JsonObject().put("ref", new JsonObject().put("type", type).put(refKey, refValue))
+                .put("argument", new JsonObject().put("name", argument).put("value", ""));
+    }
+
+    private static List<Object> completionValues(JsonObject response) {
+        return result(response).getJsonObject("completion").getJsonArray("values").getList();
+    }
+
+    /** The error for {@code hidden} is the error for {@code missing}, but for the name it repeats. */
+    private static void assertSameError(JsonObject missing, JsonObject hidden, String missingName, String hiddenName) {
+        assertEquals(missing.encode().replace(missingName, hiddenName), hidden.encode());
     }
 
     @Test

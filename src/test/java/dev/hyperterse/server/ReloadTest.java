@@ -66,8 +66,12 @@ class ReloadTest {
         ((Logger) LoggerFactory.getLogger(Reloader.class)).detachAppender(logs);
     }
 
+    static final String PROBE_TOKEN = "reload-probe";
+
     RunningServer start(Duration watch) throws Exception {
-        return RunningServer.start(project, Map.of(), connectors, s -> s.withShutdownTimeout(Duration.ofSeconds(10)),
+        // the token lets /ready show the generation
+        return RunningServer.start(project, Map.of(), connectors, s -> s.withShutdownTimeout(Duration.ofSeconds(10))
+                        .withMetricsToken(PROBE_TOKEN),
                 ServeOptions.DEFAULTS.withReloads(RunningServer.recompile(project, Map.of(), connectors), watch));
     }
 
@@ -225,7 +229,8 @@ class ReloadTest {
     }
 
     static long generation(RawHttp http) throws Exception {
-        return new JsonObject(http.send("GET", "/ready").body()).getLong("generation");
+        return new JsonObject(http.send("GET", "/ready", "Authorization", "Bearer " + PROBE_TOKEN).body())
+                .getLong("generation");
     }
 
     static void awaitGeneration(RawHttp http, long expected) throws Exception {

@@ -314,9 +314,10 @@ final class PgParameters {
             String text = ((String) value).trim();
             // parsing takes time growing with the square of the length, and so does the client's
             // reading of the server's digits for a value with a large exponent (1e131071): both on
-            // the event loop
+            // the event loop. Text longer than the most digits both sides may hold together is not
+            // parsed; the rest is, and each side is judged on its own
             BigDecimal parsed = null;
-            if (text.length() <= LONGEST_DECIMAL + DECIMAL_PUNCTUATION) {
+            if (text.length() <= 2 * LONGEST_DECIMAL + DECIMAL_PUNCTUATION) {
                 try {
                     parsed = new BigDecimal(text);
                 } catch (NumberFormatException e) {

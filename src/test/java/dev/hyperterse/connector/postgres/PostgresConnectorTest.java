@@ -164,6 +164,16 @@ class PostgresConnectorTest extends SqlConnectorContract {
                             + " as text and cast it in the statement: {{ inputs.x }}::text::numeric"));
             assertEquals("[{\"n\":\"1" + "0".repeat(999) + "\"}]",
                     rows("SELECT {{ inputs.n }}::numeric AS n", "1e999").encode());
+            // the limit is per side: 1000 digits before the point and 1000 after, 2,002 characters with a sign
+            String widest = "-" + "9".repeat(1000) + "." + "9".repeat(1000);
+            assertEquals("[{\"n\":\"" + widest + "\"}]", rows("SELECT {{ inputs.n }}::numeric AS n", widest).encode());
+            String balanced = "1".repeat(900) + "." + "2".repeat(900);
+            assertEquals("[{\"n\":\"" + balanced + "\"}]", rows("SELECT {{ inputs.n }}::numeric AS n", balanced).encode());
+            for (String past : List.of("9".repeat(1001) + "." + "9", "9." + "9".repeat(1001), "9".repeat(1001) + "." + "9".repeat(1001))) {
+                assertTrue(error(execute(db, "SELECT {{ inputs.n }}::numeric AS n", 10, TIMEOUT, past))
+                        .endsWith("has more than 1000 digits before or after its point; to bind a longer number, pass"
+                                + " it as text and cast it in the statement: {{ inputs.x }}::text::numeric"), past.length() + "");
+            }
             // what the server reads as text stays possible, and an exponent is not a digit count
             assertEquals("[{\"n\":\"" + "9".repeat(1500) + "\"}]",
                     rows("SELECT {{ inputs.n }}::text::numeric AS n", "9".repeat(1500)).encode());
@@ -338,6 +348,21 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals("[{\"d\":\"2024-03-01\",\"t\":\"2024-02-28T10:00:00.5\"}]",
                 rows("SELECT (DATE '{{ inputs.d }}' + INTERVAL '{{ inputs.n }} days')::date AS d,"
                         + " TIMESTAMP '{{ inputs.d }} 10:00:00.5' AS t", "2024-02-28", "2", "2024-02-28").encode());
+    }
+
+    @Test
+    void typedLiteralsFilledByOnePlaceholderReadTheTextAsPostgresqlDoes() {
+        // the literal is the value as written: '7 days', 'epoch', 'allballs' are PostgreSQL's own readings
+        assertEquals("[{\"i\":\"7 days 01:00:00\",\"d\":\"2024-03-01\",\"t\":\"00:00:00\",\"ts\":\"1970-01-01T00:00:00\"}]",
+                rows("SELECT INTERVAL '{{ inputs.i }}'::text AS i, (DATE '{{ inputs.d }}' + 2)::text AS d,"
+                        + " TIME '{{ inputs.t }}'::text AS t, TIMESTAMP '{{ inputs.ts }}' AS ts",
+                        "7 days 1 hour", "2024-02-28", "allballs", "epoch").encode());
+        assertEquals("[{\"later\":\"2024-03-07T00:00:00\"}]",
+                rows("SELECT TIMESTAMP '2024-02-29' + INTERVAL '{{ inputs.p }}' AS later", "7 days").encode());
+        // what the refusal of INTERVAL '{{ inputs.n }}' DAY suggests instead
+        assertEquals("[{\"a\":\"3 days\",\"b\":\"3 days\"}]",
+                rows("SELECT INTERVAL '{{ inputs.a }} days'::text AS a, ({{ inputs.b }} * INTERVAL '1 day')::text AS b",
+                        "3", 3L).encode());
     }
 
     /**
