@@ -110,12 +110,14 @@ final class PostgresFlavor implements SqlFlavor {
     @Override
     public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                        ResultBudget budget, StatementRun run) {
+        // the cancel request covers the statement's first describe too: its PREPARE waits on the
+        // locks the statement needs, as long as the statement itself would
+        if (!run.start(() -> cancels.cancel(conn))) {
+            return Future.failedFuture(StatementRun.notStarted());
+        }
         RowSizeGuard guard = RowSizeGuard.of(conn);
         return shape(conn, statement).compose(shape -> {
             Tuple tuple = PgParameters.bind(statement, shape, values, sessionZone);
-            if (!run.start(() -> cancels.cancel(conn))) {
-                return Future.failedFuture(StatementRun.notStarted());
-            }
             if (guard != null) {
                 guard.arm(budget.byteLimit());
             }

@@ -108,6 +108,40 @@ class PostgresConnectorTest extends SqlConnectorContract {
     }
 
     /**
+     * The time limit's cancel request covers a statement's first describe: its PREPARE waiting on
+     * a lock is stopped on the server and the connection goes back to the pool (issue: the
+     * describe ran before the cancel hook was set, so the call answered "timed out" while the
+     * PREPARE went on waiting, holding the connection, until the lock was released).
+     */
+    @Test
+    void theTimeLimitStopsAFirstDescribeWaitingOnALock() throws Exception {
+        rows("CREATE TABLE prep_lock (id INT)");
+        try {
+            Future<QueryResult> locker = execute(db, "DO $$ BEGIN LOCK TABLE prep_lock IN ACCESS EXCLUSIVE MODE;"
+                    + " PERFORM pg_sleep(8); END $$", 10, TIMEOUT);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (rows("SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation"
+                    + " WHERE c.relname = 'prep_lock' AND l.mode = 'AccessExclusiveLock' AND l.granted")
+                    .getJsonObject(0).getLong("n") == 0) {
+                assertTrue(System.nanoTime() < deadline, "the lock is taken");
+                Thread.sleep(20);
+            }
+            // a connector of its own: the statement has not been described yet
+            Connector c = connect(Map.of("max_connections", "1"));
+            String marker = TestDatabases.uniqueName("locked");
+            assertEquals("statement timed out after 300ms",
+                    error(execute(c, "SELECT id FROM prep_lock /* " + marker + " */", 10, Duration.ofMillis(300))));
+            assertStopsOnServer(marker);
+            long start = System.nanoTime();
+            assertEquals("[{\"one\":1}]", rows(c, "SELECT 1 AS one").encode());
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "the connection is free again");
+            await(locker);
+        } finally {
+            rows("DROP TABLE prep_lock");
+        }
+    }
+
+    /**
      * A row far larger than result_max_bytes is refused before it is read (issue: one 60 MB value
      * was read whole, failed with "Cannot reserve … bytes of direct buffer memory", stretched a
      * 30 s statement timeout to nearly a minute and left its backend blocked writing): the call
