@@ -49,6 +49,11 @@ public final class ResultBudget {
         this.byteLimit = byteLimit;
     }
 
+    /** The most bytes of JSON the result may hold ({@code result_max_bytes}). */
+    public long byteLimit() {
+        return byteLimit;
+    }
+
     /** The same caps with nothing counted yet, for reading a result again from its start. */
     public ResultBudget fresh() {
         return new ResultBudget(rowLimit, byteLimit);

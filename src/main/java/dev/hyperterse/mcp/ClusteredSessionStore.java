@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -21,8 +22,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Making room is each node's own affair: a node keeps the sessions it created in order of use
  * (a {@link SessionLedger}), applies the share per client to them, and when the cluster is full
- * gives up the least recently used of them that is not in use here and that no other node used
- * since (the entry's last use, renewed by whichever node serves it, tells). A session used only
+ * gives up one of them as {@link LocalSessionStore} does (of the client holding the most, else the
+ * least recently used idle one) that runs no call here and that no other node used since (the
+ * entry's last use, renewed by whichever node serves it, tells). A session used only
  * through other nodes for a whole idle timeout leaves the node's ledger, not the cluster.
  */
 public final class ClusteredSessionStore implements SessionStore {
@@ -65,9 +67,9 @@ public final class ClusteredSessionStore implements SessionStore {
                 created.removeUnusedSince(clock.instant().minus(idleTimeout));
                 atShare = created.countOf(client) >= perClient;
             }
-            Future<Boolean> room = atShare ? makeRoom(m, client, use, SessionLedger.SCAN)
+            Future<Boolean> room = atShare ? makeRoom(m, client, () -> ownIdle(client, use), use, SessionLedger.SCAN)
                     : m.size().compose(size -> size < maxSessions ? Future.succeededFuture(true)
-                            : makeRoom(m, null, use, SessionLedger.SCAN));
+                            : makeRoom(m, null, () -> forNewcomer(client, use), use, SessionLedger.SCAN));
             return room.compose(made -> {
                 if (!made) {
                     return Future.succeededFuture(Optional.<Session>empty());
@@ -84,22 +86,52 @@ public final class ClusteredSessionStore implements SessionStore {
         });
     }
 
+    /** The client's own least recently used idle session (it is at its share); null when none. */
+    private String ownIdle(String client, SessionUse use) {
+        synchronized (created) {
+            return created.leastRecentlyUsedIdle(client, use::inUse, clock.instant()).idle();
+        }
+    }
+
     /**
-     * Ends the least recently used session this node created (of the client, or of anyone) that
-     * is in use neither here nor, by its entry, elsewhere; false when none is found in
-     * {@code attempts} tries.
+     * The session to end so {@code client} gets one in a full cluster, as {@link LocalSessionStore}
+     * chooses among the sessions this node created: one of the client holding the most, when it
+     * holds two more than {@code client} (idle first, else one whose only use is an open stream),
+     * else the least recently used idle session; null when none qualifies.
      */
-    private Future<Boolean> makeRoom(AsyncMap<String, JsonObject> m, String client, SessionUse use, int attempts) {
+    private String forNewcomer(String client, SessionUse use) {
+        synchronized (created) {
+            Instant now = clock.instant();
+            String donor = created.donorFor(client);
+            String candidate = null;
+            if (donor != null) {
+                candidate = created.leastRecentlyUsedIdle(donor, use::inUse, now).idle();
+                if (candidate == null) {
+                    candidate = created.leastRecentlyUsedIdle(donor, use::callRunning, now).idle();
+                }
+            }
+            return candidate != null ? candidate : created.leastRecentlyUsedIdle(null, use::inUse, now).idle();
+        }
+    }
+
+    /**
+     * Ends the session {@code choose} picks among the ones this node created, unless another node
+     * used it since (its entry tells), then chooses again; false when nothing is found in
+     * {@code attempts} tries.
+     *
+     * @param client the client at its share, whose own session makes room; null when the cluster is full
+     */
+    private Future<Boolean> makeRoom(AsyncMap<String, JsonObject> m, String client, Supplier<String> choose,
+                                     SessionUse use, int attempts) {
         if (attempts == 0) {
             return Future.succeededFuture(false);
         }
-        String candidate;
+        String candidate = choose.get();
         Instant knownUse;
         synchronized (created) {
-            candidate = created.leastRecentlyUsedIdle(client, use::inUse, clock.instant()).idle();
             knownUse = candidate == null ? null : created.lastUsed(candidate);
         }
-        if (candidate == null) {
+        if (candidate == null || knownUse == null) {
             return Future.succeededFuture(false);
         }
         return m.get(candidate).compose(json -> {
@@ -109,14 +141,14 @@ public final class ClusteredSessionStore implements SessionStore {
                 synchronized (created) {
                     created.remove(candidate);
                 }
-                return client != null ? Future.succeededFuture(true) : makeRoom(m, null, use, attempts - 1);
+                return client != null ? Future.succeededFuture(true) : makeRoom(m, null, choose, use, attempts - 1);
             }
             if (decode(json).lastSeen().isAfter(knownUse)) {
                 // another node served it since: it is not this node's to judge idle
                 synchronized (created) {
                     created.touch(candidate, decode(json).lastSeen());
                 }
-                return makeRoom(m, client, use, attempts - 1);
+                return makeRoom(m, client, choose, use, attempts - 1);
             }
             synchronized (created) {
                 created.remove(candidate);

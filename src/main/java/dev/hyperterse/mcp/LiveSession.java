@@ -161,6 +161,11 @@ final class LiveSession {
         standalone().send(notification);
     }
 
+    /** Whether a request of the session runs here. */
+    synchronized boolean runningRequests() {
+        return !running.isEmpty();
+    }
+
     synchronized boolean active() {
         if (!running.isEmpty()) {
             return true;

@@ -55,6 +55,12 @@ final class LiveSessions {
         return live != null && live.active();
     }
 
+    /** Whether a session has a running request on this node. */
+    boolean running(String sessionId) {
+        LiveSession live = sessions.get(sessionId);
+        return live != null && live.runningRequests();
+    }
+
     /** Sessions with running requests or open streams: they are in use even without new requests. */
     List<String> active() {
         return sessions.values().stream().filter(LiveSession::active).map(LiveSession::id).toList();

@@ -14,9 +14,12 @@ import java.util.function.UnaryOperator;
 
 /**
  * Sessions in this JVM's memory, with idle expiry, a cap on live sessions and a share of it per
- * client. A full store (or a client at its share) gives up its least recently used session that
- * is not in use, so a client that opens sessions without end only ever replaces its own and can
- * never lock others out. Ids are 192 random bits (see {@link SessionIds}).
+ * client. A client at its share replaces its own least recently used idle session, so a client
+ * that opens sessions without end only ever replaces its own. A full store takes a newcomer's
+ * place from the client holding the most sessions (even one whose only use is an open stream),
+ * so a few clients holding streams open cannot lock every other client out either; only when
+ * every client holds about as many as the newcomer does it fall back to the least recently used
+ * idle session of anyone. Ids are 192 random bits (see {@link SessionIds}).
  */
 public final class LocalSessionStore implements SessionStore {
     // guarded by this, like the ledger: every operation is O(1) (a few map operations)
@@ -48,22 +51,12 @@ public final class LocalSessionStore implements SessionStore {
         synchronized (this) {
             Instant now = clock.instant();
             ended.addAll(dropExpired(now));
-            String makeRoom = null;
             boolean room = true;
             if (ledger.countOf(client) >= perClient) {
-                makeRoom = client;
-                room = false;
+                // at its share: the client replaces its own least recently used idle session
+                room = endOne(ledger.leastRecentlyUsedIdle(client, use::inUse, now), now, ended);
             } else if (ledger.size() >= maxSessions) {
-                room = false;
-            }
-            if (!room) {
-                SessionLedger.Scan scan = ledger.leastRecentlyUsedIdle(makeRoom, use::inUse, now);
-                scan.inUse().forEach(id -> touchSession(id, now));
-                if (scan.idle() != null) {
-                    drop(scan.idle());
-                    ended.add(scan.idle());
-                    room = true;
-                }
+                room = makeRoom(client, use, now, ended);
             }
             if (room) {
                 Session session = Session.created(ids.next(), protocolVersion, now);
@@ -77,6 +70,32 @@ public final class LocalSessionStore implements SessionStore {
         // outside the lock: ending a session's live state closes connections
         ended.forEach(use::ended);
         return Future.succeededFuture(created);
+    }
+
+    /**
+     * Ends a session so {@code client} gets one in a full store: one of the client holding the
+     * most sessions, when it holds two more than {@code client} (its least recently used idle
+     * session, else one whose only use is an open stream), else the least recently used idle
+     * session of anyone. Sessions running a call are never ended. False when none qualifies.
+     */
+    private boolean makeRoom(String client, SessionUse use, Instant now, List<String> ended) {
+        String donor = ledger.donorFor(client);
+        if (donor != null && (endOne(ledger.leastRecentlyUsedIdle(donor, use::inUse, now), now, ended)
+                || endOne(ledger.leastRecentlyUsedIdle(donor, use::callRunning, now), now, ended))) {
+            return true;
+        }
+        return endOne(ledger.leastRecentlyUsedIdle(null, use::inUse, now), now, ended);
+    }
+
+    /** Ends the session a search found, if any; the ones in use it passed count as used now. */
+    private boolean endOne(SessionLedger.Scan scan, Instant now, List<String> ended) {
+        scan.inUse().forEach(id -> touchSession(id, now));
+        if (scan.idle() == null) {
+            return false;
+        }
+        drop(scan.idle());
+        ended.add(scan.idle());
+        return true;
     }
 
     @Override

@@ -125,6 +125,11 @@ public final class McpEndpoint {
             }
 
             @Override
+            public boolean callRunning(String sessionId) {
+                return live.running(sessionId);
+            }
+
+            @Override
             public void ended(String sessionId) {
                 endedHere(sessionId, true);
             }

@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.model.ByteSizes;
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.InputType;
@@ -476,7 +477,7 @@ final class MetaTools {
     /** Which cap cut a result, and its value: {@code cut at the size limit of 4mb}. */
     static String cutBy(ToolResult result) {
         return result.cut() == ResultCut.BYTE_LIMIT
-                ? "cut at the size limit of " + size(result.byteLimit()) + " (result_max_bytes)"
+                ? "cut at the size limit of " + ByteSizes.show(result.byteLimit()) + " (result_max_bytes)"
                 : "cut at the row limit of " + result.rowLimit() + " (row_limit)";
     }
 
@@ -486,23 +487,12 @@ final class MetaTools {
         if (result.cut() == ResultCut.BYTE_LIMIT) {
             return shown == 0
                     ? "Note: no rows are shown: the first row alone is larger than the tool's result size limit of "
-                            + size(result.byteLimit()) + " (result_max_bytes). Select fewer or shorter columns."
+                            + ByteSizes.show(result.byteLimit()) + " (result_max_bytes). Select fewer or shorter columns."
                     : "Note: only the first " + shown + " rows are shown: the result was " + cutBy(result)
                             + ". Narrow the query or select fewer columns to see the rest.";
         }
         return "Note: only the first " + shown + " rows are shown: the result was " + cutBy(result)
                 + ". Narrow the query to see the rest.";
-    }
-
-    /** A byte count as the project files write sizes: 4mb, 512kb, or 1000 bytes. */
-    static String size(long bytes) {
-        if (bytes % (1L << 20) == 0) {
-            return (bytes >> 20) + "mb";
-        }
-        if (bytes % (1L << 10) == 0) {
-            return (bytes >> 10) + "kb";
-        }
-        return bytes + " bytes";
     }
 
     static JsonObject textResult(String text) {

@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.model.ByteSizes;
 import dev.hyperterse.connector.ResultBudget;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
@@ -73,7 +74,7 @@ final class PostExchange {
     /** The error that stands for a response past the budget. */
     JsonObject pastBudget(Object id) {
         return JsonRpc.error(id, JsonRpc.SERVER_ERROR, "Batch answer limit: the answers before this one in the batch"
-                + " already hold " + MetaTools.size(budget) + " of JSON, the most one batch's answers may"
+                + " already hold " + ByteSizes.show(budget) + " of JSON, the most one batch's answers may"
                 + " (tools.result_max_bytes); send this request on its own or in a later batch");
     }
 

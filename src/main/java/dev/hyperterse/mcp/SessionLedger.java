@@ -11,8 +11,9 @@ import java.util.function.Predicate;
 
 /**
  * Sessions in order of last use, overall and per client, so a full store finds the one to give up
- * without looking at every session: the least recently used first. Every operation is O(1), but
- * for {@link #leastRecentlyUsedIdle}, which looks at no more than {@link #SCAN} sessions. Not
+ * without looking at every session: the least recently used first, and the client holding the
+ * most. Every operation is O(1) (counting per client O(log) of the distinct counts), but for
+ * {@link #leastRecentlyUsedIdle}, which looks at no more than {@link #SCAN} sessions. Not
  * thread-safe: its store locks around it.
  */
 final class SessionLedger {
@@ -42,11 +43,14 @@ final class SessionLedger {
     // access order: a get moves an entry to the back, so the front is the least recently used
     private final LinkedHashMap<String, Entry> byUse = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, LinkedHashMap<String, Entry>> byClient = new HashMap<>();
+    private final ClientCounts counts = new ClientCounts();
 
     void add(String id, String client, Instant now) {
         Entry entry = new Entry(id, client, now);
         byUse.put(id, entry);
-        byClient.computeIfAbsent(client, c -> new LinkedHashMap<>(4, 0.75f, true)).put(id, entry);
+        if (byClient.computeIfAbsent(client, c -> new LinkedHashMap<>(4, 0.75f, true)).put(id, entry) == null) {
+            counts.increment(client);
+        }
     }
 
     /** Marks a session used now; false when the ledger does not hold it. */
@@ -67,8 +71,13 @@ final class SessionLedger {
         if (entry == null) {
             return;
         }
+        forget(entry);
+    }
+
+    private void forget(Entry entry) {
         LinkedHashMap<String, Entry> own = byClient.get(entry.client);
-        own.remove(id);
+        own.remove(entry.id);
+        counts.decrement(entry.client);
         if (own.isEmpty()) {
             byClient.remove(entry.client);
         }
@@ -81,6 +90,15 @@ final class SessionLedger {
     int countOf(String client) {
         LinkedHashMap<String, Entry> own = byClient.get(client);
         return own == null ? 0 : own.size();
+    }
+
+    /**
+     * The client a full store may take {@code client}'s new session from: the one holding the
+     * most sessions, when it holds at least two more than {@code client} (see
+     * {@link ClientCounts#donorFor}); null otherwise.
+     */
+    String donorFor(String client) {
+        return counts.donorFor(countOf(client));
     }
 
     /** When a session was last used, or null when the ledger does not hold it. */
@@ -103,19 +121,16 @@ final class SessionLedger {
                 break;
             }
             oldest.remove();
-            LinkedHashMap<String, Entry> own = byClient.get(entry.client);
-            own.remove(entry.id);
-            if (own.isEmpty()) {
-                byClient.remove(entry.client);
-            }
+            forget(entry);
             removed.add(entry.id);
         }
         return removed;
     }
 
     /**
-     * The least recently used session not in use, of one client or (client null) of all, looking
-     * at no more than {@link #SCAN} sessions. The ones in use it passes are marked used now.
+     * The least recently used session not in use ({@code inUse} says which are), of one client or
+     * (client null) of all, looking at no more than {@link #SCAN} sessions. The ones in use it
+     * passes are marked used now.
      */
     Scan leastRecentlyUsedIdle(String client, Predicate<String> inUse, Instant now) {
         Map<String, Entry> order = client == null ? byUse : byClient.get(client);

@@ -13,9 +13,12 @@ import java.util.function.UnaryOperator;
 public interface SessionStore {
 
     /**
-     * Creates a session for a client. When the client holds its share of sessions, or the store
-     * its most, the least recently used session not in use (of that client, or of anyone) ends to
-     * make room; empty when every candidate is in use.
+     * Creates a session for a client. When the client holds its share of sessions, its least
+     * recently used session not in use ends to make room. When the store holds its most, a session
+     * of the client holding the most ends, if it holds two more than this client (its least
+     * recently used not in use, else one in use only by an open stream), else the least recently
+     * used session not in use of anyone. Empty when no candidate qualifies (a session running a
+     * call never does).
      *
      * @param client the client's network identity ({@link ClientAddress})
      * @param use    which sessions are in use on this node, and where to report the ones ended

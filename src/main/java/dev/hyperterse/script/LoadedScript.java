@@ -11,7 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Queue;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -46,8 +50,35 @@ final class LoadedScript {
     private volatile String stopReason;
     /** Guarded by this: true while a call runs, so the watchdog cancels only the call it was set for. */
     private boolean running;
+    /**
+     * The current call's pending {@code setTimeout} timers, soonest first, and the same by id.
+     * They live here rather than as Vert.x timers because only the thread running the call ever
+     * touches them: a call that leaves thousands pending ends by dropping two collections, and
+     * never hands the event loops one cancellation each (190k of those stalled /heartbeat).
+     */
+    private final NavigableSet<Timer> timerQueue = new TreeSet<>(LoadedScript::soonerTimer);
+    private final Map<Long, Timer> timersById = new HashMap<>();
+    /** Ids for {@link #setTimer}, never reused within this context, so a stale id clears nothing. */
+    private long lastTimerId;
+
+    /**
+     * The most timers one call may have pending at once. Far above what a handler needs (a retry
+     * back-off, a few timeouts racing fetches); a loop setting timers it never clears or awaits is
+     * a bug, stopped with a script error instead of growing until the call's time limit.
+     */
+    static final int MAX_PENDING_TIMERS = 10_000;
+    /** What {@link #setTimer} returns when {@link #MAX_PENDING_TIMERS} are pending; the sandbox throws. */
+    static final long TOO_MANY_TIMERS = -2;
 
     private record Task(long call, Runnable action) {
+    }
+
+    private record Timer(long id, long dueNanos, Value callback) {
+    }
+
+    private static int soonerTimer(Timer a, Timer b) {
+        int byTime = Long.compare(a.dueNanos() - b.dueNanos(), 0);
+        return byTime != 0 ? byTime : Long.compare(a.id(), b.id());
     }
 
     LoadedScript(Context context, String displayName, String projectDir) {
@@ -128,6 +159,43 @@ final class LoadedScript {
     }
 
     /**
+     * A {@code setTimeout} of the current call: {@code callback} runs on the thread running the
+     * call, while it waits, once {@code delayMs} passed. From that thread only (the script's own
+     * code).
+     *
+     * @return the timer's id; -1 when no call is running (it could never run),
+     *         {@link #TOO_MANY_TIMERS} when {@link #MAX_PENDING_TIMERS} are pending already
+     */
+    long setTimer(long delayMs, Value callback) {
+        long now = System.nanoTime();
+        if (deadline - now <= 0) {
+            return -1;
+        }
+        if (timersById.size() >= MAX_PENDING_TIMERS) {
+            return TOO_MANY_TIMERS;
+        }
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(0, Math.min(delayMs, Integer.MAX_VALUE)));
+        Timer timer = new Timer(++lastTimerId, now + delayNanos, callback);
+        timerQueue.add(timer);
+        timersById.put(timer.id(), timer);
+        return timer.id();
+    }
+
+    /** A {@code clearTimeout} of the current call; an id it did not set is left alone. From that call's thread. */
+    void clearTimer(long id) {
+        Timer timer = timersById.remove(id);
+        if (timer != null) {
+            timerQueue.remove(timer);
+        }
+    }
+
+    /** Drops the call's pending timers: they never run once it ended. */
+    private void dropTimers() {
+        timerQueue.clear();
+        timersById.clear();
+    }
+
+    /**
      * Calls the export with the payload and waits (on this worker thread) for its result,
      * running queued tasks meanwhile, until it settles or {@code deadlineNanos} passes.
      *
@@ -151,6 +219,7 @@ final class LoadedScript {
     /** Runs call {@code thisCall}, begun with {@link #begin}; see {@link #invoke(JsonObject, long, Duration)}. */
     Object invoke(long thisCall, JsonObject payload, Duration limit) {
         tasks.clear();
+        dropTimers();
         if (broken || System.nanoTime() - deadline >= 0) {
             // cancelled before it began, or its time passed while the context was being loaded
             throw stopped(limit, null);
@@ -223,24 +292,42 @@ final class LoadedScript {
         return runTasksUntil(call, done);
     }
 
-    /** The loop of {@link #runTasksUntil(java.util.function.BooleanSupplier)} for call {@code thisCall}. */
+    /**
+     * The loop of {@link #runTasksUntil(java.util.function.BooleanSupplier)} for call {@code thisCall}:
+     * runs due timers and queued tasks, a timer and then a task in turn, so a timer set again and
+     * again with no delay never starves a fetch response.
+     */
     private boolean runTasksUntil(long thisCall, java.util.function.BooleanSupplier done) {
         while (!done.getAsBoolean()) {
             if (stopReason != null) {
                 return false;
             }
-            long left = deadline - System.nanoTime();
+            long now = System.nanoTime();
+            long left = deadline - now;
+            if (left <= 0) {
+                return false;
+            }
+            Timer next = timerQueue.isEmpty() ? null : timerQueue.first();
             Task task;
-            try {
-                task = left <= 0 ? null : tasks.poll(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
+            if (next != null && next.dueNanos() - now <= 0) {
+                timerQueue.pollFirst();
+                timersById.remove(next.id());
+                next.callback().execute();
+                if (done.getAsBoolean()) {
+                    return true;
+                }
+                task = tasks.poll();
+            } else {
+                try {
+                    // wait for a task until the next timer is due or the call's time ends
+                    task = tasks.poll(next == null ? left : Math.min(left, next.dueNanos() - now),
+                            TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
             }
-            if (task == null) {
-                return false;
-            }
-            if (task.call() == thisCall) {
+            if (task != null && task.call() == thisCall) {
                 task.action().run();
             }
         }
@@ -362,6 +449,7 @@ final class LoadedScript {
             wasBroken = broken;
         }
         stopOutstanding();
+        dropTimers();
         return wasBroken;
     }
 

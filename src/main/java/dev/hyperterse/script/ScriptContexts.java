@@ -26,7 +26,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -48,20 +47,6 @@ final class ScriptContexts {
     private final ScriptEngine engine;
     private final ModuleFileSystem files;
     private final ScriptFetch fetch;
-    /**
-     * The timers of running calls by id, each with the script that set it and whether it may
-     * still run: clearing one after its Vert.x timer fired but before the queued callback ran
-     * must still keep it from running.
-     */
-    private final Map<Long, ScriptTimer> timers = new ConcurrentHashMap<>();
-
-    /**
-     * A timer a script set. Vert.x numbers all of its timers together, the server's own (call
-     * time limits, connection deadlines) included, so a script may clear only the ones it set.
-     */
-    private record ScriptTimer(LoadedScript owner, AtomicBoolean live) {
-    }
-
     /**
      * @param fetch the HTTP client behind {@code fetch}; null where no call will run (checking a
      *              project), so {@code fetch} rejects
@@ -102,7 +87,8 @@ final class ScriptContexts {
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
                             commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
-            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded));
+            context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded),
+                    LoadedScript.MAX_PENDING_TIMERS);
             timer = watchdog.schedule(() -> {
                 if (state.compareAndSet(RUNNING, CANCELLED)) {
                     loaded.cancel();
@@ -320,46 +306,19 @@ final class ScriptContexts {
     }
 
     /**
-     * {@code hostSetTimer(ms, callback)}: queues the callback for the thread running the current
-     * call after {@code ms}; the timer is cancelled when the call ends. Returns its id.
+     * {@code hostSetTimer(ms, callback)}: the callback runs on the thread running the current call
+     * after {@code ms}; the timer is dropped when the call ends. Returns its id, -1 outside a call,
+     * or {@link LoadedScript#TOO_MANY_TIMERS}.
      */
-    private ProxyExecutable setTimerFor(LoadedScript loaded) {
-        return args -> {
-            long ms = args[0].asLong();
-            Value callback = args[1];
-            if (fetch == null || loaded.remaining().isNegative() || loaded.remaining().isZero()) {
-                // no call is running (a project being checked, top-level code): it would never run
-                return -1L;
-            }
-            long call = loaded.currentCall();
-            AtomicBoolean live = new AtomicBoolean(true);
-            long id = fetch.setTimer(ms, () -> loaded.postFor(call, () -> {
-                if (live.getAndSet(false)) {
-                    callback.execute();
-                }
-            }));
-            timers.put(id, new ScriptTimer(loaded, live));
-            loaded.track(call, () -> {
-                live.set(false);
-                timers.remove(id);
-                fetch.cancelTimer(id);
-            });
-            return id;
-        };
+    private static ProxyExecutable setTimerFor(LoadedScript loaded) {
+        return args -> loaded.setTimer(args[0].asLong(), args[1]);
     }
 
-    /** {@code hostClearTimer(id)}: cancels a timer this script set; any other id is left alone. */
-    private ProxyExecutable clearTimerFor(LoadedScript loaded) {
+    /** {@code hostClearTimer(id)}: cancels a timer this script's current call set; any other id is left alone. */
+    private static ProxyExecutable clearTimerFor(LoadedScript loaded) {
         return args -> {
-            if (!args[0].fitsInLong()) {
-                return null;
-            }
-            long id = args[0].asLong();
-            ScriptTimer timer = timers.get(id);
-            if (timer != null && timer.owner() == loaded && timers.remove(id, timer)) {
-                // its callback may already be queued for this thread: it must not run now
-                timer.live().set(false);
-                fetch.cancelTimer(id);
+            if (args[0].fitsInLong()) {
+                loaded.clearTimer(args[0].asLong());
             }
             return null;
         };

@@ -286,20 +286,6 @@ final class ScriptFetch {
         return out.encode();
     }
 
-    /**
-     * Runs {@code action} after {@code delayMs} on this client's event loop (a script's
-     * {@code setTimeout}: the action only queues the callback for the thread running the call).
-     *
-     * @return the timer's id, for {@link #cancelTimer}
-     */
-    long setTimer(long delayMs, Runnable action) {
-        return vertx.setTimer(Math.max(1, delayMs), id -> action.run());
-    }
-
-    void cancelTimer(long id) {
-        vertx.cancelTimer(id);
-    }
-
     Future<Void> close() {
         return client.close();
     }

@@ -2,7 +2,7 @@
 // in every script context after the bootstrap and before the script's module loads. Randomness
 // and digests come from the JDK (SecureRandom, MessageDigest) through the host functions this
 // closure keeps; the rest is plain JavaScript. Intrinsics are taken before any script code runs.
-(function (hostRandomBytes, hostDigest, hostSetTimer, hostClearTimer) {
+(function (hostRandomBytes, hostDigest, hostSetTimer, hostClearTimer, maxPendingTimers) {
   'use strict';
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
@@ -493,13 +493,20 @@
 
   // ---- timers, within a call ----
   // A timer runs on the thread running the call, while the call awaits something; timers still
-  // pending when the call ends never run (a call is all a script lives for).
+  // pending when the call ends never run (a call is all a script lives for). A call may have at
+  // most maxPendingTimers pending at once.
+  const RangeErrorOf = RangeError;
   function setTimeout(fn, delay, ...args) {
     if (typeof fn !== 'function') {
       throw new TypeErrorOf('setTimeout: the callback must be a function');
     }
     const ms = Math.max(0, Math.min(Number(delay) || 0, 2147483647));
-    return hostSetTimer(ms, () => apply(fn, undefined, args));
+    const id = hostSetTimer(ms, () => apply(fn, undefined, args));
+    if (id === -2) {
+      throw new RangeErrorOf('setTimeout: this call already has ' + maxPendingTimers
+        + ' timers pending, the most a call may have (clear the ones it no longer needs with clearTimeout)');
+    }
+    return id;
   }
   function clearTimeout(id) {
     if (typeof id === 'number') {

@@ -125,6 +125,52 @@ class LocalSessionStoreTest {
         assertEquals(12_000 - 10, use.ended.size());
     }
 
+    /**
+     * Sessions whose only use is an open stream do not lock a newcomer out of a full store: the
+     * client holding the most sessions gives up one (its least recently used idle one first, else
+     * one with only a stream), never one running a call; a client holding about as many as the
+     * newcomer is left alone.
+     */
+    @Test
+    void aFullStoreTakesANewcomersPlaceFromTheClientHoldingTheMost() {
+        LocalSessionStore store20 = new LocalSessionStore(Duration.ofMinutes(5), 20, 5, clock);
+        Recorder use = new Recorder();
+        List<List<String>> byClient = new java.util.ArrayList<>();
+        for (int c = 1; c <= 4; c++) {
+            List<String> own = new java.util.ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                clock.advance(Duration.ofSeconds(1));
+                String id = store20.create("2025-11-25", "10.0.0." + c, use).result().orElseThrow().id();
+                use.streaming.add(id);
+                own.add(id);
+            }
+            byClient.add(own);
+        }
+        use.running.add(byClient.get(0).get(0));            // a call runs: never given up
+        Session newcomer = store20.create("2025-11-25", "10.0.0.9", use).result().orElseThrow();
+        assertEquals(List.of(byClient.get(0).get(1)), use.ended,
+                "the first client to hold the most gives up its least recently used session that runs no call");
+        assertEquals(20, store20.size());
+        // 10.0.0.2, .3 and .4 hold five each, 10.0.0.1 four: each newcomer takes from one of them
+        for (int c = 10; c < 13; c++) {
+            assertTrue(store20.create("2025-11-25", "10.0.0." + c, use).result().isPresent(), "client " + c);
+        }
+        assertEquals(List.of(byClient.get(0).get(1), byClient.get(1).get(0), byClient.get(2).get(0),
+                byClient.get(3).get(0)), use.ended);
+        // now 10.0.0.1 to .4 hold four each and the newcomers one: another newcomer takes from one of the four
+        assertTrue(store20.create("2025-11-25", "10.0.0.13", use).result().isPresent());
+        assertTrue(store20.find(newcomer.id()).result().isPresent(), "a newcomer's session is not taken by the next");
+
+        // clients holding about as many as the newcomer keep their streams: full means full
+        LocalSessionStore even = new LocalSessionStore(Duration.ofMinutes(5), 4, 4, clock);
+        Recorder evenUse = new Recorder();
+        for (int c = 1; c <= 4; c++) {
+            evenUse.streaming.add(even.create("2025-11-25", "10.1.0." + c, evenUse).result().orElseThrow().id());
+        }
+        assertTrue(even.create("2025-11-25", "10.1.0.9", evenUse).result().isEmpty());
+        assertEquals(List.of(), evenUse.ended);
+    }
+
     @Test
     void makingRoomLooksAtABoundedNumberOfSessions() {
         LocalSessionStore big = new LocalSessionStore(Duration.ofMinutes(5), 5000, clock);
@@ -142,16 +188,26 @@ class LocalSessionStoreTest {
         assertEquals(1, use.ended.size());
     }
 
-    /** Which sessions are in use (set by the test), and which ones the store ended. */
+    /**
+     * Which sessions are in use (set by the test: busy, or in use only by a stream, or running a
+     * call), and which ones the store ended.
+     */
     private static final class Recorder implements SessionUse {
         final Set<String> busy = new HashSet<>();
+        final Set<String> streaming = new HashSet<>();
+        final Set<String> running = new HashSet<>();
         final List<String> ended = new java.util.ArrayList<>();
         int asked;
 
         @Override
         public boolean inUse(String sessionId) {
             asked++;
-            return busy.contains(sessionId);
+            return busy.contains(sessionId) || streaming.contains(sessionId) || running.contains(sessionId);
+        }
+
+        @Override
+        public boolean callRunning(String sessionId) {
+            return busy.contains(sessionId) || running.contains(sessionId);
         }
 
         @Override

@@ -144,4 +144,62 @@ class WebGlobalsTest extends ScriptTestBase {
             ScriptFixture.await(runtime.close());
         }
     }
+
+    /**
+     * A call may have at most {@link LoadedScript#MAX_PENDING_TIMERS} timers pending: one more is
+     * a RangeError naming the limit, clearing one makes room, and the next call starts with none.
+     */
+    @Test
+    void aCallHasAtMostTenThousandTimersPending() throws Exception {
+        p.write("h.js",
+                "export default () => {",
+                "  const ids = [];",
+                "  for (let i = 0; i < 10000; i++) { ids.push(setTimeout(() => {}, 3600000)); }",
+                "  let refused = 'none';",
+                "  try { setTimeout(() => {}, 1); } catch (e) { refused = e.name + ': ' + e.message; }",
+                "  clearTimeout(ids[0]);",
+                "  setTimeout(() => {}, 1);",
+                "  return refused;",
+                "};");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            for (int call = 0; call < 2; call++) {
+                assertEquals("RangeError: setTimeout: this call already has 10000 timers pending, the most a call may"
+                        + " have (clear the ones it no longer needs with clearTimeout)",
+                        ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                                .put("inputs", new JsonObject()), java.time.Duration.ofSeconds(20))),
+                        "call " + call + ": the timers of the call before were dropped");
+            }
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
+    /**
+     * A script's timers are the call's own, not Vert.x timers: a call that leaves thousands
+     * pending gives the event loops nothing to schedule or cancel (four such calls once stalled
+     * /heartbeat for a second cancelling 190k timers at their end). Vert.x numbers its timers
+     * in sequence, so two host timers around the call show how many it set.
+     */
+    @Test
+    void pendingTimersNeverReachTheEventLoops() throws Exception {
+        p.write("h.js",
+                "export default async () => {",
+                "  for (let i = 0; i < 5000; i++) { setTimeout(() => {}, 3600000); }",
+                "  await new Promise((resolve) => setTimeout(resolve, 5));",
+                "  return 'done';",
+                "};");
+        ScriptRuntime runtime = p.start(1, p.ref("h.js"));
+        try {
+            long before = p.vertx.setTimer(60_000, id -> { });
+            assertEquals("done", ScriptFixture.await(runtime.call(p.ref("h.js"), new JsonObject().put("tool", "t")
+                    .put("inputs", new JsonObject()), java.time.Duration.ofSeconds(20))));
+            long after = p.vertx.setTimer(60_000, id -> { });
+            p.vertx.cancelTimer(before);
+            p.vertx.cancelTimer(after);
+            assertTrue(after - before < 100, "Vert.x timers set during the call: " + (after - before - 1));
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
 }

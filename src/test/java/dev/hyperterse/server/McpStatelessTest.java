@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.AddressedStream;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
@@ -580,6 +581,59 @@ class McpStatelessTest {
                 }
             }
         }
+    }
+
+    /**
+     * Listen streams held open by a few clients do not lock a new client out of a full node: the
+     * oldest stream of the client holding the most ends with its result to make room, when it
+     * holds two more than the newcomer; a client at its share, or a full node whose clients hold
+     * about as many as the newcomer, still gets 429.
+     */
+    @Test
+    void aFullNodeTakesANewListenersPlaceFromTheClientHoldingTheMost(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir);
+        List<AddressedStream> open = new ArrayList<>();
+        try (RunningServer full = RunningServer.start(project,
+                s -> s.withSessions(Duration.ofMinutes(30), 4).withSessionsPerClient(2), ServeOptions.DEFAULTS)) {
+            for (String client : List.of("127.0.0.2", "127.0.0.3")) {
+                for (int i = 0; i < 2; i++) {
+                    AddressedStream stream = listenFrom(full.port(), client, client + "-" + i);
+                    stream.await("notifications/subscriptions/acknowledged", Duration.ofSeconds(10));
+                    open.add(stream);
+                }
+            }
+            AddressedStream newcomer = listenFrom(full.port(), "127.0.0.4", "new");
+            open.add(newcomer);
+            newcomer.await("notifications/subscriptions/acknowledged", Duration.ofSeconds(10));
+            assertTrue(open.get(0).awaitEnd(Duration.ofSeconds(10)), "the first client's oldest stream ends");
+            assertTrue(open.get(0).text().contains("\"resultType\":\"complete\""), open.get(0).text());
+            for (AddressedStream kept : open.subList(1, open.size())) {
+                assertFalse(kept.ended(), "the other streams stay open");
+            }
+
+            AddressedStream third = listenFrom(full.port(), "127.0.0.3", "third");
+            assertTrue(third.awaitEnd(Duration.ofSeconds(10)));
+            assertTrue(third.text().startsWith("HTTP/1.1 429") && third.text().contains("at most 2 per client"),
+                    third.text());
+            AddressedStream even = listenFrom(full.port(), "127.0.0.2", "even");
+            assertTrue(even.awaitEnd(Duration.ofSeconds(10)));
+            assertTrue(even.text().startsWith("HTTP/1.1 429") && even.text().contains("at most 4 on this server"),
+                    "no client holds two more than 127.0.0.2 now: " + even.text());
+        } finally {
+            open.forEach(AddressedStream::close);
+        }
+    }
+
+    private static AddressedStream listenFrom(int port, String client, String id) throws Exception {
+        JsonObject listen = listenRequest(id);
+        String[] h = headers(listen);
+        Map<String, String> all = new java.util.LinkedHashMap<>();
+        all.put("Content-Type", "application/json");
+        all.put("Accept", "application/json, text/event-stream");
+        for (int i = 0; i < h.length; i += 2) {
+            all.put(h[i], h[i + 1]);
+        }
+        return AddressedStream.open(port, client, "POST", "/mcp", all, listen.encode());
     }
 
     static JsonObject listenRequest(String id) {

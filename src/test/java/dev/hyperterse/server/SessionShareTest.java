@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.AddressedStream;
 import dev.hyperterse.testing.DelayConnectors;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -7,6 +8,7 @@ import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
@@ -16,6 +18,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -114,6 +118,66 @@ class SessionShareTest {
         }
         for (String sid : mine) {
             http.send("DELETE", "/mcp", "Mcp-Session-Id", sid);
+        }
+    }
+
+    /**
+     * Streams held open do not lock new clients out (issue: 4 addresses x 5 sessions, each with
+     * its GET stream open, filled sessions.max=20 and a new client was refused; with the defaults,
+     * 10 addresses would do). A full table takes the newcomer's place from the client holding the
+     * most sessions: its least recently used one, whose GET stream ends and whose id gets 404.
+     */
+    @Test
+    void streamsHeldOpenByAFewClientsNeverLockANewClientOut(@TempDir Path dir) throws Exception {
+        Path project = RunningServer.copyExample("quickstart", dir);
+        List<AddressedStream> streams = new ArrayList<>();
+        try (RunningServer full = RunningServer.start(project,
+                s -> s.withSessions(Duration.ofMinutes(30), MAX).withSessionsPerClient(SHARE), ServeOptions.DEFAULTS)) {
+            RawHttp h = new RawHttp(full.baseUrl());
+            List<String> sessions = new ArrayList<>();
+            for (String client : List.of("127.0.0.2", "127.0.0.3", "127.0.0.4")) {
+                for (int i = 0; i < SHARE; i++) {
+                    String sid = initializeAt(full.port(), client);
+                    AddressedStream stream = AddressedStream.open(full.port(), client, "GET", "/mcp", Map.of(
+                            "Accept", "text/event-stream", "Mcp-Session-Id", sid, "MCP-Protocol-Version", V), null);
+                    stream.await("\r\n\r\n", Duration.ofSeconds(10));
+                    assertTrue(stream.text().startsWith("HTTP/1.1 200"), stream.text());
+                    sessions.add(sid);
+                    streams.add(stream);
+                }
+            }
+            // the table is full now, every session in use by its stream
+            String newcomer = initializeAt(full.port(), "127.0.0.5");
+            assertEquals(200, h.mcp(RawHttp.request(1, "ping", null), "Mcp-Session-Id", newcomer,
+                    "MCP-Protocol-Version", V).statusCode());
+            // the first client to hold the most gave up its least recently used session
+            assertTrue(streams.get(0).awaitEnd(Duration.ofSeconds(10)), "the given-up session's stream ends");
+            assertEquals(404, h.mcp(RawHttp.request(1, "ping", null), "Mcp-Session-Id", sessions.get(0),
+                    "MCP-Protocol-Version", V).statusCode());
+            for (int i = 1; i < sessions.size(); i++) {
+                assertFalse(streams.get(i).ended(), "stream " + i + " stays open");
+                assertEquals(200, h.mcp(RawHttp.request(1, "ping", null), "Mcp-Session-Id", sessions.get(i),
+                        "MCP-Protocol-Version", V).statusCode(), "session " + i + " lives on");
+            }
+        } finally {
+            streams.forEach(AddressedStream::close);
+        }
+    }
+
+    /** Initializes a session from {@code local} on the server at {@code port}; returns its id. */
+    private static String initializeAt(int port, String local) throws Exception {
+        try (AddressedStream answer = AddressedStream.open(port, local, "POST", "/mcp", Map.of(
+                "Content-Type", "application/json", "Accept", "application/json, text/event-stream"),
+                RawHttp.initialize(V).encode())) {
+            assertTrue(answer.awaitEnd(Duration.ofSeconds(10)), "initialize answered");
+            String text = answer.text();
+            assertTrue(text.startsWith("HTTP/1.1 200") && text.contains("\"result\""), text);
+            for (String line : text.split("\r\n")) {
+                if (line.toLowerCase(Locale.ROOT).startsWith("mcp-session-id:")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+            throw new AssertionError("no session id: " + text);
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A TCP relay between a client and a real server, for outage tests that must not stop a shared
  * database: {@link #cut()} closes every relayed connection and stops listening (new connections
- * are refused, as when the database is down), {@link #restore()} listens on the same port again.
+ * are refused, as when the database is down), {@link #restore()} listens on the same port again;
+ * {@link #stallNewConnections()} leaves new connections unanswered.
  */
 public final class TcpProxy implements AutoCloseable {
     private final Vertx vertx;
@@ -23,6 +24,7 @@ public final class TcpProxy implements AutoCloseable {
     private final NetClient client;
     private final List<NetSocket> open = new CopyOnWriteArrayList<>();
     private volatile NetServer server;
+    private volatile boolean stalled;
     private int port;
 
     private TcpProxy(Vertx vertx, String targetHost, int targetPort) {
@@ -51,6 +53,9 @@ public final class TcpProxy implements AutoCloseable {
     private void relay(NetSocket downstream) {
         downstream.pause();
         open.add(downstream);
+        if (stalled) {
+            return;
+        }
         client.connect(targetPort, targetHost).onComplete(ar -> {
             if (ar.failed()) {
                 downstream.close();
@@ -64,6 +69,14 @@ public final class TcpProxy implements AutoCloseable {
             upstream.closeHandler(v -> downstream.close());
             downstream.resume();
         });
+    }
+
+    /**
+     * The database "hangs" for new connections: they are accepted and then never answered, while
+     * the connections already relayed go on.
+     */
+    public void stallNewConnections() {
+        stalled = true;
     }
 
     /** The database "goes down": relayed connections drop, new ones are refused. */

@@ -74,7 +74,7 @@ public final class MySqlConnectorFactory implements ConnectorFactory {
                 .connectingTo(connectOptions)
                 .using(vertx)
                 .build();
-        MySqlFlavor flavor = new MySqlFlavor(vertx, connectOptions);
+        MySqlFlavor flavor = new MySqlFlavor(vertx, connectOptions, settings.pool().connectTimeout());
         return pool.withConnection(conn -> conn.query("SELECT 1").execute())
                 .<Connector>map(ok -> new ReactiveSqlConnector(vertx, adapter.name(), pool, flavor, settings.endpoint()))
                 .recover(e -> pool.close().transform(closed -> Future.failedFuture(new ConnectorException(

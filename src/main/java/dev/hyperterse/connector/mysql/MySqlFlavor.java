@@ -15,11 +15,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.mysqlclient.MySQLBuilder;
 import io.vertx.mysqlclient.MySQLConnectOptions;
-import io.vertx.mysqlclient.MySQLConnection;
 import io.vertx.mysqlclient.MySQLException;
 import io.vertx.sqlclient.Cursor;
+import io.vertx.sqlclient.PoolOptions;
 import io.vertx.sqlclient.PreparedStatement;
+import io.vertx.sqlclient.SqlClient;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Tuple;
 import org.slf4j.Logger;
@@ -27,7 +30,9 @@ import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -53,13 +58,32 @@ final class MySqlFlavor implements SqlFlavor {
     private static final java.util.Set<String> WRITES = java.util.Set.of("INSERT", "UPDATE", "DELETE", "REPLACE");
     private static final Function<Object, Object> NO_SPECIAL = value -> null;
 
+    /**
+     * The longest a KILL QUERY connection may take to connect, whatever the adapter's
+     * {@code connect_timeout}: the pool's connections reached the server moments ago. The
+     * client's own default is a minute.
+     */
+    static final Duration KILL_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * How long a KILL QUERY may take in all (connecting, logging in, the KILL), as long as
+     * PostgreSQL's cancel request is waited for. The call's connection goes back to the pool only
+     * once its kill settled, so a server that accepts the connection and never answers would
+     * otherwise keep it from the pool for good.
+     */
+    static final Duration KILL_GIVE_UP = Duration.ofSeconds(5);
+
     private final Vertx vertx;
     /** For the short connection that sends KILL QUERY (the pool may have none free). */
     private final MySQLConnectOptions killerOptions;
+    private final NetClientOptions killerNet;
 
-    MySqlFlavor(Vertx vertx, MySQLConnectOptions killerOptions) {
+    /** @param connectTimeout the adapter's {@code connect_timeout}; a kill's connection takes no longer (nor 2 s) */
+    MySqlFlavor(Vertx vertx, MySQLConnectOptions killerOptions, Duration connectTimeout) {
         this.vertx = vertx;
         this.killerOptions = killerOptions;
+        Duration connect = connectTimeout.isZero() || connectTimeout.isNegative()
+                || connectTimeout.compareTo(KILL_CONNECT_TIMEOUT) > 0 ? KILL_CONNECT_TIMEOUT : connectTimeout;
+        this.killerNet = new NetClientOptions().setConnectTimeout((int) Math.max(1, connect.toMillis()));
     }
 
     @Override
@@ -143,9 +167,21 @@ final class MySqlFlavor implements SqlFlavor {
                 });
     }
 
+    /**
+     * Sends {@code KILL QUERY} on a connection of its own, which connects within
+     * {@link #KILL_CONNECT_TIMEOUT} (or the adapter's shorter {@code connect_timeout}); given up
+     * after {@link #KILL_GIVE_UP} in all.
+     */
     private Future<Void> kill(long connectionId) {
-        return MySQLConnection.connect(vertx, killerOptions)
-                .compose(killer -> killer.query("KILL QUERY " + connectionId).execute().eventually(killer::close))
+        SqlClient killer = MySQLBuilder.client()
+                .with(new PoolOptions().setMaxSize(1))
+                .with(killerNet)
+                .connectingTo(killerOptions)
+                .using(vertx)
+                .build();
+        return killer.query("KILL QUERY " + connectionId).execute()
+                .timeout(KILL_GIVE_UP.toMillis(), TimeUnit.MILLISECONDS)
+                .eventually(killer::close)
                 .onFailure(e -> LOG.debug("KILL QUERY {} failed", connectionId, e))
                 .mapEmpty();
     }

@@ -79,10 +79,11 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
                 .with(poolSettings.netClientOptions())
                 .connectingTo(settings.connectOptions(projectDir))
                 .using(vertx)
-                // the client logs each server notice ("table does not exist, skipping") as a warning
                 .withConnectHandler(conn -> {
+                    // the client logs each server notice ("table does not exist, skipping") as a warning
                     PgConnection.cast(conn).noticeHandler(notice ->
                             LOG.debug("adapter '{}': PostgreSQL notice: {}", adapter.name(), notice.getMessage()));
+                    RowSizeGuard.install(conn);
                     conn.close();
                 })
                 .build();

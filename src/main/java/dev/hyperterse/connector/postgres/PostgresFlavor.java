@@ -5,6 +5,7 @@ import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.connector.ResultColumns;
+import dev.hyperterse.model.ByteSizes;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.Failures;
@@ -51,8 +52,9 @@ import java.util.regex.Pattern;
  * for no more than one row past the row limit, so the server stops there (an endless query
  * included) instead of sending everything, and rows too many for the size limit never arrive. The
  * statement under the cursor is prepared once per connection ({@link ConnectionStatements}). A
- * result the first fetch does not settle is read in a transaction (see {@link #read}). A
- * running statement is stopped with PostgreSQL's cancel request.
+ * result the first fetch does not settle is read in a transaction (see {@link #read}). A row too
+ * large for the result is refused before it is read, by ending its connection ({@link RowSizeGuard}).
+ * A running statement is stopped with PostgreSQL's cancel request.
  */
 final class PostgresFlavor implements SqlFlavor {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresFlavor.class);
@@ -109,16 +111,39 @@ final class PostgresFlavor implements SqlFlavor {
     @Override
     public Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                        ResultBudget budget, StatementRun run) {
+        // the cancel request covers the statement's first describe too: its PREPARE waits on the
+        // locks the statement needs, as long as the statement itself would
+        if (!run.start(() -> cancels.cancel(conn))) {
+            return Future.failedFuture(StatementRun.notStarted());
+        }
+        RowSizeGuard guard = RowSizeGuard.of(conn);
         return shape(conn, statement).compose(shape -> {
             Tuple tuple = PgParameters.bind(statement, shape, values, sessionZone);
-            if (!run.start(() -> cancels.cancel(conn))) {
-                return Future.failedFuture(StatementRun.notStarted());
+            if (guard != null) {
+                guard.arm(budget.byteLimit());
             }
             return prepared.on(conn, shape.runText())
                     .compose(ps -> read(conn, ps, tuple, budget, shape))
                     // a kept statement that failed (a changed table, a broken connection) is prepared afresh
                     .onFailure(e -> prepared.forget(conn, shape.runText()));
+        }).transform(done -> {
+            long refused = 0;
+            if (guard != null) {
+                guard.disarm();
+                refused = guard.tripped();
+            }
+            if (refused > 0) {
+                return Future.failedFuture(rowTooLarge(refused, budget.byteLimit()));
+            }
+            return done.succeeded() ? Future.succeededFuture(done.result()) : Future.failedFuture(done.cause());
         }).onFailure(e -> forgetIfStale(statement, e));
+    }
+
+    /** Why a statement whose row the {@link RowSizeGuard} refused failed. */
+    static ConnectorException rowTooLarge(long rowBytes, long byteLimit) {
+        return new ConnectorException("the result exceeds result_max_bytes (" + ByteSizes.show(byteLimit)
+                + "): a row of " + rowBytes + " bytes came from PostgreSQL, too large to read; the statement was"
+                + " stopped. Select fewer or shorter columns");
     }
 
     /**

@@ -13,19 +13,23 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.PooledRedisConnection;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One redis adapter: the Vert.x Redis client's connection pool. A call sends one command and
- * maps its reply ({@link RedisReplies}). Redis runs commands one at a time and offers no way to
- * stop one, so a time limit or a cancellation fails the call at once and the command finishes on
- * its own (blocking commands such as BLPOP should carry their own timeout argument).
+ * One redis adapter: the Vert.x Redis client's connection pool. A call takes a connection, sends
+ * one command and maps its reply ({@link RedisReplies}). Redis offers no way to stop a command, so
+ * a time limit or a cancellation fails the call at once and closes the call's connection: a
+ * blocking command such as {@code BLPOP key 0} ends with it, and one that is already running
+ * finishes on its own.
  */
 final class RedisConnector implements Connector {
     private final Vertx vertx;
@@ -116,21 +120,79 @@ final class RedisConnector implements Connector {
             return Future.failedFuture(e);
         }
         Promise<QueryResult> result = Promise.promise();
+        // the connection the command runs on, once it has one; taken (set to DONE) by whichever
+        // comes first, the reply or the end of the call
+        AtomicReference<Object> held = new AtomicReference<>();
         Duration timeout = options.timeout();
         long timer = timeout == null || timeout.isZero() || timeout.isNegative() ? -1
-                : vertx.setTimer(Math.max(1, timeout.toMillis()), id -> result.tryFail(Failures.timedOut(timeout)));
-        options.cancellation().onSuccess(ignored -> result.tryFail(new ConnectorException("statement cancelled")));
-        client.send(request).onComplete(done -> {
-            if (timer >= 0) {
-                vertx.cancelTimer(timer);
-            }
-            if (done.succeeded()) {
-                result.tryComplete(RedisReplies.row(done.result(), options.budget()));
-            } else {
-                result.tryFail(Failures.of(done.cause(), where, Failures::oneLine));
+                : vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+                    if (result.tryFail(Failures.timedOut(timeout))) {
+                        abandon(held);
+                    }
+                });
+        options.cancellation().onSuccess(ignored -> {
+            if (result.tryFail(new ConnectorException("statement cancelled"))) {
+                abandon(held);
             }
         });
+        client.connect().onComplete(connected -> {
+            if (connected.failed()) {
+                cancel(timer);
+                result.tryFail(Failures.of(connected.cause(), where, Failures::oneLine));
+                return;
+            }
+            RedisConnection conn = connected.result();
+            if (!held.compareAndSet(null, conn)) {
+                // the call ended while it waited for a connection: the command is never sent
+                conn.close();
+                return;
+            }
+            conn.send(request).onComplete(done -> {
+                cancel(timer);
+                if (held.getAndSet(DONE) != DONE) {
+                    conn.close();
+                }
+                if (done.succeeded()) {
+                    result.tryComplete(RedisReplies.row(done.result(), options.budget()));
+                } else {
+                    result.tryFail(Failures.of(done.cause(), where, Failures::oneLine));
+                }
+            });
+        });
         return result.future();
+    }
+
+    /** In place of a call's connection once it was given back or discarded, so that happens once. */
+    private static final Object DONE = new Object();
+
+    private void cancel(long timer) {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /**
+     * The call ended before its reply: the command still runs on the server and would hold the
+     * connection until it finishes (a {@code BLPOP key 0} for ever, taking the pool's connections
+     * one by one and, with no time limit of its own, popping an element no caller will see). Its
+     * connection is closed instead, which ends the command on the server, and the pool opens a
+     * fresh one. A call still waiting for a connection sends nothing.
+     */
+    private static void abandon(AtomicReference<Object> held) {
+        Object taken = held.getAndSet(DONE);
+        if (!(taken instanceof RedisConnection)) {
+            return;
+        }
+        RedisConnection conn = (RedisConnection) taken;
+        if (!(conn instanceof PooledRedisConnection)) {
+            conn.close();
+            return;
+        }
+        PooledRedisConnection pooled = (PooledRedisConnection) conn;
+        // given back only once closed: the pool has dropped it by then, where given back at once
+        // the next caller would have been handed a connection on its way out
+        pooled.endHandler(ended -> pooled.close());
+        pooled.actual().forceClose();
     }
 
     private RedisCommand command(CompiledStatement statement) {

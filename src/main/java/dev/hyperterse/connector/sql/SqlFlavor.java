@@ -30,9 +30,10 @@ public interface SqlFlavor {
     Future<ResultColumns> describe(SqlConnection conn, CompiledStatement statement);
 
     /**
-     * Runs the statement on a connection the caller holds. Calls {@link StatementRun#start} just
-     * before sending the statement and fails with {@link StatementRun#notStarted()} when that
-     * refuses. Keeps the rows the budget admits, and reads no more than it needs to find a cut.
+     * Runs the statement on a connection the caller holds. Calls {@link StatementRun#start} before
+     * anything that may wait on the server for the statement (a describe or prepare of it too)
+     * and fails with {@link StatementRun#notStarted()} when that refuses. Keeps the rows the
+     * budget admits, and reads no more than it needs to find a cut.
      */
     Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                 ResultBudget budget, StatementRun run);

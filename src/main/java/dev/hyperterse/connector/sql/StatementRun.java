@@ -17,7 +17,7 @@ public final class StatementRun {
     private Future<Void> cancelling = Future.succeededFuture();
 
     /**
-     * Called just before the statement goes to the database.
+     * Called before the statement, or anything that prepares it, goes to the database.
      *
      * @param canceller asks the database to stop the statement (PostgreSQL's cancel request, MySQL's KILL QUERY)
      * @return false when the call already ended (timed out or cancelled while it waited): do not start

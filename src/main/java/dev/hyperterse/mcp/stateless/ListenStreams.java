@@ -5,7 +5,10 @@ import io.vertx.core.http.HttpServerResponse;
 import dev.hyperterse.mcp.JsonRpc;
 import io.vertx.core.json.JsonObject;
 
+import dev.hyperterse.mcp.ClientCounts;
+
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The open {@code subscriptions/listen} streams of this node. Each stream carries only the
  * notification types its request opted in to, each tagged with the subscription id (the listen
- * request's JSON-RPC id). A stream lives until the client closes it, or until {@link #endAll}
- * (shutdown) ends it with a result.
+ * request's JSON-RPC id). A stream lives until the client closes it, until {@link #endAll}
+ * (shutdown) ends it with a result, or until a node holding all the streams it may gives its
+ * place to another client (see {@link #open}).
  */
 final class ListenStreams {
     static final String TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
@@ -28,8 +32,9 @@ final class ListenStreams {
     private final int max;
     private final int perClient;
     private final Set<Listener> open = ConcurrentHashMap.newKeySet();
-    /** Open streams per client, and in all; guarded by this. */
-    private final Map<String, Integer> byClient = new HashMap<>();
+    /** Each client's open streams, oldest first, how many it holds, and how many in all; guarded by this. */
+    private final Map<String, LinkedHashSet<Listener>> byClient = new HashMap<>();
+    private final ClientCounts counts = new ClientCounts();
     private int total;
 
     /**
@@ -49,14 +54,28 @@ final class ListenStreams {
 
     /**
      * Opens a listen stream on {@code response}: the acknowledgement (naming the notification
-     * types this server will send of those requested) goes first.
+     * types this server will send of those requested) goes first. When the node holds as many
+     * streams as it may, the oldest stream of the client holding the most ends (with its result,
+     * as at shutdown) to make room, if that client holds at least two more than this one: streams
+     * held open by a few clients never lock every other client out.
      *
      * @param toolsListChanged whether the client asked for tool-list changes and the server sends them
      * @param client           the client's network identity, its share counted by
-     * @throws StatelessError  (429) when this node holds as many streams as it may, or this client its share
+     * @throws StatelessError  (429) when this client holds its share, or the node is full and no
+     *                         client holds two more streams than this one
      */
     void open(HttpServerResponse response, Object subscriptionId, boolean toolsListChanged, String client) {
-        admit(client);
+        Listener listener = new Listener(response, subscriptionId, toolsListChanged, keepAlive.start(response), client);
+        Listener replaced;
+        try {
+            replaced = admit(listener);
+        } catch (StatelessError e) {
+            keepAlive.stop(listener.timer());
+            throw e;
+        }
+        if (replaced != null) {
+            endWithResult(replaced);
+        }
         SseKeepAlive.openStream(response);
         JsonObject honoured = new JsonObject();
         if (toolsListChanged) {
@@ -65,8 +84,6 @@ final class ListenStreams {
         response.write(StatelessExchange.frame(StatelessExchange.notification(
                 "notifications/subscriptions/acknowledged",
                 new JsonObject().put("_meta", tag(subscriptionId)).put("notifications", honoured))));
-        long timer = keepAlive.start(response);
-        Listener listener = new Listener(response, subscriptionId, toolsListChanged, timer, client);
         open.add(listener);
         response.closeHandler(v -> close(listener));
         if (response.closed()) {
@@ -94,38 +111,68 @@ final class ListenStreams {
     /** Ends every stream gracefully with its {@code SubscriptionsListenResult} (shutdown). */
     void endAll() {
         for (Listener l : open) {
-            close(l);
-            if (!l.response().closed() && !l.response().ended()) {
-                l.response().end(StatelessExchange.frame(new JsonObject().put("jsonrpc", "2.0")
-                        .put("id", l.subscriptionId())
-                        .put("result", new JsonObject().put("resultType", "complete")
-                                .put("_meta", tag(l.subscriptionId())))));
+            endWithResult(l);
+        }
+    }
+
+    /** Ends a stream with its {@code SubscriptionsListenResult}: the subscription is over. */
+    private void endWithResult(Listener l) {
+        close(l);
+        if (!l.response().closed() && !l.response().ended()) {
+            l.response().end(StatelessExchange.frame(new JsonObject().put("jsonrpc", "2.0")
+                    .put("id", l.subscriptionId())
+                    .put("result", new JsonObject().put("resultType", "complete")
+                            .put("_meta", tag(l.subscriptionId())))));
+        }
+    }
+
+    /**
+     * Takes a place for a new stream, or refuses it; returns the stream whose place it took (no
+     * longer counted, to be ended by the caller), or null.
+     */
+    private synchronized Listener admit(Listener listener) {
+        String client = listener.client();
+        int held = counts.of(client);
+        if (held >= perClient) {
+            throw refused("at most " + perClient + " per client");
+        }
+        Listener replaced = null;
+        if (total >= max) {
+            String donor = counts.donorFor(held);
+            if (donor == null) {
+                throw refused("at most " + max + " on this server");
             }
+            replaced = byClient.get(donor).iterator().next();
+            forget(replaced);
         }
-    }
-
-    /** Takes a place for a new stream of {@code client}, or refuses it. */
-    private synchronized void admit(String client) {
-        int held = byClient.getOrDefault(client, 0);
-        if (total >= max || held >= perClient) {
-            throw new StatelessError(429, JsonRpc.SERVER_ERROR, "Too many open subscriptions/listen streams ("
-                    + (held >= perClient ? "at most " + perClient + " per client" : "at most " + max + " on this server")
-                    + "); close one before opening another");
-        }
-        byClient.put(client, held + 1);
+        byClient.computeIfAbsent(client, c -> new LinkedHashSet<>()).add(listener);
+        counts.increment(client);
         total++;
+        return replaced;
     }
 
-    private synchronized void release(String client) {
+    private static StatelessError refused(String limit) {
+        return new StatelessError(429, JsonRpc.SERVER_ERROR, "Too many open subscriptions/listen streams ("
+                + limit + "); close one before opening another");
+    }
+
+    /** Gives up a stream's place, if it still holds one. */
+    private synchronized void forget(Listener listener) {
+        LinkedHashSet<Listener> own = byClient.get(listener.client());
+        if (own == null || !own.remove(listener)) {
+            return;
+        }
+        if (own.isEmpty()) {
+            byClient.remove(listener.client());
+        }
+        counts.decrement(listener.client());
         total--;
-        byClient.computeIfPresent(client, (c, held) -> held <= 1 ? null : held - 1);
     }
 
     private void close(Listener listener) {
-        if (open.remove(listener)) {
-            keepAlive.stop(listener.timer());
-            release(listener.client());
-        }
+        open.remove(listener);
+        forget(listener);
+        keepAlive.stop(listener.timer());
     }
 
     private static JsonObject tag(Object subscriptionId) {

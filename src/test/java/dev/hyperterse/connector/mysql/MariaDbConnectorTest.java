@@ -4,11 +4,14 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.sql.SqlConnectorContract;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.SqlDatabase;
+import dev.hyperterse.testing.TcpProxy;
 import dev.hyperterse.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static dev.hyperterse.testing.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -101,6 +104,30 @@ class MariaDbConnectorTest extends SqlConnectorContract {
      * The MySQL client keeps no column definitions from a prepare, so a read is described from an
      * empty result of it (LIMIT 0); what that cannot describe goes without, and nothing is written.
      */
+    /**
+     * A KILL QUERY that cannot get through is given up on, so the call's connection still goes
+     * back to the pool (issue: the kill's connection used the client's default connect timeout,
+     * a minute, and nothing bounded its login, while the call's connection waited for it). The
+     * server here accepts new connections and never answers them.
+     */
+    @Test
+    void aKillThatCannotGetThroughIsGivenUpAndTheConnectionReturns() throws Exception {
+        String url = isolation().url();
+        try (TcpProxy proxy = TcpProxy.start(vertx, TestDatabases.host(url), TestDatabases.port(url, 3306))) {
+            Connector c = connectTo(TestDatabases.withAddress(url, "127.0.0.1", proxy.port()),
+                    Map.of("max_connections", "1", "connect_timeout", "20s"));
+            assertEquals("[{\"one\":1}]", rows(c, "SELECT 1 AS one").encode());
+            proxy.stallNewConnections();
+            assertEquals("statement timed out after 300ms",
+                    error(execute(c, "SELECT SLEEP(1) AS slept", 10, Duration.ofMillis(300))));
+            long start = System.nanoTime();
+            assertEquals("[{\"two\":2}]", await(execute(c, "SELECT 2 AS two", 10, Duration.ofSeconds(30)))
+                    .rows().encode(), "the pool's only connection came back");
+            assertTrue(System.nanoTime() - start < MySqlFlavor.KILL_GIVE_UP.toNanos() + TimeUnit.SECONDS.toNanos(3),
+                    "within the kill's bound");
+        }
+    }
+
     @Test
     void readsAreDescribedFromAnEmptyResultAndOtherStatementsGoWithout() {
         assertEquals("id=integer name=string", OutputSchemas.types(await(db.describe(

@@ -110,6 +110,67 @@ class PostgresConnectorTest extends SqlConnectorContract {
                         + "\"addr\":\"192.168.0.1/24\",\"tinf\":\"infinity\"}");
     }
 
+    /**
+     * The time limit's cancel request covers a statement's first describe: its PREPARE waiting on
+     * a lock is stopped on the server and the connection goes back to the pool (issue: the
+     * describe ran before the cancel hook was set, so the call answered "timed out" while the
+     * PREPARE went on waiting, holding the connection, until the lock was released).
+     */
+    @Test
+    void theTimeLimitStopsAFirstDescribeWaitingOnALock() throws Exception {
+        rows("CREATE TABLE prep_lock (id INT)");
+        try {
+            Future<QueryResult> locker = execute(db, "DO $$ BEGIN LOCK TABLE prep_lock IN ACCESS EXCLUSIVE MODE;"
+                    + " PERFORM pg_sleep(8); END $$", 10, TIMEOUT);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (rows("SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation"
+                    + " WHERE c.relname = 'prep_lock' AND l.mode = 'AccessExclusiveLock' AND l.granted")
+                    .getJsonObject(0).getLong("n") == 0) {
+                assertTrue(System.nanoTime() < deadline, "the lock is taken");
+                Thread.sleep(20);
+            }
+            // a connector of its own: the statement has not been described yet
+            Connector c = connect(Map.of("max_connections", "1"));
+            String marker = TestDatabases.uniqueName("locked");
+            assertEquals("statement timed out after 300ms",
+                    error(execute(c, "SELECT id FROM prep_lock /* " + marker + " */", 10, Duration.ofMillis(300))));
+            assertStopsOnServer(marker);
+            long start = System.nanoTime();
+            assertEquals("[{\"one\":1}]", rows(c, "SELECT 1 AS one").encode());
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "the connection is free again");
+            await(locker);
+        } finally {
+            rows("DROP TABLE prep_lock");
+        }
+    }
+
+    /**
+     * A row far larger than result_max_bytes is refused before it is read (issue: one 60 MB value
+     * was read whole, failed with "Cannot reserve … bytes of direct buffer memory", stretched a
+     * 30 s statement timeout to nearly a minute and left its backend blocked writing): the call
+     * fails at once naming the cap, the backend stops, and the pool serves the next call on a
+     * fresh connection. A row over the cap but not far over it is still cut as before.
+     */
+    @Test
+    void aRowFarLargerThanTheSizeLimitIsRefusedUnreadAndItsConnectionDiscarded() throws Exception {
+        Connector c = connect(Map.of("max_connections", "1"));
+        String marker = TestDatabases.uniqueName("huge");
+        long start = System.nanoTime();
+        String failure = error(c.execute(compile("SELECT n, repeat('x', 20 * 1024 * 1024) AS body FROM seq"
+                        + " WHERE n <= 2 ORDER BY n /* " + marker + " */"), List.of(),
+                QueryOptions.of(1000, MIB, Duration.ofSeconds(30))));
+        assertTrue(failure.startsWith("the result exceeds result_max_bytes (1mb): a row of "), failure);
+        assertTrue(failure.endsWith(" bytes came from PostgreSQL, too large to read; the statement was stopped."
+                + " Select fewer or shorter columns"), failure);
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "refused without reading it");
+        assertStopsOnServer(marker);
+        assertEquals("[{\"one\":1}]", rows(c, "SELECT 1 AS one").encode());
+        QueryResult cut = await(c.execute(compile("SELECT n, repeat('x', 2 * 1024 * 1024) AS body FROM seq"
+                + " WHERE n <= 2 ORDER BY n"), List.of(), QueryOptions.of(1000, MIB, Duration.ofSeconds(30))));
+        assertEquals(0, cut.rows().size());
+        assertEquals(ResultCut.BYTE_LIMIT, cut.cut());
+    }
+
     @Test
     void valuesAreConvertedToEachParameterType() {
         // what the server inferred decides: an int input for a numeric, text for a uuid and a timestamptz

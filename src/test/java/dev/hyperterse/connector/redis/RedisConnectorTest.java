@@ -200,6 +200,32 @@ class RedisConnectorTest extends ConnectorTestBase {
         assertEquals("[{\"value\":\"PONG\"}]", run("PING").encode(), "other calls go on");
     }
 
+    /**
+     * A blocking command whose call timed out or was cancelled gives up its connection: it is
+     * closed, so the command ends on the server, and the pool opens another (issue: a
+     * {@code BLPOP key 0} kept its pooled connection after the call's time limit, for ever, and
+     * would have popped the next element pushed, which no caller saw).
+     */
+    @Test
+    void aBlockingCommandPastItsTimeLimitGivesUpItsConnection() throws Exception {
+        Connector one = connectTo(TestDatabases.redisUrl(), Map.of("max_connections", "1"));
+        String key = key("abandoned");
+        assertEquals("statement timed out after 300ms", error(execute(one, "BLPOP " + key + " 0", 10,
+                Duration.ofMillis(300))));
+        assertEquals("[{\"value\":\"PONG\"}]", await(execute(one, "PING", 10, Duration.ofSeconds(5))).rows().encode(),
+                "the pool's only connection is free again");
+        Promise<Void> cancel = Promise.promise();
+        Future<QueryResult> blocked = one.execute(compileOrFail("BLPOP " + key + " 0"), List.of(),
+                new QueryOptions(10, 1L << 20, TIMEOUT, cancel.future()));
+        vertx.setTimer(200, id -> cancel.complete());
+        assertEquals("statement cancelled", error(blocked));
+        assertEquals("[{\"value\":\"PONG\"}]", await(execute(one, "PING", 10, Duration.ofSeconds(5))).rows().encode());
+        // no BLPOP is left waiting on the server to take what is pushed next
+        run("RPUSH " + key + " pushed");
+        Thread.sleep(200);
+        assertEquals("[{\"values\":[\"pushed\"]}]", run("LRANGE " + key + " 0 -1").encode());
+    }
+
     private dev.hyperterse.connector.CompiledStatement compileOrFail(String template) {
         try {
             return factory.compile(template, Map.of());
