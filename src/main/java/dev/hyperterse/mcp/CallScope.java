@@ -1,11 +1,13 @@
 package dev.hyperterse.mcp;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 
 /**
  * What a running {@code tools/call} may do besides returning its result: report progress and log
- * to the caller (both travel on the call's own SSE stream, before the result), learn that it was
- * cancelled, and let go of its connection for the client to resume (SEP-1699 polling).
+ * to the caller (both travel on the call's own SSE stream, before the result), ask the caller's
+ * client something (a request of the server's on that stream), learn that it was cancelled, and
+ * let go of its connection for the client to resume (SEP-1699 polling).
  */
 public interface CallScope {
 
@@ -41,10 +43,43 @@ public interface CallScope {
     void closeStream();
 
     /**
+     * Sends a request of the server's ({@code sampling/createMessage}, {@code elicitation/create},
+     * {@code roots/list}, {@code ping}, …) to this caller's client on the call's own stream, and
+     * completes with the {@code result} of the response the client POSTs back.
+     * <p>
+     * Fails with an {@link McpException} when the request cannot be sent: the call has no session
+     * to answer in (or speaks protocol 2026-07-28, which asks through input-required results), the
+     * client did not declare at {@code initialize} the capability the method needs, or too many of
+     * the session's requests await answers. Fails with {@link NoAnswer} when it was sent but brought
+     * no result: the client answered with an error, did not answer in time, or the call ended or was
+     * cancelled first (the request is then forgotten, and a late response is dropped).
+     */
+    default Future<JsonObject> requestClient(String method, JsonObject params) {
+        return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
+                + " to the client: this call has no session to send it in"));
+    }
+
+    /**
      * How this caller's user is asked to confirm a call of a tool marked {@code confirm: true};
      * {@link UserConfirmation#CANNOT_ASK} where the client cannot be asked.
      */
     default UserConfirmation confirmation() {
         return UserConfirmation.CANNOT_ASK;
+    }
+
+    /** A request of the server's reached the client but brought no result; the message says why. */
+    final class NoAnswer extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final String method;
+
+        public NoAnswer(String method, String why) {
+            super(method + ": " + why, null, false, false);
+            this.method = method;
+        }
+
+        /** The method of the request, such as {@code sampling/createMessage}. */
+        public String method() {
+            return method;
+        }
     }
 }

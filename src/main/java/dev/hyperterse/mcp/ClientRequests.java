@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,10 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * await the client's response on this node. The response arrives as a POST of its own, possibly
  * at another node of a cluster, which hands it here. At most {@link #MAX_PENDING} are open at once
  * per session: a client is asked one thing at a time per call, and no caller can make the server
- * hold questions without bound.
+ * hold questions without bound. A request is forgotten when no answer came within
+ * {@link #ANSWER_WITHIN}, or when the call that sent it ends.
  */
 final class ClientRequests {
     static final int MAX_PENDING = 16;
+    /** Long enough for a person to read and answer a question; a model's sampling is quicker. */
+    static final Duration ANSWER_WITHIN = Duration.ofMinutes(10);
 
     private final Map<String, Promise<JsonObject>> pending = new ConcurrentHashMap<>();
 

@@ -7,14 +7,16 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The tools the official MCP conformance suite ({@code @modelcontextprotocol/conformance}) calls
  * on a server, so the suite can exercise this transport: text, image, audio and embedded-resource
- * content, a tool error, progress, logging, SSE polling (a stream closed mid-call) and JSON Schema
- * 2020-12 keywords; and the prompts ({@code test_simple_prompt}, …) and resources
- * ({@code test://static-text}, …) it reads. Served only with {@code start --conformance-fixtures};
- * they touch no project and no database.
+ * content, a tool error, progress, logging, SSE polling (a stream closed mid-call), JSON Schema
+ * 2020-12 keywords, and requests to the session's client (sampling, elicitation with defaults
+ * (SEP-1034) and with each enum form (SEP-1330)); and the prompts ({@code test_simple_prompt}, …)
+ * and resources ({@code test://static-text}, …) it reads. Served only with
+ * {@code start --conformance-fixtures}; they touch no project and no database.
  */
 final class ConformanceFixtures {
     static final String SIMPLE_TEXT = "test_simple_text";
@@ -27,8 +29,13 @@ final class ConformanceFixtures {
     static final String AUDIO = "test_audio_content";
     static final String EMBEDDED_RESOURCE = "test_embedded_resource";
     static final String MIXED_CONTENT = "test_multiple_content_types";
+    static final String SAMPLING = "test_sampling";
+    static final String ELICITATION = "test_elicitation";
+    static final String ELICITATION_DEFAULTS = "test_elicitation_sep1034_defaults";
+    static final String ELICITATION_ENUMS = "test_elicitation_sep1330_enums";
     static final List<String> NAMES = List.of(SIMPLE_TEXT, ERROR_HANDLING, WITH_PROGRESS, WITH_LOGGING, RECONNECTION,
-            JSON_SCHEMA_2020_12, IMAGE, AUDIO, EMBEDDED_RESOURCE, MIXED_CONTENT);
+            JSON_SCHEMA_2020_12, IMAGE, AUDIO, EMBEDDED_RESOURCE, MIXED_CONTENT, SAMPLING, ELICITATION,
+            ELICITATION_DEFAULTS, ELICITATION_ENUMS);
     /** A 1x1 red PNG. */
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
     /** Eight silent samples of 16-bit mono WAV. */
@@ -100,7 +107,15 @@ final class ConformanceFixtures {
                 .add(noArguments(IMAGE, "Returns a 1x1 PNG image (conformance fixture)."))
                 .add(noArguments(AUDIO, "Returns a short WAV clip (conformance fixture)."))
                 .add(noArguments(EMBEDDED_RESOURCE, "Returns an embedded text resource (conformance fixture)."))
-                .add(noArguments(MIXED_CONTENT, "Returns text, an image and a resource together (conformance fixture)."));
+                .add(noArguments(MIXED_CONTENT, "Returns text, an image and a resource together (conformance fixture)."))
+                .add(oneString(SAMPLING, "Asks the client's model (sampling/createMessage) to answer a prompt and"
+                        + " returns the answer (conformance fixture).", "prompt", "What the client's model is asked"))
+                .add(oneString(ELICITATION, "Asks the user (elicitation/create) for a username and an email and"
+                        + " returns the answer (conformance fixture).", "message", "What the user is shown"))
+                .add(noArguments(ELICITATION_DEFAULTS, "Asks the user to fill a form whose string, integer, number,"
+                        + " enum and boolean fields have defaults (SEP-1034; conformance fixture)."))
+                .add(noArguments(ELICITATION_ENUMS, "Asks the user to choose in each enum form: untitled and titled,"
+                        + " single and multiple, and legacy enumNames (SEP-1330; conformance fixture)."));
     }
 
     Future<JsonObject> call(String name, JsonObject arguments, CallScope scope) {
@@ -149,9 +164,130 @@ final class ConformanceFixtures {
                 return pause(scope).map(x -> MetaTools.textResult("Reconnection test completed"));
             case JSON_SCHEMA_2020_12:
                 return Future.succeededFuture(MetaTools.textResult("Received: " + arguments.encode()));
+            case SAMPLING:
+                return answered(scope.requestClient("sampling/createMessage", new JsonObject()
+                        .put("messages", new JsonArray().add(user(textContent(string(name, arguments, "prompt")))))
+                        .put("maxTokens", 100)), result -> "LLM response: " + sampledText(result));
+            case ELICITATION:
+                return answered(scope.requestClient("elicitation/create", new JsonObject()
+                        .put("message", string(name, arguments, "message"))
+                        .put("requestedSchema", form(new JsonObject()
+                                .put("username", field("string", "User's response"))
+                                .put("email", field("string", "User's email address")), "username", "email"))),
+                        result -> "User response: " + elicited(result));
+            case ELICITATION_DEFAULTS:
+                return answered(scope.requestClient("elicitation/create", new JsonObject()
+                        .put("message", "Please review your profile; every field has a default.")
+                        .put("requestedSchema", form(new JsonObject()
+                                .put("name", field("string", "Your name").put("default", "John Doe"))
+                                .put("age", field("integer", "Your age").put("default", 30))
+                                .put("score", field("number", "Your score").put("default", 95.5))
+                                .put("status", field("string", "Your status").put("enum", strings("active", "inactive",
+                                        "pending")).put("default", "active"))
+                                .put("verified", field("boolean", "Whether you are verified").put("default", true))))),
+                        result -> "Elicitation completed: " + elicited(result));
+            case ELICITATION_ENUMS:
+                return answered(scope.requestClient("elicitation/create", new JsonObject()
+                        .put("message", "Please choose an option of each kind.")
+                        .put("requestedSchema", form(new JsonObject()
+                                .put("untitledSingle", field("string", "One of three options")
+                                        .put("enum", strings("option1", "option2", "option3")))
+                                .put("titledSingle", field("string", "One of three titled options")
+                                        .put("oneOf", titled("value1", "First Option", "value2", "Second Option",
+                                                "value3", "Third Option")))
+                                .put("legacyEnum", field("string", "One of three options, titled the older way")
+                                        .put("enum", strings("opt1", "opt2", "opt3"))
+                                        .put("enumNames", strings("Option One", "Option Two", "Option Three")))
+                                .put("untitledMulti", field("array", "Any of three options").put("items",
+                                        new JsonObject().put("type", "string")
+                                                .put("enum", strings("option1", "option2", "option3"))))
+                                .put("titledMulti", field("array", "Any of three titled options").put("items",
+                                        new JsonObject().put("anyOf", titled("value1", "First Choice", "value2",
+                                                "Second Choice", "value3", "Third Choice"))))))),
+                        result -> "Elicitation completed: " + elicited(result));
             default:
                 throw new McpException(JsonRpc.INVALID_PARAMS, "Unknown tool: " + name);
         }
+    }
+
+    // ---- what the tools that ask the client send and report ----
+
+    /**
+     * The tool's text, made of the client's result; a request the client could not be sent, or
+     * answered with an error or not at all, is a tool error saying why.
+     */
+    private static Future<JsonObject> answered(Future<JsonObject> asked, Function<JsonObject, String> text) {
+        return asked.transform(ar -> {
+            if (ar.succeeded()) {
+                return Future.succeededFuture(MetaTools.textResult(text.apply(ar.result())));
+            }
+            if (ar.cause() instanceof McpException || ar.cause() instanceof CallScope.NoAnswer) {
+                return Future.succeededFuture(MetaTools.textResult(ar.cause().getMessage()).put("isError", true));
+            }
+            return Future.failedFuture(ar.cause());
+        });
+    }
+
+    private static String string(String tool, JsonObject arguments, String name) {
+        Object value = arguments.getValue(name);
+        if (!(value instanceof String)) {
+            throw new McpException(JsonRpc.INVALID_PARAMS, tool + ": argument '" + name + "' must be a string");
+        }
+        return (String) value;
+    }
+
+    /** The text a CreateMessageResult carries: its one content block's, or its text blocks' together. */
+    private static String sampledText(JsonObject result) {
+        Object content = result.getValue("content");
+        StringBuilder text = new StringBuilder();
+        for (Object block : content instanceof JsonArray ? ((JsonArray) content) : new JsonArray().add(content)) {
+            if (block instanceof JsonObject && ((JsonObject) block).getValue("text") instanceof String) {
+                text.append(((JsonObject) block).getString("text"));
+            }
+        }
+        return text.length() == 0 ? "(no text)" : text.toString();
+    }
+
+    /** An ElicitResult as {@code action=…, content={…}} (a decline or cancel carries no content). */
+    private static String elicited(JsonObject result) {
+        Object content = result.getValue("content");
+        return "action=" + result.getValue("action")
+                + (content instanceof JsonObject ? ", content=" + ((JsonObject) content).encode() : "");
+    }
+
+    private static JsonObject form(JsonObject properties, String... required) {
+        JsonObject schema = new JsonObject().put("type", "object").put("properties", properties);
+        return required.length == 0 ? schema : schema.put("required", strings(required));
+    }
+
+    private static JsonObject field(String type, String description) {
+        return new JsonObject().put("type", type).put("description", description);
+    }
+
+    private static JsonArray strings(String... values) {
+        JsonArray all = new JsonArray();
+        for (String v : values) {
+            all.add(v);
+        }
+        return all;
+    }
+
+    /** {@code const}/{@code title} pairs, as titled enums list their options. */
+    private static JsonArray titled(String... constAndTitle) {
+        JsonArray options = new JsonArray();
+        for (int i = 0; i < constAndTitle.length; i += 2) {
+            options.add(new JsonObject().put("const", constAndTitle[i]).put("title", constAndTitle[i + 1]));
+        }
+        return options;
+    }
+
+    private static JsonObject oneString(String name, String description, String argument, String argumentDescription) {
+        return new JsonObject()
+                .put("name", name)
+                .put("description", description)
+                .put("inputSchema", new JsonObject().put("type", "object")
+                        .put("properties", new JsonObject().put(argument, field("string", argumentDescription)))
+                        .put("required", strings(argument)));
     }
 
     // ---- prompts and resources the suite reads ----

@@ -494,8 +494,12 @@ public final class McpEndpoint {
                     "Invalid Request: id " + env.id + " belongs to a request of this session that is still running"));
             return;
         }
-        if (liveSession != null && session.declares("elicitation")) {
-            request.confirmWith(new SessionConfirmation(vertx, liveSession, request));
+        if (liveSession != null) {
+            request.reachClientThrough(new SessionClient(vertx, session, liveSession.clientRequests(),
+                    request::sendToClient, ClientRequests.ANSWER_WITHIN));
+            if (session.declares("elicitation")) {
+                request.confirmWith(new SessionConfirmation(request));
+            }
         }
         long started = System.nanoTime();
         String method = McpMethods.METHODS.contains(env.method) ? env.method : "other";

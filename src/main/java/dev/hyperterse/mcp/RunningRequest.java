@@ -20,6 +20,8 @@ final class RunningRequest implements CallScope {
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
     private UserConfirmation confirmation = UserConfirmation.CANNOT_ASK;
+    /** The session's client as this request reaches it; null without a session. */
+    private volatile SessionClient client;
 
     /**
      * @param progressToken the request's {@code _meta.progressToken}, or null
@@ -86,6 +88,22 @@ final class RunningRequest implements CallScope {
         return confirmation;
     }
 
+    /** The session's client, which this request may send requests of the server's to. */
+    void reachClientThrough(SessionClient sessionClient) {
+        this.client = sessionClient;
+    }
+
+    @Override
+    public Future<JsonObject> requestClient(String method, JsonObject params) {
+        SessionClient reached = client;
+        if (reached == null) {
+            return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
+                    + " to the client: this request came without a session (Mcp-Session-Id), so the client's"
+                    + " response could not be matched to it"));
+        }
+        return reached.request(method, params);
+    }
+
     /** Sends a request of the server's to the client on this call's stream, before its response. */
     void sendToClient(JsonObject message) {
         exchange.send(this, message);
@@ -101,8 +119,9 @@ final class RunningRequest implements CallScope {
         exchange.closeConnection();
     }
 
-    /** Sends the response, unless the request was cancelled. */
+    /** Sends the response, unless the request was cancelled; the client's answers are no longer awaited. */
     void respond(JsonObject response) {
+        clientDone("the call ended before the client answered");
         exchange.respond(this, response);
     }
 
@@ -112,7 +131,15 @@ final class RunningRequest implements CallScope {
      */
     void cancel() {
         exchange.cancelled(this);
+        clientDone("the call was cancelled");
         cancel.tryComplete();
+    }
+
+    private void clientDone(String why) {
+        SessionClient reached = client;
+        if (reached != null) {
+            reached.ended(why);
+        }
     }
 
     // ---- state the exchange guards ----

@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The utilities seen through an independent client, the MCP Java SDK 2.1.0: logging levels,
- * progress, paged tools/list and search's outputSchema (the SDK validates structuredContent
- * against it). SDK 2.1.0 cannot send {@code notifications/cancelled}, and it does not resume a
+ * progress, paged tools/list, search's outputSchema (the SDK validates structuredContent
+ * against it), and the server's sampling and elicitation requests answered by the SDK's handlers. SDK 2.1.0 cannot send {@code notifications/cancelled}, and it does not resume a
  * POST stream the server closes before the response (SEP-1699 polling; it only reconnects its GET
  * stream), so cancellation and {@code test_reconnection} are covered over raw HTTP in
  * {@link McpStreamingTest} and {@link McpToolsTest}, and by the TypeScript SDK in the
@@ -54,6 +54,13 @@ class McpSdkClientTest {
                 .clientInfo(new McpSchema.Implementation("junit-sdk", "1.0"))
                 .loggingConsumer(logs::add)
                 .progressConsumer(progress::add)
+                .capabilities(McpSchema.ClientCapabilities.builder().sampling().elicitation().build())
+                .sampling(request -> McpSchema.CreateMessageResult.builder().role(McpSchema.Role.ASSISTANT)
+                        .content(new McpSchema.TextContent("Asked: " + ((McpSchema.TextContent) request.messages().get(0)
+                                .content()).text() + " (at most " + request.maxTokens() + " tokens)"))
+                        .model("junit-model").build())
+                .elicitation(request -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT,
+                        Map.of("username", "sdk-user", "email", "sdk@example.com")))
                 .enableCallToolSchemaCaching(true));
     }
 
@@ -80,7 +87,8 @@ class McpSdkClientTest {
         List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
         assertEquals(List.of("search", "execute", "test_simple_text", "test_error_handling", "test_tool_with_progress",
                 "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool", "test_image_content",
-                "test_audio_content", "test_embedded_resource", "test_multiple_content_types"), names);
+                "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_sampling",
+                "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums"), names);
         McpSchema.ListToolsResult first = client.listTools(null);
         assertEquals(3, first.tools().size());
         assertNotNull(first.nextCursor());
@@ -163,6 +171,17 @@ class McpSdkClientTest {
     void toolErrorsOfTheFixturesAreResults() {
         McpSchema.CallToolResult failed = client.callTool(new McpSchema.CallToolRequest("test_error_handling", Map.of()));
         assertEquals(Boolean.TRUE, failed.isError());
+    }
+
+    @Test
+    void theSdksSamplingAndElicitationHandlersAnswerTheServersRequests() {
+        McpSchema.CallToolResult sampled = McpSdk.call(client, "test_sampling", Map.of("prompt", "Say hi"));
+        assertEquals("LLM response: Asked: Say hi (at most 100 tokens)",
+                ((McpSchema.TextContent) sampled.content().get(0)).text());
+        McpSchema.CallToolResult elicited = McpSdk.call(client, "test_elicitation", Map.of("message", "Who are you?"));
+        String text = ((McpSchema.TextContent) elicited.content().get(0)).text();
+        assertTrue(text.startsWith("User response: action=accept, content={"), text);
+        assertTrue(text.contains("\"username\":\"sdk-user\"") && text.contains("\"email\":\"sdk@example.com\""), text);
     }
 
     private static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {

@@ -34,7 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class McpToolsTest {
     private static final List<String> FIXTURES = List.of("test_simple_text", "test_error_handling",
             "test_tool_with_progress", "test_tool_with_logging", "test_reconnection", "json_schema_2020_12_tool",
-            "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types");
+            "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types",
+            "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums");
 
     @RegisterExtension
     static final TestServer tuned = TestServer.quickstart(

@@ -1,8 +1,10 @@
 package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.mcp.CallScope;
+import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.LogLevel;
+import dev.hyperterse.mcp.McpException;
 import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.mcp.UserConfirmation;
 import io.vertx.core.Future;
@@ -101,6 +103,14 @@ final class StatelessExchange implements CallScope {
     @Override
     public void closeStream() {
         // 2026-07-28 streams are not resumable: a request's stream ends with its response
+    }
+
+    @Override
+    public Future<JsonObject> requestClient(String method, JsonObject params) {
+        // nothing the client sends later reaches this request: it must answer in a round of its own
+        return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
+                + " to the client: protocol 2026-07-28 has no requests from server to client; a tool asks"
+                + " through an input-required result instead"));
     }
 
     /** Sends the response (on the stream when one is open, else as JSON with {@code httpStatus}). */
