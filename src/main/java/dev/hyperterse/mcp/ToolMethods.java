@@ -101,7 +101,12 @@ public final class ToolMethods {
     }
 
     public ServerIdentity identity() {
-        return backends.read(b -> new ServerIdentity(b.serverName(), b.serverVersion()));
+        return backends.read(this::identity);
+    }
+
+    /** {@link #identity()} of a backend the request holds. */
+    public ServerIdentity identity(McpBackend backend) {
+        return new ServerIdentity(backend.serverName(), backend.serverVersion());
     }
 
     /**
@@ -139,7 +144,21 @@ public final class ToolMethods {
      * mirror into headers (as {@link #listToolsMirrored} declares them); empty when none.
      */
     public java.util.List<MirroredParam> mirroredParams(String tool) {
-        return backends.read(b -> tools.mirroredParams(b, tool));
+        return backends.read(b -> mirroredParams(b, tool));
+    }
+
+    /** {@link #mirroredParams(String)} on a backend the request holds. */
+    public java.util.List<MirroredParam> mirroredParams(McpBackend backend, String tool) {
+        return tools.mirroredParams(backend, tool);
+    }
+
+    /**
+     * Leases the current snapshot for a request that reads it more than once (headers checked
+     * against the tool, then the call): everything the request does sees that one snapshot, whatever
+     * a reload swaps in meanwhile. The caller releases it exactly once, when the request completes.
+     */
+    public BackendSource.Lease lease() {
+        return backends.acquire();
     }
 
     /**
@@ -164,6 +183,16 @@ public final class ToolMethods {
     public Future<JsonObject> callTool(String name, JsonObject arguments, CallContext context, CallScope scope,
                                        boolean structured) {
         return backends.onBackend(b -> tools.call(b, name, arguments, context, scope, structured));
+    }
+
+    /** {@link #callTool(String, JsonObject, CallContext, CallScope, boolean)} on a backend the request holds. */
+    public Future<JsonObject> callTool(McpBackend backend, String name, JsonObject arguments, CallContext context,
+                                       CallScope scope, boolean structured) {
+        try {
+            return tools.call(backend, name, arguments, context, scope, structured);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
     }
 
     /**

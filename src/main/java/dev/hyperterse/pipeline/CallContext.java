@@ -1,5 +1,7 @@
 package dev.hyperterse.pipeline;
 
+import dev.hyperterse.auth.AuthCheck;
+import dev.hyperterse.auth.Caller;
 import dev.hyperterse.auth.RequestHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -18,6 +20,8 @@ public final class CallContext implements RequestHeaders {
     private final Future<Void> cancellation;
     /** The headers by name, case-insensitively; read from {@code source} when first asked for. */
     private volatile Map<String, String> headers;
+    /** Auth decisions taken for this request, by check (and tool, for checks that decide per tool). */
+    private Map<Object, Future<Caller>> decided;
 
     /**
      * @param cancellation completes when the caller cancels the call; null when it cannot be cancelled
@@ -83,5 +87,41 @@ public final class CallContext implements RequestHeaders {
 
     public String sessionId() {
         return sessionId;
+    }
+
+    /**
+     * What {@code check} decides about this request (for {@code tool}, when the check decides per
+     * tool), asked once: every stage that needs the decision (a list's filter, a direct call's
+     * visibility check, a confirmation's, the call itself) reads the same outcome, so a request runs
+     * each check once, however many stages ask.
+     */
+    public synchronized Future<Caller> decidedBy(AuthCheck check, String tool) {
+        Object key = check.perTool() ? java.util.List.of(new Identity(check), String.valueOf(tool)) : new Identity(check);
+        if (decided == null) {
+            decided = new java.util.HashMap<>();
+        }
+        Future<Caller> outcome = decided.get(key);
+        if (outcome == null) {
+            try {
+                outcome = tool == null ? check.authenticate(this) : check.authenticate(tool, this);
+            } catch (RuntimeException e) {
+                outcome = Future.failedFuture(e);
+            }
+            decided.put(key, outcome);
+        }
+        return outcome;
+    }
+
+    /** A check as a key by identity: two checks that compare equal are still two decisions. */
+    private record Identity(AuthCheck check) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Identity && ((Identity) other).check == check;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(check);
+        }
     }
 }

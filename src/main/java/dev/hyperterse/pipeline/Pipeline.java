@@ -142,7 +142,7 @@ public final class Pipeline {
         if (check == null) {
             return Future.succeededFuture(Caller.ANONYMOUS);
         }
-        return check.authenticate(key, context).recover(e -> Future.failedFuture(e instanceof AuthDeniedException
+        return context.decidedBy(check, key).recover(e -> Future.failedFuture(e instanceof AuthDeniedException
                 ? new ToolException(Stage.AUTH, null, "auth failed: " + e.getMessage())
                 : new ToolException(Stage.AUTH, ToolException.TOOL_FAILURE, null, "auth failed: internal error", e)));
     }
@@ -253,7 +253,7 @@ public final class Pipeline {
         if (check == null) {
             return Future.succeededFuture(Caller.ANONYMOUS);
         }
-        return check.authenticate(tool.name(), context).recover(e -> Future.failedFuture(
+        return context.decidedBy(check, tool.name()).recover(e -> Future.failedFuture(
                 (e instanceof AuthDeniedException
                         ? new ToolException(Stage.AUTH, tool.name(), "auth failed: " + e.getMessage())
                         : unexpected(Stage.AUTH, tool, e)).asAuthCheckRefusal()));
@@ -627,7 +627,7 @@ public final class Pipeline {
         Map<AuthCheck, Future<Caller>> outcomes = new java.util.IdentityHashMap<>();
         authChecks.forEach((tool, check) -> {
             if (!check.perTool() && tools.containsKey(tool)) {
-                outcomes.computeIfAbsent(check, c -> c.authenticate(context));
+                outcomes.computeIfAbsent(check, c -> context.decidedBy(c, null));
             }
         });
         if (outcomes.isEmpty()) {
@@ -656,7 +656,7 @@ public final class Pipeline {
         if (check == null) {
             return Future.succeededFuture(true);
         }
-        return check.authenticate(tool.name(), context).transform(ar -> Future.succeededFuture(ar.succeeded()));
+        return context.decidedBy(check, tool.name()).transform(ar -> Future.succeededFuture(ar.succeeded()));
     }
 
     /** True when some tool has an auth check (its own or the project's root one). */

@@ -309,6 +309,11 @@ public final class HyperterseServer {
     }
 
     /** The MCP endpoint (e.g. to notify a session on its GET stream). */
+    /** The snapshot being served, as requests lease it. */
+    CurrentSnapshot snapshots() {
+        return current;
+    }
+
     public McpEndpoint mcp() {
         return endpoint;
     }

@@ -12,11 +12,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class InFlight {
     private final AtomicInteger count = new AtomicInteger();
+    /** Every lease ever taken on this snapshot (how many times requests read it). */
+    private final java.util.concurrent.atomic.LongAdder taken = new java.util.concurrent.atomic.LongAdder();
     private final Promise<Void> drained = Promise.promise();
     private volatile boolean draining;
 
     void enter() {
         count.incrementAndGet();
+        taken.increment();
+    }
+
+    /** Leases taken on this snapshot since it was built. */
+    long taken() {
+        return taken.sum();
     }
 
     void leave() {

@@ -1,6 +1,7 @@
 package dev.hyperterse.mcp.stateless;
 
 import dev.hyperterse.pipeline.CallContext;
+import dev.hyperterse.mcp.BackendSource;
 import dev.hyperterse.mcp.ClientAddress;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
@@ -253,9 +254,6 @@ public final class StatelessEndpoint {
         if (arguments != null && !(arguments instanceof JsonObject)) {
             throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: tools/call: 'arguments' must be an object");
         }
-        // the Mcp-Param-* headers of what the tool declares x-mcp-header (the stateless fixtures declare none)
-        StandardHeaders.checkParams(rc.request().headers(), arguments == null ? new JsonObject() : (JsonObject) arguments,
-                fixtures != null && fixtures.has((String) name) ? List.of() : methods.mirroredParams((String) name));
         JsonObject responses = inputResponses(params);
         if (!seal.isComplete()) {
             seal.onComplete(ready -> {
@@ -270,27 +268,37 @@ public final class StatelessEndpoint {
         if (seal.failed()) {
             throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
         }
+        JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
+        String tool = (String) name;
+        boolean fixture = fixtures != null && fixtures.has(tool);
+        // one snapshot from the header check to the answer: a reload meanwhile never splits the request
+        BackendSource.Lease lease = methods.lease();
+        try {
+            // the Mcp-Param-* headers of what the tool declares x-mcp-header (the stateless fixtures declare none)
+            StandardHeaders.checkParams(rc.request().headers(), args,
+                    fixture ? List.of() : methods.mirroredParams(lease.backend(), tool));
+        } catch (RuntimeException e) {
+            lease.release();
+            throw e;
+        }
         InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
         StatelessExchange exchange = new StatelessExchange(rc.response(), meta, listeners.keepAlive());
         CallContext context = context(rc, exchange);
         exchange.confirmWith(new RoundConfirmation(round, context, spentConfirmations));
-        JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
-        String tool = (String) name;
         Future<JsonObject> result;
         try {
-            if (fixtures != null && fixtures.has(tool)) {
-                result = fixtures.call(tool, round, exchange);
-            } else {
-                result = methods.callTool(tool, args, context, exchange, true);
-            }
+            result = fixture ? fixtures.call(tool, round, exchange)
+                    : methods.callTool(lease.backend(), tool, args, context, exchange, true);
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
         }
         result.onComplete(ar -> {
+            ToolMethods.ServerIdentity server = methods.identity(lease.backend());
+            lease.release();
             boolean cancelled = exchange.cancellation().isComplete();
             if (ar.succeeded()) {
                 record.finish(cancelled ? "cancelled" : "ok", null);
-                exchange.respond(JsonRpc.result(id, complete(ar.result())), 200);
+                exchange.respond(JsonRpc.result(id, complete(ar.result(), server)), 200);
             } else if (ar.cause() instanceof StatelessError) {
                 StatelessError e = (StatelessError) ar.cause();
                 record.finish(cancelled ? "cancelled" : String.valueOf(e.code()), e.getMessage());
@@ -360,10 +368,13 @@ public final class StatelessEndpoint {
 
     /** Marks a result complete (unless it asks for input) and names the server in its {@code _meta}. */
     private JsonObject complete(JsonObject result) {
+        return complete(result, methods.identity());
+    }
+
+    private static JsonObject complete(JsonObject result, ToolMethods.ServerIdentity server) {
         if (!result.containsKey("resultType")) {
             result.put("resultType", "complete");
         }
-        ToolMethods.ServerIdentity server = methods.identity();
         JsonObject meta = result.getJsonObject("_meta", new JsonObject());
         meta.put(RequestMeta.SERVER_INFO, new JsonObject().put("name", server.name()).put("version", server.version()));
         result.put("_meta", meta);
