@@ -105,7 +105,9 @@ final class ToolCatalog {
      * some of its tools.
      */
     Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured,
-                            boolean mirrored) {
+                            boolean headers) {
+        // execute's tool is declared a header parameter only where the operator asked for it
+        boolean mirrored = headers && backend.access().executeToolHeader();
         if (!backend.exposure().listsProjectTools()) {
             return Future.succeededFuture(list(params, structured, mirrored));
         }
@@ -113,7 +115,7 @@ final class ToolCatalog {
         return pipeline.visibleTo(context).compose(visible -> {
             List<Object> entries = new ArrayList<>();
             if (backend.exposure().listsMetaTools()) {
-                metaTools.definitions(structured || mirrored, mirrored).forEach(entries::add);
+                metaTools.definitions(structured || headers, mirrored).forEach(entries::add);
             }
             // the pipeline keeps them by name: a stable order, so cursors stay valid across calls and nodes
             for (ToolDef tool : pipeline.tools().values()) {
@@ -181,7 +183,10 @@ final class ToolCatalog {
      */
     List<MirroredParam> mirroredParams(McpBackend backend, String name) {
         ToolExposure exposure = backend.exposure();
-        if ((exposure.listsMetaTools() && metaTools.has(name)) || (fixtures != null && fixtures.has(name))) {
+        if (exposure.listsMetaTools() && metaTools.has(name)) {
+            return backend.access().executeToolHeader() ? mirroredParams.getOrDefault(name, List.of()) : List.of();
+        }
+        if (fixtures != null && fixtures.has(name)) {
             return mirroredParams.getOrDefault(name, List.of());
         }
         return List.of();

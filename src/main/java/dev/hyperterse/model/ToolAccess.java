@@ -8,7 +8,12 @@ package dev.hyperterse.model;
  *                       {@code confirm: true} runs unasked for a client that cannot be asked (it did
  *                       not declare elicitation); false (the default, {@code refuse}) answers such a
  *                       call with an error result and runs nothing
+ * @param executeToolHeader {@code tools.execute_tool_header}: {@code execute}'s {@code tool} argument is
+ *                       declared a header parameter ({@code x-mcp-header: Tool}) for 2026-07-28
+ *                       clients, which must then send it in {@code Mcp-Param-Tool} too; off by
+ *                       default, as a client that calls {@code execute} before listing the tools
+ *                       cannot know to send it
  */
-public record ToolAccess(ToolExposure exposure, boolean runUnconfirmed) {
-    public static final ToolAccess DEFAULTS = new ToolAccess(ToolExposure.META, false);
+public record ToolAccess(ToolExposure exposure, boolean runUnconfirmed, boolean executeToolHeader) {
+    public static final ToolAccess DEFAULTS = new ToolAccess(ToolExposure.META, false, false);
 }

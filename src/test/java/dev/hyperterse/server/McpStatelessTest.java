@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +39,9 @@ class McpStatelessTest {
     @RegisterExtension
     static final TestServer server = TestServer.of(scratch -> {
         Path project = RunningServer.copyExample("quickstart", scratch);
+        // execute's tool as a header parameter, the opt-in these header checks are about
+        Path root = project.resolve(".hyperterse");
+        Files.writeString(root, Files.readString(root).replace("tools:\n", "tools:\n  execute_tool_header: true\n"));
         RunningServer.writeTool(project, "count-customers", "description: 'How many customers there are'\n"
                 + "use: shop\nstatement: SELECT count(*) AS n FROM customers WHERE id >= {{ inputs.from }}\n"
                 + "inputs:\n  from:\n    type: int\n    description: 'Lowest id counted'\nconfirm: true\n");

@@ -108,12 +108,36 @@ class ToolExposureTest {
     }
 
     /**
-     * 2026-07-28: only the meta-tool execute mirrors an argument into a header (its {@code tool});
-     * a project tool listed directly declares none and needs none, even one named execute.
+     * 2026-07-28, by default: execute declares no header parameter, so a client that calls it
+     * without listing the tools first (and so without Mcp-Param-Tool) is served.
+     */
+    @Test
+    void executeIsCalledColdWithoutAHeaderByDefault() throws Exception {
+        Path meta = project("meta");
+        try (RunningServer server = RunningServer.start(meta)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject list = McpStatelessTest.request(1, "tools/list",
+                    new JsonObject().put("_meta", McpStatelessTest.meta(new JsonObject())));
+            JsonObject listed = new JsonObject(http.mcp(list, McpStatelessTest.headers(list)).body()).getJsonObject("result");
+            assertTrue(!listed.encode().contains("x-mcp-header"), listed.encode());
+            JsonObject execute = McpStatelessTest.call(2, "execute", new JsonObject().put("tool", "get-user")
+                    .put("inputs", new JsonObject().put("id", 1)), new JsonObject());
+            HttpResponse<String> cold = http.mcp(execute, "MCP-Protocol-Version", McpStatelessTest.V,
+                    "Mcp-Method", "tools/call", "Mcp-Name", "execute");
+            assertEquals(200, cold.statusCode(), cold.body());
+            assertTrue(cold.body().contains("Ada"), cold.body());
+        }
+    }
+
+    /**
+     * 2026-07-28 with {@code tools.execute_tool_header: true}: only the meta-tool execute mirrors an
+     * argument into a header (its {@code tool}); a project tool listed directly declares none and
+     * needs none, even one named execute.
      */
     @Test
     void onlyTheMetaToolExecuteMirrorsItsToolIntoAHeader() throws Exception {
         Path both = project("both");
+        write(both, ".hyperterse", "name: exposure\ntools:\n  exposure: both\n  execute_tool_header: true\n");
         try (RunningServer server = RunningServer.start(both)) {
             RawHttp http = new RawHttp(server.baseUrl());
             JsonObject list = McpStatelessTest.request(1, "tools/list",
