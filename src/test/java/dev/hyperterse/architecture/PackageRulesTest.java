@@ -1,0 +1,108 @@
+package dev.hyperterse.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The design's package table, checked: each package depends only on what its "may use" column
+ * names (docs/development.md lists the packages). A few dependencies that predate the check and
+ * are due to move are named one by one below, so any new one fails.
+ */
+class PackageRulesTest {
+    private static final String ROOT = "dev.hyperterse.";
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.hyperterse");
+
+    /**
+     * Known dependencies against the table, each with where it should go: the JSON size estimate
+     * (mcp → connector) belongs in a package both may use; the bundled embedder's presence (project
+     * → search) and the output schema (pipeline → search) belong in model; script implements the
+     * pipeline's invoker interface (a cycle the pipeline's SPI should break).
+     */
+    private static final List<String> KNOWN = List.of(
+            "dev.hyperterse.connector.ResultBudget",
+            "dev.hyperterse.search.TextEmbedder",
+            "dev.hyperterse.search.InputSchema",
+            "dev.hyperterse.pipeline.ScriptInvoker");
+
+    /** A package, and the project packages it must not use. */
+    record Rule(String pkg, List<String> never) {
+        @Override
+        public String toString() {
+            return pkg + " uses none of " + never;
+        }
+    }
+
+    static Stream<Rule> table() {
+        List<String> all = List.of("cli", "project", "model", "mcp", "pipeline", "connector", "script", "auth",
+                "search", "cache", "server", "telemetry");
+        return Stream.of(
+                new Rule("model", all.stream().filter(p -> !p.equals("model")).toList()),
+                new Rule("project", List.of("cli", "mcp", "pipeline", "connector", "script", "auth", "search", "cache",
+                        "server", "telemetry")),
+                new Rule("pipeline", List.of("cli", "project", "mcp", "server", "search")),
+                new Rule("mcp", List.of("cli", "project", "server", "connector")),
+                new Rule("connector", List.of("cli", "project", "mcp", "pipeline", "server", "search", "script", "auth",
+                        "cache")),
+                new Rule("script", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector", "auth",
+                        "cache")),
+                new Rule("auth", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector", "cache")),
+                new Rule("search", List.of("cli", "project", "mcp", "pipeline", "server", "connector", "script", "auth",
+                        "cache")),
+                new Rule("cache", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector", "script",
+                        "auth")),
+                new Rule("telemetry", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector",
+                        "script", "auth", "cache")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("table")
+    void eachPackageUsesOnlyWhatTheTableAllows(Rule rule) {
+        String[] forbidden = rule.never().stream().map(p -> ROOT + p + "..").toArray(String[]::new);
+        ArchRule check = noClasses().that().resideInAPackage(ROOT + rule.pkg() + "..")
+                .should().dependOnClassesThat(describe("reside in " + rule.never() + " (not a known exception)",
+                        (JavaClass c) -> c.getPackage().getName().startsWith(ROOT) && !KNOWN.contains(c.getName())
+                                && Stream.of(forbidden).anyMatch(f -> c.getPackageName().equals(f.substring(0, f.length() - 2))
+                                || c.getPackageName().startsWith(f.substring(0, f.length() - 1)))));
+        check.check(CLASSES);
+    }
+
+    /**
+     * The two wire generations are siblings: the 2026-07-28 adapter uses the methods and the core's
+     * request abstractions, never the session generation's state and streams; the HTTP guards use
+     * neither generation.
+     */
+    @Test
+    void theGenerationsDoNotReachIntoEachOther() {
+        List<String> sessionOnly = List.of("McpEndpoint", "McpMethods", "LiveSession", "LiveSessions", "Session",
+                "SessionStore", "LocalSessionStore", "ClusteredSessionStore", "SessionLedger", "PostExchange",
+                "RunningRequest", "EventStream", "SseConnection", "ClientRequests", "SessionClient",
+                "SessionConfirmation", "BatchRun");
+        noClasses().that().resideInAPackage(ROOT + "mcp.stateless..")
+                .should().dependOnClassesThat(describe("belong to the session generation",
+                        (JavaClass c) -> c.getPackageName().equals(ROOT + "mcp") && sessionOnly.contains(topLevel(c))))
+                .check(CLASSES);
+        noClasses().that().resideInAPackage(ROOT + "mcp.http..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + "mcp", ROOT + "mcp.stateless..")
+                .check(CLASSES);
+    }
+
+    private static String topLevel(HasName c) {
+        String simple = c.getName().substring(c.getName().lastIndexOf('.') + 1);
+        int nested = simple.indexOf('$');
+        return nested < 0 ? simple : simple.substring(0, nested);
+    }
+}
