@@ -289,7 +289,7 @@ public final class StatelessEndpoint {
         result.onComplete(ar -> {
             boolean cancelled = exchange.cancellation().isComplete();
             if (ar.succeeded()) {
-                record.finish(cancelled ? "cancelled" : "ok", null);
+                record.finish(cancelled ? "cancelled" : ToolMethods.resultStatus(ar.result()), null);
                 exchange.respond(JsonRpc.result(id, complete(ar.result())), 200);
             } else if (ar.cause() instanceof StatelessError) {
                 StatelessError e = (StatelessError) ar.cause();
