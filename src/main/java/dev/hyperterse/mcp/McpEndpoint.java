@@ -524,8 +524,10 @@ public final class McpEndpoint {
             String status = request.cancellation().isComplete() ? "cancelled" : status(response);
             if (!"ok".equals(status)) {
                 JsonObject error = response.getJsonObject("error");
-                span.set("rpc.jsonrpc.error_code", status)
-                        .fail(status, error == null ? status : error.getString("message"));
+                if (!ToolMethods.TOOL_ERROR.equals(status)) {
+                    span.set("rpc.jsonrpc.error_code", status);
+                }
+                span.fail(status, error == null ? status : error.getString("message"));
             }
             span.end();
             metrics.request(method, status, System.nanoTime() - started);
@@ -533,11 +535,11 @@ public final class McpEndpoint {
         });
     }
 
-    /** {@code ok}, or the JSON-RPC error code of a response. */
+    /** {@code ok}, {@code tool_error} for an {@code isError} result, or the JSON-RPC error code of a response. */
     private static String status(JsonObject response) {
         Object error = response.getValue("error");
         if (!(error instanceof JsonObject)) {
-            return "ok";
+            return ToolMethods.resultStatus(response.getValue("result"));
         }
         return String.valueOf(((JsonObject) error).getValue("code"));
     }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The two tools every project is served through: {@code search} (find a tool by intent) and
@@ -346,23 +347,32 @@ final class MetaTools {
                     ? "execute: 'inputs' is required (use {} when the tool takes none)"
                     : "execute: 'inputs' must be an object");
         }
-        return run(backend, (String) tool, (JsonObject) inputs, context, scope, output);
+        // search hides a tool whose auth check refuses the caller (Pipeline.visibleTo and
+        // mayExecute: any failure of the check); execute must not confirm that such a tool exists
+        // either, so that refusal reads exactly like a missing tool
+        String named = (String) tool;
+        return run(backend, named, (JsonObject) inputs, context, scope, output,
+                backend.searchFiltersByAuth() ? () -> ToolException.notFound(named) : null);
     }
 
     /**
      * Runs a project tool and renders its CallToolResult: what {@code execute} does once its
      * arguments are read, and what {@code tools/call} of a tool listed directly does.
+     *
+     * @param unknown what a caller whom the tool's auth check refuses is answered instead of the
+     *                refusal: the answer this path gives for a tool that does not exist, so the
+     *                refusal confirms nothing; null to answer with the refusal itself
      */
     Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
-                           CallScope scope, Output output) {
+                           CallScope scope, Output output, Supplier<? extends RuntimeException> unknown) {
         ToolDef tool = backend.pipeline().tools().get(toolName);
         if (tool == null || !tool.confirm()) {
-            return runConfirmed(backend, toolName, inputs, context, scope, output);
+            return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
         }
         // a caller who may not run the tool is not asked: the call fails as it would unasked, and
         // the question does not confirm that the tool exists
         return backend.pipeline().mayExecute(tool, context).compose(may -> !may
-                ? runConfirmed(backend, toolName, inputs, context, scope, output)
+                ? runConfirmed(backend, toolName, inputs, context, scope, output, unknown)
                 : scope.confirmation().ask(toolName, inputs, ConfirmQuestion.of(tool, inputs)).transform(asked -> {
                     if (asked.failed()) {
                         return asked.cause() instanceof UserConfirmation.AnswerLater
@@ -371,13 +381,13 @@ final class MetaTools {
                     }
                     switch (asked.result()) {
                         case ACCEPTED:
-                            return runConfirmed(backend, toolName, inputs, context, scope, output);
+                            return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
                         case DECLINED:
                             return Future.succeededFuture(textResult("Not run: the user did not confirm '"
                                     + toolName + "'.").put("isError", true));
                         default:
                             if (backend.access().runUnconfirmed()) {
-                                return runConfirmed(backend, toolName, inputs, context, scope, output);
+                                return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
                             }
                             return Future.succeededFuture(textResult("Not run: '" + toolName + "' needs the user's"
                                     + " confirmation, and this client cannot ask for it (it did not declare the"
@@ -388,7 +398,7 @@ final class MetaTools {
     }
 
     private Future<JsonObject> runConfirmed(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
-                                            CallScope scope, Output output) {
+                                            CallScope scope, Output output, Supplier<? extends RuntimeException> unknown) {
         // the call's log lines are built only for a caller who asked for them (logging/setLevel)
         String shown = scope.logs(LogLevel.DEBUG) || scope.wantsProgress() ? shown(toolName) : null;
         if (scope.logs(LogLevel.DEBUG)) {
@@ -396,12 +406,9 @@ final class MetaTools {
         }
         long started = System.nanoTime();
         Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
-        if (backend.searchFiltersByAuth()) {
-            // search hides a tool whose auth check refuses the caller (Pipeline.visibleTo and
-            // mayExecute: any failure of the check); execute must not confirm that such a tool
-            // exists either, so that refusal reads exactly like a missing tool
+        if (unknown != null) {
             running = running.recover(e -> Future.failedFuture(e instanceof ToolException
-                    && ((ToolException) e).refusedByAuthCheck() ? ToolException.notFound(toolName) : e));
+                    && ((ToolException) e).refusedByAuthCheck() ? unknown.get() : e));
         }
         if (scope.wantsProgress() && !running.isComplete()) {
             reportProgress(running, scope, shown, started);
@@ -450,20 +457,37 @@ final class MetaTools {
             // the caller's mistakes are warnings; failures of the tool itself are errors
             boolean callersMistake = stage == Stage.RESOLUTION || stage == Stage.AUTH || stage == Stage.INPUT_VALIDATION;
             scope.log(callersMistake ? LogLevel.WARNING : LogLevel.ERROR, "execute " + shown + ": " + te.getMessage());
+        } else if (e instanceof McpException) {
+            scope.log(LogLevel.WARNING, "execute " + shown + ": " + e.getMessage());
         } else {
             scope.log(LogLevel.ERROR, "execute " + shown + ": internal error");
         }
     }
 
+    /**
+     * A failed run as the caller gets it: a failed stage of the tool as an {@code isError} result
+     * (or, with {@code server.tool_errors: rpc}, as the failure, which the wire generation maps to
+     * a JSON-RPC error); anything else (a protocol error, a bug) fails the request.
+     */
     private Future<JsonObject> failure(Throwable e) {
-        if (!(e instanceof ToolException)) {
+        if (!(e instanceof ToolException) || errorMode == ToolErrorMode.RPC) {
             return Future.failedFuture(e);
         }
-        ToolException te = (ToolException) e;
-        if (errorMode == ToolErrorMode.RESULT) {
-            return Future.succeededFuture(textResult(te.getMessage()).put("isError", true));
-        }
-        return Future.failedFuture(te);
+        return Future.succeededFuture(errorResult((ToolException) e));
+    }
+
+    /**
+     * A failed stage as an {@code isError} result. Its one text block is the failure as JSON:
+     * {@code error} and {@code code}, the keys Hyperterse 2.x writes, holding the message and code
+     * the JSON-RPC error of {@code server.tool_errors: rpc} carries, then that error's data
+     * ({@code stage}, {@code tool}), so a result tells a model all that error would. It is text
+     * rather than structuredContent: agent loops hand the model text, 2025-03-26 has no
+     * structuredContent, and a directly listed tool's structuredContent must fit its outputSchema.
+     */
+    static JsonObject errorResult(ToolException e) {
+        JsonObject error = new JsonObject().put("error", e.getMessage()).put("code", e.code())
+                .mergeIn(ToolMethods.errorData(e));
+        return textResult(error.encode()).put("isError", true);
     }
 
     private static JsonObject rowsResult(ToolResult result) {

@@ -209,10 +209,16 @@ final class ToolCatalog {
         // a tool the caller may not run is answered as one that does not exist: names do not leak
         return backend.pipeline().mayExecute(tool, context)
                 .compose(may -> may ? metaTools.run(backend, name, arguments, context, scope,
-                                structured ? MetaTools.Output.LISTED : MetaTools.Output.TEXT)
+                                structured ? MetaTools.Output.LISTED : MetaTools.Output.TEXT, () -> unknown(name, exposure))
                         : Future.failedFuture(unknown(name, exposure)));
     }
 
+    /**
+     * The answer for a {@code tools/call} name this caller cannot reach: a JSON-RPC error whatever
+     * {@code server.tool_errors} says, as MCP 2025-11-25 lists an unknown tool among protocol
+     * errors (-32602, "Unknown tool: …"). Unlike an unknown {@code execute} target, it means the
+     * client called a tool that {@code tools/list} never showed it, not that a model misnamed one.
+     */
     private static McpException unknown(String name, ToolExposure exposure) {
         return new McpException(JsonRpc.INVALID_PARAMS, "Unknown tool: " + CallerText.cut(name)
                 + (exposure == ToolExposure.META ? " (this server offers 'search' and 'execute')"

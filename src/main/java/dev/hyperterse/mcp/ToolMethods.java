@@ -22,6 +22,9 @@ public final class ToolMethods {
     public record ServerIdentity(String name, String version) {
     }
 
+    /** The status metrics and spans give a request answered with an {@code isError} result. */
+    public static final String TOOL_ERROR = "tool_error";
+
     /** The prompt, resource and completion methods besides {@code tools/*}. */
     public static final java.util.Set<String> CONTENT_METHODS = java.util.Set.of("prompts/list", "prompts/get",
             "resources/list", "resources/templates/list", "resources/read", "completion/complete");
@@ -175,8 +178,9 @@ public final class ToolMethods {
 
     /**
      * Runs {@code tools/call} on the current snapshot, kept until the call completes (whatever a
-     * reload swaps in meanwhile): completes with the CallToolResult, or fails with an
-     * {@link McpException} or a {@link ToolException} ({@link #errorResponse} maps both).
+     * reload swaps in meanwhile): completes with the CallToolResult (an {@code isError} one for a
+     * failed tool, by default), or fails with an {@link McpException} or (with
+     * {@code server.tool_errors: rpc}) a {@link ToolException}; {@link #errorResponse} maps both.
      *
      * @param structured whether the caller's protocol version has {@code structuredContent}
      */
@@ -196,6 +200,25 @@ public final class ToolMethods {
     }
 
     /**
+     * How metrics and spans count a method's result: {@code tool_error} for a CallToolResult with
+     * {@code isError: true} (the OpenTelemetry MCP conventions' {@code error.type}), so failed
+     * tool calls stay visible now that they answer with results; {@code ok} otherwise.
+     */
+    public static String resultStatus(Object result) {
+        return result instanceof JsonObject && Boolean.TRUE.equals(((JsonObject) result).getValue("isError"))
+                ? TOOL_ERROR : "ok";
+    }
+
+    /** What a failed stage tells besides its message: {@code {stage, tool}} ({@code tool} when the call named one). */
+    static JsonObject errorData(ToolException e) {
+        JsonObject data = new JsonObject().put("stage", e.stage().key());
+        if (e.tool() != null) {
+            data.put("tool", e.tool());
+        }
+        return data;
+    }
+
+    /**
      * The JSON-RPC error response for a failed method: the message of an {@link McpException} or
      * {@link ToolException} (with {@code data: {stage, tool}}), "Internal error" for anything else.
      */
@@ -204,12 +227,7 @@ public final class ToolMethods {
             return JsonRpc.error(id, ((McpException) e).code(), e.getMessage());
         }
         if (e instanceof ToolException) {
-            ToolException te = (ToolException) e;
-            JsonObject data = new JsonObject().put("stage", te.stage().key());
-            if (te.tool() != null) {
-                data.put("tool", te.tool());
-            }
-            return JsonRpc.error(id, te.code(), te.getMessage(), data);
+            return JsonRpc.error(id, ((ToolException) e).code(), e.getMessage(), errorData((ToolException) e));
         }
         LOG.warn("unexpected failure in {}: {}", method, e.toString());
         LOG.debug("cause", e);

@@ -1,9 +1,23 @@
 package dev.hyperterse.model;
 
-/** How a failed tool call reaches the caller. */
+/**
+ * How a failed tool call reaches the caller ({@code server.tool_errors}). Only failures of the
+ * tool run are meant (its resolution, auth, inputs, scripts, statement, output); a request that
+ * does not fit the protocol or {@code search}/{@code execute}'s own arguments is a JSON-RPC
+ * error either way.
+ */
 public enum ToolErrorMode {
-    /** A JSON-RPC error (-32000, or -32601 for an unknown tool), as Hyperterse does. */
-    PROTOCOL,
-    /** A normal result with {@code isError: true} and the message as text (MCP 2025-11-25 advice). */
-    RESULT
+    /**
+     * A normal result with {@code isError: true} whose text block is the failure as JSON
+     * ({@code error}, {@code code}, {@code stage}, {@code tool}), as Hyperterse 2.x answers and
+     * MCP 2025-11-25 advises: agent loops hand results to the model, which can read and correct
+     * its input, while they raise JSON-RPC errors as exceptions the model never sees.
+     */
+    RESULT,
+    /**
+     * A JSON-RPC error (-32000, or -32601 for an unknown {@code execute} target) with
+     * {@code data: {stage, tool}}, as Hyperterse's documentation describes. Written {@code rpc},
+     * or {@code protocol}, its name before {@link #RESULT} became the default.
+     */
+    RPC
 }

@@ -249,7 +249,7 @@ final class RootConfigReader {
         return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
                 cors == null ? List.of() : cors, origins == null ? List.of() : origins,
                 hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
-                toolErrors == null ? ToolErrorMode.PROTOCOL : toolErrors, orBad(idle), orBad(maxSessions),
+                toolErrors == null ? ToolErrorMode.RESULT : toolErrors, orBad(idle), orBad(maxSessions),
                 orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
                 orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpLimits.DEFAULTS : timeouts,
                 metricsToken, orBad(instances));
@@ -449,13 +449,15 @@ final class RootConfigReader {
             return null;
         }
         switch (written.strip().toLowerCase(Locale.ROOT)) {
-            case "protocol":
-                return ToolErrorMode.PROTOCOL;
             case "result":
                 return ToolErrorMode.RESULT;
+            case "rpc":
+            // the name of rpc while it was the default: configurations written then keep working
+            case "protocol":
+                return ToolErrorMode.RPC;
             default:
-                server.error("tool_errors", "'server.tool_errors' must be 'protocol' or 'result', got \""
-                        + written + "\"");
+                server.error("tool_errors", "'server.tool_errors' must be 'result' or 'rpc' ('protocol' is read as"
+                        + " 'rpc'), got \"" + written + "\"");
                 return null;
         }
     }

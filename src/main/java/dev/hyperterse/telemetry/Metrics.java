@@ -20,7 +20,8 @@ public interface Metrics {
      * One JSON-RPC request answered (or cancelled).
      *
      * @param method the MCP method ({@code tools/call}, {@code initialize}, …)
-     * @param status {@code ok}, {@code cancelled}, or the JSON-RPC error code ({@code -32602})
+     * @param status {@code ok}, {@code cancelled}, {@code tool_error} (answered with an {@code isError} result),
+     *               or the JSON-RPC error code ({@code -32602})
      */
     default void request(String method, String status, long nanos) {
     }

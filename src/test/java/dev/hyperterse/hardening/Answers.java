@@ -95,6 +95,32 @@ final class Answers {
         return error;
     }
 
+    /**
+     * The failure of a tool call answered as the default {@code server.tool_errors: result} does:
+     * asserts HTTP 200 and a result with {@code isError: true} whose one text block is
+     * {@code {"error", "code", "stage", "tool"?}}, and returns it in the shape of the JSON-RPC
+     * error {@code server.tool_errors: rpc} would send ({@code code}, {@code message},
+     * {@code data: {stage, tool}}).
+     */
+    static JsonObject toolError(HttpResponse<String> r, int code, String what) {
+        Object parsed = wellFormed(r, what);
+        assertEquals(200, r.statusCode(), what + ": " + cut(r.body()));
+        assertTrue(parsed instanceof JsonObject, what);
+        JsonObject result = ((JsonObject) parsed).getJsonObject("result");
+        assertNotNull(result, what + ": a tool failure is a result: " + cut(r.body()));
+        assertEquals(Boolean.TRUE, result.getValue("isError"), what + ": " + cut(r.body()));
+        JsonArray content = result.getJsonArray("content");
+        assertEquals(1, content.size(), what);
+        JsonObject failure = new JsonObject(content.getJsonObject(0).getString("text"));
+        assertEquals(code, failure.getInteger("code"), what + ": " + cut(r.body()));
+        assertTrue(failure.getValue("error") instanceof String && !failure.getString("error").isEmpty(), what);
+        JsonObject data = new JsonObject().put("stage", failure.getString("stage"));
+        if (failure.containsKey("tool")) {
+            data.put("tool", failure.getString("tool"));
+        }
+        return new JsonObject().put("code", code).put("message", failure.getString("error")).put("data", data);
+    }
+
     /** The rows of a successful {@code execute} answer. */
     static JsonArray rows(HttpResponse<String> r, String what) {
         Object parsed = wellFormed(r, what);

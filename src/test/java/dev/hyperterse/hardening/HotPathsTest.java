@@ -2,6 +2,7 @@ package dev.hyperterse.hardening;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -50,9 +51,8 @@ class HotPathsTest {
                                 rows(http, "get-customer-mapped", new JsonObject().put("customer_id", 1)).getJsonObject(0));
                         assertEquals("Grace Hopper", rows(http, "get-customer", new JsonObject().put("customer_id", 2))
                                 .getJsonObject(0).getString("name"));
-                        JsonObject error = call(http, "hello", new JsonObject().put("name", new JsonArray()))
-                                .getJsonObject("error");
-                        assertEquals(-32000, error.getInteger("code"), error.encode());
+                        ToolError error = ToolError.ofAnswer(call(http, "hello", new JsonObject().put("name", new JsonArray())));
+                        assertEquals(-32000, error.code(), error::toString);
                         failedCalls.incrementAndGet();
                     }
                     return null;

@@ -60,7 +60,7 @@ class JsonRpcFuzzTest {
         // the fuzzer must reach past the parser: real results and input validation, not only parse errors
         System.out.println("fuzz outcomes: " + outcomes);
         assertTrue(outcomes.getOrDefault("200 result", 0) > CASES / 10, outcomes.toString());
-        assertTrue(outcomes.getOrDefault("200 -32000", 0) > CASES / 20, outcomes.toString());
+        assertTrue(outcomes.getOrDefault("200 tool error", 0) > CASES / 20, outcomes.toString());
         assertTrue(outcomes.getOrDefault("400 -32700", 0) > 0, outcomes.toString());
     }
 
@@ -75,7 +75,12 @@ class JsonRpcFuzzTest {
     private static String outcome(HttpResponse<String> r, Object answer) {
         if (answer instanceof JsonObject) {
             JsonObject error = ((JsonObject) answer).getJsonObject("error");
-            return r.statusCode() + " " + (error == null ? "result" : error.getInteger("code").toString());
+            if (error != null) {
+                return r.statusCode() + " " + error.getInteger("code");
+            }
+            // failed tool calls (input validation, unknown tools) answer isError results
+            JsonObject result = ((JsonObject) answer).getJsonObject("result");
+            return r.statusCode() + (Boolean.TRUE.equals(result.getValue("isError")) ? " tool error" : " result");
         }
         return r.statusCode() + (answer == null ? "" : " batch");
     }

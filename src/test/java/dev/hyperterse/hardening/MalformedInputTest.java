@@ -311,7 +311,7 @@ class MalformedInputTest {
         // nesting that Jackson allows reaches input validation, which refuses it by type
         String allowed = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\","
                 + "\"arguments\":{\"tool\":\"echo\",\"inputs\":{\"s\":" + "[".repeat(990) + "]".repeat(990) + "}}}}";
-        JsonObject e = Answers.error(post(allowed), 200, -32000, "990 nested arrays as an input");
+        JsonObject e = Answers.toolError(post(allowed), -32000, "990 nested arrays as an input");
         assertTrue(e.getString("message").contains("field 's'"), e.encode());
     }
 
@@ -319,7 +319,7 @@ class MalformedInputTest {
     void hugeStringsAreRefusedOrCutInAnswers() throws Exception {
         JsonObject limits;
         String big = "x".repeat(3_000_000);
-        JsonObject e = Answers.error(execute("echo", new JsonObject().put("i", big)), 200, -32000, "3 MB int");
+        JsonObject e = Answers.toolError(execute("echo", new JsonObject().put("i", big)), -32000, "3 MB int");
         assertTrue(e.getString("message").length() < 300, "the value is cut in the message");
         e = Answers.error(call("search", new JsonObject().put("query", big)), 200, -32602, "3 MB query");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
@@ -345,15 +345,15 @@ class MalformedInputTest {
             {"s", new JsonObject()}, {"s", new JsonArray().add("a")},
         };
         for (Object[] c : cases) {
-            JsonObject e = Answers.error(execute("echo", new JsonObject().put((String) c[0], c[1])), 200, -32000,
+            JsonObject e = Answers.toolError(execute("echo", new JsonObject().put((String) c[0], c[1])), -32000,
                     c[0] + " = " + c[1]);
             assertTrue(e.getString("message").startsWith("input validation failed: validation error for field '" + c[0] + "'"),
                     e.encode());
             assertEquals("input_validation", e.getJsonObject("data").getString("stage"));
         }
-        JsonObject e = Answers.error(execute("echo", new JsonObject().put("nope", 1)), 200, -32000, "unknown field");
+        JsonObject e = Answers.toolError(execute("echo", new JsonObject().put("nope", 1)), -32000, "unknown field");
         assertTrue(e.getString("message").contains("unknown input field 'nope'"), e.encode());
-        e = Answers.error(execute("get-customer", new JsonObject()), 200, -32000, "missing input");
+        e = Answers.toolError(execute("get-customer", new JsonObject()), -32000, "missing input");
         assertTrue(e.getString("message").contains("'customer_id' is missing"), e.encode());
         // null is "not given": optional inputs become NULL
         JsonArray rows = Answers.rows(execute("echo", new JsonObject().putNull("s").putNull("i")), "nulls");
@@ -366,7 +366,7 @@ class MalformedInputTest {
             for (String number : List.of("1e400", "-1e400", "1" + "0".repeat(400) + ".5")) {
                 HttpResponse<String> r = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\","
                         + "\"arguments\":{\"tool\":\"echo\",\"inputs\":{\"" + field + "\":" + number + "}}}}");
-                JsonObject e = Answers.error(r, 200, -32000, field + " = " + Answers.cut(number));
+                JsonObject e = Answers.toolError(r, -32000, field + " = " + Answers.cut(number));
                 assertTrue(e.getString("message").contains("field '" + field + "'"), e.encode());
             }
         }
@@ -378,7 +378,7 @@ class MalformedInputTest {
     void unknownToolsAreNamedInTheError() throws Exception {
         for (String name : List.of("nope", "get-customer ", "GET-CUSTOMER", "get_customer", "../get-customer",
                 "get-customer\u0000", "😀", "get\u202ecustomer", "\u200f", "ｇｅｔ-customer")) {
-            JsonObject e = Answers.error(execute(name, new JsonObject()), 200, -32601, "tool " + name);
+            JsonObject e = Answers.toolError(execute(name, new JsonObject()), -32601, "tool " + name);
             assertEquals("tool not found: " + name, e.getString("message"));
             assertEquals("resolution", e.getJsonObject("data").getString("stage"));
             assertEquals(name, e.getJsonObject("data").getString("tool"));
@@ -390,7 +390,7 @@ class MalformedInputTest {
     @Test
     void hugeNamesAreCutInAnswers() throws Exception {
         String name = "t".repeat(1_000_000);
-        JsonObject e = Answers.error(execute(name, new JsonObject()), 200, -32601, "a 1 MB tool name");
+        JsonObject e = Answers.toolError(execute(name, new JsonObject()), -32601, "a 1 MB tool name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         assertTrue(e.getJsonObject("data").getString("tool").length() < 300);
         e = Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + name + "\"}"), 200, -32601, "a 1 MB method");
@@ -399,12 +399,12 @@ class MalformedInputTest {
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // names of object members stop at 50,000 characters (the reader's limit)
         String key = "k".repeat(40_000);
-        e = Answers.error(execute("echo", new JsonObject().put(key, 1)), 200, -32000, "a 40k input name");
+        e = Answers.toolError(execute("echo", new JsonObject().put(key, 1)), -32000, "a 40k input name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         e = Answers.error(call("execute", new JsonObject().put(key, 1)), 200, -32602, "a 40k argument name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // a cut never splits a surrogate pair
-        e = Answers.error(execute("😀".repeat(1000), new JsonObject()), 200, -32601, "emoji name");
+        e = Answers.toolError(execute("😀".repeat(1000), new JsonObject()), -32601, "emoji name");
         String shown = e.getJsonObject("data").getString("tool");
         assertTrue(shown.codePoints().noneMatch(c -> Character.isSurrogate((char) c)), shown);
     }
@@ -437,7 +437,7 @@ class MalformedInputTest {
             assertEquals(new JsonObject("{\"id\":\"" + escaped + "\"}").getString("id"), answer.getString("id"));
             r = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"execute\",\"arguments\":{\"tool\":\"" + escaped + "\",\"inputs\":{}}}}");
-            Answers.error(r, 200, -32601, "lone surrogate tool name " + escaped);
+            Answers.toolError(r, -32601, "lone surrogate tool name " + escaped);
             Answers.wellFormed(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
                     + "{\"name\":\"search\",\"arguments\":{\"query\":\"orders " + escaped + "\"}}}"), "search " + escaped);
         }

@@ -142,5 +142,8 @@ class EditorSchemaTest {
         ProjectFixture.compiler(Map.of()).compile(clean.dir);
         assertEquals(List.of(), errors("adapter", "connector: sqlite\nconnection_string: data.db\n"));
         assertEquals(List.of(), errors("root", ProjectFixture.MINIMAL_ROOT));
+        for (String mode : List.of("result", "rpc", "protocol", "RPC")) {
+            assertEquals(List.of(), errors("root", "name: x\nserver:\n  tool_errors: " + mode + "\n"), mode);
+        }
     }
 }

@@ -86,7 +86,7 @@ class OperatorLayerTest {
         assertEquals(List.of(
                 "-Dhyperterse.server.port: 'server.port' must be a port number from 0 to 65535 or \"{{ env.NAME }}\", got \"http\"",
                 "HYPERTERSE_SERVER_SESSIONS_MAX: 'server.sessions.max' must be a positive integer, got \"lots\"",
-                FILE + ":2: 'server.tool_errors' must be 'protocol' or 'result', got \"loud\""), problems);
+                FILE + ":2: 'server.tool_errors' must be 'result' or 'rpc' ('protocol' is read as 'rpc'), got \"loud\""), problems);
     }
 
     @Test

@@ -48,7 +48,7 @@ class PackagedDefaultsTest {
         assertEquals(List.of(), server.allowedOrigins());
         assertEquals(List.of(), server.allowedHosts());
         assertEquals(4L * 1024 * 1024, server.maxBodyBytes());
-        assertEquals(ToolErrorMode.PROTOCOL, server.toolErrors());
+        assertEquals(ToolErrorMode.RESULT, server.toolErrors(), "tool failures are isError results unless configured");
         assertEquals(Duration.ofMinutes(30), server.sessionIdleTimeout());
         assertEquals(10_000, server.maxSessions());
         assertEquals(100, server.pageSize());
@@ -58,6 +58,15 @@ class PackagedDefaultsTest {
         assertEquals(dev.hyperterse.model.HttpLimits.DEFAULTS, server.http(),
                 "the model's constant agrees with the packaged defaults");
         assertNull(server.metricsToken());
+    }
+
+    @Test
+    void toolErrorsAreResultOrRpcWhichItsOlderNameProtocolStillMeans(@TempDir Path dir) throws Exception {
+        ProjectFixture p = ProjectFixture.minimal(dir);
+        for (String[] written : new String[][] {{"result", "RESULT"}, {"rpc", "RPC"}, {" Protocol ", "RPC"}}) {
+            p.write(".hyperterse", "name: x\nserver:\n  tool_errors: \"" + written[0] + "\"\n");
+            assertEquals(ToolErrorMode.valueOf(written[1]), p.compile().config().server().toolErrors(), written[0]);
+        }
     }
 
     @Test

@@ -530,7 +530,7 @@ class ProjectCompilerErrorsTest {
         assertProblem(e, r, 12, "'server.sessions.idle_timeout' must be a duration");
         assertProblem(e, r, 13, "'server.sessions.max' must be a positive integer");
         assertProblem(e, r, 14, "'server.log_level' must be an integer from 1", "got 5");
-        assertProblem(e, r, 15, "'server.tool_errors' must be 'protocol' or 'result', got \"loud\"");
+        assertProblem(e, r, 15, "'server.tool_errors' must be 'result' or 'rpc' ('protocol' is read as 'rpc'), got \"loud\"");
         assertProblem(e, r, 16, "'server.port' must be a port number from 0 to 65535", "70000");
         assertProblem(e, r, 17, "'server.cors_origins' must be a list of strings, got \"*\"");
         assertProblem(e, r, 18, "'server.allowed_hosts' must be a list of strings, but an item is a list");

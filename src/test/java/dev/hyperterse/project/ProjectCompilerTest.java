@@ -60,7 +60,7 @@ class ProjectCompilerTest {
                 "  allowed_origins: [https://b.example]",
                 "  allowed_hosts: [shop.internal]",
                 "  max_body_size: 1mb",
-                "  tool_errors: RESULT",
+                "  tool_errors: RPC",
                 "  sessions:",
                 "    idle_timeout: 10m",
                 "    max: 50",
@@ -204,7 +204,7 @@ class ProjectCompilerTest {
         assertEquals(List.of("https://b.example"), server.allowedOrigins());
         assertEquals(List.of("shop.internal"), server.allowedHosts());
         assertEquals(1024 * 1024, server.maxBodyBytes());
-        assertEquals(ToolErrorMode.RESULT, server.toolErrors());
+        assertEquals(ToolErrorMode.RPC, server.toolErrors());
         assertEquals(Duration.ofMinutes(10), server.sessionIdleTimeout());
         assertEquals(50, server.maxSessions());
         assertEquals(7, server.pageSize());

@@ -4,6 +4,7 @@ import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -140,11 +141,12 @@ class JwtResourceServerTest {
     @Test
     void aToolWithAStricterPolicyRefusesAtCallTime() throws Exception {
         JsonObject r = new JsonObject(http.mcp(execute("all-orders"), "Authorization", "Bearer " + token("alice", "orders:read")).body());
-        JsonObject error = r.getJsonObject("error");
         // search hides the tool from this caller (tools.search.filter_by_auth), so execute does not confirm it exists
-        assertEquals(-32601, error.getInteger("code"));
-        assertEquals("tool not found: all-orders", error.getString("message"));
-        assertEquals("resolution", error.getJsonObject("data").getString("stage"));
+        assertEquals(new ToolError("tool not found: all-orders", -32601, "resolution", "all-orders"), ToolError.ofAnswer(r));
+        JsonObject missing = new JsonObject(http.mcp(execute("all-orderz"), "Authorization",
+                "Bearer " + token("alice", "orders:read")).body());
+        assertEquals(missing.encode().replace("all-orderz", "all-orders"), r.encode(),
+                "the refusal reads exactly like a tool that does not exist");
         JsonObject ok = new JsonObject(http.mcp(execute("all-orders"), "Authorization",
                 "Bearer " + token("root", "orders:read orders:admin")).body());
         assertEquals(3, new JsonArray(ok.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text")).size());
@@ -201,11 +203,11 @@ class JwtResourceServerTest {
                 HttpResponse<String> r = client.mcp(execute("whoami"), "Authorization",
                         "Bearer " + tokenWith((String) c[0], c[1]));
                 assertEquals(200, r.statusCode(), what + ": " + r.body());
-                JsonObject error = new JsonObject(r.body()).getJsonObject("error");
-                assertEquals(-32000, error.getInteger("code"), what + ": " + r.body());
-                assertEquals("auth", error.getJsonObject("data").getString("stage"), what);
-                assertTrue(error.getString("message").startsWith("auth failed: invalid token: claim '" + c[0] + "'"),
-                        what + ": " + error.getString("message"));
+                ToolError error = ToolError.ofAnswer(new JsonObject(r.body()));
+                assertEquals(-32000, error.code(), what + ": " + r.body());
+                assertEquals("auth", error.stage(), what);
+                assertTrue(error.message().startsWith("auth failed: invalid token: claim '" + c[0] + "'"),
+                        what + ": " + error.message());
             }
         }
     }

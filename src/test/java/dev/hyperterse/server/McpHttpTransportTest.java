@@ -2,6 +2,7 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -123,9 +124,10 @@ class McpHttpTransportTest {
     void toolFailuresCarryStageAndTool() throws Exception {
         JsonObject call = RawHttp.request(7, "tools/call", new JsonObject().put("name", "execute").put("arguments",
                 new JsonObject().put("tool", "get-customer").put("inputs", new JsonObject())));
-        JsonObject error = new JsonObject(http.mcp(call).body()).getJsonObject("error");
-        assertEquals(-32000, error.getInteger("code"));
-        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "get-customer"), error.getJsonObject("data"));
+        ToolError error = ToolError.ofAnswer(new JsonObject(http.mcp(call).body()));
+        assertEquals(-32000, error.code());
+        assertEquals("input_validation", error.stage());
+        assertEquals("get-customer", error.tool());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.hyperterse.server;
 import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -107,8 +108,8 @@ class McpSdkClientTest {
         client.setLoggingLevel(McpSchema.LoggingLevel.WARNING);
         execute("get-customer", Map.of("customer_id", 1));
         assertEquals(List.of(), logs);
-        McpError bad = assertThrows(McpError.class, () -> execute("get-customer", Map.of()));
-        assertEquals(-32000, bad.getJsonRpcError().code());
+        ToolError bad = ToolError.of(execute("get-customer", Map.of()));
+        assertEquals(-32000, bad.code());
         awaitCount(logs, 1);
         assertEquals(1, logs.size());
         assertEquals(McpSchema.LoggingLevel.WARNING, logs.get(0).level());
@@ -145,9 +146,9 @@ class McpSdkClientTest {
         assertTrue(progress.stream().allMatch(p -> "sdk-1".equals(p.progressToken())));
 
         progress.clear();
-        McpError timedOut = assertThrows(McpError.class, () -> client.callTool(McpSchema.CallToolRequest.builder()
+        ToolError timedOut = ToolError.of(client.callTool(McpSchema.CallToolRequest.builder()
                 .name("execute").arguments(Map.of("tool", "timed-count", "inputs", Map.of())).progressToken(7).build()));
-        assertEquals("execution failed: statement timed out after 1s", timedOut.getJsonRpcError().message());
+        assertEquals("execution failed: statement timed out after 1s", timedOut.message());
         assertTrue(progress.size() >= 2, "a 1s call reports every 50ms: " + progress);
         assertEquals(progress.size(), progress.stream().map(McpSchema.ProgressNotification::progress).distinct().count(),
                 "no progress value repeats: " + progress);
@@ -171,6 +172,23 @@ class McpSdkClientTest {
     void toolErrorsOfTheFixturesAreResults() {
         McpSchema.CallToolResult failed = client.callTool(new McpSchema.CallToolRequest("test_error_handling", Map.of()));
         assertEquals(Boolean.TRUE, failed.isError());
+    }
+
+    @Test
+    void aFailedProjectToolIsAResultTheSdkReturnsRatherThanThrows() {
+        // what an agent loop hands its model: the reason, the stage and the tool
+        assertEquals(new ToolError("input validation failed: validation error for field 'customer_id': expected int,"
+                        + " got \"abc\"", -32000, "input_validation", "get-customer"),
+                ToolError.of(execute("get-customer", Map.of("customer_id", "abc"))));
+        assertEquals(new ToolError("tool not found: get-customers", -32601, "resolution", "get-customers"),
+                ToolError.of(execute("get-customers", Map.of())));
+        // execute's own arguments and unknown tools/call names stay protocol errors, which the SDK throws
+        McpError noInputs = assertThrows(McpError.class, () -> client.callTool(new McpSchema.CallToolRequest("execute",
+                Map.of("tool", "get-customer"))));
+        assertEquals(-32602, noInputs.getJsonRpcError().code());
+        McpError unknown = assertThrows(McpError.class, () -> client.callTool(new McpSchema.CallToolRequest("nope",
+                Map.of())));
+        assertEquals(-32602, unknown.getJsonRpcError().code());
     }
 
     @Test

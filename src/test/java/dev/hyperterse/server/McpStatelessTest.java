@@ -5,6 +5,7 @@ import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -151,6 +152,23 @@ class McpStatelessTest {
         assertTrue(text.contains("\"id\":1"), text);
         JsonObject search = result(send(call(4, "search", new JsonObject().put("query", "customer by id"), new JsonObject())));
         assertTrue(search.getJsonArray("content").getJsonObject(0).getString("text").contains("get-customer"));
+    }
+
+    @Test
+    void toolFailuresAreCompleteResultsWithIsError() throws Exception {
+        JsonObject invalid = result(send(call(501, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject()), new JsonObject())));
+        assertEquals("complete", invalid.getString("resultType"));
+        assertEquals(new ToolError("input validation failed: required input 'customer_id' is missing", -32000,
+                "input_validation", "get-customer"), ToolError.ofResult(invalid));
+        JsonObject missing = result(send(call(502, "execute", new JsonObject().put("tool", "no-such-tool")
+                .put("inputs", new JsonObject()), new JsonObject())));
+        assertEquals(new ToolError("tool not found: no-such-tool", -32601, "resolution", "no-such-tool"),
+                ToolError.ofResult(missing));
+        // a tools/call name that tools/list never showed, and execute's own arguments, are protocol errors
+        assertError(send(call(503, "no-such-tool", new JsonObject(), new JsonObject())), 200, 503, -32602);
+        assertError(send(call(504, "execute", new JsonObject().put("tool", "get-customer"), new JsonObject())),
+                200, 504, -32602);
     }
 
     // ---- envelope and header errors ----

@@ -4,6 +4,7 @@ import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -127,7 +128,7 @@ class McpStreamingTest {
         for (SseStream.Event e : denied) {
             assertFalse(e.data().contains(SECRET) || e.data().contains("wrong-key"), "no key in " + e.data());
         }
-        assertEquals(-32601, denied.get(2).json().getJsonObject("error").getInteger("code"));
+        assertEquals(-32601, ToolError.ofAnswer(denied.get(2).json()).code());
 
         HttpResponse<String> noSession = http.mcp(RawHttp.request(4, "logging/setLevel",
                 new JsonObject().put("level", "debug")));
@@ -143,8 +144,7 @@ class McpStreamingTest {
         assertTrue(events.get(0).priming());
         SseStream.Event last = events.get(events.size() - 1);
         assertEquals(7, last.json().getInteger("id"), "the response comes last and the stream ends: " + events);
-        assertEquals("execution failed: statement timed out after 1s",
-                last.json().getJsonObject("error").getString("message"));
+        assertEquals("execution failed: statement timed out after 1s", ToolError.ofAnswer(last.json()).message());
         List<SseStream.Event> progress = events.subList(1, events.size() - 1);
         assertTrue(progress.size() >= 2, "a 1s call reports every 50ms: " + events);
         double previous = 0;
@@ -160,7 +160,7 @@ class McpStreamingTest {
 
         HttpResponse<String> noToken = http.mcp(RawHttp.execute(8, "timed-count", new JsonObject()), session(sid));
         assertEquals("application/json", noToken.headers().firstValue("content-type").orElseThrow());
-        assertEquals(-32000, new JsonObject(noToken.body()).getJsonObject("error").getInteger("code"));
+        assertEquals(-32000, ToolError.ofAnswer(new JsonObject(noToken.body())).code());
     }
 
     @Test

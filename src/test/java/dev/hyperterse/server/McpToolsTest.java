@@ -4,6 +4,7 @@ import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
 import io.vertx.core.json.JsonArray;
@@ -26,10 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * tools/list and tools/call over raw HTTP (mcp-transport.md §12 items 13 and 14): paging with
- * opaque cursors, tool failures as {@code isError} results ({@code server.tool_errors: result}),
- * {@code search}'s outputSchema and structuredContent, and the conformance fixtures, which only
- * {@code --conformance-fixtures} shows. Two servers: one tuned (page size 1, results, schema),
- * one with defaults and the fixtures.
+ * opaque cursors, tool failures as {@code isError} results (the default) or JSON-RPC errors
+ * ({@code server.tool_errors: rpc}), {@code search}'s outputSchema and structuredContent, and the
+ * conformance fixtures, which only {@code --conformance-fixtures} shows. Two servers: one tuned
+ * (page size 1, rpc tool errors, schema), one with defaults and the fixtures.
  */
 class McpToolsTest {
     private static final List<String> FIXTURES = List.of("test_simple_text", "test_error_handling",
@@ -39,7 +40,7 @@ class McpToolsTest {
 
     @RegisterExtension
     static final TestServer tuned = TestServer.quickstart(
-            s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RESULT).withSearchOutputSchema(true),
+            s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RPC).withSearchOutputSchema(true),
             ServeOptions.DEFAULTS);
     @RegisterExtension
     static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
@@ -136,21 +137,58 @@ class McpToolsTest {
     }
 
     @Test
-    void toolFailuresAreResultsWhenConfigured() throws Exception {
-        JsonObject invalid = result(tunedHttp, RawHttp.execute(1, "get-customer", new JsonObject()));
-        assertEquals(Boolean.TRUE, invalid.getBoolean("isError"));
-        assertEquals("input validation failed: required input 'customer_id' is missing", text(invalid));
+    void toolFailuresAreResultsByDefault() throws Exception {
+        // at a protocol version with structuredContent too: the failure is the text block alone
+        JsonObject invalid = result(fixturesHttp, RawHttp.execute(1, "get-customer", new JsonObject()), CURRENT);
+        assertEquals(new ToolError("input validation failed: required input 'customer_id' is missing", -32000,
+                "input_validation", "get-customer"), ToolError.ofResult(invalid));
 
-        JsonObject missing = result(tunedHttp, RawHttp.execute(2, "no-such-tool", new JsonObject()));
-        assertEquals(Boolean.TRUE, missing.getBoolean("isError"));
-        assertEquals("tool not found: no-such-tool", text(missing));
+        JsonObject missing = result(fixturesHttp, RawHttp.execute(2, "no-such-tool", new JsonObject()));
+        assertEquals(new ToolError("tool not found: no-such-tool", -32601, "resolution", "no-such-tool"),
+                ToolError.ofResult(missing));
+
+        JsonObject ok = result(fixturesHttp, RawHttp.execute(3, "get-customer", new JsonObject().put("customer_id", 1)));
+        assertNull(ok.getValue("isError"));
+
+        // what does not fit the protocol, or execute's own arguments, stays a JSON-RPC error
+        JsonObject unknownTool = error(fixturesHttp, RawHttp.request(4, "tools/call",
+                new JsonObject().put("name", "nope").put("arguments", new JsonObject())));
+        assertEquals(-32602, unknownTool.getInteger("code"), "an unknown tools/call name is a protocol error");
+        assertEquals("Unknown tool: nope (this server offers 'search' and 'execute')", unknownTool.getString("message"));
+        JsonObject noInputs = error(fixturesHttp, RawHttp.request(5, "tools/call", new JsonObject().put("name", "execute")
+                .put("arguments", new JsonObject().put("tool", "get-customer"))));
+        assertEquals(-32602, noInputs.getInteger("code"));
+        JsonObject noQuery = error(fixturesHttp, RawHttp.request(6, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject())));
+        assertEquals(-32602, noQuery.getInteger("code"));
+        assertEquals(-32601, error(fixturesHttp, RawHttp.request(7, "tools/run", new JsonObject())).getInteger("code"));
+    }
+
+    @Test
+    void toolFailuresAreJsonRpcErrorsWithToolErrorsRpc() throws Exception {
+        JsonObject invalid = error(tunedHttp, RawHttp.execute(1, "get-customer", new JsonObject()));
+        assertEquals(-32000, invalid.getInteger("code"));
+        assertEquals("input validation failed: required input 'customer_id' is missing", invalid.getString("message"));
+        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "get-customer"),
+                invalid.getJsonObject("data"));
+
+        JsonObject missing = error(tunedHttp, RawHttp.execute(2, "no-such-tool", new JsonObject()));
+        assertEquals(-32601, missing.getInteger("code"));
+        assertEquals("tool not found: no-such-tool", missing.getString("message"));
+        assertEquals(new JsonObject().put("stage", "resolution").put("tool", "no-such-tool"), missing.getJsonObject("data"));
 
         JsonObject unknownMetaTool = error(tunedHttp, RawHttp.request(3, "tools/call",
                 new JsonObject().put("name", "nope").put("arguments", new JsonObject())));
-        assertEquals(-32602, unknownMetaTool.getInteger("code"), "an unknown tools/call name stays a protocol error");
+        assertEquals(-32602, unknownMetaTool.getInteger("code"));
 
         JsonObject ok = result(tunedHttp, RawHttp.execute(4, "get-customer", new JsonObject().put("customer_id", 1)));
         assertNull(ok.getValue("isError"));
+
+        // the same in protocol 2026-07-28
+        JsonObject stateless = McpStatelessTest.call(5, "execute", new JsonObject().put("tool", "get-customer")
+                .put("inputs", new JsonObject()), new JsonObject());
+        JsonObject statelessError = error(tunedHttp, stateless, McpStatelessTest.headers(stateless));
+        assertEquals(invalid, statelessError);
     }
 
     @Test
@@ -217,8 +255,8 @@ class McpToolsTest {
         return body.getJsonObject("result");
     }
 
-    private static JsonObject error(RawHttp http, JsonObject request) throws Exception {
-        JsonObject body = new JsonObject(http.mcp(request).body());
+    private static JsonObject error(RawHttp http, JsonObject request, String... headers) throws Exception {
+        JsonObject body = new JsonObject(http.mcp(request, headers).body());
         assertNotNull(body.getJsonObject("error"), body.encode());
         return body.getJsonObject("error");
     }

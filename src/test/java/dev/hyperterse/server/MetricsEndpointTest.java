@@ -69,8 +69,8 @@ class MetricsEndpointTest {
         assertTrue(text.contains("hyperterse_tool_call_duration_seconds_bucket{outcome=\"ok\",tool=\"get-customer\",le=\"0.1\"}"),
                 "durations are a histogram");
         assertEquals(5, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"ok\""));
-        assertEquals(2, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32000\""));
-        assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"-32601\""));
+        assertEquals(3, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/call\",status=\"tool_error\""),
+                "failed calls answered with isError results: the two failed stages and the unknown tool");
         assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"tools/list\",status=\"ok\""));
         assertEquals(1, value(text, "hyperterse_mcp_request_duration_seconds_count", "method=\"initialize\",status=\"ok\""));
         assertEquals(3, value(text, "hyperterse_connector_operation_duration_seconds_count",

@@ -132,9 +132,10 @@ class MongoShopExampleTest {
 
     @Test
     void aValueThatIsNoObjectIdIsAToolError() {
-        io.modelcontextprotocol.spec.McpError e = org.junit.jupiter.api.Assertions.assertThrows(
-                io.modelcontextprotocol.spec.McpError.class, () -> call("get-order", Map.of("order_id", "{\"$ne\": null}")));
-        assertTrue(e.getMessage().contains("input 'order_id' must be an ObjectId (24 hex digits)"), e.getMessage());
+        dev.hyperterse.testing.ToolError e = McpSdk.executeFailure(client, "get-order",
+                Map.of("order_id", "{\"$ne\": null}"));
+        assertEquals("execution", e.stage(), "the connector reads the value as an ObjectId");
+        assertTrue(e.message().contains("input 'order_id' must be an ObjectId (24 hex digits)"), e.message());
     }
 
     @Test

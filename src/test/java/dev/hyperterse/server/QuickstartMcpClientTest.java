@@ -2,6 +2,7 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -137,27 +138,31 @@ class QuickstartMcpClientTest {
     }
 
     @Test
-    void unknownToolIsMethodNotFound() {
-        McpError e = assertThrows(McpError.class, () -> execute("no-such-tool", Map.of()));
-        assertEquals(-32601, e.getJsonRpcError().code());
-        assertTrue(e.getJsonRpcError().message().contains("no-such-tool"));
+    void anUnknownToolIsAToolErrorNamingIt() {
+        ToolError e = failure("no-such-tool", Map.of());
+        assertEquals(-32601, e.code(), "the code rpc mode would send: method not found");
+        assertEquals("tool not found: no-such-tool", e.message());
+        assertEquals("resolution", e.stage());
+        assertEquals("no-such-tool", e.tool());
     }
 
     @Test
     void inputErrorsNameTheField() {
-        McpError missing = assertThrows(McpError.class, () -> execute("get-customer", Map.of()));
-        assertEquals(-32000, missing.getJsonRpcError().code());
-        assertEquals("input validation failed: required input 'customer_id' is missing", missing.getJsonRpcError().message());
+        ToolError missing = failure("get-customer", Map.of());
+        assertEquals(-32000, missing.code());
+        assertEquals("input validation failed: required input 'customer_id' is missing", missing.message());
+        assertEquals("input_validation", missing.stage());
+        assertEquals("get-customer", missing.tool());
 
-        McpError wrongType = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", "abc")));
-        assertTrue(wrongType.getJsonRpcError().message().startsWith(
-                "input validation failed: validation error for field 'customer_id': expected int"), wrongType.getMessage());
+        ToolError wrongType = failure("get-customer", Map.of("customer_id", "abc"));
+        assertTrue(wrongType.message().startsWith(
+                "input validation failed: validation error for field 'customer_id': expected int"), wrongType.message());
 
-        McpError unknown = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", 1, "x", 2)));
-        assertEquals("input validation failed: unknown input field 'x'", unknown.getJsonRpcError().message());
+        ToolError unknown = failure("get-customer", Map.of("customer_id", 1, "x", 2));
+        assertEquals("input validation failed: unknown input field 'x'", unknown.message());
 
-        McpError fraction = assertThrows(McpError.class, () -> execute("get-customer", Map.of("customer_id", 1.5)));
-        assertTrue(fraction.getJsonRpcError().message().contains("fraction"), fraction.getMessage());
+        ToolError fraction = failure("get-customer", Map.of("customer_id", 1.5));
+        assertTrue(fraction.message().contains("fraction"), fraction.message());
     }
 
     @Test
@@ -177,6 +182,11 @@ class QuickstartMcpClientTest {
 
     static McpSchema.CallToolResult execute(String tool, Map<String, Object> inputs) {
         return McpSdk.execute(client, tool, inputs);
+    }
+
+    /** A call through execute that must fail: the isError result, not an exception. */
+    static ToolError failure(String tool, Map<String, Object> inputs) {
+        return McpSdk.executeFailure(client, tool, inputs);
     }
 
     static McpSchema.CallToolResult call(String name, Map<String, Object> arguments) {

@@ -6,6 +6,7 @@ import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -105,10 +106,7 @@ class ScriptAuthServerTest {
         } finally {
             log.close();
         }
-        JsonObject error = response.getJsonObject("error");
-        assertEquals(-32601, error.getInteger("code"), response.encode());
-        assertEquals("tool not found: " + tool, error.getString("message"));
-        assertEquals(new JsonObject().put("stage", "resolution").put("tool", tool), error.getJsonObject("data"));
+        assertEquals(new ToolError("tool not found: " + tool, -32601, "resolution", tool), ToolError.ofAnswer(response));
         return log.events().stream()
                 .filter(e -> e.getKeyValuePairs() != null)
                 .flatMap(e -> e.getKeyValuePairs().stream())
@@ -139,10 +137,8 @@ class ScriptAuthServerTest {
         assertEquals(List.of(), ids(execute("gated-rows", "X-Gate-Token", "let-me-in", "X-Tenant", "acme' OR '1'='1")));
         // allowed without an identity: the statement's claim is missing, so the call is refused; the
         // rule let the caller in (search shows the tool), so the refusal may say why
-        JsonObject error = execute("gated-rows", "X-Gate-Token", "let-me-in").getJsonObject("error");
-        assertEquals(-32000, error.getInteger("code"), error.encode());
-        assertEquals("auth", error.getJsonObject("data").getString("stage"));
-        assertEquals("auth failed: the caller's token has no 'tenant' claim", error.getString("message"));
+        assertEquals(new ToolError("auth failed: the caller's token has no 'tenant' claim", -32000, "auth", "gated-rows"),
+                ToolError.ofAnswer(execute("gated-rows", "X-Gate-Token", "let-me-in")));
     }
 
     static List<Integer> ids(JsonObject response) {

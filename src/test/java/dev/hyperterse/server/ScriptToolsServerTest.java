@@ -4,8 +4,8 @@ import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestServer;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,7 +29,6 @@ import static dev.hyperterse.testing.McpSdk.rows;
 import static dev.hyperterse.testing.ProjectFiles.writeLines;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -97,12 +96,12 @@ class ScriptToolsServerTest {
                 .put("gross", 36).put("country", "GB")), rows);
         JsonObject us = rows(execute("quote-order", Map.of("unit_price", 2.5, "country", "us"))).getJsonObject(0);
         assertEquals(2.5, us.getDouble("gross"));
-        McpError missing = assertThrows(McpError.class, () -> execute("quote-order", Map.of()));
-        assertEquals("handler script failed for tool quote-order: Error: unit_price is required",
-                missing.getJsonRpcError().message());
-        McpError thrown = assertThrows(McpError.class, () -> execute("quote-order", Map.of("unit_price", -1)));
+        ToolError missing = McpSdk.executeFailure(client, "quote-order", Map.of());
+        assertEquals("handler script failed for tool quote-order: Error: unit_price is required", missing.message());
+        assertEquals("handler", missing.stage());
+        ToolError thrown = McpSdk.executeFailure(client, "quote-order", Map.of("unit_price", -1));
         assertEquals("handler script failed for tool quote-order: Error: unit_price must not be negative",
-                thrown.getJsonRpcError().message());
+                thrown.message());
     }
 
     @Test
@@ -157,10 +156,8 @@ class ScriptToolsServerTest {
     private static void assertFailure(String where, String stage, String message) throws Exception {
         JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "execute").put("arguments",
                 new JsonObject().put("tool", "failing").put("inputs", new JsonObject().put("where", where))));
-        JsonObject error = new JsonObject(server.http().mcp(call).body()).getJsonObject("error");
-        assertEquals(-32000, error.getInteger("code"));
-        assertEquals(message, error.getString("message"));
-        assertEquals(new JsonObject().put("stage", stage).put("tool", "failing"), error.getJsonObject("data"));
+        assertEquals(new ToolError(message, -32000, stage, "failing"),
+                ToolError.ofAnswer(new JsonObject(server.http().mcp(call).body())));
     }
 
     @Test
@@ -189,9 +186,9 @@ class ScriptToolsServerTest {
         int ran = 0;
         int queued = 0;
         for (CompletableFuture<HttpResponse<String>> spin : spins) {
-            JsonObject error = new JsonObject(spin.get().body()).getJsonObject("error");
-            assertEquals(-32000, error.getInteger("code"));
-            String message = error.getString("message");
+            ToolError error = ToolError.ofAnswer(new JsonObject(spin.get().body()));
+            assertEquals(-32000, error.code());
+            String message = error.message();
             if (message.equals("handler script failed for tool spin: timed out after 1s")) {
                 ran++;
             } else {

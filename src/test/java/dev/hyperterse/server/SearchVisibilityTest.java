@@ -1,8 +1,10 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -56,21 +58,30 @@ class SearchVisibilityTest {
     @Test
     void executeAnswersAToolTheCallerMayNotSeeLikeAMissingOne() throws Exception {
         project(true);
-        try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s)) {
-            RawHttp http = new RawHttp(server.baseUrl());
-            for (String[] caller : List.of(new String[0], new String[] {"X-API-Key", "wrong"})) {
-                HttpResponse<String> hidden = http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()), caller);
-                HttpResponse<String> missing = http.mcp(RawHttp.execute(1, "report-salarie5", new JsonObject()), caller);
-                assertEquals(missing.statusCode(), hidden.statusCode());
-                // the same answer, down to the shape of error.data, but for the name the caller wrote
-                assertEquals(missing.body().replace("report-salarie5", "NAME"), hidden.body().replace("report-salaries", "NAME"));
-                JsonObject error = new JsonObject(hidden.body()).getJsonObject("error");
-                assertEquals(-32601, error.getInteger("code"));
-                assertEquals("tool not found: report-salaries", error.getString("message"));
+        for (ToolErrorMode mode : ToolErrorMode.values()) {
+            try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s.withToolErrors(mode))) {
+                RawHttp http = new RawHttp(server.baseUrl());
+                for (String[] caller : List.of(new String[0], new String[] {"X-API-Key", "wrong"})) {
+                    HttpResponse<String> hidden = http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()), caller);
+                    HttpResponse<String> missing = http.mcp(RawHttp.execute(1, "report-salarie5", new JsonObject()), caller);
+                    assertEquals(missing.statusCode(), hidden.statusCode());
+                    // the same answer, down to the shape of its stage and tool, but for the name the caller wrote
+                    assertEquals(missing.body().replace("report-salarie5", "NAME"),
+                            hidden.body().replace("report-salaries", "NAME"), mode.name());
+                    JsonObject answer = new JsonObject(hidden.body());
+                    if (mode == ToolErrorMode.RESULT) {
+                        assertEquals(new ToolError("tool not found: report-salaries", -32601, "resolution",
+                                "report-salaries"), ToolError.ofAnswer(answer));
+                    } else {
+                        assertEquals(-32601, answer.getJsonObject("error").getInteger("code"));
+                        assertEquals("tool not found: report-salaries", answer.getJsonObject("error").getString("message"));
+                    }
+                }
+                JsonObject allowed = new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()),
+                        "X-API-Key", "hr-secret").body());
+                assertEquals("[{\"two\":2}]",
+                        allowed.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
             }
-            JsonObject allowed = new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()),
-                    "X-API-Key", "hr-secret").body());
-            assertEquals("[{\"two\":2}]", allowed.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
         }
     }
 
@@ -81,11 +92,11 @@ class SearchVisibilityTest {
             RawHttp http = new RawHttp(server.baseUrl());
             assertEquals(List.of("report-public", "report-salaries"), search(http));
             // every caller sees the tool in search, so execute may say why it refused
-            JsonObject error = new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject())).body())
-                    .getJsonObject("error");
-            assertEquals(-32000, error.getInteger("code"));
-            assertEquals("auth", error.getJsonObject("data").getString("stage"));
-            assertTrue(error.getString("message").startsWith("auth failed"), error.encode());
+            ToolError error = ToolError.ofAnswer(new JsonObject(http.mcp(RawHttp.execute(1, "report-salaries",
+                    new JsonObject())).body()));
+            assertEquals(-32000, error.code());
+            assertEquals("auth", error.stage());
+            assertTrue(error.message().startsWith("auth failed"), error::toString);
         }
     }
 }

@@ -11,8 +11,8 @@ import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.SeedFiles;
 import dev.hyperterse.testing.SqlDatabase;
 import dev.hyperterse.testing.TestDatabases;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -191,8 +190,9 @@ abstract class ShopExampleContract {
         assertTrue(structuredTools.contains("cancel-order"), "a write: {rows: [{rows_affected}]}");
     }
 
-    private McpError failure(String tool, Map<String, Object> inputs) {
-        return assertThrows(McpError.class, () -> execute(tool, inputs));
+    /** A call that must fail: the isError result a model reads. */
+    private ToolError failure(String tool, Map<String, Object> inputs) {
+        return McpSdk.executeFailure(client, tool, inputs);
     }
 
     // ---- the tools ----
@@ -272,10 +272,11 @@ abstract class ShopExampleContract {
         assertEquals("[{\"rows_affected\":1}]", execute("cancel-order", Map.of("order_id", placed)).encode());
         assertEquals("[{\"rows_affected\":0}]", execute("cancel-order", Map.of("order_id", placed)).encode(),
                 "only pending orders are cancelled");
-        McpError missingProduct = failure("place-order", Map.of("customer_id", 2, "product_id", 999));
-        assertEquals(-32000, missingProduct.getJsonRpcError().code());
-        assertTrue(missingProduct.getJsonRpcError().message().startsWith("execution failed: "),
-                missingProduct.getJsonRpcError().message());
+        ToolError missingProduct = failure("place-order", Map.of("customer_id", 2, "product_id", 999));
+        assertEquals(-32000, missingProduct.code());
+        assertEquals("execution", missingProduct.stage());
+        assertEquals("place-order", missingProduct.tool());
+        assertTrue(missingProduct.message().startsWith("execution failed: "), missingProduct.message());
     }
 
     // ---- validate --check-db ----

@@ -2,6 +2,7 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -71,11 +72,18 @@ class ToolExposureTest {
                     .put("arguments", new JsonObject().put("id", 7)))).getJsonObject("result");
             assertEquals("[{\"id\":7,\"name\":\"Ada\"}]",
                     called.getJsonArray("content").getJsonObject(0).getString("text"));
-            // a tool the caller may not run reads exactly like one that does not exist
+            // a failed call of a listed tool is an isError result the model can read
+            assertEquals(new ToolError("input validation failed: validation error for field 'id': expected int, got"
+                    + " \"seven\"", -32000, "input_validation", "get-user"), ToolError.ofAnswer(post(http,
+                    RawHttp.request(8, "tools/call", new JsonObject().put("name", "get-user")
+                            .put("arguments", new JsonObject().put("id", "seven"))))));
+            // a tool the caller may not run reads exactly like one that does not exist: a name tools/list
+            // never showed is a protocol error (-32602), as MCP 2025-11-25 says
             JsonObject hidden = post(http, RawHttp.request(4, "tools/call", new JsonObject().put("name", "admin-report")
                     .put("arguments", new JsonObject()))).getJsonObject("error");
             JsonObject missing = post(http, RawHttp.request(5, "tools/call", new JsonObject().put("name", "no-such")
                     .put("arguments", new JsonObject()))).getJsonObject("error");
+            assertEquals(-32602, missing.getInteger("code"));
             assertEquals(missing.getInteger("code"), hidden.getInteger("code"));
             assertEquals(missing.getString("message").replace("no-such", "admin-report"), hidden.getString("message"));
             JsonObject allowed = post(http, RawHttp.request(6, "tools/call", new JsonObject().put("name", "admin-report")

@@ -155,8 +155,11 @@ class TracingTest {
         SpanData stage = named(all, "hyperterse.input_validation");
         assertEquals(StatusCode.ERROR, stage.getStatus().getStatusCode());
         assertTrue(all.stream().noneMatch(s -> s.getName().equals("hyperterse.execution")), "later stages never ran");
+        // answered with an isError result: the OpenTelemetry MCP conventions' tool_error, no JSON-RPC code
         SpanData mcp = named(all, "mcp tools/call");
-        assertEquals("-32000", attr(mcp, "rpc.jsonrpc.error_code"));
+        assertEquals(StatusCode.ERROR, mcp.getStatus().getStatusCode());
+        assertEquals("tool_error", attr(mcp, "error.type"));
+        assertNull(attr(mcp, "rpc.jsonrpc.error_code"));
 
         spans.reset();
         http.mcp(RawHttp.execute(2, "no-such-tool", new JsonObject()));

@@ -3,6 +3,7 @@ package dev.hyperterse.server;
 import dev.hyperterse.testing.OutputSchemas;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.ToolError;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -230,13 +231,13 @@ class TypedOutputServerTest {
                 kept.getJsonObject("structuredContent"));
         assertEquals(List.of(), OutputSchemas.problems(schema, kept.getJsonObject("structuredContent")));
 
-        JsonObject broken = send(RawHttp.execute(1, "quote", new JsonObject().put("broken", true)), V0618)
-                .getJsonObject("error");
+        // a failure is an isError result without structuredContent, which the outputSchema does not cover
+        ToolError broken = ToolError.ofAnswer(send(RawHttp.execute(1, "quote", new JsonObject().put("broken", true)), V0618));
         assertEquals("output validation failed for tool quote: the result does not match the declared output:"
-                + " rows[0].total: expected float, got \"lots\"", broken.getString("message"));
-        assertEquals("output_validation", broken.getJsonObject("data").getString("stage"));
-        JsonObject direct = callDirect("quote", new JsonObject().put("broken", true), V0618).getJsonObject("error");
-        assertEquals(broken.getString("message"), direct.getString("message"));
+                + " rows[0].total: expected float, got \"lots\"", broken.message());
+        assertEquals("output_validation", broken.stage());
+        ToolError direct = ToolError.ofAnswer(callDirect("quote", new JsonObject().put("broken", true), V0618));
+        assertEquals(broken, direct);
 
         JsonObject numbers = execute("numbers", new JsonObject(), V0618).getJsonObject("structuredContent");
         assertEquals(new JsonObject("{\"rows\":[{\"value\":1},{\"value\":2},{\"value\":3}]}"), numbers);
@@ -254,10 +255,10 @@ class TypedOutputServerTest {
         JsonObject executed = execute("read-drift", new JsonObject(), V0618);
         assertEquals("[{\"v\":5}]", text(executed).encode());
         assertNull(executed.getValue("structuredContent"), "no structured result that breaks the schema");
-        JsonObject direct = callDirect("read-drift", new JsonObject(), V0618).getJsonObject("error");
+        ToolError direct = ToolError.ofAnswer(callDirect("read-drift", new JsonObject(), V0618));
         assertEquals("output validation failed for tool read-drift: the rows no longer fit the tool's output schema"
                 + " (its database changed since the project was loaded; reload it): rows[0].v: expected string or"
-                + " null, got 5", direct.getString("message"));
+                + " null, got 5", direct.message());
         // a client without structured results is not concerned
         assertEquals("[{\"v\":5}]", text(callDirect("read-drift", new JsonObject(), null).getJsonObject("result"))
                 .encode());
@@ -290,6 +291,11 @@ class TypedOutputServerTest {
                     .structuredContent()).get("rows")).get(0);
             assertEquals(12.5, row.get("total"));
             assertEquals("EUR", row.get("currency"));
+            // a failed call of a tool with an outputSchema is a result the SDK hands back, not a schema violation
+            ToolError failed = ToolError.of(client.callTool(new McpSchema.CallToolRequest("quote",
+                    Map.of("broken", true))));
+            assertEquals("output_validation", failed.stage());
+            assertEquals("quote", failed.tool());
         } finally {
             client.closeGracefully();
         }

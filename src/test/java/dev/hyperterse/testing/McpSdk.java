@@ -54,6 +54,16 @@ public final class McpSdk {
         return call(client, "execute", Map.of("tool", tool, "inputs", inputs));
     }
 
+    /** Calls tool {@code name}; asserts the result is a tool error and returns it. */
+    public static ToolError failure(McpSyncClient client, String name, Map<String, Object> arguments) {
+        return ToolError.of(client.callTool(new McpSchema.CallToolRequest(name, arguments)));
+    }
+
+    /** Runs {@code tool} through {@code execute}; asserts the result is a tool error and returns it. */
+    public static ToolError executeFailure(McpSyncClient client, String tool, Map<String, Object> inputs) {
+        return failure(client, "execute", Map.of("tool", tool, "inputs", inputs));
+    }
+
     /** The rows of a result: the text of its first content item, as a JSON array. */
     public static JsonArray firstRows(McpSchema.CallToolResult result) {
         return new JsonArray(((McpSchema.TextContent) result.content().get(0)).text());

@@ -13,7 +13,6 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Plain HTTP requests to the server, to check status codes and headers exactly. */
 public final class RawHttp {
@@ -128,11 +127,12 @@ public final class RawHttp {
         return rows(answer);
     }
 
-    /** The error message of a call that must fail: asserts the answer is an error. */
+    /**
+     * The error message of a call that must fail, as the default {@code server.tool_errors: result}
+     * answers it: asserts the answer is an {@code isError} result.
+     */
     public String errorMessage(String tool, JsonObject inputs) throws IOException, InterruptedException {
-        JsonObject answer = call(tool, inputs);
-        assertTrue(answer.containsKey("error"), answer.encode());
-        return answer.getJsonObject("error").getString("message");
+        return ToolError.ofAnswer(call(tool, inputs)).message();
     }
 
     /** The rows a tool result carries: the text of its first content item, as a JSON array. */

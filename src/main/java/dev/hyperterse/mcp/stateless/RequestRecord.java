@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp.stateless;
 
+import dev.hyperterse.mcp.ToolMethods;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.TraceSpan;
 import dev.hyperterse.telemetry.Tracing;
@@ -7,7 +8,8 @@ import dev.hyperterse.telemetry.Tracing;
 /**
  * What one 2026-07-28 request leaves behind: its {@code mcp <method>} span (the parent of the
  * spans its tool call opens) and its request metric, both ended once, with the request's status:
- * {@code ok}, {@code cancelled} or the JSON-RPC error code.
+ * {@code ok}, {@code cancelled}, {@code tool_error} (an {@code isError} result) or the JSON-RPC
+ * error code.
  */
 final class RequestRecord {
     private final Metrics metrics;
@@ -51,7 +53,10 @@ final class RequestRecord {
         }
         finished = true;
         if (!"ok".equals(status)) {
-            span.set("rpc.jsonrpc.error_code", status).fail(status, message == null ? status : message);
+            if (!ToolMethods.TOOL_ERROR.equals(status)) {
+                span.set("rpc.jsonrpc.error_code", status);
+            }
+            span.fail(status, message == null ? status : message);
         }
         span.end();
         metrics.request(method, status, System.nanoTime() - started);

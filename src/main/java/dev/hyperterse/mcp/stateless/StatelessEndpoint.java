@@ -297,7 +297,7 @@ public final class StatelessEndpoint {
             lease.release();
             boolean cancelled = exchange.cancellation().isComplete();
             if (ar.succeeded()) {
-                record.finish(cancelled ? "cancelled" : "ok", null);
+                record.finish(cancelled ? "cancelled" : ToolMethods.resultStatus(ar.result()), null);
                 exchange.respond(JsonRpc.result(id, complete(ar.result(), server)), 200);
             } else if (ar.cause() instanceof StatelessError) {
                 StatelessError e = (StatelessError) ar.cause();
