@@ -70,7 +70,14 @@ final class RootConfigReader {
      * @param defaultAuth       the root {@code auth:} block that tools without their own inherit, or null
      * @param defaultAuthBroken true when a root {@code auth:} block was written but is wrong (reported)
      */
-    record RootConfig(ProjectConfig config, AuthDef defaultAuth, boolean defaultAuthBroken) {
+    record RootConfig(ProjectConfig config, AuthDef defaultAuth, boolean defaultAuthBroken, Folders folders) {
+    }
+
+    /**
+     * Where tools, prompts and resources are looked for, whether or not the folders exist (the
+     * config holds only those that do): for a message about a project that defines none.
+     */
+    record Folders(Path tools, Path prompts, Path resources) {
     }
 
     private final EnvSubstitution env;
@@ -120,14 +127,24 @@ final class RootConfigReader {
         }
 
         Path rootDir = folder(top, "root", projectDir);
+        if (rootDir != null && !Files.isDirectory(rootDir)) {
+            SourceLocation at = userLocation(top, "root", rootShown);
+            if (at.line() > 0 || Files.exists(rootDir)) {
+                problems.error(at.file(), at.line(), "root folder " + paths.show(rootDir) + missingFolder(rootDir));
+                rootDir = null;
+            }
+        }
         Path toolsDir = rootDir == null || tools == null ? null : folder(tools, "directory", rootDir);
         Path adaptersDir = rootDir == null || adapters == null ? null : folder(adapters, "directory", rootDir);
+        Path toolsLookedIn = toolsDir;
         if (toolsDir != null && !Files.isDirectory(toolsDir)) {
+            // as in Hyperterse 2.3+, a project without tools is one of prompts or resources (that it
+            // defines something is checked once everything is read); a folder the project names
+            // must exist, and a file where the folder belongs is a mistake either way
             SourceLocation at = userLocation(tools, "directory", rootShown);
-            if (at.line() == 0) {
-                at = userLocation(top, "root", rootShown);
+            if (at.line() > 0 || Files.exists(toolsDir)) {
+                problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + missingFolder(toolsDir));
             }
-            problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + missingFolder(toolsDir));
             toolsDir = null;
         }
 
@@ -140,10 +157,12 @@ final class RootConfigReader {
                 }
             }
         }
-        Path promptsDir = rootDir == null || prompts == null ? null
-                : optionalFolder(prompts, "directory", rootDir, rootShown, "prompts");
-        Path resourcesDir = rootDir == null || resources == null ? null
-                : optionalFolder(resources, "directory", rootDir, rootShown, "resources");
+        Path promptsLookedIn = rootDir == null || prompts == null ? null : folder(prompts, "directory", rootDir);
+        Path resourcesLookedIn = rootDir == null || resources == null ? null : folder(resources, "directory", rootDir);
+        Path promptsDir = promptsLookedIn == null ? null
+                : optionalFolder(prompts, "directory", promptsLookedIn, rootShown, "prompts");
+        Path resourcesDir = resourcesLookedIn == null ? null
+                : optionalFolder(resources, "directory", resourcesLookedIn, rootShown, "resources");
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
@@ -187,7 +206,8 @@ final class RootConfigReader {
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
                 exposeScriptErrors == null || exposeScriptErrors,
                 new ToolAccess(exposure(tools), runUnconfirmed(tools)));
-        return new RootConfig(config, defaultAuth, authBroken);
+        return new RootConfig(config, defaultAuth, authBroken,
+                new Folders(toolsLookedIn, promptsLookedIn, resourcesLookedIn));
     }
 
     /** {@code tools.fetch.allow_hosts}: each entry a host, {@code *.domain} or either with {@code :port}. */
@@ -480,9 +500,8 @@ final class RootConfigReader {
      * A prompts or resources folder: absent is fine when the project did not name it (a project
      * without prompts), an error when it did.
      */
-    private Path optionalFolder(ConfigMap map, String key, Path base, Path rootShown, String what) {
-        Path dir = folder(map, key, base);
-        if (dir == null || Files.isDirectory(dir)) {
+    private Path optionalFolder(ConfigMap map, String key, Path dir, Path rootShown, String what) {
+        if (Files.isDirectory(dir)) {
             return dir;
         }
         SourceLocation at = userLocation(map, key, rootShown);

@@ -552,6 +552,7 @@ class ProjectCompilerErrorsTest {
 
     @Test
     void sizesWithUnits() throws Exception {
+        p.handlerTool("h", "description: h\n");
         root("name: x", "server:", "  max_body_size: 512KB", "  port: 8081");
         assertEquals(512 * 1024, p.compile().config().server().maxBodyBytes());
         assertEquals(8081, p.compile().config().server().port());
@@ -562,6 +563,7 @@ class ProjectCompilerErrorsTest {
 
     @Test
     void searchRankingIsStaticUnlessAnotherIsChosenOrTheBuildHasTheEmbeddingModel() throws Exception {
+        p.handlerTool("h", "description: h\n");
         boolean model = dev.hyperterse.search.TextEmbedder.bundled().isPresent();
         root("name: x");
         assertEquals(model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, p.compile().config().searchRanking());
@@ -585,6 +587,7 @@ class ProjectCompilerErrorsTest {
 
     @Test
     void unknownNestedRootKeysAreWarnings() throws Exception {
+        p.handlerTool("h", "description: h\n");
         Path r = root("name: x", "server:", "  hots: 0.0.0.0", "tools:", "  serch: {}", "  search:", "    limt: 3");
         p.compile();
         assertProblem(p.warnings, r, 3, "unknown key 'server.hots' is ignored", "did you mean 'host'?");
@@ -618,11 +621,13 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
-    void missingToolsFolderIsAnError() {
+    void aToolsFolderTheProjectNamesMustExist() {
         Path r = root("name: x", "tools:", "  directory: functions");
         assertProblem(p.fails(), r, 3, "tools folder", "functions", "does not exist");
         Path r2 = root("name: x", "root: src");
-        assertProblem(p.fails(), r2, 2, "tools folder", "does not exist");
+        ProjectException e = p.fails();
+        assertProblem(e, r2, 2, "root folder", "src", "does not exist");
+        assertEquals(1, e.problems().size(), "a missing root is not also a project that defines nothing: " + e);
     }
 
     @Test
@@ -633,11 +638,25 @@ class ProjectCompilerErrorsTest {
         assertProblem(p.fails(), r, 3, "tools folder", "functions", "is a file, not a folder");
     }
 
+    /** As Hyperterse 2.3+ refuses it: a project must define a tool, a prompt or a resource. */
     @Test
-    void emptyToolsFolderIsOnlyAWarning() throws Exception {
-        Project project = p.compile();
-        assertTrue(project.tools().isEmpty());
-        assertProblem(p.warnings, p.file("app/tools"), 0, "no tools");
+    void aProjectThatDefinesNothingIsAnError() throws Exception {
+        ProjectException e = p.fails();
+        assertProblem(e, p.file(".hyperterse"), 0, "the project defines no tools, prompts or resources",
+                "nothing to serve", "app/tools/<tool>/config.terse", "app/prompts/<prompt>.terse",
+                "app/resources/<resource>/config.terse");
+        assertEquals(1, e.problems().size(), e.getMessage());
+        java.nio.file.Files.delete(p.file("app/tools"));
+        assertProblem(p.fails(), p.file(".hyperterse"), 0, "the project defines no tools, prompts or resources");
+    }
+
+    /** A tool file that does not parse still counts as a definition: its own error is the one to fix. */
+    @Test
+    void anUnreadableToolFileIsNotAlsoAProjectThatDefinesNothing() {
+        Path f = tool("t", "use: [db");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 2, "YAML syntax error");
+        assertEquals(1, e.problems().size(), e.getMessage());
     }
 
     @Test

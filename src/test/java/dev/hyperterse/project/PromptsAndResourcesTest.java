@@ -80,7 +80,7 @@ class PromptsAndResourcesTest {
 
     @Test
     void aProjectWithoutTheFoldersHasNoPromptsOrResources() throws Exception {
-        ProjectFixture bare = ProjectFixture.minimal(dir.resolve("bare"));
+        ProjectFixture bare = ProjectFixture.withOneTool(dir.resolve("bare"));
         Project project = bare.compile();
         assertTrue(project.prompts().isEmpty());
         assertTrue(project.resources().isEmpty());
