@@ -10,6 +10,7 @@ import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.SearchSettings;
 import dev.hyperterse.search.TextEmbedder;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.model.SourceLocation;
@@ -38,7 +39,7 @@ final class RootConfigReader {
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
             "expose_script_errors", "exposure", "confirm_without_elicitation");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
-    private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth");
+    private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth", "statements");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
@@ -48,7 +49,12 @@ final class RootConfigReader {
     private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout",
             "bodies_in_flight");
     private static final List<String> SERVER_METRICS_KEYS = List.of("token");
-    private static final List<String> BUILD_KEYS = List.of("out");
+    /**
+     * Hyperterse's build settings (its parser reads {@code out}, its alias {@code out_dir}, and
+     * {@code clean_dir}): for {@code hyperterse build}, which writes the compiled project to a
+     * folder. This server compiles at start and writes nothing, so they are known and unused.
+     */
+    private static final List<String> BUILD_KEYS = List.of("out", "out_dir", "clean_dir");
     private static final List<String> OBSERVABILITY_KEYS = List.of("tracing", "metrics", "logs");
     private static final List<String> TRACING_KEYS = List.of("enabled", "include_inputs");
     private static final List<String> METRICS_KEYS = List.of("enabled", "path");
@@ -123,7 +129,14 @@ final class RootConfigReader {
         ConfigMap build = top.map("build");
         if (build != null) {
             build.warnUnknownKeys(BUILD_KEYS);
-            build.string("out");
+            for (String key : BUILD_KEYS) {
+                // a note, not an unknown-key warning: the setting is right for Hyperterse
+                if (build.has(key)) {
+                    build.note(key, "'build." + key + "' is a Hyperterse build setting (for 'hyperterse build',"
+                            + " which writes the compiled project to a folder); this server compiles the project"
+                            + " when it starts and writes no build output, so it is not used");
+                }
+            }
         }
 
         Path rootDir = folder(top, "root", projectDir);
@@ -168,6 +181,7 @@ final class RootConfigReader {
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
         SearchRanking ranking = search == null ? null : searchRanking(search);
         Boolean filterByAuth = search == null ? null : search.bool(required(search, "filter_by_auth"));
+        Boolean searchStatements = search == null ? null : search.bool(required(search, "statements"));
         ConfigMap cacheSection = tools == null ? null : section(tools, "cache", CACHE_KEYS);
         CachePolicy cache = cachePolicy(cacheSection);
         Long cacheSize = cacheSection == null ? null : cacheSection.byteSize(required(cacheSection, "max_size"));
@@ -200,7 +214,9 @@ final class RootConfigReader {
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                searchLimit, ranking == null ? defaultRanking() : ranking, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
+                new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
+                        filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
+                cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,

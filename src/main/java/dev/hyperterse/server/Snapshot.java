@@ -244,7 +244,7 @@ public final class Snapshot {
                                     checked.described(), unavailable(project, checked));
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, indexing,
-                                    project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
+                                    project.config().search(), project.prompts(), project.resources(),
                                     project.config().access(), project.config().limits().resultMaxBytes());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend,
                                     checked.problems());

@@ -149,6 +149,21 @@ class ProjectCompilerErrorsTest {
         assertProblem(p.fails(), f, 1, "unknown adapter 'dbb'", "did you mean 'db'?", "known adapters: db");
     }
 
+    /** The names a Hyperterse 1.x migration leaves: a file stem where the adapter keeps its 1.x name, or `_` for `-`. */
+    @Test
+    void unknownAdapterSuggestionsForRenamedAdapters() {
+        p.write("app/adapters/main-db.terse", "name: main_db\nconnector: sqlite\nconnection_string: ':memory:'\n");
+        p.write("app/adapters/my-main-db-v2.terse", "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path f = tool("by-file", "use: main-db", "statement: SELECT 1");
+        Path g = tool("by-separators", "use: My_Main_Db_V2", "statement: SELECT 1");
+        Path h = p.write("app/resources/r/config.terse", "uri_template: x://r/{id}\nuse: main-db\nstatement: SELECT 1\n");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 1, "unknown adapter 'main-db' in 'use' (did you mean 'main_db'? ",
+                "app/adapters/main-db.terse names its adapter 'main_db')", "known adapters: db, main_db, my-main-db-v2");
+        assertProblem(e, g, 1, "unknown adapter 'My_Main_Db_V2' in 'use' (did you mean 'my-main-db-v2'?)");
+        assertProblem(e, h, 2, "unknown adapter 'main-db' in 'use' (did you mean 'main_db'? ");
+    }
+
     @Test
     void statementRequiredWithUseAndRefusedWithHandler() {
         Path f = tool("t", "use: db");
@@ -583,6 +598,41 @@ class ProjectCompilerErrorsTest {
             assertProblem(p.fails(), r, 4, "'tools.search.ranking: semantic' needs the embedding model, which this"
                     + " build of the server leaves out (build it with 'mvn -Psemantic package'), or use 'static'");
         }
+    }
+
+    /**
+     * Hyperterse's build settings (out, its alias out_dir, clean_dir) are right for Hyperterse and
+     * unused here: an info note at their line, never an unknown-key warning; a misspelt one still warns.
+     */
+    @Test
+    void hyperterseBuildSettingsAreNotedNotWarnedAbout() throws Exception {
+        p.handlerTool("h", "description: h\n");
+        Path r = root("name: x", "build:", "  out: dist", "  out_dir: dist", "  clean_dir: true", "  clean_dri: true");
+        try (dev.hyperterse.testing.LogCapture log = dev.hyperterse.testing.LogCapture.of(ProjectCompiler.class)
+                .atLevel(ch.qos.logback.classic.Level.INFO)) {
+            p.compile();
+            assertEquals(1, p.warnings.size(), p.warnings.toString());
+            assertProblem(p.warnings, r, 6, "unknown key 'build.clean_dri' is ignored", "did you mean 'clean_dir'?");
+            List<String> notes = log.events().stream()
+                    .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+            for (int line = 3; line <= 5; line++) {
+                String at = r + ":" + line + ": 'build.";
+                assertTrue(notes.stream().anyMatch(n -> n.startsWith(at) && n.contains("is a Hyperterse build setting")
+                        && n.contains("so it is not used")), at + " in " + notes);
+            }
+        }
+    }
+
+    @Test
+    void searchStatementsAreShownUnlessTurnedOff() throws Exception {
+        p.handlerTool("h", "description: h\n");
+        root("name: x");
+        assertTrue(p.compile().config().search().statements(), "shown by default");
+        root("name: x", "tools:", "  search:", "    statements: false");
+        assertFalse(p.compile().config().search().statements());
+        Path r = root("name: x", "tools:", "  search:", "    statements: sometimes");
+        assertProblem(p.fails(), r, 4, "'tools.search.statements'");
     }
 
     @Test
