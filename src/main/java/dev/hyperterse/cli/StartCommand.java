@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
-            "        [--conformance-fixtures]",
+            "        [--strict] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
             "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
@@ -88,6 +88,12 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--watch-interval", paramLabel = "DURATION",
             description = "How often --watch scans the project folder, e.g. 500ms, 2s. Default: 1s.")
     String watchInterval;
+
+    @Option(names = "--strict",
+            description = "Refuse to start (and to reload) when a statement does not prepare on its database. "
+                    + "Without it, as in Hyperterse, that tool answers an error saying so, the others serve, "
+                    + "and the log and /ready name it.")
+    boolean strict;
 
     // Test scaffolding for the official MCP conformance suite, off unless given: the fixture
     // tools are never listed otherwise.
@@ -200,7 +206,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
         ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
-                .withScriptEngine(loader.scriptEngine());
+                .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
         if (watch) {
             options = options.withReloads(() -> loader.compile(path), interval);
         }

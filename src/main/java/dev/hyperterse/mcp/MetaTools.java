@@ -172,7 +172,8 @@ final class MetaTools {
                         .put("description", new JsonObject().put("type", "string"))
                         .put("title", new JsonObject().put("type", "string"))
                         .put("statement", new JsonObject().put("type", "string")
-                                .put("description", "The SQL template (database tools only)."))
+                                .put("description", "The SQL template (database tools only, unless the server"
+                                        + " keeps statements from agents)."))
                         .put("inputs", new JsonObject().put("type", "array").put("items", input))
                         .put("any_inputs", new JsonObject().put("type", "boolean")
                                 .put("description", "True when the tool takes whatever inputs you send."))
@@ -319,7 +320,7 @@ final class MetaTools {
     private Future<JsonObject> searchResult(McpBackend backend, List<SearchHit> ranked, boolean structured) {
         JsonArray hits = new JsonArray();
         for (SearchHit hit : ranked) {
-            JsonObject json = hit.toJson();
+            JsonObject json = hit.toJson(backend.search().statements());
             OutputShape output = backend.pipeline().outputShape(hit.name());
             if (output != null) {
                 json.put("output_schema", output.schema());

@@ -9,10 +9,7 @@ import java.nio.file.Path;
  * @param rootDir     {@code root} resolved against the project folder (default {@code app})
  * @param toolsDir    {@code tools.directory} resolved against the root (default {@code tools})
  * @param adaptersDir {@code adapters.directory} resolved against the root (default {@code adapters})
- * @param searchLimit hits returned by {@code search} (default 10)
- * @param searchRanking {@code tools.search.ranking}: how {@code search} orders tools
- * @param searchFiltersByAuth {@code tools.search.filter_by_auth}: search shows a caller only the
- *                    tools its credentials may execute (default true)
+ * @param search      {@code tools.search}: how {@code search} finds tools and what its hits show
  * @param cache       {@code tools.cache} (default off, ttl 120 s)
  * @param cacheMaxBytes {@code tools.cache.max_size}: the most memory cached results may hold
  * @param limits      row limit and timeouts every tool inherits
@@ -32,7 +29,7 @@ import java.nio.file.Path;
  *                    reach the tools (default {@code meta}, unconfirmable calls refused)
  */
 public record ProjectConfig(String name, String version, Path projectDir, Path rootDir, Path toolsDir,
-                            Path adaptersDir, int searchLimit, SearchRanking searchRanking, boolean searchFiltersByAuth, CachePolicy cache,
+                            Path adaptersDir, SearchSettings search, CachePolicy cache,
                             long cacheMaxBytes, Limits limits, int scriptWorkers, ServerSettings server,
                             AuthDef defaultAuth, SourceLocation location, ObservabilitySettings observability,
                             java.util.List<HostPattern> fetchAllowHosts, boolean strictHandlerInputs,
@@ -40,6 +37,21 @@ public record ProjectConfig(String name, String version, Path projectDir, Path r
                             ToolAccess access) {
     public ProjectConfig {
         fetchAllowHosts = java.util.List.copyOf(fetchAllowHosts);
+    }
+
+    /** Hits returned by {@code search} ({@code tools.search.limit}). */
+    public int searchLimit() {
+        return search.limit();
+    }
+
+    /** How {@code search} orders tools ({@code tools.search.ranking}). */
+    public SearchRanking searchRanking() {
+        return search.ranking();
+    }
+
+    /** Whether {@code search} shows a caller only the tools it may execute ({@code tools.search.filter_by_auth}). */
+    public boolean searchFiltersByAuth() {
+        return search.filterByAuth();
     }
 
     /** {@code tools.exposure}. */

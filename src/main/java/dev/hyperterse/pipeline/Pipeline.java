@@ -60,6 +60,11 @@ public final class Pipeline {
     private final ScriptInvoker scripts;
     private final Tracing tracing;
     private final Metrics metrics;
+    /**
+     * Database tools (derived ones too) whose statement did not prepare when the project was
+     * loaded, with what their callers are told: they fail at execution, the others serve.
+     */
+    private final Map<String, String> unavailable;
     /** Each tool's output shape, by tool name (absent: none). */
     private final Map<String, OutputShape> outputs;
     /** Tools whose rows stopped fitting their described columns, already reported in the log. */
@@ -95,21 +100,25 @@ public final class Pipeline {
     public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
                     Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
                     ScriptInvoker scripts, Telemetry telemetry) {
-        this(tools, derived, statements, connectors, authChecks, cache, scripts, telemetry, Map.of());
+        this(tools, derived, statements, connectors, authChecks, cache, scripts, telemetry, Map.of(), Map.of());
     }
 
     /**
-     * @param described the result columns of database tools' statements, by tool name, as their
-     *                  databases described them (a tool absent here has no output shape unless it
-     *                  declares one)
+     * @param described   the result columns of database tools' statements, by tool name, as their
+     *                    databases described them (a tool absent here has no output shape unless it
+     *                    declares one)
+     * @param unavailable by tool name, database tools whose statement did not prepare when the
+     *                    project was loaded, with why (their callers get an execution error saying so)
      */
     public Pipeline(Map<String, ToolDef> tools, Map<String, ToolDef> derived, Map<String, CompiledStatement> statements,
                     Map<String, Connector> connectors, Map<String, AuthCheck> authChecks, ResultCache cache,
-                    ScriptInvoker scripts, Telemetry telemetry, Map<String, ResultColumns> described) {
+                    ScriptInvoker scripts, Telemetry telemetry, Map<String, ResultColumns> described,
+                    Map<String, String> unavailable) {
         // in name order, once: tools/list pages through them in a stable order without sorting per request
         this.tools = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(new java.util.TreeMap<>(tools)));
         this.outputs = outputShapes(this.tools, described);
         this.derived = Map.copyOf(derived);
+        this.unavailable = Map.copyOf(unavailable);
         this.statements = Map.copyOf(statements);
         this.connectors = Map.copyOf(connectors);
         this.authChecks = Map.copyOf(authChecks);
@@ -305,6 +314,11 @@ public final class Pipeline {
                             tool.auth() == null ? null : identity(caller)), tool.cache(), load);
             cacheLookup(tool, span, loaded[0]);
             return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit));
+        }
+        String whyUnavailable = unavailable.get(tool.name());
+        if (whyUnavailable != null) {
+            return Future.failedFuture(new ToolException(Stage.EXECUTION, tool.name(), "execution failed: "
+                    + whyUnavailable));
         }
         CompiledStatement statement = statements.get(tool.name());
         Connector connector = connectors.get(tool.use());

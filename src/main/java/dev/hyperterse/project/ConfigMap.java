@@ -136,6 +136,16 @@ final class ConfigMap {
         }
     }
 
+    /** A note at the key's line (see {@link Problems#note}). */
+    void note(String key, String message) {
+        YamlNode.Entry e = mapping.entries().get(key);
+        if (e == null) {
+            problems.note(mapping.file(), ownerLine, message);
+        } else {
+            problems.note(e.value().file(), e.keyLine(), message);
+        }
+    }
+
     /** Unknown keys are ignored with a warning (the root {@code .hyperterse} is lenient). */
     void warnUnknownKeys(List<String> known) {
         for (YamlNode.Entry e : mapping.entries().values()) {

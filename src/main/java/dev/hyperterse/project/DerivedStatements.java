@@ -68,7 +68,7 @@ final class DerivedStatements {
             if (!unreadableAdapters.contains(use)) {
                 TreeSet<String> known = new TreeSet<>(adapters.keySet());
                 map.error("use", "unknown adapter '" + use + "' in '" + map.name("use") + "'"
-                        + Suggestions.didYouMean(use, known) + "; "
+                        + Suggestions.adapter(use, adapters) + "; "
                         + (known.isEmpty() ? "no adapters are defined" : "known adapters: " + String.join(", ", known)));
             }
             return null;

@@ -75,6 +75,14 @@ final class Problems {
         warningListener.accept(warning);
     }
 
+    /**
+     * Something worth knowing that needs no change, such as a Hyperterse setting this server has no
+     * use for: logged at info, never counted as a warning.
+     */
+    void note(Path file, int line, String message) {
+        log.info("{}", new ConfigProblem(new SourceLocation(file, line), message));
+    }
+
     boolean hasErrors() {
         return !errors.isEmpty();
     }

@@ -142,7 +142,9 @@ public final class ProjectCompiler {
         Path projectDir = rootFile.getParent();
         Path rootShown = paths.show(rootFile);
         if (!Files.isRegularFile(rootFile)) {
-            problems.error(rootShown, 0, "no " + ROOT_FILE + " file: a project folder needs one, with at least 'name'");
+            if (!legacyFileBeside(rootFile, problems)) {
+                problems.error(rootShown, 0, "no " + ROOT_FILE + " file: a project folder needs one, with at least 'name'");
+            }
             problems.throwIfAny();
         }
 
@@ -167,6 +169,12 @@ public final class ProjectCompiler {
             // without a readable root config the folders are unknown: nothing further can be checked
             problems.throwIfAny();
         }
+        List<YamlNode.Entry> legacy = LegacyConfig.markers((YamlNode.Mapping) rootNode);
+        if (!legacy.isEmpty()) {
+            // read as 2.x it would be a flood of unknown keys and a project with nothing to serve
+            problems.error(rootShown, legacy.get(0).keyLine(), LegacyConfig.message(legacy));
+            problems.throwIfAny();
+        }
         RootConfigReader.RootConfig root = new RootConfigReader(env, authBlocks, paths, problems)
                 .read(YamlDocument.merge(defaults, rootNode), projectDir, rootShown);
 
@@ -175,13 +183,27 @@ public final class ProjectCompiler {
                 unreadableAdapters, problems);
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
                 scriptFiles, paths, problems);
-        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), root.config().exposure(), toolReader, problems);
+        Found found = new Found();
+        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), root.config().exposure(), toolReader,
+                found, problems);
         DerivedStatements derived = new DerivedStatements(root, adapters, unreadableAdapters, env, problems);
         ArgumentReader arguments = new ArgumentReader(derived, problems);
         Map<String, PromptDef> prompts = readPrompts(root.config().promptsDir(),
-                new PromptReader(root, authBlocks, arguments, problems), problems);
+                new PromptReader(root, authBlocks, arguments, problems), found, problems);
         List<ResourceDef> resources = readResources(root.config().resourcesDir(),
-                new ResourceReader(root, authBlocks, arguments, derived, problems), problems);
+                new ResourceReader(root, authBlocks, arguments, derived, problems), found, problems);
+        if (root.config().toolsDir() != null && found.tools == 0 && found.others > 0) {
+            // a project of prompts or resources may have an empty tools folder; said in case its
+            // tool files were meant to be found (a config.yaml instead of a config.terse)
+            problems.warn(paths.show(root.config().toolsDir()), 0, "no tools: no config.terse file below the tools folder");
+        }
+        if (found.tools + found.others == 0 && root.config().rootDir() != null) {
+            // as Hyperterse 2.3+: prompts or resources alone are a project; nothing at all is not
+            problems.error(rootShown, 0, "the project defines no tools, prompts or resources, so there is "
+                    + "nothing to serve: add a tool (" + shownIn(root.folders().tools(), "<tool>/config.terse")
+                    + "), a prompt (" + shownIn(root.folders().prompts(), "<prompt>.terse") + ") or a resource ("
+                    + shownIn(root.folders().resources(), "<resource>/config.terse") + ")");
+        }
 
         if (problems.hasErrors()) {
             problems.throwIfAny(new Project(root.config(), adapters, tools, environment, prompts, resources,
@@ -198,13 +220,61 @@ public final class ProjectCompiler {
         return new Project(root.config(), adapters, tools, environment, prompts, resources, derived.tools());
     }
 
-    private Map<String, PromptDef> readPrompts(Path promptsDir, PromptReader reader, Problems problems) {
+    /** How many tool files, and prompt and resource files, were found, readable or not. */
+    private static final class Found {
+        int tools;
+        int others;
+    }
+
+    private String shownIn(Path folder, String file) {
+        return folder == null ? file : paths.show(folder) + "/" + file;
+    }
+
+    /**
+     * When a folder has no {@code .hyperterse} but holds a Hyperterse 1.x single-file config
+     * (such as {@code config.terse}), reports that file as one, and returns true.
+     */
+    private boolean legacyFileBeside(Path rootFile, Problems problems) {
+        Path dir = rootFile.getParent();
+        if (dir == null || !rootFile.getFileName().toString().equals(ROOT_FILE) || !Files.isDirectory(dir)) {
+            return false;
+        }
+        List<Path> candidates;
+        try (Stream<Path> list = Files.list(dir)) {
+            candidates = list.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".terse"))
+                    .sorted().collect(Collectors.toList());
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+        for (Path file : candidates) {
+            Path shown = paths.show(file);
+            // a file that does not read as YAML is no 1.x config: its problems are not this project's
+            Problems quiet = new Problems(LOG, warning -> {
+            });
+            String text = TextFiles.read(file, shown, quiet);
+            YamlNode node = text == null ? null : YamlDocument.parse(text, shown, quiet);
+            if (node instanceof YamlNode.Mapping && !quiet.hasErrors()) {
+                List<YamlNode.Entry> legacy = LegacyConfig.markers((YamlNode.Mapping) node);
+                if (!legacy.isEmpty()) {
+                    problems.error(shown, legacy.get(0).keyLine(), LegacyConfig.message(legacy)
+                            + "; this folder has no " + ROOT_FILE + " file");
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private Map<String, PromptDef> readPrompts(Path promptsDir, PromptReader reader, Found found, Problems problems) {
         Map<String, PromptDef> prompts = new LinkedHashMap<>();
         if (promptsDir == null) {
             return prompts;
         }
         Map<String, Path> definedIn = new LinkedHashMap<>();
-        for (Path file : find(promptsDir, name -> name.toLowerCase(Locale.ROOT).endsWith(".terse"), problems)) {
+        List<Path> files = find(promptsDir, name -> name.toLowerCase(Locale.ROOT).endsWith(".terse"), problems);
+        found.others += files.size();
+        for (Path file : files) {
             Path shown = paths.show(file);
             YamlNode node = parse(file, shown, problems);
             if (node == null) {
@@ -223,13 +293,15 @@ public final class ProjectCompiler {
         return prompts;
     }
 
-    private List<ResourceDef> readResources(Path resourcesDir, ResourceReader reader, Problems problems) {
+    private List<ResourceDef> readResources(Path resourcesDir, ResourceReader reader, Found found, Problems problems) {
         List<ResourceDef> resources = new ArrayList<>();
         if (resourcesDir == null) {
             return resources;
         }
         Map<String, Path> definedIn = new LinkedHashMap<>();
-        for (Path file : find(resourcesDir, name -> name.equalsIgnoreCase("config.terse"), problems)) {
+        List<Path> files = find(resourcesDir, name -> name.equalsIgnoreCase("config.terse"), problems);
+        found.others += files.size();
+        for (Path file : files) {
             Path shown = paths.show(file);
             YamlNode node = parse(file, shown, problems);
             if (node == null) {
@@ -280,16 +352,15 @@ public final class ProjectCompiler {
         return adapters;
     }
 
-    private Map<String, ToolDef> readTools(Path toolsDir, ToolExposure exposure, ToolReader reader,
+    private Map<String, ToolDef> readTools(Path toolsDir, ToolExposure exposure, ToolReader reader, Found found,
                                            Problems problems) {
         Map<String, ToolDef> tools = new LinkedHashMap<>();
         if (toolsDir == null) {
-            return tools; // a missing or unreadable tools folder was reported with the root config
+            // absent, as in a project of prompts or resources only, or named but missing (reported)
+            return tools;
         }
         List<Path> files = find(toolsDir, name -> name.equalsIgnoreCase("config.terse"), problems);
-        if (files.isEmpty()) {
-            problems.warn(paths.show(toolsDir), 0, "no tools: no config.terse file below the tools folder");
-        }
+        found.tools += files.size();
         Map<String, Path> definedIn = new LinkedHashMap<>();
         List<ToolReader.ReadTool> read = new ArrayList<>();
         for (Path file : files) {

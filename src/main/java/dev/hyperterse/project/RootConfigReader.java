@@ -10,6 +10,7 @@ import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.SearchSettings;
 import dev.hyperterse.search.TextEmbedder;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.model.SourceLocation;
@@ -38,7 +39,7 @@ final class RootConfigReader {
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
             "expose_script_errors", "exposure", "confirm_without_elicitation", "execute_tool_header");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
-    private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth");
+    private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth", "statements");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
@@ -48,7 +49,12 @@ final class RootConfigReader {
     private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout",
             "bodies_in_flight");
     private static final List<String> SERVER_METRICS_KEYS = List.of("token");
-    private static final List<String> BUILD_KEYS = List.of("out");
+    /**
+     * Hyperterse's build settings (its parser reads {@code out}, its alias {@code out_dir}, and
+     * {@code clean_dir}): for {@code hyperterse build}, which writes the compiled project to a
+     * folder. This server compiles at start and writes nothing, so they are known and unused.
+     */
+    private static final List<String> BUILD_KEYS = List.of("out", "out_dir", "clean_dir");
     private static final List<String> OBSERVABILITY_KEYS = List.of("tracing", "metrics", "logs");
     private static final List<String> TRACING_KEYS = List.of("enabled", "include_inputs");
     private static final List<String> METRICS_KEYS = List.of("enabled", "path");
@@ -70,7 +76,14 @@ final class RootConfigReader {
      * @param defaultAuth       the root {@code auth:} block that tools without their own inherit, or null
      * @param defaultAuthBroken true when a root {@code auth:} block was written but is wrong (reported)
      */
-    record RootConfig(ProjectConfig config, AuthDef defaultAuth, boolean defaultAuthBroken) {
+    record RootConfig(ProjectConfig config, AuthDef defaultAuth, boolean defaultAuthBroken, Folders folders) {
+    }
+
+    /**
+     * Where tools, prompts and resources are looked for, whether or not the folders exist (the
+     * config holds only those that do): for a message about a project that defines none.
+     */
+    record Folders(Path tools, Path prompts, Path resources) {
     }
 
     private final EnvSubstitution env;
@@ -116,18 +129,35 @@ final class RootConfigReader {
         ConfigMap build = top.map("build");
         if (build != null) {
             build.warnUnknownKeys(BUILD_KEYS);
-            build.string("out");
+            for (String key : BUILD_KEYS) {
+                // a note, not an unknown-key warning: the setting is right for Hyperterse
+                if (build.has(key)) {
+                    build.note(key, "'build." + key + "' is a Hyperterse build setting (for 'hyperterse build',"
+                            + " which writes the compiled project to a folder); this server compiles the project"
+                            + " when it starts and writes no build output, so it is not used");
+                }
+            }
         }
 
         Path rootDir = folder(top, "root", projectDir);
+        if (rootDir != null && !Files.isDirectory(rootDir)) {
+            SourceLocation at = userLocation(top, "root", rootShown);
+            if (at.line() > 0 || Files.exists(rootDir)) {
+                problems.error(at.file(), at.line(), "root folder " + paths.show(rootDir) + missingFolder(rootDir));
+                rootDir = null;
+            }
+        }
         Path toolsDir = rootDir == null || tools == null ? null : folder(tools, "directory", rootDir);
         Path adaptersDir = rootDir == null || adapters == null ? null : folder(adapters, "directory", rootDir);
+        Path toolsLookedIn = toolsDir;
         if (toolsDir != null && !Files.isDirectory(toolsDir)) {
+            // as in Hyperterse 2.3+, a project without tools is one of prompts or resources (that it
+            // defines something is checked once everything is read); a folder the project names
+            // must exist, and a file where the folder belongs is a mistake either way
             SourceLocation at = userLocation(tools, "directory", rootShown);
-            if (at.line() == 0) {
-                at = userLocation(top, "root", rootShown);
+            if (at.line() > 0 || Files.exists(toolsDir)) {
+                problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + missingFolder(toolsDir));
             }
-            problems.error(at.file(), at.line(), "tools folder " + paths.show(toolsDir) + missingFolder(toolsDir));
             toolsDir = null;
         }
 
@@ -140,15 +170,18 @@ final class RootConfigReader {
                 }
             }
         }
-        Path promptsDir = rootDir == null || prompts == null ? null
-                : optionalFolder(prompts, "directory", rootDir, rootShown, "prompts");
-        Path resourcesDir = rootDir == null || resources == null ? null
-                : optionalFolder(resources, "directory", rootDir, rootShown, "resources");
+        Path promptsLookedIn = rootDir == null || prompts == null ? null : folder(prompts, "directory", rootDir);
+        Path resourcesLookedIn = rootDir == null || resources == null ? null : folder(resources, "directory", rootDir);
+        Path promptsDir = promptsLookedIn == null ? null
+                : optionalFolder(prompts, "directory", promptsLookedIn, rootShown, "prompts");
+        Path resourcesDir = resourcesLookedIn == null ? null
+                : optionalFolder(resources, "directory", resourcesLookedIn, rootShown, "resources");
 
         ConfigMap search = tools == null ? null : section(tools, "search", SEARCH_KEYS);
         int searchLimit = search == null ? BAD_INT : orBad(search.positiveInt(required(search, "limit")));
         SearchRanking ranking = search == null ? null : searchRanking(search);
         Boolean filterByAuth = search == null ? null : search.bool(required(search, "filter_by_auth"));
+        Boolean searchStatements = search == null ? null : search.bool(required(search, "statements"));
         ConfigMap cacheSection = tools == null ? null : section(tools, "cache", CACHE_KEYS);
         CachePolicy cache = cachePolicy(cacheSection);
         Long cacheSize = cacheSection == null ? null : cacheSection.byteSize(required(cacheSection, "max_size"));
@@ -182,13 +215,16 @@ final class RootConfigReader {
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
         ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                searchLimit, ranking == null ? defaultRanking() : ranking, filterByAuth == null || filterByAuth, cache, cacheMaxBytes, limits, scriptWorkers, settings,
+                new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
+                        filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
+                cache, cacheMaxBytes, limits, scriptWorkers, settings,
                 defaultAuth, SourceLocation.of(rootShown),
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
                 exposeScriptErrors == null || exposeScriptErrors,
                 new ToolAccess(exposure(tools), runUnconfirmed(tools), executeToolHeader != null && executeToolHeader));
-        return new RootConfig(config, defaultAuth, authBroken);
+        return new RootConfig(config, defaultAuth, authBroken,
+                new Folders(toolsLookedIn, promptsLookedIn, resourcesLookedIn));
     }
 
     /** {@code tools.fetch.allow_hosts}: each entry a host, {@code *.domain} or either with {@code :port}. */
@@ -483,9 +519,8 @@ final class RootConfigReader {
      * A prompts or resources folder: absent is fine when the project did not name it (a project
      * without prompts), an error when it did.
      */
-    private Path optionalFolder(ConfigMap map, String key, Path base, Path rootShown, String what) {
-        Path dir = folder(map, key, base);
-        if (dir == null || Files.isDirectory(dir)) {
+    private Path optionalFolder(ConfigMap map, String key, Path dir, Path rootShown, String what) {
+        if (Files.isDirectory(dir)) {
             return dir;
         }
         SourceLocation at = userLocation(map, key, rootShown);

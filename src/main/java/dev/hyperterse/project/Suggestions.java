@@ -1,7 +1,12 @@
 package dev.hyperterse.project;
 
+import dev.hyperterse.model.AdapterDef;
+
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
 
 /** "Did you mean" hints for misspelt keys and names: the closest known word within edit distance 2. */
 final class Suggestions {
@@ -24,6 +29,35 @@ final class Suggestions {
             }
         }
         return best == null || best.equals(word) ? "" : " (did you mean '" + best + "'?)";
+    }
+
+    /**
+     * For a {@code use} that names no adapter: the adapter it most likely means, as
+     * {@code " (did you mean 'x'?)"}, or an empty string. First an adapter whose file is named so
+     * while its {@code name} says otherwise (a 1.x name kept with {@code name: main_db} in
+     * {@code main-db.terse}), then one spelt the same but for case, {@code -} and {@code _}, then the
+     * closest name within edit distance 2.
+     */
+    static String adapter(String use, Map<String, AdapterDef> adapters) {
+        for (AdapterDef a : adapters.values()) {
+            Path file = a.location().file();
+            String fileName = file == null ? "" : file.getFileName().toString();
+            String stem = fileName.contains(".") ? fileName.substring(0, fileName.lastIndexOf('.')) : fileName;
+            if (!stem.equals(a.name()) && separatorsAndCaseAside(stem).equals(separatorsAndCaseAside(use))) {
+                return " (did you mean '" + a.name() + "'? " + file + " names its adapter '" + a.name() + "')";
+            }
+        }
+        Collection<String> names = new TreeSet<>(adapters.keySet());
+        for (String name : names) {
+            if (separatorsAndCaseAside(name).equals(separatorsAndCaseAside(use))) {
+                return " (did you mean '" + name + "'?)";
+            }
+        }
+        return didYouMean(use, names);
+    }
+
+    private static String separatorsAndCaseAside(String name) {
+        return name.toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** Levenshtein distance. */

@@ -289,7 +289,7 @@ final class ToolReader {
                 ? "no adapters are defined" + (config.adaptersDir() == null ? ""
                         : " (looked for *.terse files in " + paths.show(config.adaptersDir()) + ")")
                 : "known adapters: " + String.join(", ", known);
-        cfg.error("use", "unknown adapter '" + use + "' in 'use'" + Suggestions.didYouMean(use, known) + "; " + where);
+        cfg.error("use", "unknown adapter '" + use + "' in 'use'" + Suggestions.adapter(use, adapters) + "; " + where);
     }
 
     /**

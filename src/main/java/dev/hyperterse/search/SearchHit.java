@@ -15,14 +15,15 @@ public record SearchHit(String name, int relevanceScore, double rawScore, ToolDe
     /**
      * The hit as the {@code search} tool returns it. Keys are inserted in wire order (JsonObject
      * keeps insertion order): {@code name, relevance_score}, {@code title} (when set),
-     * {@code description, statement} (database tools only), {@code inputs}, then {@code any_inputs:
+     * {@code description, statement} (database tools only, and only with {@code statements}:
+     * {@code tools.search.statements}), {@code inputs}, then {@code any_inputs:
      * true} for a handler that takes whatever inputs the caller sends (it declares none). An input's
      * {@code description} appears only when non-empty and {@code default_value} only when it has a
      * default, as in Hyperterse. After Hyperterse's fields: {@code input_schema} (the inputs as one
      * JSON Schema 2020-12 object, nesting and constraints included), {@code tags} (when any) and
      * {@code annotations} (MCP's hints, when any is known).
      */
-    public JsonObject toJson() {
+    public JsonObject toJson(boolean statements) {
         JsonObject json = new JsonObject()
                 .put("name", name)
                 .put("relevance_score", relevanceScore);
@@ -30,7 +31,7 @@ public record SearchHit(String name, int relevanceScore, double rawScore, ToolDe
             json.put("title", tool.title());
         }
         json.put("description", tool.description() == null ? "" : tool.description());
-        if (tool.isDatabaseTool()) {
+        if (statements && tool.isDatabaseTool()) {
             json.put("statement", tool.statement());
         }
         JsonArray inputs = new JsonArray();

@@ -106,7 +106,7 @@ public final class HyperterseServer {
         boolean nameProtectedTools = settings.metricsToken() != null;
         return Snapshot.open(vertx, project, connectors, authPlugins,
                         ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
-                        options.scriptEngine(), listening::get, loops)
+                        options.scriptEngine(), listening::get, loops, options.strictStatements())
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -127,7 +127,7 @@ public final class HyperterseServer {
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
-                            options.scriptEngine(), listening::get, loops), current,
+                            options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
                     (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());

@@ -3,6 +3,7 @@ package dev.hyperterse.server;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.Redaction;
+import dev.hyperterse.project.ConfigProblem;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -29,7 +30,9 @@ import java.util.function.Predicate;
  *
  * <p>Every probe gets the answer and whether the server is ready; the details (project name and
  * version, tool count, adapters by name with their errors, which may name a database's host and
- * port) only a caller the operator authorised ({@link OperatorAccess#authorised}).
+ * port, and the tools whose statement did not prepare, with file, line and the database's reason)
+ * only a caller the operator authorised ({@link OperatorAccess#authorised}). Such tools leave the
+ * server ready: the others serve, and a probe failing for good would only take it out of rotation.
  */
 final class Readiness implements Handler<RoutingContext> {
     /** Kept under common probe timeouts, so a slow database shows as down rather than as a probe timeout. */
@@ -76,12 +79,18 @@ final class Readiness implements Handler<RoutingContext> {
                 return;
             }
             String version = snapshot.project().config().version();
+            JsonArray unavailable = new JsonArray();
+            for (ConfigProblem p : snapshot.unprepared()) {
+                unavailable.add(new JsonObject().put("at", String.valueOf(p.location()))
+                        .put("error", Redaction.secrets(p.message())));
+            }
             answer(rc, up ? 200 : 503, body
                     .put("project", snapshot.project().config().name())
                     .put("version", version)
                     .put("generation", generation.getAsLong())
                     .put("tools", snapshot.project().tools().size())
-                    .put("adapters", list));
+                    .put("adapters", list)
+                    .put("unavailable", unavailable));
         });
     }
 

@@ -21,32 +21,44 @@ import java.util.concurrent.Callable;
  * @param scriptEngine        the GraalJS engine scripts run on (shared across reloads); null to
  *                            let each version start its own
  *                            ({@code start --watch}); null: no watching
+ * @param strictStatements    a statement its database does not prepare stops start-up and fails a
+ *                            reload ({@code start --strict}); off by default, as in Hyperterse: that
+ *                            tool answers an error saying so and the others serve
  */
 public record ServeOptions(boolean conformanceFixtures, Clock clock, TelemetrySetup telemetry,
                            Callable<Project> recompile, Duration watchInterval,
-                           dev.hyperterse.script.ScriptEngine scriptEngine) {
+                           dev.hyperterse.script.ScriptEngine scriptEngine, boolean strictStatements) {
     public static final ServeOptions DEFAULTS =
-            new ServeOptions(false, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null);
+            new ServeOptions(false, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null, false);
 
     public ServeOptions withConformanceFixtures(boolean on) {
-        return new ServeOptions(on, clock, telemetry, recompile, watchInterval, scriptEngine);
+        return new ServeOptions(on, clock, telemetry, recompile, watchInterval, scriptEngine, strictStatements);
     }
 
     public ServeOptions withClock(Clock newClock) {
-        return new ServeOptions(conformanceFixtures, newClock, telemetry, recompile, watchInterval, scriptEngine);
+        return new ServeOptions(conformanceFixtures, newClock, telemetry, recompile, watchInterval, scriptEngine,
+                strictStatements);
     }
 
     public ServeOptions withTelemetry(TelemetrySetup setup) {
-        return new ServeOptions(conformanceFixtures, clock, setup, recompile, watchInterval, scriptEngine);
+        return new ServeOptions(conformanceFixtures, clock, setup, recompile, watchInterval, scriptEngine,
+                strictStatements);
     }
 
     /** Lets the server reload: on {@link HyperterseServer#reload()}, and every {@code interval} when not null. */
     public ServeOptions withReloads(Callable<Project> compile, Duration interval) {
-        return new ServeOptions(conformanceFixtures, clock, telemetry, compile, interval, scriptEngine);
+        return new ServeOptions(conformanceFixtures, clock, telemetry, compile, interval, scriptEngine,
+                strictStatements);
     }
 
     /** The process's script engine (shared by every version the server serves); null: each starts its own. */
     public ServeOptions withScriptEngine(dev.hyperterse.script.ScriptEngine engine) {
-        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, engine);
+        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, engine,
+                strictStatements);
+    }
+
+    /** Whether a statement that does not prepare stops start-up (and fails a reload). */
+    public ServeOptions withStrictStatements(boolean strict) {
+        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, scriptEngine, strict);
     }
 }

@@ -54,10 +54,11 @@ public final class Snapshot {
     private final ResultCache cache;
     private final Scripts scripts;
     private final McpBackend backend;
+    private final List<ConfigProblem> unprepared;
     private final InFlight calls = new InFlight();
 
     private Snapshot(Vertx vertx, Project project, Map<String, Connector> connectors, ToolAssembly assembly,
-                     ResultCache cache, Scripts scripts, McpBackend backend) {
+                     ResultCache cache, Scripts scripts, McpBackend backend, List<ConfigProblem> unprepared) {
         this.vertx = vertx;
         this.scripts = scripts;
         this.project = project;
@@ -65,6 +66,15 @@ public final class Snapshot {
         this.assembly = assembly;
         this.cache = cache;
         this.backend = backend;
+        this.unprepared = List.copyOf(unprepared);
+    }
+
+    /**
+     * The statements that did not prepare when this snapshot was opened (their tools serve an
+     * error), sorted by file and line; empty when every one did.
+     */
+    public List<ConfigProblem> unprepared() {
+        return unprepared;
     }
 
     /** Live connectors by adapter name (each counted and traced). */
@@ -107,11 +117,13 @@ public final class Snapshot {
 
     /**
      * Connects every adapter in parallel (while the statements compile and the scripts load),
-     * checks every statement against its database, and assembles the pipeline. Fails with a {@link StartupException} listing every reason.
+     * checks every statement against its database, and assembles the pipeline. Fails with a
+     * {@link StartupException} listing every reason; a statement that does not prepare is no
+     * reason, as in Hyperterse: its tool answers an error saying so (see {@link #unprepared()}).
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
-                null, () -> -1, List.of());
+                null, () -> -1, List.of(), false);
     }
 
     /**
@@ -124,10 +136,13 @@ public final class Snapshot {
      *                         may not fetch from it
      * @param loops            the listeners' event loops: adapters that can are given a pool on each
      *                         (empty: one pool per adapter)
+     * @param strictStatements a statement that does not prepare fails the open ({@code start --strict})
+     *                         instead of making its tool unavailable
      */
     static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
                                  Telemetry telemetry, java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                 ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops) {
+                                 ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops,
+                                 boolean strictStatements) {
         // indexing needs only the tools, and only search needs the index: it is built on a worker
         // once the snapshot serves (startIndexing) or at the first search, whichever comes first
         // (the hybrid ranking's first index also loads Lucene, about half a second of a start)
@@ -159,7 +174,7 @@ public final class Snapshot {
                         : e))
                 .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
                         .compose(scripts -> connect(vertx, project, assembly, scripts, telemetry,
-                                        cacheForPipeline, indexing, pending)
+                                        cacheForPipeline, indexing, pending, strictStatements)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e))),
                                 e -> abandon(pending, e)),
                         e -> abandon(pending, e));
@@ -177,7 +192,8 @@ public final class Snapshot {
     private static Future<Snapshot> connect(Vertx vertx, Project project, ToolAssembly assembly,
                                             Scripts scripts, Telemetry telemetry,
                                             java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
-                                            IndexBuild indexing, Map<String, Future<Connector>> pending) {
+                                            IndexBuild indexing, Map<String, Future<Connector>> pending,
+                                            boolean strictStatements) {
         List<Future<Void>> starting = new ArrayList<>();
         for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
             if (check instanceof ScriptAuthCheck) {
@@ -210,25 +226,43 @@ public final class Snapshot {
             }
             return StatementChecks.check(project, assembly.statements(), live)
                     .transform(ar -> {
-                        if (ar.failed() || !ar.result().problems().isEmpty()) {
+                        if (ar.failed() || strictStatements && !ar.result().unprepared().isEmpty()) {
                             Throwable cause = ar.failed() ? ar.cause() : new StartupException(
                                     ar.result().problems().stream().map(ConfigProblem::toString).toList());
                             return closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(cause));
+                        }
+                        StatementChecks.Outcome checked = ar.result();
+                        for (ConfigProblem p : checked.problems()) {
+                            LOG.warn("{} (its callers get an error saying so; the other tools serve; start --strict"
+                                    + " refuses such a project)", p);
                         }
                         return vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
                                     ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry,
-                                    ar.result().described());
+                                    checked.described(), unavailable(project, checked));
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, indexing,
-                                    project.config().searchFiltersByAuth(), project.prompts(), project.resources(),
+                                    project.config().search(), project.prompts(), project.resources(),
                                     project.config().access(), project.config().limits().resultMaxBytes());
-                            return new Snapshot(vertx, project, live, assembly, cache, scripts, backend);
+                            return new Snapshot(vertx, project, live, assembly, cache, scripts, backend,
+                                    checked.problems());
                         }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
                     });
         });
+    }
+
+    /**
+     * What the callers of each tool whose statement did not prepare are told: the owner and the
+     * database's reason, never the file it is defined in.
+     */
+    private static Map<String, String> unavailable(Project project, StatementChecks.Outcome checked) {
+        Map<String, String> messages = new LinkedHashMap<>();
+        Map<String, ToolDef> tools = project.allTools();
+        checked.reasons().forEach((name, reason) -> messages.put(name, ToolAssembly.owner(tools.get(name))
+                + " is unavailable: " + reason + " (found when the server loaded the project)"));
+        return messages;
     }
 
     private static boolean usesCache(Project project) {

@@ -20,8 +20,10 @@ import java.util.Map;
 
 /**
  * Connecting a project's adapters and preparing every statement against its database, shared by
- * {@code start} (where any failure stops start-up) and {@code validate --check-db} (where an
- * adapter that cannot connect is only noted).
+ * {@code start} (where an adapter that cannot connect stops start-up, and a statement that does
+ * not prepare makes its tool unavailable, or stops start-up with {@code --strict}) and
+ * {@code validate --check-db} (where an adapter that cannot connect is only noted, and a
+ * statement that does not prepare is an error).
  */
 public final class StatementChecks {
 
@@ -72,10 +74,24 @@ public final class StatementChecks {
      * What preparing a project's statements found: the statements that do not prepare, and the
      * result columns of those that did, as far as their databases describe them.
      *
-     * @param problems  one per statement that does not prepare, at the statement's line, sorted
-     * @param described result columns by tool name; a tool whose rows could not be described is absent
+     * @param unprepared by tool name (a derived tool's too), the statement that does not prepare: at
+     *                   its line, the owner, the adapter and the database's reason
+     * @param reasons    by tool name, the database's reason alone (no file, no line), for its callers
+     * @param described  result columns by tool name; a tool whose rows could not be described is absent
      */
-    public record Outcome(List<ConfigProblem> problems, Map<String, ResultColumns> described) {
+    public record Outcome(Map<String, ConfigProblem> unprepared, Map<String, String> reasons,
+                          Map<String, ResultColumns> described) {
+        public Outcome {
+            unprepared = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(unprepared));
+            reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
+        }
+
+        /** One problem per statement that does not prepare, sorted by file and line. */
+        public List<ConfigProblem> problems() {
+            List<ConfigProblem> sorted = new ArrayList<>(unprepared.values());
+            Collections.sort(sorted);
+            return sorted;
+        }
     }
 
     /**
@@ -103,19 +119,21 @@ public final class StatementChecks {
             }
         });
         return Future.join(new ArrayList<>(checks.values())).transform(ignored -> {
-            List<ConfigProblem> problems = new ArrayList<>();
+            Map<String, ConfigProblem> unprepared = new LinkedHashMap<>();
+            Map<String, String> reasons = new LinkedHashMap<>();
             Map<String, ResultColumns> described = new LinkedHashMap<>();
             checks.forEach((tool, f) -> {
                 if (f.failed()) {
-                    problems.add(new ConfigProblem(tool.statementLocation(), ToolAssembly.owner(tool)
-                            + ": the statement does not prepare on adapter '" + tool.use() + "': "
-                            + f.cause().getMessage()));
+                    String reason = "the statement does not prepare on adapter '" + tool.use() + "': "
+                            + f.cause().getMessage();
+                    unprepared.put(tool.name(), new ConfigProblem(tool.statementLocation(),
+                            ToolAssembly.owner(tool) + ": " + reason));
+                    reasons.put(tool.name(), reason);
                 } else if (f.result() != null) {
                     described.put(tool.name(), f.result());
                 }
             });
-            Collections.sort(problems);
-            return Future.succeededFuture(new Outcome(problems, described));
+            return Future.succeededFuture(new Outcome(unprepared, reasons, described));
         });
     }
 }

@@ -49,6 +49,24 @@ class CommandLineTest {
         assertContainsLine(lines, "tools/b/config.terse:2: ", "inputs.x");
     }
 
+    /** A Turso URL in a sqlite adapter: both commands name the line; start creates no folder "libsql:". */
+    @Test
+    void validateAndStartRefuseARemoteLibsqlUrlAtItsLine() throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: turso\n");
+        ProjectFiles.write(dir, "app/adapters/db.terse", "connector: sqlite\n"
+                + "connection_string: libsql://shop-me.turso.io?authToken=s3cret\n");
+        RunningServer.writeTool(dir, "t", "use: db\nstatement: SELECT 1\n");
+        for (String command : new String[] {"validate", "start"}) {
+            CliRunner.Run r = command.equals("start") ? run("start", dir.toString(), "--port", "0")
+                    : run("validate", dir.toString());
+            assertEquals(1, r.code(), command + ": " + r.err());
+            assertTrue(r.err().contains("app/adapters/db.terse:2: adapter 'db': connection_string is a libsql: URL,"
+                    + " a remote libSQL/Turso database, and remote libSQL is not supported"), command + ": " + r.err());
+            assertTrue(!r.err().contains("s3cret"), r.err());
+        }
+        assertTrue(!Files.exists(dir.resolve("libsql:")), "start created no local folder for the URL");
+    }
+
     @Test
     void validateReportsStatementsThatCannotBeBound() throws Exception {
         Files.writeString(dir.resolve(".hyperterse"), "name: s\n");

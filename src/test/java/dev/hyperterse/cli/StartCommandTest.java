@@ -1,8 +1,13 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.testing.ProjectFiles;
+import dev.hyperterse.testing.RunningServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +53,24 @@ class StartCommandTest {
         CliRunner.Run interval = CommandLineTest.run("start", "tools-examples/quickstart", "--watch-interval", "soon");
         assertEquals(2, interval.code());
         assertTrue(interval.err().contains("--watch-interval must be a duration"), interval.err());
+    }
+
+    /** {@code --strict} keeps the refusal of a statement that does not prepare (without it the tool answers why). */
+    @Test
+    void strictRefusesAStatementThatDoesNotPrepare(@TempDir Path dir) throws Exception {
+        StartCommand plain = new StartCommand();
+        new CommandLine(plain).parseArgs("some/project");
+        assertFalse(plain.strict, "Hyperterse's behaviour by default: the project starts");
+
+        Files.writeString(dir.resolve(".hyperterse"), "name: strict\n");
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "ok", "use: db\nstatement: SELECT 1 AS n\n");
+        RunningServer.writeTool(dir, "broken", "description: x\nuse: db\nstatement: SELECT nope FROM missing_table\n");
+        CliRunner.Run r = CommandLineTest.run("start", dir.toString(), "--strict", "--port", "0", "--log-level", "1");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("cannot start 'strict':"), r.err());
+        assertTrue(r.err().contains("app/tools/broken/config.terse:3: tool 'broken': the statement does not prepare on"
+                + " adapter 'db': ") && r.err().contains("missing_table"), r.err());
     }
 
     @Test

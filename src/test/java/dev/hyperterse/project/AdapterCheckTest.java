@@ -114,4 +114,28 @@ class AdapterCheckTest {
         assertEquals("adapter 'db': environment variable 'HT_TEST_UNSET_URL' is not set (used in 'connection_string')"
                 + " (start needs it)", warnings.get(0).message());
     }
+
+    /**
+     * A remote libSQL/Turso URL in a sqlite adapter (Hyperterse reaches those over HTTP) is refused
+     * at the connection string's line by validate and start alike, before anything is created:
+     * read as a path it would have made a local folder named "libsql:".
+     */
+    @Test
+    void aRemoteLibsqlUrlIsRefusedAtItsLine(@TempDir Path dir) throws Exception {
+        project(dir, "turso.terse", "connector: sqlite\nconnection_string: '{{ env.TURSO_URL }}'\n"
+                + "options:\n  authToken: '{{ env.TURSO_TOKEN }}'\n");
+        ProjectCompiler withEnv = new ProjectCompiler(Map.of("TURSO_URL", "libsql://shop-me.turso.io",
+                "TURSO_TOKEN", "s3cret"), connectors.types(), AuthPlugins.builtIn().names(), Path.of(""))
+                .withAdapterCheck(connectors.adapterCheck());
+        ProjectException e = assertThrows(ProjectException.class, () -> withEnv.compile(dir));
+        Path file = dir.resolve("app/adapters/turso.terse");
+        ConfigProblem refused = ProjectFixture.assertProblem(e, file, 2, "adapter 'turso': connection_string is a"
+                + " libsql: URL, a remote libSQL/Turso database, and remote libSQL is not supported");
+        assertTrue(!refused.message().contains("s3cret"), refused.message());
+        assertTrue(!Files.exists(dir.resolve("libsql:")), "nothing was created");
+
+        Files.writeString(file, "connector: sqlite\nconnection_string: https://shop-me.turso.io?authToken=s3cret\n");
+        e = assertThrows(ProjectException.class, () -> compiler.compile(dir));
+        ProjectFixture.assertProblem(e, file, 2, "connection_string is a https: URL", "remote libSQL is not supported");
+    }
 }

@@ -117,7 +117,7 @@ class EditorSchemaTest {
     void eachConfigErrorFixtureFailsTheCompilerAndItsSchemaOnTheSameKey(@TempDir Path dir) throws Exception {
         for (int i = 0; i < INVALID.size(); i++) {
             Fixture fixture = INVALID.get(i);
-            ProjectFixture project = ProjectFixture.minimal(dir.resolve("p" + i));
+            ProjectFixture project = ProjectFixture.withOneTool(dir.resolve("p" + i));
             project.write("app/adapters/db.terse", "connector: sqlite\nconnection_string: data.db\n");
             project.write(fixture.file(), fixture.yaml());
 
@@ -137,7 +137,7 @@ class EditorSchemaTest {
                     fixture + ": the compiler's errors do not name '" + fixture.key() + "': " + compilerErrors);
         }
         // and the same files without the mistake pass both: the minimal project with its adapter
-        ProjectFixture clean = ProjectFixture.minimal(dir.resolve("clean"));
+        ProjectFixture clean = ProjectFixture.withOneTool(dir.resolve("clean"));
         clean.write("app/adapters/db.terse", "connector: sqlite\nconnection_string: data.db\n");
         ProjectFixture.compiler(Map.of()).compile(clean.dir);
         assertEquals(List.of(), errors("adapter", "connector: sqlite\nconnection_string: data.db\n"));

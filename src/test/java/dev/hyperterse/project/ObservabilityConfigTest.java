@@ -14,7 +14,7 @@ class ObservabilityConfigTest {
 
     @Test
     void defaults(@TempDir Path dir) throws Exception {
-        var config = ProjectFixture.minimal(dir).compile().config();
+        var config = ProjectFixture.withOneTool(dir).compile().config();
         assertEquals(ObservabilitySettings.DEFAULTS, config.observability(), "the model's constant agrees with the packaged defaults");
         assertEquals(new ObservabilitySettings(false, false, true, "/metrics", "text"), config.observability());
         assertEquals(Duration.ofSeconds(30), config.server().shutdownTimeout());
@@ -22,7 +22,7 @@ class ObservabilityConfigTest {
 
     @Test
     void overridesKeyByKey(@TempDir Path dir) throws Exception {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", "name: x\nserver:\n  shutdown_timeout: 5s\nobservability:\n  tracing:\n    enabled: true\n"
                 + "  metrics:\n    path: /internal/metrics\n  logs:\n    format: JSON\n");
         var config = p.compile().config();
@@ -32,7 +32,7 @@ class ObservabilityConfigTest {
 
     @Test
     void wrongValuesAreErrorsAtTheirLine(@TempDir Path dir) {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         Path root = p.write(".hyperterse", "name: x\nobservability:\n  tracing:\n    enabled: maybe\n"
                 + "  metrics:\n    path: /mcp\n  logs:\n    format: xml\nserver:\n  shutdown_timeout: soon\n");
         ProjectException e = p.fails();

@@ -35,7 +35,7 @@ class OperatorLayerTest {
     }
 
     private static ServerSettings server(Path dir, String root, OperatorLayer layer) throws ProjectException {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", root);
         return ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config().server();
     }
@@ -68,7 +68,7 @@ class OperatorLayerTest {
         OperatorLayer layer = OperatorLayer.layered(null, null, Map.of(
                 "HYPERTERSE_SERVER_ALLOWED_HOSTS", "a.example, b.example,", "HYPERTERSE_SERVER_SEARCH_OUTPUT_SCHEMA", "true",
                 "HYPERTERSE_OBSERVABILITY_METRICS_PATH", "/internal/metrics"), Map.of());
-        ProjectFixture.minimal(dir);
+        ProjectFixture.withOneTool(dir);
         var config = ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config();
         assertEquals(List.of("a.example", "b.example"), config.server().allowedHosts());
         assertTrue(config.server().searchOutputSchema());
@@ -79,7 +79,7 @@ class OperatorLayerTest {
     void aWrongValueIsReportedNamingTheVariablePropertyOrFileItCameFrom(@TempDir Path dir) {
         OperatorLayer layer = OperatorLayer.layered(tree("server:\n  tool_errors: loud\n"), FILE,
                 Map.of("HYPERTERSE_SERVER_SESSIONS_MAX", "lots"), Map.of("hyperterse.server.port", "http"));
-        ProjectFixture.minimal(dir);
+        ProjectFixture.withOneTool(dir);
         ProjectException e = assertThrows(ProjectException.class,
                 () -> ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir));
         List<String> problems = e.problems().stream().map(ConfigProblem::toString).toList();
@@ -117,7 +117,7 @@ class OperatorLayerTest {
     void noLayerLeavesTheProjectAsItWas(@TempDir Path dir) throws Exception {
         OperatorLayer empty = OperatorLayer.layered(null, null, Map.of("HOME", "/root"), Map.of("java.version", "17"));
         assertEquals(List.of(), empty.sources());
-        ProjectFixture.minimal(dir);
+        ProjectFixture.withOneTool(dir);
         assertEquals(ProjectFixture.compiler(Map.of()).compile(dir).config().server(),
                 ProjectFixture.compiler(Map.of()).withOperatorLayer(empty).compile(dir).config().server());
     }

@@ -31,7 +31,7 @@ class PackagedDefaultsTest {
 
     @Test
     void aMinimalProjectGetsEveryDefault(@TempDir Path dir) throws Exception {
-        ProjectConfig config = ProjectFixture.minimal(dir).compile().config();
+        ProjectConfig config = ProjectFixture.withOneTool(dir).compile().config();
         assertEquals("test-project", config.name());
         assertNull(config.version());
         assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
@@ -71,7 +71,7 @@ class PackagedDefaultsTest {
 
     @Test
     void theShareOfSessionsPerClientIsACountOrAPercentageOfMax(@TempDir Path dir) throws Exception {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 25%\n"
                 + "  http:\n    header_timeout: 2s\n");
         ServerSettings server = p.compile().config().server();
@@ -90,7 +90,7 @@ class PackagedDefaultsTest {
 
     @Test
     void theProjectOverridesKeyByKey(@TempDir Path dir) throws Exception {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", "name: x\nserver:\n  host: 0.0.0.0\n  sessions:\n    max: 3\ntools:\n  cache:\n    ttl:\n");
         ServerSettings server = p.compile().config().server();
         assertEquals("0.0.0.0", server.host());

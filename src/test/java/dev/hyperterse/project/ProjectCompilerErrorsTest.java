@@ -149,6 +149,21 @@ class ProjectCompilerErrorsTest {
         assertProblem(p.fails(), f, 1, "unknown adapter 'dbb'", "did you mean 'db'?", "known adapters: db");
     }
 
+    /** The names a Hyperterse 1.x migration leaves: a file stem where the adapter keeps its 1.x name, or `_` for `-`. */
+    @Test
+    void unknownAdapterSuggestionsForRenamedAdapters() {
+        p.write("app/adapters/main-db.terse", "name: main_db\nconnector: sqlite\nconnection_string: ':memory:'\n");
+        p.write("app/adapters/my-main-db-v2.terse", "connector: sqlite\nconnection_string: ':memory:'\n");
+        Path f = tool("by-file", "use: main-db", "statement: SELECT 1");
+        Path g = tool("by-separators", "use: My_Main_Db_V2", "statement: SELECT 1");
+        Path h = p.write("app/resources/r/config.terse", "uri_template: x://r/{id}\nuse: main-db\nstatement: SELECT 1\n");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 1, "unknown adapter 'main-db' in 'use' (did you mean 'main_db'? ",
+                "app/adapters/main-db.terse names its adapter 'main_db')", "known adapters: db, main_db, my-main-db-v2");
+        assertProblem(e, g, 1, "unknown adapter 'My_Main_Db_V2' in 'use' (did you mean 'my-main-db-v2'?)");
+        assertProblem(e, h, 2, "unknown adapter 'main-db' in 'use' (did you mean 'main_db'? ");
+    }
+
     @Test
     void statementRequiredWithUseAndRefusedWithHandler() {
         Path f = tool("t", "use: db");
@@ -552,6 +567,7 @@ class ProjectCompilerErrorsTest {
 
     @Test
     void sizesWithUnits() throws Exception {
+        p.handlerTool("h", "description: h\n");
         root("name: x", "server:", "  max_body_size: 512KB", "  port: 8081");
         assertEquals(512 * 1024, p.compile().config().server().maxBodyBytes());
         assertEquals(8081, p.compile().config().server().port());
@@ -562,6 +578,7 @@ class ProjectCompilerErrorsTest {
 
     @Test
     void searchRankingIsStaticUnlessAnotherIsChosenOrTheBuildHasTheEmbeddingModel() throws Exception {
+        p.handlerTool("h", "description: h\n");
         boolean model = dev.hyperterse.search.TextEmbedder.bundled().isPresent();
         root("name: x");
         assertEquals(model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, p.compile().config().searchRanking());
@@ -583,8 +600,44 @@ class ProjectCompilerErrorsTest {
         }
     }
 
+    /**
+     * Hyperterse's build settings (out, its alias out_dir, clean_dir) are right for Hyperterse and
+     * unused here: an info note at their line, never an unknown-key warning; a misspelt one still warns.
+     */
+    @Test
+    void hyperterseBuildSettingsAreNotedNotWarnedAbout() throws Exception {
+        p.handlerTool("h", "description: h\n");
+        Path r = root("name: x", "build:", "  out: dist", "  out_dir: dist", "  clean_dir: true", "  clean_dri: true");
+        try (dev.hyperterse.testing.LogCapture log = dev.hyperterse.testing.LogCapture.of(ProjectCompiler.class)
+                .atLevel(ch.qos.logback.classic.Level.INFO)) {
+            p.compile();
+            assertEquals(1, p.warnings.size(), p.warnings.toString());
+            assertProblem(p.warnings, r, 6, "unknown key 'build.clean_dri' is ignored", "did you mean 'clean_dir'?");
+            List<String> notes = log.events().stream()
+                    .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+            for (int line = 3; line <= 5; line++) {
+                String at = r + ":" + line + ": 'build.";
+                assertTrue(notes.stream().anyMatch(n -> n.startsWith(at) && n.contains("is a Hyperterse build setting")
+                        && n.contains("so it is not used")), at + " in " + notes);
+            }
+        }
+    }
+
+    @Test
+    void searchStatementsAreShownUnlessTurnedOff() throws Exception {
+        p.handlerTool("h", "description: h\n");
+        root("name: x");
+        assertTrue(p.compile().config().search().statements(), "shown by default");
+        root("name: x", "tools:", "  search:", "    statements: false");
+        assertFalse(p.compile().config().search().statements());
+        Path r = root("name: x", "tools:", "  search:", "    statements: sometimes");
+        assertProblem(p.fails(), r, 4, "'tools.search.statements'");
+    }
+
     @Test
     void unknownNestedRootKeysAreWarnings() throws Exception {
+        p.handlerTool("h", "description: h\n");
         Path r = root("name: x", "server:", "  hots: 0.0.0.0", "tools:", "  serch: {}", "  search:", "    limt: 3");
         p.compile();
         assertProblem(p.warnings, r, 3, "unknown key 'server.hots' is ignored", "did you mean 'host'?");
@@ -618,11 +671,13 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
-    void missingToolsFolderIsAnError() {
+    void aToolsFolderTheProjectNamesMustExist() {
         Path r = root("name: x", "tools:", "  directory: functions");
         assertProblem(p.fails(), r, 3, "tools folder", "functions", "does not exist");
         Path r2 = root("name: x", "root: src");
-        assertProblem(p.fails(), r2, 2, "tools folder", "does not exist");
+        ProjectException e = p.fails();
+        assertProblem(e, r2, 2, "root folder", "src", "does not exist");
+        assertEquals(1, e.problems().size(), "a missing root is not also a project that defines nothing: " + e);
     }
 
     @Test
@@ -633,11 +688,25 @@ class ProjectCompilerErrorsTest {
         assertProblem(p.fails(), r, 3, "tools folder", "functions", "is a file, not a folder");
     }
 
+    /** As Hyperterse 2.3+ refuses it: a project must define a tool, a prompt or a resource. */
     @Test
-    void emptyToolsFolderIsOnlyAWarning() throws Exception {
-        Project project = p.compile();
-        assertTrue(project.tools().isEmpty());
-        assertProblem(p.warnings, p.file("app/tools"), 0, "no tools");
+    void aProjectThatDefinesNothingIsAnError() throws Exception {
+        ProjectException e = p.fails();
+        assertProblem(e, p.file(".hyperterse"), 0, "the project defines no tools, prompts or resources",
+                "nothing to serve", "app/tools/<tool>/config.terse", "app/prompts/<prompt>.terse",
+                "app/resources/<resource>/config.terse");
+        assertEquals(1, e.problems().size(), e.getMessage());
+        java.nio.file.Files.delete(p.file("app/tools"));
+        assertProblem(p.fails(), p.file(".hyperterse"), 0, "the project defines no tools, prompts or resources");
+    }
+
+    /** A tool file that does not parse still counts as a definition: its own error is the one to fix. */
+    @Test
+    void anUnreadableToolFileIsNotAlsoAProjectThatDefinesNothing() {
+        Path f = tool("t", "use: [db");
+        ProjectException e = p.fails();
+        assertProblem(e, f, 2, "YAML syntax error");
+        assertEquals(1, e.problems().size(), e.getMessage());
     }
 
     @Test

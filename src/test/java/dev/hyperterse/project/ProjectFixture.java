@@ -38,6 +38,16 @@ final class ProjectFixture {
         return p;
     }
 
+    /**
+     * A minimal project with one handler tool {@code hello}: the smallest project that serves
+     * something, for tests about the root config's settings.
+     */
+    static ProjectFixture withOneTool(Path dir) {
+        ProjectFixture p = minimal(dir);
+        p.handlerTool("hello", "description: says hello\n");
+        return p;
+    }
+
     /** A minimal project with an in-memory SQLite adapter {@code db}. */
     static ProjectFixture withSqliteDb(Path dir) {
         ProjectFixture p = minimal(dir);

@@ -80,7 +80,7 @@ class PromptsAndResourcesTest {
 
     @Test
     void aProjectWithoutTheFoldersHasNoPromptsOrResources() throws Exception {
-        ProjectFixture bare = ProjectFixture.minimal(dir.resolve("bare"));
+        ProjectFixture bare = ProjectFixture.withOneTool(dir.resolve("bare"));
         Project project = bare.compile();
         assertTrue(project.prompts().isEmpty());
         assertTrue(project.resources().isEmpty());
@@ -283,6 +283,8 @@ class PromptsAndResourcesTest {
         Path h = p.write("app/resources/order-row3/config.terse", "uri_template: shop://r3/{id}\ntext_template: x\nuse: demo\n");
         ProjectException e = p.fails();
         assertProblem(e, f, 2, "unknown adapter 'nodb'", "known adapters: demo");
+        assertFalse(e.problems().stream().anyMatch(x -> x.message().contains("'nodb' in 'use' (did you mean")),
+                "nothing close to suggest");
         assertProblem(e, g, 3, "{{ args.idd }}", "did you mean 'id'?");
         assertProblem(e, g, 3, "{{ inputs.id }}", "write {{ args.id }}");
         assertProblem(e, g, 3, "environment variable 'NOPE' is not set");

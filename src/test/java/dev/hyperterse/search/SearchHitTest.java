@@ -5,6 +5,7 @@ import static dev.hyperterse.search.TestTools.handler;
 import static dev.hyperterse.search.TestTools.input;
 import static dev.hyperterse.search.TestTools.optionalInput;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,19 @@ class SearchHitTest {
                 + "]}", json);
     }
 
+    /** {@code tools.search.statements: false}: the same hit without its SQL. */
+    @Test
+    void aStatementIsLeftOutWhenTheServerKeepsStatementsFromAgents() {
+        ToolDef tool = db("get-orders", "Returns orders by status", "SELECT * FROM orders WHERE status = {{ inputs.status }}",
+                input("status", InputType.STRING, "order status"));
+        JsonObject shown = new SearchHit("get-orders", 88, 0.87, tool).toJson(true);
+        JsonObject hidden = new SearchHit("get-orders", 88, 0.87, tool).toJson(false);
+        assertTrue(shown.containsKey("statement"));
+        assertFalse(hidden.containsKey("statement"), hidden.encode());
+        shown.remove("statement");
+        assertEquals(shown, hidden, "nothing else changes");
+    }
+
     @Test
     void handlerToolJsonHasNoStatement() {
         ToolDef tool = TestTools.handlerWithStatement("weather", "Tool generated from app tool: weather", "SELECT 1",
@@ -67,7 +81,7 @@ class SearchHitTest {
 
     /** The hit without the fields Hyperterse does not have, which must all come after Hyperterse's. */
     private static String hyperterseFields(SearchHit hit) {
-        JsonObject json = hit.toJson();
+        JsonObject json = hit.toJson(true);
         List<String> keys = List.copyOf(json.fieldNames());
         int first = keys.indexOf("input_schema");
         assertTrue(first > 0, "input_schema is always there");
@@ -96,7 +110,7 @@ class SearchHitTest {
                 plain.inputs(), null, null, null, null, plain.cache(), List.of(), plain.limits(), plain.location(),
                 plain.location(), List.of(), false, "Find users", List.of("users", "read"),
                 ToolAnnotations.inferred(plain.statement(), false), true, false);
-        JsonObject json = new SearchHit("users", 90, 0.9, tool).toJson();
+        JsonObject json = new SearchHit("users", 90, 0.9, tool).toJson(true);
         assertEquals(List.of("name", "relevance_score", "title", "description", "statement", "inputs", "input_schema",
                 "tags", "annotations"), List.copyOf(json.fieldNames()));
         assertEquals("Find users", json.getString("title"));

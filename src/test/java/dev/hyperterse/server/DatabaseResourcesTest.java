@@ -104,4 +104,22 @@ class DatabaseResourcesTest {
                     .getJsonObject("result").getJsonArray("resourceTemplates").isEmpty());
         }
     }
+
+    /** A template's statement its database rejects makes that template answer why; the rest serves. */
+    @Test
+    void aTemplateWhoseStatementDoesNotPrepareAnswersWhyAndTheRestServes() throws Exception {
+        Path project = RunningServer.copyExample("quickstart", scratch);
+        Path config = project.resolve("app/resources/order-by-id/config.terse");
+        Files.writeString(config, Files.readString(config).replace("FROM orders o", "FROM orderz o"));
+        try (RunningServer server = RunningServer.start(project)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject error = read(http, "shop://orders/3").getJsonObject("error");
+            assertEquals(-32000, error.getInteger("code"), error.encode());
+            assertTrue(error.getString("message").contains("is unavailable: the statement does not prepare on adapter"
+                    + " 'shop': ") && error.getString("message").contains("orderz"), error.encode());
+            assertEquals(List.of("1", "10"), complete(http, "1"), "its argument's completion has its own statement");
+            JsonArray prompts = rpc(http, "prompts/list", new JsonObject()).getJsonObject("result").getJsonArray("prompts");
+            assertFalse(prompts.isEmpty());
+        }
+    }
 }

@@ -71,6 +71,29 @@ class PromptsAndResourcesServerTest {
         return out;
     }
 
+    /** As Hyperterse 2.3+ serves it: a project of prompts and resources only, with no app/tools folder. */
+    @Test
+    void aProjectWithoutToolsServesItsPromptsAndResources(@TempDir Path bare) throws Exception {
+        Files.writeString(bare.resolve(".hyperterse"), "name: no-tools\n");
+        DemoProject.write(bare, "app/prompts/greet.terse", "messages:\n  - role: user\n    text: Say hello to {{ who }}.\n"
+                + "arguments:\n  who: { required: true }\n");
+        DemoProject.write(bare, "app/resources/notes/config.terse", "uri: docs://notes\ntext: The notes.\n");
+        try (RunningServer server = RunningServer.start(bare)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(List.of("greet"), field(result(call(http, null, "prompts/list", new JsonObject()))
+                    .getJsonArray("prompts"), "name"));
+            JsonObject got = result(call(http, null, "prompts/get", new JsonObject().put("name", "greet")
+                    .put("arguments", new JsonObject().put("who", "Ada"))));
+            assertEquals("Say hello to Ada.", got.getJsonArray("messages").getJsonObject(0).getJsonObject("content")
+                    .getString("text"));
+            JsonObject read = result(call(http, null, "resources/read", new JsonObject().put("uri", "docs://notes")));
+            assertEquals("The notes.", read.getJsonArray("contents").getJsonObject(0).getString("text"));
+            JsonObject search = result(call(http, null, "tools/call", new JsonObject().put("name", "search")
+                    .put("arguments", new JsonObject().put("query", "anything"))));
+            assertEquals("[]", search.getJsonArray("content").getJsonObject(0).getString("text"), "no tools to find");
+        }
+    }
+
     @Test
     void promptsAreListedAndRenderedAsTheirFilesSay() throws Exception {
         try (RunningServer server = RunningServer.start(dir)) {

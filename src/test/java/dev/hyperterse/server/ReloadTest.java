@@ -203,6 +203,43 @@ class ReloadTest {
         }
     }
 
+    /**
+     * A reload that brings a statement its database does not prepare is applied as a start is:
+     * that tool answers why and /ready lists it; with strict statements the reload is refused.
+     */
+    @Test
+    void aReloadWithAStatementThatDoesNotPrepareServesTheRestUnlessStrict() throws Exception {
+        try (RunningServer server = start(null)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            RunningServer.writeTool(project, "broken", "use: shop\nstatement: SELECT nope FROM missing_table\n");
+            server.server().reload().toCompletionStage().toCompletableFuture().get();
+            assertEquals(2, generation(http));
+            JsonObject ready = new JsonObject(http.send("GET", "/ready", "Authorization", "Bearer " + PROBE_TOKEN).body());
+            assertTrue(ready.getJsonArray("unavailable").getJsonObject(0).getString("error")
+                    .startsWith("tool 'broken': the statement does not prepare"), ready.encode());
+            assertTrue(http.mcp(RawHttp.execute(1, "broken", new JsonObject())).body().contains("is unavailable"));
+            assertTrue(http.mcp(RawHttp.execute(2, "get-customer", new JsonObject().put("customer_id", 1))).body()
+                    .contains("result"));
+        }
+        try (RunningServer strict = RunningServer.start(project, Map.of(), connectors,
+                s -> s.withMetricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
+                        .withReloads(RunningServer.recompile(project, Map.of(), connectors), null))) {
+            fail("a strict start refuses the project: " + strict.baseUrl());
+        } catch (java.util.concurrent.ExecutionException refused) {
+            assertTrue(refused.getCause().getMessage().contains("missing_table"), refused.getCause().getMessage());
+        }
+        Files.delete(project.resolve("app/tools/broken/config.terse"));
+        try (RunningServer strict = RunningServer.start(project, Map.of(), connectors,
+                s -> s.withMetricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
+                        .withReloads(RunningServer.recompile(project, Map.of(), connectors), null))) {
+            RawHttp http = new RawHttp(strict.baseUrl());
+            RunningServer.writeTool(project, "broken", "use: shop\nstatement: SELECT nope FROM missing_table\n");
+            assertTrue(strict.server().reload().toCompletionStage().toCompletableFuture()
+                    .handle((ok, e) -> e != null).get(), "the strict reload is refused");
+            assertEquals(1, generation(http), "the previous version keeps serving");
+        }
+    }
+
     @Test
     void aServerWithoutReloadsDeclaresNoListChanged() throws Exception {
         try (RunningServer server = RunningServer.start(project, Map.of(), connectors, s -> s, ServeOptions.DEFAULTS)) {

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -8,18 +9,21 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Through the whole server: a result cut at the tool's row limit says so to the caller, and a
- * statement the database cannot prepare stops start-up, naming the tool file and line.
+ * statement the database cannot prepare makes its tool unavailable (or, strictly, stops start-up),
+ * naming the tool file and line.
  */
 class ResultLimitsAndStartupChecksTest {
     @TempDir
@@ -103,11 +107,56 @@ class ResultLimitsAndStartupChecksTest {
         }
     }
 
+    /**
+     * As Hyperterse starts such a project: the tool whose statement its database rejects answers
+     * an error naming the failure, the others serve, the start logs a warning at the statement's
+     * line, and /ready's details list it (the server stays ready).
+     */
     @Test
-    void aStatementTheDatabaseRejectsStopsStartUp() throws Exception {
+    void aStatementTheDatabaseRejectsMakesOnlyItsToolUnavailable() throws Exception {
         project();
         RunningServer.writeTool(dir, "broken", "description: x\nuse: db\nstatement: SELECT nope FROM missing_table\n");
-        ExecutionException e = assertThrows(ExecutionException.class, () -> RunningServer.start(dir).close());
+        try (LogCapture log = LogCapture.of(Snapshot.class);
+             RunningServer server = RunningServer.start(dir, s -> s.withMetricsToken("probe"), ServeOptions.DEFAULTS)) {
+            assertTrue(log.messages().stream().anyMatch(m -> m.contains("app/tools/broken/config.terse:3: tool 'broken':"
+                    + " the statement does not prepare on adapter 'db': ") && m.contains("missing_table")
+                    && m.contains("start --strict")), log.messages().toString());
+
+            RawHttp http = new RawHttp(server.baseUrl());
+            JsonObject error = new JsonObject(http.mcp(RawHttp.execute(1, "broken", new JsonObject())).body())
+                    .getJsonObject("error");
+            assertEquals(-32000, error.getInteger("code"), error.encode());
+            String message = error.getString("message");
+            assertTrue(message.startsWith("execution failed: tool 'broken' is unavailable: the statement does not"
+                    + " prepare on adapter 'db': "), message);
+            assertTrue(message.contains("missing_table") && message.contains("when the server loaded the project"),
+                    message);
+            assertFalse(message.contains("config.terse"), "callers are not told where the project's files are");
+            assertEquals("execution", error.getJsonObject("data").getString("stage"));
+
+            JsonArray rows = new JsonArray(content(server, "three-rows").getJsonObject(0).getString("text"));
+            assertEquals(2, rows.size(), "the other tools serve");
+
+            HttpResponse<String> ready = http.send("GET", "/ready", "Authorization", "Bearer probe");
+            assertEquals(200, ready.statusCode(), ready.body());
+            JsonObject details = new JsonObject(ready.body());
+            assertTrue(details.getBoolean("ready"));
+            JsonObject unavailable = details.getJsonArray("unavailable").getJsonObject(0);
+            assertTrue(unavailable.getString("at").endsWith("app/tools/broken/config.terse:3"), unavailable.encode());
+            assertTrue(unavailable.getString("error").startsWith("tool 'broken': the statement does not prepare"),
+                    unavailable.encode());
+            assertEquals(new JsonObject().put("ready", true).put("status", "ready"),
+                    new JsonObject(http.send("GET", "/ready").body()), "a probe without the token learns only that");
+        }
+    }
+
+    /** {@code start --strict} keeps the refusal: the statement's file and line, and the database's reason. */
+    @Test
+    void withStrictStatementsARejectedStatementStopsStartUp() throws Exception {
+        project();
+        RunningServer.writeTool(dir, "broken", "description: x\nuse: db\nstatement: SELECT nope FROM missing_table\n");
+        ExecutionException e = assertThrows(ExecutionException.class, () -> RunningServer.start(dir,
+                s -> s, ServeOptions.DEFAULTS.withStrictStatements(true)).close());
         StartupException startup = assertInstanceOf(StartupException.class, e.getCause());
         assertTrue(startup.getMessage().contains("app/tools/broken/config.terse:3"), startup.getMessage());
         assertTrue(startup.getMessage().contains("missing_table"), startup.getMessage());

@@ -44,6 +44,30 @@ class SearchVisibilityTest {
         return hits.stream().map(h -> ((JsonObject) h).getString("name")).sorted().toList();
     }
 
+    /** {@code tools.search.statements: false} keeps the SQL out of the hits; ranking and execute are unchanged. */
+    @Test
+    void statementsAreShownUnlessTheOperatorKeepsThemFromAgents() throws Exception {
+        for (boolean shown : new boolean[] {true, false}) {
+            Files.writeString(dir.resolve(".hyperterse"), "name: visible\ntools:\n  search:\n    statements: "
+                    + shown + "\n");
+            ProjectFiles.sqliteMemoryDb(dir);
+            RunningServer.writeTool(dir, "report-public", "description: 'Public report'\nuse: db\n"
+                    + "statement: SELECT 1 AS one\n");
+            try (RunningServer server = RunningServer.start(dir)) {
+                RawHttp http = new RawHttp(server.baseUrl());
+                JsonObject call = RawHttp.request(1, "tools/call", new JsonObject().put("name", "search")
+                        .put("arguments", new JsonObject().put("query", "public report")));
+                String text = new JsonObject(http.mcp(call).body()).getJsonObject("result").getJsonArray("content")
+                        .getJsonObject(0).getString("text");
+                JsonObject hit = new JsonArray(text).getJsonObject(0);
+                assertEquals("report-public", hit.getString("name"));
+                assertEquals(shown, hit.containsKey("statement"), hit.encode());
+                assertEquals(shown, text.contains("SELECT 1"), text);
+                assertTrue(http.mcp(RawHttp.execute(2, "report-public", new JsonObject())).body().contains("\\\"one\\\":1"));
+            }
+        }
+    }
+
     @Test
     void callersSeeOnlyWhatTheyMayRun() throws Exception {
         project(true);

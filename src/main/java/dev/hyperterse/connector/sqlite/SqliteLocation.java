@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -59,9 +60,16 @@ record SqliteLocation(Path file, String query, String uri) {
     }
 
     /**
+     * URL schemes of a libSQL server (Turso's included), which Hyperterse's sqlite connector
+     * reaches over HTTP: read as a path, {@code libsql://db.turso.io} would be a local folder
+     * named {@code libsql:}.
+     */
+    private static final List<String> REMOTE_SCHEMES = List.of("libsql", "https", "http", "wss", "ws");
+
+    /**
      * Accepts {@code sqlite:path}, {@code sqlite:///abs/path}, {@code file:} SQLite URIs,
      * {@code jdbc:sqlite:...}, a plain path, and {@code :memory:}. Relative paths resolve against
-     * {@code projectDir}, not the server's working directory.
+     * {@code projectDir}, not the server's working directory. Refuses a remote libSQL/Turso URL.
      */
     static SqliteLocation resolve(String adapter, String connectionString, Path projectDir) {
         String s = connectionString == null ? "" : connectionString.trim();
@@ -71,6 +79,14 @@ record SqliteLocation(Path file, String query, String uri) {
         if (s.isEmpty()) {
             throw new ConnectorException("adapter '" + adapter + "': connection_string is empty;"
                     + " give a file path such as sqlite:data/app.db, or :memory:");
+        }
+        String remote = remoteScheme(s);
+        if (remote != null) {
+            // the URL itself is not repeated: its query may hold the authToken
+            throw new ConnectorException("adapter '" + adapter + "': connection_string is a " + remote + ": URL, a remote"
+                    + " libSQL/Turso database, and remote libSQL is not supported: this server's sqlite connector"
+                    + " opens local SQLite files only; give a file path such as sqlite:data/app.db (a local copy"
+                    + " of the database), a file: URI or :memory:");
         }
         if (s.equals(":memory:")) {
             return memory();
@@ -92,6 +108,16 @@ record SqliteLocation(Path file, String query, String uri) {
             return fromFileUri(adapter, s, projectDir);
         }
         return onDisk(adapter, s, "", projectDir);
+    }
+
+    /** The scheme of a libSQL server URL ({@code libsql:}, {@code https:}, …), or null for a local database. */
+    private static String remoteScheme(String s) {
+        for (String scheme : REMOTE_SCHEMES) {
+            if (s.regionMatches(true, 0, scheme + ":", 0, scheme.length() + 1)) {
+                return scheme;
+            }
+        }
+        return null;
     }
 
     /** A new, private in-memory database. */

@@ -17,6 +17,25 @@ class SqliteLocationTest {
         return SqliteLocation.resolve("db", connectionString, PROJECT);
     }
 
+    /** Hyperterse's sqlite connector also reaches libSQL servers (Turso); this one refuses them, never a folder "libsql:". */
+    @Test
+    void remoteLibsqlUrlsAreRefusedWithoutRepeatingThem() {
+        for (String s : new String[] {"libsql://my-db-me.turso.io?authToken=s3cret", "LIBSQL://my-db.turso.io",
+                "https://my-db-me.turso.io?authToken=s3cret", "http://127.0.0.1:8080", "wss://my-db.turso.io",
+                "ws://localhost:8080", "jdbc:sqlite:libsql://my-db.turso.io", "libsql:my-db"}) {
+            ConnectorException e = assertThrows(ConnectorException.class, () -> resolve(s), s);
+            assertTrue(e.getMessage().startsWith("adapter 'db': connection_string is a "), e.getMessage());
+            assertTrue(e.getMessage().contains("remote libSQL/Turso database, and remote libSQL is not supported"),
+                    e.getMessage());
+            assertTrue(!e.getMessage().contains("s3cret") && !e.getMessage().contains("turso.io"),
+                    "the URL (and its token) is not repeated: " + e.getMessage());
+        }
+        assertTrue(assertThrows(ConnectorException.class, () -> resolve("https://x.turso.io")).getMessage()
+                .contains(" https: URL"));
+        assertEquals(Path.of("/srv/project/libsql-copy.db"), resolve("sqlite:libsql-copy.db").file(),
+                "a local file is no URL, whatever it is named");
+    }
+
     @Test
     void relativeFormsResolveAgainstTheProject() {
         for (String s : new String[] {"sqlite:data/app.db", "data/app.db", "jdbc:sqlite:data/app.db",
