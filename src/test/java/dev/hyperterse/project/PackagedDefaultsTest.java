@@ -62,7 +62,7 @@ class PackagedDefaultsTest {
 
     @Test
     void toolErrorsAreResultOrRpcWhichItsOlderNameProtocolStillMeans(@TempDir Path dir) throws Exception {
-        ProjectFixture p = ProjectFixture.minimal(dir);
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
         for (String[] written : new String[][] {{"result", "RESULT"}, {"rpc", "RPC"}, {" Protocol ", "RPC"}}) {
             p.write(".hyperterse", "name: x\nserver:\n  tool_errors: \"" + written[0] + "\"\n");
             assertEquals(ToolErrorMode.valueOf(written[1]), p.compile().config().server().toolErrors(), written[0]);

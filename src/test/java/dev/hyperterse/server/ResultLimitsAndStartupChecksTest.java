@@ -4,6 +4,7 @@ import dev.hyperterse.testing.LogCapture;
 import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
+import dev.hyperterse.testing.ToolError;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -123,16 +124,15 @@ class ResultLimitsAndStartupChecksTest {
                     && m.contains("start --strict")), log.messages().toString());
 
             RawHttp http = new RawHttp(server.baseUrl());
-            JsonObject error = new JsonObject(http.mcp(RawHttp.execute(1, "broken", new JsonObject())).body())
-                    .getJsonObject("error");
-            assertEquals(-32000, error.getInteger("code"), error.encode());
-            String message = error.getString("message");
+            ToolError error = ToolError.ofAnswer(new JsonObject(http.mcp(RawHttp.execute(1, "broken", new JsonObject())).body()));
+            assertEquals(-32000, error.code(), error.toString());
+            String message = error.message();
             assertTrue(message.startsWith("execution failed: tool 'broken' is unavailable: the statement does not"
                     + " prepare on adapter 'db': "), message);
             assertTrue(message.contains("missing_table") && message.contains("when the server loaded the project"),
                     message);
             assertFalse(message.contains("config.terse"), "callers are not told where the project's files are");
-            assertEquals("execution", error.getJsonObject("data").getString("stage"));
+            assertEquals("execution", error.stage());
 
             JsonArray rows = new JsonArray(content(server, "three-rows").getJsonObject(0).getString("text"));
             assertEquals(2, rows.size(), "the other tools serve");
