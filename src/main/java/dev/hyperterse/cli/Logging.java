@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import dev.hyperterse.telemetry.JsonLineLayout;
 import org.slf4j.LoggerFactory;
@@ -63,12 +64,13 @@ final class Logging {
     }
 
     /**
-     * Switches the console appender to JSON lines. Text is what
-     * {@link dev.hyperterse.telemetry.LogConfigurator} sets up, so switching to it is a no-op; the
-     * switch happens once, before the server starts.
+     * Switches the packaged console appender to {@code format} ({@code text} or {@code json});
+     * anything else, or a format already in use, changes nothing. {@code start} sets it before
+     * anything it does logs, then again from the compiled project (which normally agrees). A
+     * logback configuration file given by the operator has no such appender and is left alone.
      */
     static void setFormat(String format) {
-        if (!JSON.equals(format)) {
+        if (format == null) {
             return;
         }
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
@@ -77,17 +79,47 @@ final class Logging {
             return;
         }
         ConsoleAppender<ILoggingEvent> console = (ConsoleAppender<ILoggingEvent>) appender;
+        // the appender's own encoder says which format it writes: logging keeps no state of its own
+        boolean writesJson = console.getEncoder() instanceof LayoutWrappingEncoder
+                && ((LayoutWrappingEncoder<ILoggingEvent>) console.getEncoder()).getLayout() instanceof JsonLineLayout;
+        if (writesJson == JSON.equals(format)) {
+            return;
+        }
         LoggerContext context = root.getLoggerContext();
-        JsonLineLayout layout = new JsonLineLayout();
-        layout.setContext(context);
-        layout.start();
-        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
-        encoder.setContext(context);
-        encoder.setLayout(layout);
-        encoder.start();
+        Encoder<ILoggingEvent> encoder;
+        if (JSON.equals(format)) {
+            JsonLineLayout layout = new JsonLineLayout();
+            layout.setContext(context);
+            layout.start();
+            LayoutWrappingEncoder<ILoggingEvent> json = new LayoutWrappingEncoder<>();
+            json.setContext(context);
+            json.setLayout(layout);
+            json.start();
+            encoder = json;
+        } else if (TEXT.equals(format)) {
+            encoder = dev.hyperterse.telemetry.LogConfigurator.textEncoder(context);
+        } else {
+            return;
+        }
         console.stop();
         console.setEncoder(encoder);
         console.start();
+    }
+
+    /**
+     * The log level a setting written as {@code written} asks for (1 to 4), or null when it is
+     * not one: for setting the level before the project is compiled, which checks the value.
+     */
+    static Integer level(String written) {
+        if (written == null) {
+            return null;
+        }
+        try {
+            int level = Integer.parseInt(written.strip());
+            return level >= 1 && level <= 4 ? level : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     static Level toLogback(int level) {

@@ -68,8 +68,7 @@ final class ProjectLoader implements AutoCloseable {
 
     /** @param missingVariablesAreWarnings see {@link #load(Path, PrintWriter, boolean)} */
     Project compile(Path path, boolean missingVariablesAreWarnings) throws ProjectException {
-        ProjectCompiler compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
+        ProjectCompiler compiler = compiler();
         Project project;
         try {
             project = (missingVariablesAreWarnings ? compiler.withMissingVariablesAsWarnings() : compiler)
@@ -82,6 +81,19 @@ final class ProjectLoader implements AutoCloseable {
         }
         ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
         return project;
+    }
+
+    private ProjectCompiler compiler() {
+        return new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
+    }
+
+    /**
+     * One root setting as written (project over operator over defaults), read without compiling
+     * or logging: see {@link ProjectCompiler#writtenRootSetting}.
+     */
+    String writtenSetting(Path path, String... key) {
+        return compiler().writtenRootSetting(path, key);
     }
 
     private ProjectException withScriptProblems(ProjectException e) {

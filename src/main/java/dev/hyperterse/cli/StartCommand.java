@@ -129,16 +129,25 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
         Logging.setFormat(Logging.format(logFormat));
-        String unusedCache = unusedCacheWarning(jvmArguments(), System.getProperty("java.vm.info"));
-        if (unusedCache != null) {
-            LOG.warn(unusedCache);
-        }
+        // reading the operator's settings logs nothing: its warnings wait for the log format
         OperatorLayer operator = OperatorConfig.layer(config, Main.jarFile(), err);
         if (operator == null) {
             return OperatorConfig.failedStatus(config);
         }
         ProjectLoader loader = new ProjectLoader(operator, stripper);
         Path path = location.resolve();
+        // compiling logs (the script engine, warnings), so the format and level the settings ask
+        // for are taken as written before it; the compiled project sets them again, checked
+        Integer writtenLevel = Logging.level(loader.writtenSetting(path, "server", "log_level"));
+        Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : writtenLevel != null ? writtenLevel : 3);
+        if (logFormat == null) {
+            Logging.setFormat(Logging.format(loader.writtenSetting(path, "observability", "logs", "format")));
+        }
+        operator.logWarnings();
+        String unusedCache = unusedCacheWarning(jvmArguments(), System.getProperty("java.vm.info"));
+        if (unusedCache != null) {
+            LOG.warn(unusedCache);
+        }
         Project project = loader.load(path, err);
         if (project == null) {
             loader.close();

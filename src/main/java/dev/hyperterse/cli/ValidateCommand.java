@@ -76,6 +76,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (operator == null) {
             return OperatorConfig.failedStatus(config);
         }
+        operator.logWarnings();
         try (ProjectLoader loader = new ProjectLoader(operator, stripper)) {
             Project project = loader.load(location.resolve(), err, !strictEnv);
             if (project == null) {

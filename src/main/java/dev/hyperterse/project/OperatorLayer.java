@@ -36,7 +36,7 @@ public final class OperatorLayer {
     private static final String PROPERTY_PREFIX = "hyperterse.";
 
     /** No operator settings: the packaged defaults and the project decide. */
-    public static final OperatorLayer NONE = new OperatorLayer(null, Map.of(), List.of());
+    public static final OperatorLayer NONE = new OperatorLayer(null, Map.of(), List.of(), List.of());
 
     /**
      * One operator value as written, for the keys the command line reads itself ({@code cluster}).
@@ -50,11 +50,14 @@ public final class OperatorLayer {
     private final YamlNode.Mapping settings;
     private final Map<String, Sourced> cluster;
     private final List<String> sources;
+    private final List<String> warnings;
 
-    private OperatorLayer(YamlNode.Mapping settings, Map<String, Sourced> cluster, List<String> sources) {
+    private OperatorLayer(YamlNode.Mapping settings, Map<String, Sourced> cluster, List<String> sources,
+                          List<String> warnings) {
         this.settings = settings;
         this.cluster = Map.copyOf(cluster);
         this.sources = List.copyOf(sources);
+        this.warnings = List.copyOf(warnings);
     }
 
     /**
@@ -111,6 +114,7 @@ public final class OperatorLayer {
         Map<String, YamlNode.Entry> top = new LinkedHashMap<>();
         Map<String, Sourced> cluster = new LinkedHashMap<>();
         List<String> sources = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         if (file != null) {
             sources.add(fileShown);
             for (YamlNode.Entry entry : file.entries().values()) {
@@ -150,15 +154,16 @@ public final class OperatorLayer {
             }
         }
         // properties, then variables: each source over the one before
-        apply(properties, PROPERTY_PREFIX, known, top, cluster, sources, true);
-        apply(environment, ENV_PREFIX, known, top, cluster, sources, false);
+        apply(properties, PROPERTY_PREFIX, known, top, cluster, sources, warnings, true);
+        apply(environment, ENV_PREFIX, known, top, cluster, sources, warnings, false);
         YamlNode.Mapping settings = top.isEmpty() ? null
                 : new YamlNode.Mapping(top, fileShown != null ? Path.of(fileShown) : Path.of("[environment]"), 0);
-        return new OperatorLayer(settings, cluster, sources);
+        return new OperatorLayer(settings, cluster, sources, warnings);
     }
 
     private static void apply(Map<String, String> values, String prefix, Known known, Map<String, YamlNode.Entry> top,
-                              Map<String, Sourced> cluster, List<String> sources, boolean property) {
+                              Map<String, Sourced> cluster, List<String> sources, List<String> warnings,
+                              boolean property) {
         for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) {
             String name = e.getKey();
             if (!name.startsWith(prefix) || e.getValue() == null || e.getValue().isBlank()) {
@@ -170,8 +175,8 @@ public final class OperatorLayer {
             if (path == null) {
                 String rest = name.substring(prefix.length()).toLowerCase(Locale.ROOT);
                 if (SECTIONS.stream().anyMatch(s -> rest.startsWith(s + (property ? "." : "_")))) {
-                    LOG.warn("{} is not an operator setting and is ignored (a name such as {}server{}port is)",
-                            shownAs, property ? PROPERTY_PREFIX : ENV_PREFIX, property ? "." : "_");
+                    warnings.add(shownAs + " is not an operator setting and is ignored (a name such as "
+                            + (property ? PROPERTY_PREFIX : ENV_PREFIX) + "server" + (property ? "." : "_") + "port is)");
                 }
                 continue;
             }
@@ -241,6 +246,28 @@ public final class OperatorLayer {
     /** The {@code cluster} settings by key ({@code enabled}, {@code port}, …). */
     public Map<String, Sourced> cluster() {
         return cluster;
+    }
+
+    /**
+     * What the layer found odd but did not refuse (a variable that looks like a setting and is not
+     * one), for the command line to log once the log format is set: reading the layer logs nothing.
+     */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Logs {@link #warnings()}, under this class's name. */
+    public void logWarnings() {
+        warnings.forEach(w -> LOG.warn("{}", w));
+    }
+
+    /**
+     * The value of one {@code server} or {@code observability} setting as this layer writes it
+     * (file, property or variable, the last over the first), unchecked; null when it sets none.
+     * For the few settings that act before a project is compiled and checked (the log format).
+     */
+    public String written(String... key) {
+        return YamlDocument.writtenText(settings, key);
     }
 
     /** Where settings were read from, in order: the file, then each property and variable. */

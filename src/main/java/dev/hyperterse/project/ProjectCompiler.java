@@ -119,6 +119,32 @@ public final class ProjectCompiler {
     }
 
     /**
+     * One root setting as written, the project's {@code .hyperterse} over the operator's settings
+     * over the packaged defaults, read without compiling, checking or logging anything: for the
+     * settings that must act before the project is compiled (the log format and level, which
+     * compiling already logs under). Null when no layer writes it or the root file cannot be read;
+     * compiling then says why.
+     *
+     * @param path the project folder, or its {@code .hyperterse} file
+     * @param key  the setting's path of keys, such as {@code observability, logs, format}
+     */
+    public String writtenRootSetting(Path path, String... key) {
+        Path given = path.toAbsolutePath().normalize();
+        Path rootFile = Files.isDirectory(given) ? given.resolve(ROOT_FILE) : given;
+        YamlNode project = null;
+        if (Files.isRegularFile(rootFile)) {
+            Problems silent = new Problems(org.slf4j.helpers.NOPLogger.NOP_LOGGER, warning -> {
+            });
+            String text = TextFiles.read(rootFile, rootFile, silent);
+            project = text == null ? null : YamlDocument.parse(text, rootFile, silent);
+            if (silent.hasErrors()) {
+                return null;
+            }
+        }
+        return YamlDocument.writtenText(YamlDocument.merge(defaults, project), key);
+    }
+
+    /**
      * @param path the project folder, or its {@code .hyperterse} file
      * @throws ProjectException with every configuration error found
      */

@@ -86,6 +86,23 @@ final class YamlDocument {
     }
 
     /**
+     * The scalar at {@code key} (a path of mapping keys) as written, or null when the tree has no
+     * value there or holds a list or mapping there.
+     */
+    static String writtenText(YamlNode root, String... key) {
+        YamlNode node = root;
+        for (String k : key) {
+            if (!(node instanceof YamlNode.Mapping)) {
+                return null;
+            }
+            YamlNode.Entry entry = ((YamlNode.Mapping) node).entries().get(k);
+            node = entry == null ? null : entry.value();
+        }
+        return node instanceof YamlNode.Scalar && !((YamlNode.Scalar) node).isNull()
+                ? ((YamlNode.Scalar) node).text() : null;
+    }
+
+    /**
      * Deep-merges {@code override} over {@code base}: mappings merge key by key, anything else is
      * replaced. An empty value ({@code server:} with nothing under it) keeps the base, as
      * writing a key with no value means "not set".

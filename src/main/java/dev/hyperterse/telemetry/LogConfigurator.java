@@ -41,12 +41,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    /** Sets up {@code context} as the packaged configuration has it. */
-    static void apply(LoggerContext context) {
-        // logback's own status messages stay unprinted, as before
-        NopStatusListener quiet = new NopStatusListener();
-        context.getStatusManager().add(quiet);
-
+    /** The text lines' encoder ({@link #PATTERN}), started. */
+    public static LayoutWrappingEncoder<ILoggingEvent> textEncoder(LoggerContext context) {
         PatternLayout layout = new PatternLayout();
         layout.setContext(context);
         layout.getInstanceConverterMap().put("safeMsg", SafeMessageConverter::new);
@@ -57,12 +53,20 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         encoder.setContext(context);
         encoder.setLayout(layout);
         encoder.start();
+        return encoder;
+    }
+
+    /** Sets up {@code context} as the packaged configuration has it. */
+    static void apply(LoggerContext context) {
+        // logback's own status messages stay unprinted, as before
+        NopStatusListener quiet = new NopStatusListener();
+        context.getStatusManager().add(quiet);
 
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(context);
         console.setName(APPENDER);
         console.setTarget("System.err");
-        console.setEncoder(encoder);
+        console.setEncoder(textEncoder(context));
         console.start();
 
         context.getLogger("io.netty").setLevel(Level.WARN);

@@ -121,4 +121,14 @@ class OperatorLayerTest {
         assertEquals(ProjectFixture.compiler(Map.of()).compile(dir).config().server(),
                 ProjectFixture.compiler(Map.of()).withOperatorLayer(empty).compile(dir).config().server());
     }
+
+    @Test
+    void aSettingIsReadAsWrittenBeforeAnyProjectIsCompiled() {
+        OperatorLayer layer = OperatorLayer.layered(tree("observability:\n  logs:\n    format: json\n"), FILE,
+                Map.of("HYPERTERSE_SERVER_LOG_LEVEL", "2"), Map.of());
+        assertEquals("json", layer.written("observability", "logs", "format"));
+        assertEquals("2", layer.written("server", "log_level"));
+        assertEquals(null, layer.written("server", "host"));
+        assertEquals(null, OperatorLayer.NONE.written("observability", "logs", "format"));
+    }
 }
