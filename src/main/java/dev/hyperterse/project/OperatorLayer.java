@@ -175,8 +175,7 @@ public final class OperatorLayer {
             if (path == null) {
                 String rest = name.substring(prefix.length()).toLowerCase(Locale.ROOT);
                 if (SECTIONS.stream().anyMatch(s -> rest.startsWith(s + (property ? "." : "_")))) {
-                    warnings.add(shownAs + " is not an operator setting and is ignored (a name such as "
-                            + (property ? PROPERTY_PREFIX : ENV_PREFIX) + "server" + (property ? "." : "_") + "port is)");
+                    warnings.add(unknownName(shownAs, name, (property ? known.byProperty : known.byVariable).keySet()));
                 }
                 continue;
             }
@@ -189,6 +188,20 @@ public final class OperatorLayer {
             YamlNode leaf = known.lists.contains(path) ? list(value, label) : scalar(value, label);
             put(top, path, leaf, label);
         }
+    }
+
+    /**
+     * Why a variable or property that looks like a setting is ignored, naming the real one closest
+     * to it as it would be written (upper case for a variable, lower case for a property), since
+     * any other spelling is ignored too.
+     */
+    static String unknownName(String shownAs, String name, java.util.Collection<String> known) {
+        Suggestions.Closest closest = Suggestions.closest(name, known);
+        String flag = shownAs.startsWith("-D") ? "-D" : "";
+        String hint = closest == null ? ""
+                : closest.distance() <= Suggestions.MAX_DISTANCE ? " (did you mean " + flag + closest.word() + "?)"
+                : " (the closest setting is " + flag + closest.word() + "; start --print-config lists them all)";
+        return shownAs + " is not an operator setting and is ignored" + hint;
     }
 
     /** Sets {@code path} in the tree to {@code leaf}, creating (or replacing with) mappings on the way. */

@@ -10,7 +10,8 @@ import java.util.TreeSet;
 
 /** "Did you mean" hints for misspelt keys and names: the closest known word within edit distance 2. */
 final class Suggestions {
-    private static final int MAX_DISTANCE = 2;
+    /** The farthest a word may be from a known one to be called a misspelling of it. */
+    static final int MAX_DISTANCE = 2;
 
     private Suggestions() {
     }
@@ -58,6 +59,26 @@ final class Suggestions {
 
     private static String separatorsAndCaseAside(String name) {
         return name.toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** A known word and how many edits it is from the word looked up. */
+    record Closest(String word, int distance) {
+    }
+
+    /**
+     * The known word closest to {@code word} (case-insensitive), however far; ties go to the first
+     * in {@code known}'s order. Null when {@code known} is empty.
+     */
+    static Closest closest(String word, Collection<String> known) {
+        Closest best = null;
+        String lower = word.toLowerCase(Locale.ROOT);
+        for (String candidate : known) {
+            int d = distance(lower, candidate.toLowerCase(Locale.ROOT));
+            if (best == null || d < best.distance()) {
+                best = new Closest(candidate, d);
+            }
+        }
+        return best;
     }
 
     /** Levenshtein distance. */

@@ -122,6 +122,28 @@ class OperatorLayerTest {
                 ProjectFixture.compiler(Map.of()).withOperatorLayer(empty).compile(dir).config().server());
     }
 
+    /**
+     * A variable that looks like a setting and is not one is a warning naming the closest real
+     * one as it must be written: upper case for a variable (a lower-case name was suggested, which
+     * is itself refused), lower case for a property. Reading logs nothing, so the warning waits
+     * for the log format.
+     */
+    @Test
+    void aNameThatIsNoSettingIsAWarningNamingTheClosestAsWritten() {
+        OperatorLayer layer = OperatorLayer.layered(null, null, Map.of("HYPERTERSE_SERVER_SESION_MAX", "5",
+                "HYPERTERSE_SERVER_TYPO", "1", "HYPERTERSE_TEST_POSTGRES_URL", "x"),
+                Map.of("hyperterse.observability.log.format", "json"));
+        assertEquals(List.of(
+                "-Dhyperterse.observability.log.format is not an operator setting and is ignored "
+                        + "(did you mean -Dhyperterse.observability.logs.format?)",
+                "HYPERTERSE_SERVER_SESION_MAX is not an operator setting and is ignored "
+                        + "(did you mean HYPERTERSE_SERVER_SESSIONS_MAX?)",
+                "HYPERTERSE_SERVER_TYPO is not an operator setting and is ignored (the closest setting is "
+                        + "HYPERTERSE_SERVER_HOST; start --print-config lists them all)"),
+                layer.warnings());
+        assertEquals(List.of(), layer.sources(), "nothing was read from them");
+    }
+
     @Test
     void aSettingIsReadAsWrittenBeforeAnyProjectIsCompiled() {
         OperatorLayer layer = OperatorLayer.layered(tree("observability:\n  logs:\n    format: json\n"), FILE,
