@@ -41,7 +41,7 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Option(names = "--check-db", description = "Also connect to each adapter's database and prepare every "
             + "statement, reporting syntax errors and unknown tables or columns. An adapter that cannot connect "
-            + "is reported as a warning and its statements are skipped.")
+            + "is an error (its statements could not be checked), naming the adapter and why.")
     boolean checkDb;
 
     @Option(names = "--strict-env", description = {"Report an environment variable that is not set as an error",
@@ -91,12 +91,27 @@ final class ValidateCommand implements Callable<Integer> {
                     project.prompts().isEmpty() && project.resources().isEmpty() ? ""
                             : ", " + Counted.of(project.prompts().size(), "prompt") + ", "
                                     + Counted.of(project.resources().size(), "resource"),
-                    checkDb ? " (statements checked against the reachable databases)" : "");
+                    checkDb ? " (statements checked against the databases)" : "");
         }
         return 0;
     }
 
-    /** Prints warnings for adapters that cannot connect and errors for statements that do not prepare. */
+    /** An adapter that could not connect, at its file and line: which connector, why, and what went unchecked. */
+    static ConfigProblem unreachable(Project project, String name, Throwable failure) {
+        AdapterDef adapter = project.adapters().get(name);
+        long statements = project.allTools().values().stream()
+                .filter(t -> name.equals(t.use()) && t.statement() != null).count();
+        return new ConfigProblem(adapter.location(), "adapter '" + name + "' (" + adapter.connector()
+                + ") cannot connect, so " + (statements == 0 ? "it was not checked"
+                : Counted.of(statements, "statement") + " on it went unchecked") + ": "
+                + ConnectorException.reasonWithoutAdapter(name, failure));
+    }
+
+    /**
+     * Prints an error for each adapter that cannot connect and each statement that does not
+     * prepare. An adapter that cannot connect fails the check: its statements went unchecked, and
+     * a check asked for and not done must not pass (a CI job would go green on a typo in a host name).
+     */
     private static boolean checkDatabases(ProjectLoader loader, Project project, PrintWriter err) {
         ToolAssembly assembly;
         try {
@@ -116,18 +131,18 @@ final class ValidateCommand implements Callable<Integer> {
             synchronized (notes) {
                 notes.forEach(note -> err.println("note: " + note));
             }
+            List<ConfigProblem> problems = new ArrayList<>();
             pending.forEach((name, f) -> {
                 if (f.succeeded()) {
                     live.put(name, f.result());
                 } else {
-                    AdapterDef a = project.adapters().get(name);
-                    err.println("warning: " + a.location() + ": adapter '" + name + "' (" + a.connector()
-                            + ") not checked: " + ConnectorException.reasonWithoutAdapter(name, f.cause()));
+                    problems.add(unreachable(project, name, f.cause()));
                 }
             });
-            List<ConfigProblem> problems = StatementChecks.check(project, assembly.statements(), live)
+            problems.addAll(StatementChecks.check(project, assembly.statements(), live)
                     .map(StatementChecks.Outcome::problems)
-                    .toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+                    .toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES));
+            java.util.Collections.sort(problems);
             if (!problems.isEmpty()) {
                 ProjectLoader.print(new ProjectException(problems), err);
                 return false;

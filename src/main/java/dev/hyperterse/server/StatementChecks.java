@@ -22,8 +22,8 @@ import java.util.Map;
  * Connecting a project's adapters and preparing every statement against its database, shared by
  * {@code start} (where an adapter that cannot connect stops start-up, and a statement that does
  * not prepare makes its tool unavailable, or stops start-up with {@code --strict}) and
- * {@code validate --check-db} (where an adapter that cannot connect is only noted, and a
- * statement that does not prepare is an error).
+ * {@code validate --check-db} (where an adapter that cannot connect and a statement that does
+ * not prepare are both errors).
  */
 public final class StatementChecks {
 

@@ -96,6 +96,30 @@ class ValidateCommandTest {
                 "validate changed the database file");
     }
 
+    /**
+     * {@code --check-db} with a database that cannot be reached fails (it exited 0 "checked against
+     * the reachable databases", so a CI job went green with nothing checked), naming the adapter,
+     * its connector, what went unchecked and why; the reachable adapters are still checked.
+     */
+    @Test
+    void anUnreachableDatabaseFailsTheCheckNamingTheAdapterAndWhy(@TempDir Path scratch) throws Exception {
+        Path project = dev.hyperterse.testing.RunningServer.copyExample("quickstart", scratch);
+        Files.writeString(project.resolve("app/adapters/orders.terse"),
+                "connector: postgres\nconnection_string: 'postgres://app:s3cret@127.0.0.1:1/orders'\n");
+        dev.hyperterse.testing.RunningServer.writeTool(project, "count-orders",
+                "description: 'counts orders'\nuse: orders\nstatement: SELECT count(*) FROM orders\n");
+        dev.hyperterse.testing.RunningServer.writeTool(project, "bad-column",
+                "description: 'reads a column that does not exist'\nuse: shop\nstatement: SELECT no_such_column FROM customers\n");
+        CliRunner.Run r = CliRunner.run("validate", "--check-db", project.toString());
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("2 configuration errors:"), r.err());
+        assertTrue(r.err().contains("app/adapters/orders.terse: adapter 'orders' (postgres) cannot connect, so 1 statement "
+                + "on it went unchecked: cannot connect to PostgreSQL at 127.0.0.1:1/orders"), r.err());
+        assertTrue(r.err().contains("tool 'bad-column': the statement does not prepare on adapter 'shop'"), r.err());
+        assertFalse(r.err().contains("s3cret"), r.err());
+        assertEquals("", r.out(), "no 'is valid' line");
+    }
+
     private static List<String> files(Path folder) throws java.io.IOException {
         try (java.util.stream.Stream<Path> list = Files.list(folder)) {
             return list.map(p -> p.getFileName().toString()).sorted().toList();
