@@ -102,6 +102,31 @@ final class ConfigMap {
         return e == null ? ownerLocation() : new SourceLocation(e.value().file(), e.value().line());
     }
 
+    /**
+     * Where a part of the key's text value was written: the line of the value's text holding
+     * {@code value.substring(start, end)} (counting the same text before it), so a problem about
+     * one placeholder of a statement of many lines is at that placeholder's line.
+     */
+    SourceLocation location(String key, String value, int start, int end) {
+        YamlNode.Entry e = entry(key);
+        if (e == null || !(e.value() instanceof YamlNode.Scalar)) {
+            return location(key);
+        }
+        String part = value.substring(start, end);
+        int occurrence = 0;
+        for (int at = value.indexOf(part); at >= 0 && at < start; at = value.indexOf(part, at + 1)) {
+            occurrence++;
+        }
+        YamlNode.Scalar scalar = (YamlNode.Scalar) e.value();
+        return new SourceLocation(scalar.file(), scalar.lineOf(part, occurrence));
+    }
+
+    /** A problem about a part of the key's text value, at that part's line (see {@link #location(String, String, int, int)}). */
+    void error(String key, String value, int start, int end, String message) {
+        SourceLocation at = location(key, value, start, end);
+        problems.error(at.file(), at.line(), message);
+    }
+
     void error(String key, String message) {
         SourceLocation at = location(key);
         problems.error(at.file(), at.line(), message);
@@ -114,6 +139,12 @@ final class ConfigMap {
     /** An environment variable the item lists is not set (see {@link Problems#missingVariable}). */
     void missingVariable(YamlNode item, String variable, String message) {
         problems.missingVariable(item.file(), item.line(), variable, message);
+    }
+
+    /** Like {@link #missingVariable(String, String, String)}, at the line of the placeholder that uses it. */
+    void missingVariable(String key, String value, int start, int end, String variable, String message) {
+        SourceLocation at = location(key, value, start, end);
+        problems.missingVariable(at.file(), at.line(), variable, message);
     }
 
     /** An environment variable the value at {@code key} uses is not set (see {@link Problems#missingVariable}). */

@@ -655,9 +655,18 @@ final class ToolReader {
     private void checkStatement(ConfigMap cfg, String statement, List<InputDef> inputs, EffectiveAuth effective,
                                 String owner) {
         AuthDef auth = effective.auth();
+        // each problem at the placeholder's own line: a statement block may be dozens of lines long
+        int from = 0;
         for (String bad : Placeholders.malformed(statement)) {
-            cfg.error("statement", "malformed placeholder '" + bad + "' in 'statement'; expected {{ inputs.NAME }}, "
-                    + "{{ env.NAME }} or {{ auth.claims.NAME }}");
+            int at = statement.indexOf(bad, from);
+            String message = "malformed placeholder '" + bad + "' in 'statement'; expected {{ inputs.NAME }}, "
+                    + "{{ env.NAME }} or {{ auth.claims.NAME }}";
+            if (at < 0) {
+                cfg.error("statement", message);
+            } else {
+                cfg.error("statement", statement, at, at + bad.length(), message);
+                from = at + bad.length();
+            }
         }
         List<String> declared = new ArrayList<>();
         for (InputDef input : inputs) {
@@ -670,18 +679,20 @@ final class ToolReader {
             if (p.isInput()) {
                 used.add(name);
                 if (!declared.contains(name) && reported.add("inputs." + name)) {
-                    cfg.error("statement", "'statement' uses {{ inputs." + name + " }} but " + owner
+                    cfg.error("statement", statement, p.start(), p.end(), "'statement' uses {{ inputs." + name + " }} but " + owner
                             + " declares no input '" + name + "'" + Suggestions.didYouMean(name, declared));
                 }
             } else if (p.isEnv()) {
                 if (!env.isSet(name) && reported.add("env." + name)) {
-                    cfg.missingVariable("statement", name, owner + ": environment variable '" + name
+                    cfg.missingVariable("statement", statement, p.start(), p.end(), name, owner
+                            + ": environment variable '" + name
                             + "' is not set (used in 'statement')");
                 }
             } else if (p.isClaim() && !effective.broken() && reported.add("claims." + name)
                     && (auth == null || !AuthBlocks.CLAIM_PLUGINS.contains(auth.plugin()))) {
                 String claimPlugins = String.join(" or ", new TreeSet<>(AuthBlocks.CLAIM_PLUGINS));
-                cfg.error("statement", "'statement' uses {{ auth.claims." + name + " }}, which needs an auth plugin "
+                cfg.error("statement", statement, p.start(), p.end(), "'statement' uses {{ auth.claims." + name
+                        + " }}, which needs an auth plugin "
                         + "that provides claims (" + claimPlugins + "); " + owner
                         + (auth == null ? " has no auth plugin" : " uses '" + auth.plugin() + "'"));
             }

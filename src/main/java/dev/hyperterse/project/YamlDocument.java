@@ -60,7 +60,7 @@ final class YamlDocument {
             return YamlNode.Mapping.empty(file, 1);
         }
         try {
-            return new Converter(file, problems, options).convert(root);
+            return new Converter(file, problems, options, body.split("\r?\n|\r", -1)).convert(root);
         } catch (AliasesTooLarge e) {
             problems.error(file, e.line, "YAML aliases repeat more than " + MAX_REPEATED_VALUES
                     + " values in this file (an alias of the value at line " + e.line + " went past that);"
@@ -164,11 +164,14 @@ final class YamlDocument {
         /** Nodes read so far: a node read again is one an alias repeats. */
         private final Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         private int repeated;
+        /** The file's lines, for the text of values that span several. */
+        private final String[] lines;
 
-        Converter(Path file, Problems problems, LoaderOptions options) {
+        Converter(Path file, Problems problems, LoaderOptions options, String[] lines) {
             this.file = file;
             this.problems = problems;
             this.scalars = new ScalarValues(options);
+            this.lines = lines;
         }
 
         YamlNode convert(Node node) {
@@ -221,7 +224,16 @@ final class YamlDocument {
             DumperOptions.ScalarStyle style = node.getScalarStyle();
             int textLine = style == DumperOptions.ScalarStyle.LITERAL || style == DumperOptions.ScalarStyle.FOLDED
                     ? line + 1 : line;
-            return new YamlNode.Scalar(value, text, node.isPlain(), file, textLine);
+            return new YamlNode.Scalar(value, text, node.isPlain(), file, textLine, source(textLine, node));
+        }
+
+        /** The lines from {@code firstLine} (1-based) to the node's end, when it ends on a later line; else null. */
+        private String source(int firstLine, ScalarNode node) {
+            int last = Math.min(node.getEndMark().getLine() + 1, lines.length);
+            if (last <= firstLine) {
+                return null;
+            }
+            return String.join("\n", java.util.Arrays.asList(lines).subList(firstLine - 1, last));
         }
 
         private YamlNode mapping(MappingNode node, int line) {

@@ -25,11 +25,43 @@ sealed interface YamlNode permits YamlNode.Scalar, YamlNode.Mapping, YamlNode.Se
      * Boolean, or null for {@code ~}/empty); {@code text} is the scalar exactly as written, which
      * is what string-typed keys use, so {@code version: 1.10} stays {@code "1.10"}.
      *
-     * @param plain true when written without quotes (only plain scalars are resolved to non-strings)
+     * @param plain  true when written without quotes (only plain scalars are resolved to non-strings)
+     * @param source the file's lines the value spans, from {@code line} on, as written (indentation,
+     *               quotes and all), to say which line a part of a value of several lines is on;
+     *               null for a value on one line
      */
-    record Scalar(Object value, String text, boolean plain, Path file, int line) implements YamlNode {
+    record Scalar(Object value, String text, boolean plain, Path file, int line, String source) implements YamlNode {
+        Scalar(Object value, String text, boolean plain, Path file, int line) {
+            this(value, text, plain, file, line, null);
+        }
+
         public boolean isNull() {
             return value == null;
+        }
+
+        /**
+         * The line {@code part} of this value was written on: its {@code occurrence}-th appearance
+         * (0 for the first) in the file's text of the value. A value of one line, or a part not
+         * written as it reads (folded across lines, escaped), is on {@link #line()}.
+         */
+        int lineOf(String part, int occurrence) {
+            if (source == null || part.isEmpty()) {
+                return line;
+            }
+            int at = -1;
+            for (int i = 0; i <= occurrence; i++) {
+                at = source.indexOf(part, at + 1);
+                if (at < 0) {
+                    return line;
+                }
+            }
+            int newlines = 0;
+            for (int i = 0; i < at; i++) {
+                if (source.charAt(i) == '\n') {
+                    newlines++;
+                }
+            }
+            return line + newlines;
         }
     }
 

@@ -140,6 +140,57 @@ final class ModuleFileSystem implements FileSystem {
         return message;
     }
 
+    /**
+     * {@link #withPackageNamed(String)} for a load failure, placed at the import that names the
+     * package: the importing file (the message's "imported from"), line and column, so the
+     * problem reads {@code file:line:column} like a syntax error. Where the import cannot be found
+     * in that file's text, the failure keeps its place and says which file imported the package.
+     */
+    ScriptLoadException withPackageNamed(ScriptLoadException failure) {
+        String message = failure.getMessage();
+        String named = withPackageNamed(message);
+        if (named.equals(message)) {
+            return failure;
+        }
+        int from = named.lastIndexOf(IMPORTED_FROM);
+        if (from < 0) {
+            return failure.withMessage(named);
+        }
+        String importer = named.substring(from + IMPORTED_FROM.length()).strip();
+        String specifier = missingPackages.values().stream()
+                .filter(p -> named.contains("Cannot find package '" + p + "'")).findFirst().orElse(null);
+        int[] at = specifier == null ? null : importLine(Path.of(importer), specifier);
+        if (at == null) {
+            return failure.withMessage(named);
+        }
+        return new ScriptLoadException(Path.of(importer), at[0], at[1], named.substring(0, from));
+    }
+
+    private static final String IMPORTED_FROM = " imported from ";
+    /** An import, export or require naming a module: its quoted specifier. */
+    private static final java.util.regex.Pattern IMPORTS = java.util.regex.Pattern.compile(
+            "(?:\\bfrom|\\bimport|\\brequire)\\s*\\(?\\s*(['\"`])([^'\"`]+)\\1");
+
+    /** The line and column (1-based) of the import of {@code specifier} in {@code file}; null when not found. */
+    private static int[] importLine(Path file, String specifier) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        String[] lines = text.split("\r?\n|\r", -1);
+        for (int i = 0; i < lines.length; i++) {
+            java.util.regex.Matcher m = IMPORTS.matcher(lines[i]);
+            while (m.find()) {
+                if (m.group(2).equals(specifier)) {
+                    return new int[] {i + 1, m.start(1) + 1};
+                }
+            }
+        }
+        return null;
+    }
+
     private String notInstalled(String specifier) {
         return " (it is not in " + root.resolve("node_modules") + ": run npm install in " + root
                 + "; Node's built-in modules are not available to scripts)";

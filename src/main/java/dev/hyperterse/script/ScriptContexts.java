@@ -157,9 +157,7 @@ final class ScriptContexts {
     /** What a load that failed by itself (not cancelled) says: the engine's error, a file not read, or as it was. */
     private ScriptLoadException loadFailed(Path file, Exception e) {
         if (e instanceof PolyglotException) {
-            ScriptLoadException failure = loadFailure(file, (PolyglotException) e);
-            String named = files.withPackageNamed(failure.getMessage());
-            return named.equals(failure.getMessage()) ? failure : failure.withMessage(named);
+            return files.withPackageNamed(loadFailure(file, (PolyglotException) e));
         }
         if (e instanceof IOException) {
             return new ScriptLoadException(file, 0, 0, "cannot read: " + e.getMessage());

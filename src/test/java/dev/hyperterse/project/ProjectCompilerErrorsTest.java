@@ -276,8 +276,32 @@ class ProjectCompilerErrorsTest {
                 "inputs:", "  a: {type: int}", "  b: {type: int}");
         ProjectException e = p.fails();
         assertProblem(e, f, 3, "malformed placeholder '{{ inputs.a }'");
-        assertProblem(e, f, 3, "malformed placeholder '{{ inputs.b'");
+        assertProblem(e, f, 4, "malformed placeholder '{{ inputs.b'");
         assertEquals(2, e.problems().size(), e.getMessage());
+    }
+
+    /**
+     * A placeholder's problem is at its own line of a statement of many lines (it was at the
+     * block's first line), in a literal block, a folded one and a quoted value alike; the same
+     * placeholder text twice is reported once, at its first use.
+     */
+    @Test
+    void aPlaceholderProblemIsAtItsOwnLine() {
+        Path literal = tool("a", "use: db", "statement: |", "  SELECT id,", "         name", "  FROM t",
+                "  WHERE id = {{ inputs.id }}", "    AND name = {{ inputs.nmae }}", "    AND x = {{ inputs.nmae }}",
+                "    AND y = {{ auth.claims.sub }}", "    AND z = {{ inputs.x }", "inputs:", "  id: {type: int}",
+                "  name: {type: string}");
+        Path folded = tool("b", "use: db", "statement: >", "  SELECT id", "  FROM t", "  WHERE id = {{ inputs.ids }}",
+                "inputs:", "  id: {type: int}");
+        Path quoted = tool("c", "use: db", "statement: \"SELECT id", "  FROM t", "  WHERE id = {{ inputs.ids }}\"",
+                "inputs:", "  id: {type: int}");
+        ProjectException e = p.fails();
+        assertProblem(e, literal, 7, "declares no input 'nmae'", "did you mean 'name'?");
+        assertProblem(e, literal, 9, "{{ auth.claims.sub }}");
+        assertProblem(e, literal, 10, "malformed placeholder '{{ inputs.x }'");
+        assertProblem(e, folded, 5, "declares no input 'ids'");
+        assertProblem(e, quoted, 4, "declares no input 'ids'");
+        assertEquals(1, e.problems().stream().filter(x -> x.message().contains("'nmae'")).count(), e.getMessage());
     }
 
     @Test

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,6 +90,17 @@ class NpmImportsTest extends ScriptTestBase {
         // named as the package, with the fix, not as a path under the project folder
         assertTrue(e.getMessage().contains("Cannot find package 'not-installed' (it is not in "), e.getMessage());
         assertTrue(e.getMessage().contains("run npm install in "), e.getMessage());
+        // at the import that names it, like a syntax error: the importing file, line and column
+        assertTrue(e.file().endsWith("h.js") && e.line() == 1 && e.column() == 15,
+                e.file() + ":" + e.line() + ":" + e.column());
+        assertFalse(e.getMessage().contains("imported from"), "the place says it: " + e.getMessage());
+
+        p.write("lib/dates.js", "// dates", "import {", "  format,", "} from \"date-fns\";", "export const f = format;");
+        p.write("k.js", "import { f } from './lib/dates.js';", "export default () => f;");
+        ScriptLoadException nested = assertThrows(ScriptLoadException.class, () -> p.start(1, p.ref("k.js")));
+        assertTrue(nested.getMessage().contains("Cannot find package 'date-fns'"), nested.getMessage());
+        assertTrue(nested.file().endsWith("lib/dates.js") && nested.line() == 4,
+                "the file that imports it, not the entry: " + nested.file() + ":" + nested.line());
 
         p.write("node_modules/uses-fs/index.js", "const fs = require('fs');", "exports.read = () => fs;");
         p.write("g.js", "import { read } from 'uses-fs';", "export default () => 1;");
