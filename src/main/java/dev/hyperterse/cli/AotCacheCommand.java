@@ -36,9 +36,10 @@ import java.util.regex.Pattern;
  */
 @Command(name = "aot-cache", mixinStandardHelpOptions = true,
         description = {"Make a start-up cache for this jar, this JVM and a project, and print the java command that "
-                + "uses it. The server is started on the project (on a free port of 127.0.0.1), called a few "
-                + "times (tools/list, search, and the tools given with --call), then stopped; the JVM writes the "
-                + "classes it loaded, already parsed and linked, into FILE.",
+                + "uses it. The server is started on the project (on a free port of 127.0.0.1), called twenty "
+                + "times over (initialize, tools/list, search, and the tools given with --call, each with the "
+                + "--header headers), then stopped; the JVM writes the classes it loaded, already parsed and "
+                + "linked, into FILE.",
                 "JDK 25 and later: an AOT cache (-XX:AOTCacheOutput, used with -XX:AOTCache). JDK 17 to 24: an "
                         + "AppCDS archive (-XX:ArchiveClassesAtExit, used with -XX:SharedArchiveFile).",
                 "The cache is valid only for the exact jar file and JVM build that made it: make it again after "
@@ -67,6 +68,12 @@ final class AotCacheCommand implements Callable<Integer> {
                     + "--call 'get-user={\"id\":1}'. Only tools without side effects: the call really runs.")
     List<String> calls = new ArrayList<>();
 
+    @Option(names = "--header", paramLabel = "NAME=VALUE",
+            description = "Send this HTTP header with every training request (repeatable), e.g. "
+                    + "--header \"X-API-Key=$SHOP_API_KEY\" or --header 'Authorization=Bearer …' for a project "
+                    + "whose tools need a key: without it they are neither found nor run.")
+    List<String> headers = new ArrayList<>();
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "How long the server may take to start, and then to write the cache. Default: 300.")
     int timeoutSeconds = 300;
@@ -93,8 +100,10 @@ final class AotCacheCommand implements Callable<Integer> {
             return 1;
         }
         List<Map.Entry<String, JsonObject>> training;
+        List<Map.Entry<String, String>> sent;
         try {
             training = parseCalls(calls);
+            sent = parseHeaders(headers);
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             return 2;
@@ -147,7 +156,7 @@ final class AotCacheCommand implements Callable<Integer> {
             return 1;
         }
         try {
-            exercise(url, training, err);
+            exercise(url, training, sent, err);
         } catch (IOException | RuntimeException e) {
             server.destroyForcibly();
             err.println("training calls to " + url + " failed: " + e.getMessage() + "; the server's output:");
@@ -212,6 +221,33 @@ final class AotCacheCommand implements Callable<Integer> {
         return parsed;
     }
 
+    /**
+     * {@code NAME=VALUE} pairs, each a header the JDK's HTTP client may send (it sets
+     * {@code Host}, {@code Content-Length} and a few others itself). A value is never repeated in
+     * a message: it is likely a key.
+     */
+    static List<Map.Entry<String, String>> parseHeaders(List<String> headers) {
+        List<Map.Entry<String, String>> parsed = new ArrayList<>();
+        for (String header : headers) {
+            int eq = header.indexOf('=');
+            String name = eq < 0 ? header : header.substring(0, eq).strip();
+            if (eq <= 0 || name.isEmpty()) {
+                throw new IllegalArgumentException("--header takes NAME=VALUE, e.g. --header 'X-API-Key=…'; got "
+                        + (eq < 0 ? "'" + name + "' without '='" : "no name"));
+            }
+            String value = header.substring(eq + 1);
+            try {
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header(name, value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--header " + name + ": not a header this client may send ("
+                        + "a name of letters, digits and -, not one the HTTP client sets itself such as Host or "
+                        + "Content-Length; a value without line breaks)");
+            }
+            parsed.add(Map.entry(name, value));
+        }
+        return parsed;
+    }
+
     private static void readLog(Process server, List<String> log, CompletableFuture<String> endpoint) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(server.getInputStream(),
                 StandardCharsets.UTF_8))) {
@@ -241,26 +277,32 @@ final class AotCacheCommand implements Callable<Integer> {
      * initialize, tools/list, a search, and each {@code --call} (by name when the tool is listed,
      * else through {@code execute}).
      */
-    private static void exercise(String url, List<Map.Entry<String, JsonObject>> training, PrintWriter err)
+    static void exercise(String url, List<Map.Entry<String, JsonObject>> training,
+                         List<Map.Entry<String, String>> headers, PrintWriter err)
             throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         URI mcp = URI.create(url);
         URI heartbeat = mcp.resolve("/heartbeat");
         JsonObject listed = null;
-        for (int round = 0; round < 20; round++) {
+        for (int round = 0; round < ROUNDS; round++) {
             send(client, HttpRequest.newBuilder(heartbeat).GET());
-            rpc(client, mcp, "initialize", new JsonObject().put("protocolVersion", "2025-06-18")
+            rpc(client, mcp, headers, "initialize", new JsonObject().put("protocolVersion", "2025-06-18")
                     .put("capabilities", new JsonObject())
                     .put("clientInfo", new JsonObject().put("name", "aot-cache").put("version", "1")));
-            listed = rpc(client, mcp, "tools/list", new JsonObject());
+            listed = rpc(client, mcp, headers, "tools/list", new JsonObject());
             if (round == 0 && listed.containsKey("error")) {
                 err.println("training: tools/list was refused (" + listed.getValue("error") + "): the cache "
-                        + "covers the start only");
+                        + "covers the start only" + (headers.isEmpty() ? " (does the project need a key? "
+                        + "give it with --header NAME=VALUE)" : ""));
             }
-            rpc(client, mcp, "tools/call", new JsonObject().put("name", "search")
+            JsonObject search = rpc(client, mcp, headers, "tools/call", new JsonObject().put("name", "search")
                     .put("arguments", new JsonObject().put("query", "find a record by id")));
+            if (round == 0 && headers.isEmpty() && "[]".equals(firstText(search))) {
+                err.println("training: search found no tools; tools behind an auth block are hidden from a "
+                        + "caller without its key: give it with --header NAME=VALUE");
+            }
             for (Map.Entry<String, JsonObject> call : training) {
-                JsonObject answer = rpc(client, mcp, "tools/call", listedNames(listed).contains(call.getKey())
+                JsonObject answer = rpc(client, mcp, headers, "tools/call", listedNames(listed).contains(call.getKey())
                         ? new JsonObject().put("name", call.getKey()).put("arguments", call.getValue())
                         : new JsonObject().put("name", "execute").put("arguments",
                                 new JsonObject().put("tool", call.getKey()).put("inputs", call.getValue())));
@@ -271,7 +313,17 @@ final class AotCacheCommand implements Callable<Integer> {
                 }
             }
         }
-        err.println("training: 20 rounds of calls answered");
+        err.println("training: " + ROUNDS + " rounds of calls answered");
+    }
+
+    /** How many times the training calls are made: enough for the JVM to see each path as a hot one. */
+    static final int ROUNDS = 20;
+
+    /** The text of a tool result's first content block, or null. */
+    private static String firstText(JsonObject answer) {
+        JsonArray content = answer.getJsonObject("result", new JsonObject()).getJsonArray("content");
+        Object first = content == null || content.isEmpty() ? null : content.getValue(0);
+        return first instanceof JsonObject ? ((JsonObject) first).getString("text") : null;
     }
 
     private static List<String> listedNames(JsonObject listed) {
@@ -287,14 +339,15 @@ final class AotCacheCommand implements Callable<Integer> {
         return names;
     }
 
-    private static JsonObject rpc(HttpClient client, URI mcp, String method, JsonObject params)
-            throws IOException, InterruptedException {
+    private static JsonObject rpc(HttpClient client, URI mcp, List<Map.Entry<String, String>> headers, String method,
+                                  JsonObject params) throws IOException, InterruptedException {
         String body = new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", method).put("params", params)
                 .encode();
-        String answer = send(client, HttpRequest.newBuilder(mcp)
+        HttpRequest.Builder request = HttpRequest.newBuilder(mcp)
                 .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .header("Accept", "application/json, text/event-stream");
+        headers.forEach(h -> request.header(h.getKey(), h.getValue()));
+        String answer = send(client, request.POST(HttpRequest.BodyPublishers.ofString(body)));
         // a streamed answer is one SSE event whose data is the JSON-RPC response; a refusal (a
         // project whose endpoint requires a token) is an answer without a result
         String json = answer.strip();

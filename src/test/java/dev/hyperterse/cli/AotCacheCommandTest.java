@@ -45,6 +45,60 @@ class AotCacheCommandTest {
     }
 
     @Test
+    void headersAreNameEqualsValueAndOnesTheClientMaySend() {
+        var headers = AotCacheCommand.parseHeaders(List.of("X-API-Key=k=1", "Authorization=Bearer abc"));
+        assertEquals(List.of(java.util.Map.entry("X-API-Key", "k=1"), java.util.Map.entry("Authorization", "Bearer abc")),
+                headers);
+        IllegalArgumentException noValue = assertThrows(IllegalArgumentException.class,
+                () -> AotCacheCommand.parseHeaders(List.of("X-API-Key")));
+        assertTrue(noValue.getMessage().startsWith("--header takes NAME=VALUE"), noValue.getMessage());
+        IllegalArgumentException restricted = assertThrows(IllegalArgumentException.class,
+                () -> AotCacheCommand.parseHeaders(List.of("Content-Length=secret-looking")));
+        assertTrue(restricted.getMessage().startsWith("--header Content-Length: not a header this client may send"),
+                restricted.getMessage());
+        assertTrue(!restricted.getMessage().contains("secret-looking"), "the value is never repeated");
+    }
+
+    /**
+     * Every training request to /mcp carries the --header headers, so a project whose tools need
+     * a key is trained with its tools found and run (without, search found none and execute said
+     * "tool not found"); without headers, an empty search says how to give one.
+     */
+    @Test
+    void trainingSendsTheHeadersWithEveryCall() throws Exception {
+        List<String> keys = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            if (exchange.getRequestMethod().equals("POST")) {
+                keys.add(String.valueOf(exchange.getRequestHeaders().getFirst("X-API-Key")));
+            }
+            byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"[]\"}]}}"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            java.io.StringWriter err = new java.io.StringWriter();
+            AotCacheCommand.exercise(url, AotCacheCommand.parseCalls(List.of("get-user={\"id\":1}")),
+                    AotCacheCommand.parseHeaders(List.of("X-API-Key=k123")), new java.io.PrintWriter(err, true));
+            assertEquals(AotCacheCommand.ROUNDS * 4, keys.size(), "initialize, tools/list, search, the call: " + keys);
+            assertTrue(keys.stream().allMatch("k123"::equals), keys.toString());
+            assertTrue(!err.toString().contains("--header"), err.toString());
+
+            java.io.StringWriter bare = new java.io.StringWriter();
+            AotCacheCommand.exercise(url, List.of(), List.of(), new java.io.PrintWriter(bare, true));
+            assertTrue(bare.toString().contains("search found no tools; tools behind an auth block are hidden from a "
+                    + "caller without its key: give it with --header NAME=VALUE"), bare.toString());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void startWarnsOnlyAboutACacheTheJvmDidNotMap() {
         assertNull(StartCommand.unusedCacheWarning(List.of("-Xmx256m"), "mixed mode"), "no cache given");
         assertNull(StartCommand.unusedCacheWarning(List.of("-XX:AOTCache=/srv/h.aot"), "mixed mode, sharing"));
