@@ -1,68 +1,167 @@
 package dev.hyperterse.cli;
 
-import dev.hyperterse.model.ObservabilitySettings;
+import dev.hyperterse.model.ByteSizes;
+import dev.hyperterse.model.HttpLimits;
+import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.Redaction;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.server.ClusterOptions;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * {@code start --print-config}: the settings the server would run with, after every layer, as the
- * YAML an operator file takes. Text values pass through {@link Redaction}, so a secret written
- * into one is masked.
+ * {@code start --print-config}: the settings the server would run with, after every layer, as
+ * YAML: first what an operator may set ({@code server}, {@code observability}, {@code cluster}, in
+ * the form an operator file takes), then the project's own keys. Text values pass through
+ * {@link Redaction}, so a secret written into one is masked, and the metrics token is never shown.
+ *
+ * <p>Every key is one row of {@link #OPERATOR} or {@link #PROJECT}; {@code EffectiveConfigTest}
+ * fails for a key of the packaged defaults ({@code conf/hyperterse.yaml}) that has no row, so a
+ * new setting cannot be left out.
  */
 final class EffectiveConfig {
     private EffectiveConfig() {
     }
 
-    static String render(ServerSettings s, int port, ObservabilitySettings o, String logFormat, int logLevel,
-                         ClusterOptions cluster, List<String> layers) {
+    /**
+     * What the printed values are read from.
+     *
+     * @param project   the compiled project's settings (its {@code server} block is replaced by {@code server})
+     * @param server    the server settings after {@code --host}
+     * @param port      the port after {@code --port}, {@code server.port} and {@code $PORT}
+     * @param logFormat the log format after {@code --log-format}
+     * @param logLevel  the log level after {@code --log-level} and {@code --verbose}
+     * @param cluster   the cluster settings after the {@code --cluster*} flags; null when this node runs alone
+     */
+    record Effective(ProjectConfig project, ServerSettings server, int port, String logFormat, int logLevel,
+                     ClusterOptions cluster) {
+    }
+
+    /** One printed key: its dotted path and its value as YAML, or null to leave it out. */
+    record Row(String key, Function<Effective, String> value) {
+    }
+
+    private static Row row(String key, Function<Effective, String> value) {
+        return new Row(key, value);
+    }
+
+    /** The operator's keys, in the order of conf/hyperterse.yaml. */
+    static final List<Row> OPERATOR = List.of(
+            row("server.host", e -> text(e.server().host())),
+            row("server.port", e -> String.valueOf(e.port())),
+            row("server.log_level", e -> String.valueOf(e.logLevel())),
+            row("server.cors_origins", e -> list(e.server().corsOrigins())),
+            row("server.allowed_origins", e -> list(e.server().allowedOrigins())),
+            row("server.allowed_hosts", e -> list(e.server().allowedHosts())),
+            row("server.max_body_size", e -> size(e.server().maxBodyBytes())),
+            row("server.tool_errors", e -> e.server().toolErrors().name().toLowerCase(Locale.ROOT)),
+            row("server.page_size", e -> String.valueOf(e.server().pageSize())),
+            row("server.progress_interval", e -> duration(e.server().progressInterval())),
+            row("server.search_output_schema", e -> String.valueOf(e.server().searchOutputSchema())),
+            row("server.sessions.idle_timeout", e -> duration(e.server().sessionIdleTimeout())),
+            row("server.sessions.max", e -> String.valueOf(e.server().maxSessions())),
+            row("server.sessions.per_client", e -> String.valueOf(e.server().sessionsPerClient())),
+            row("server.http.idle_timeout", e -> duration(http(e).idle())),
+            row("server.http.header_timeout", e -> duration(http(e).headers())),
+            row("server.http.body_timeout", e -> duration(http(e).body())),
+            row("server.http.bodies_in_flight", e -> http(e).bodiesInFlight() == HttpLimits.AUTO_BODIES_IN_FLIGHT
+                    ? "auto" : size(http(e).bodiesInFlight())),
+            // a secret: whether one is set, never what it is
+            row("server.metrics.token", e -> e.server().metricsToken() == null || e.server().metricsToken().isEmpty()
+                    ? "\"\"" : "\"***\""),
+            row("server.instances", e -> e.server().instances() == 0 ? "auto" : String.valueOf(e.server().instances())),
+            row("server.shutdown_timeout", e -> duration(e.server().shutdownTimeout())),
+            row("observability.tracing.enabled", e -> String.valueOf(e.project().observability().tracingEnabled())),
+            row("observability.tracing.include_inputs",
+                    e -> String.valueOf(e.project().observability().tracingIncludeInputs())),
+            row("observability.metrics.enabled", e -> String.valueOf(e.project().observability().metricsEnabled())),
+            row("observability.metrics.path", e -> text(e.project().observability().metricsPath())),
+            row("observability.logs.format", Effective::logFormat),
+            row("cluster.enabled", e -> String.valueOf(e.cluster() != null)),
+            row("cluster.members", e -> e.cluster() == null ? null : list(e.cluster().members())),
+            row("cluster.host", e -> e.cluster() == null ? null : text(e.cluster().host())),
+            row("cluster.port", e -> e.cluster() == null ? null : String.valueOf(e.cluster().port())),
+            row("cluster.name", e -> e.cluster() == null ? null : text(e.cluster().name())),
+            row("cluster.multicast", e -> e.cluster() == null ? null : String.valueOf(e.cluster().multicast())));
+
+    /** The project's own keys (its .hyperterse over the packaged defaults), in the order of conf/hyperterse.yaml. */
+    static final List<Row> PROJECT = List.of(
+            row("name", e -> text(e.project().name())),
+            row("version", e -> e.project().version() == null ? "null" : text(e.project().version())),
+            row("root", e -> folder(e.project().projectDir(), e.project().rootDir())),
+            row("adapters.directory", e -> folder(e.project().rootDir(), e.project().adaptersDir())),
+            row("prompts.directory", e -> folder(e.project().rootDir(), e.project().promptsDir())),
+            row("resources.directory", e -> folder(e.project().rootDir(), e.project().resourcesDir())),
+            row("tools.directory", e -> folder(e.project().rootDir(), e.project().toolsDir())),
+            row("tools.search.limit", e -> String.valueOf(e.project().searchLimit())),
+            row("tools.search.ranking", e -> e.project().searchRanking().keyword()),
+            row("tools.search.filter_by_auth", e -> String.valueOf(e.project().searchFiltersByAuth())),
+            row("tools.search.statements", e -> String.valueOf(e.project().search().statements())),
+            row("tools.cache.enabled", e -> String.valueOf(e.project().cache().enabled())),
+            row("tools.cache.ttl", e -> String.valueOf(e.project().cache().ttlSeconds())),
+            row("tools.cache.max_size", e -> size(e.project().cacheMaxBytes())),
+            row("tools.row_limit", e -> String.valueOf(e.project().limits().rowLimit())),
+            row("tools.result_max_bytes", e -> size(e.project().limits().resultMaxBytes())),
+            row("tools.statement_timeout", e -> duration(e.project().limits().statementTimeout())),
+            row("tools.script_timeout", e -> duration(e.project().limits().scriptTimeout())),
+            row("tools.script_workers", e -> String.valueOf(e.project().scriptWorkers())),
+            row("tools.fetch.allow_hosts", e -> list(e.project().fetchAllowHosts().stream().map(String::valueOf).toList())),
+            row("tools.strict_handler_inputs", e -> String.valueOf(e.project().strictHandlerInputs())),
+            row("tools.exposure", e -> e.project().exposure().name().toLowerCase(Locale.ROOT)),
+            row("tools.confirm_without_elicitation", e -> e.project().access().runUnconfirmed() ? "run" : "refuse"),
+            row("tools.execute_tool_header", e -> String.valueOf(e.project().access().executeToolHeader())),
+            row("tools.expose_script_errors", e -> String.valueOf(e.project().exposeScriptErrors())),
+            row("auth.plugin", e -> e.project().defaultAuth() == null ? null : text(e.project().defaultAuth().plugin())));
+
+    static String render(Effective e, List<String> layers) {
         StringBuilder out = new StringBuilder();
         out.append("# effective settings; each layer over the one before: ")
                 .append(Redaction.secrets(String.join(" < ", layers))).append('\n');
-        out.append("server:\n");
-        line(out, 1, "host", text(s.host()));
-        line(out, 1, "port", String.valueOf(port));
-        line(out, 1, "log_level", String.valueOf(logLevel));
-        line(out, 1, "cors_origins", list(s.corsOrigins()));
-        line(out, 1, "allowed_origins", list(s.allowedOrigins()));
-        line(out, 1, "allowed_hosts", list(s.allowedHosts()));
-        line(out, 1, "max_body_size", String.valueOf(s.maxBodyBytes()));
-        line(out, 1, "tool_errors", s.toolErrors().name().toLowerCase(Locale.ROOT));
-        line(out, 1, "page_size", String.valueOf(s.pageSize()));
-        line(out, 1, "progress_interval", duration(s.progressInterval()));
-        line(out, 1, "search_output_schema", String.valueOf(s.searchOutputSchema()));
-        out.append("  sessions:\n");
-        line(out, 2, "idle_timeout", duration(s.sessionIdleTimeout()));
-        line(out, 2, "max", String.valueOf(s.maxSessions()));
-        line(out, 1, "shutdown_timeout", duration(s.shutdownTimeout()));
-        line(out, 1, "instances", s.instances() == 0 ? "auto" : String.valueOf(s.instances()));
-        out.append("observability:\n  tracing:\n");
-        line(out, 2, "enabled", String.valueOf(o.tracingEnabled()));
-        line(out, 2, "include_inputs", String.valueOf(o.tracingIncludeInputs()));
-        out.append("  metrics:\n");
-        line(out, 2, "enabled", String.valueOf(o.metricsEnabled()));
-        line(out, 2, "path", text(o.metricsPath()));
-        out.append("  logs:\n");
-        line(out, 2, "format", logFormat);
-        out.append("cluster:\n");
-        line(out, 1, "enabled", String.valueOf(cluster != null));
-        if (cluster != null) {
-            line(out, 1, "members", list(cluster.members()));
-            line(out, 1, "host", text(cluster.host()));
-            line(out, 1, "port", String.valueOf(cluster.port()));
-            line(out, 1, "name", text(cluster.name()));
-            line(out, 1, "multicast", String.valueOf(cluster.multicast()));
-        }
+        rows(out, OPERATOR, e);
+        out.append("# the project's own settings (its .hyperterse over the packaged defaults; an operator file "
+                + "cannot set them)\n");
+        rows(out, PROJECT, e);
         return out.toString();
     }
 
-    private static void line(StringBuilder out, int depth, String key, String value) {
-        out.append("  ".repeat(depth)).append(key).append(": ").append(value).append('\n');
+    /** The rows as nested YAML: a row's key opens the mappings its earlier rows have not. */
+    private static void rows(StringBuilder out, List<Row> rows, Effective e) {
+        List<String> open = List.of();
+        for (Row row : rows) {
+            String value = row.value().apply(e);
+            if (value == null) {
+                continue;
+            }
+            List<String> path = List.of(row.key().split("\\."));
+            int shared = 0;
+            while (shared < open.size() && shared < path.size() - 1 && open.get(shared).equals(path.get(shared))) {
+                shared++;
+            }
+            for (int depth = shared; depth < path.size() - 1; depth++) {
+                out.append("  ".repeat(depth)).append(path.get(depth)).append(":\n");
+            }
+            out.append("  ".repeat(path.size() - 1)).append(path.get(path.size() - 1)).append(": ").append(value)
+                    .append('\n');
+            open = path.subList(0, path.size() - 1);
+        }
+    }
+
+    private static HttpLimits http(Effective e) {
+        return e.server().http() == null ? HttpLimits.DEFAULTS : e.server().http();
+    }
+
+    /** A folder relative to the one it is written relative to; null when there is none. */
+    private static String folder(Path base, Path dir) {
+        if (dir == null) {
+            return "null";
+        }
+        Path shown = base != null && dir.startsWith(base) ? base.relativize(dir) : dir;
+        return text(shown.toString());
     }
 
     /** A JSON string, which YAML reads back as the same text. */
@@ -75,8 +174,21 @@ final class EffectiveConfig {
         return values.stream().map(EffectiveConfig::text).collect(Collectors.joining(", ", "[", "]"));
     }
 
+    /** As the project files write durations: in the largest of h, m, s and ms that keeps it whole. */
     private static String duration(Duration d) {
         long ms = d.toMillis();
+        if (ms > 0 && ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms > 0 && ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
+    /** As the project files write sizes: mb or kb when whole, else a number of bytes. */
+    private static String size(long bytes) {
+        String shown = ByteSizes.show(bytes);
+        return shown.endsWith(" bytes") ? String.valueOf(bytes) : shown;
     }
 }

@@ -182,9 +182,10 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             layers.addAll(operator.sources());
             layers.add(project.config().location().file().toString());
             layers.add("command-line flags");
-            spec.commandLine().getOut().print(EffectiveConfig.render(settings, listenPort, project.config().observability(),
+            spec.commandLine().getOut().print(EffectiveConfig.render(new EffectiveConfig.Effective(project.config(),
+                    settings, listenPort,
                     logFormat == null ? project.config().observability().logFormat() : Logging.format(logFormat),
-                    logLevel != null ? logLevel : verbose ? 4 : configured.logLevel(), clusterOptions, layers));
+                    logLevel != null ? logLevel : verbose ? 4 : configured.logLevel(), clusterOptions), layers));
             spec.commandLine().getOut().flush();
             loader.close();
             return 0;
