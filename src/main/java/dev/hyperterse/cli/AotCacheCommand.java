@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  */
 @Command(name = "aot-cache", mixinStandardHelpOptions = true,
         description = {"Make a start-up cache for this jar, this JVM and a project, and print the java command that "
-                + "uses it. The server is started on the project (on a free port of 127.0.0.1), called twenty "
+                + "uses it.",
+                "The server is started on the project (on a free port of 127.0.0.1), called twenty "
                 + "times over (initialize, tools/list, search, and the tools given with --call, each with the "
                 + "--header headers), then stopped; the JVM writes the classes it loaded, already parsed and "
                 + "linked, into FILE.",
@@ -70,7 +71,7 @@ final class AotCacheCommand implements Callable<Integer> {
 
     @Option(names = "--header", paramLabel = "NAME=VALUE",
             description = "Send this HTTP header with every training request (repeatable), e.g. "
-                    + "--header \"X-API-Key=$SHOP_API_KEY\" or --header 'Authorization=Bearer …' for a project "
+                    + "--header \"X-API-Key=$SHOP_API_KEY\" or --header 'Authorization=Bearer ...' for a project "
                     + "whose tools need a key: without it they are neither found nor run.")
     List<String> headers = new ArrayList<>();
 
@@ -232,7 +233,7 @@ final class AotCacheCommand implements Callable<Integer> {
             int eq = header.indexOf('=');
             String name = eq < 0 ? header : header.substring(0, eq).strip();
             if (eq <= 0 || name.isEmpty()) {
-                throw new IllegalArgumentException("--header takes NAME=VALUE, e.g. --header 'X-API-Key=…'; got "
+                throw new IllegalArgumentException("--header takes NAME=VALUE, e.g. --header 'X-API-Key=...'; got "
                         + (eq < 0 ? "'" + name + "' without '='" : "no name"));
             }
             String value = header.substring(eq + 1);

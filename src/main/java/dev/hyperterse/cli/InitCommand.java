@@ -21,7 +21,8 @@ import java.util.stream.Stream;
 final class InitCommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FOLDER",
-            description = "Folder to create the project in (created if missing; must be empty). Default: the current folder.")
+            description = "Folder to create the project in: a new one, or one holding only hidden files and folders "
+                    + "(.git, .env, ...), which are kept (a .gitignore gets the lines it lacks). Default: the current folder.")
     Path folder;
 
     @Spec
@@ -40,7 +41,8 @@ final class InitCommand implements Callable<Integer> {
             if (Files.isDirectory(target)) {
                 try (Stream<Path> entries = Files.list(target)) {
                     if (entries.anyMatch(p -> !p.getFileName().toString().startsWith("."))) {
-                        err.println(target + " is not empty; choose a new or empty folder");
+                        err.println(target + " holds files: choose a new folder, or one that holds only hidden "
+                                + "files (.git, .env, ...)");
                         return 1;
                     }
                 }

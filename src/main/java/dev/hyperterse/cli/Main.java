@@ -51,7 +51,7 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("Missing command: give start, validate, init or schema (or --help).");
+        err.println("Missing command: give start, validate, init, schema or aot-cache (or --help).");
         spec.commandLine().usage(err);
         return USAGE_ERROR;
     }

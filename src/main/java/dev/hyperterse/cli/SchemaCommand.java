@@ -7,8 +7,8 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 @Command(name = "schema", mixinStandardHelpOptions = true,
-        description = {"Print the JSON Schema (2020-12) of a project file, for editors:",
-            "root (.hyperterse), adapter, tool, prompt or resource (*.terse)."})
+        description = {"Print the JSON Schema (2020-12) of a project file, for editors.",
+            "KIND is root (.hyperterse), adapter, tool, prompt or resource (*.terse files)."})
 final class SchemaCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "KIND", defaultValue = "root",
             description = "root, adapter, tool, prompt or resource. Default: root.")

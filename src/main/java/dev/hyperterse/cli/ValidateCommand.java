@@ -44,15 +44,15 @@ final class ValidateCommand implements Callable<Integer> {
             + "is an error (its statements could not be checked), naming the adapter and why.")
     boolean checkDb;
 
-    @Option(names = "--strict-env", description = {"Report an environment variable that is not set as an error",
-            "(as start does). Without it such a variable is a warning, so a project can be validated",
-            "without the deployment's secrets, e.g. in CI."})
+    @Option(names = "--strict-env", description = "Report an environment variable that is not set as an error "
+            + "(as start does). Without it such a variable is a warning, so a project can be validated without the "
+            + "deployment's secrets, e.g. in CI.")
     boolean strictEnv;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = {"Operator settings to check with the project, as start reads them (server,",
-                    "observability, cluster). Default: conf/hyperterse.yaml beside the jar, if it exists;",
-                    "HYPERTERSE_* variables and hyperterse.* properties are read too."})
+            description = "Operator settings to check with the project, as start reads them (server, "
+                    + "observability, cluster). Default: conf/hyperterse.yaml beside the jar, if it exists; "
+                    + "HYPERTERSE_* variables and hyperterse.* properties are read too.")
     Path config;
 
     @Spec

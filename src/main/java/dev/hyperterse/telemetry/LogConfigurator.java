@@ -80,6 +80,10 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         // the semantic search build's tokenizer (DJL) probes for a GPU it never uses and says so
         // at every start
         context.getLogger("ai.djl").setLevel(Level.ERROR);
+        // Lucene 9 (the last line that runs on Java 17) uses the Vector API only up to JDK 22 and
+        // on later JDKs warns at every start that it runs its plain Java code instead, which is
+        // what it runs on JDK 17 too; search ranks small catalogs and needs no vector speed-up
+        context.getLogger("org.apache.lucene.internal.vectorization").setLevel(Level.ERROR);
         ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
         root.addAppender(console);

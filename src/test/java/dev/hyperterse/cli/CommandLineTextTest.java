@@ -53,7 +53,7 @@ class CommandLineTextTest {
         List<String[]> helps = new ArrayList<>();
         helps.add(new String[] {"--help"});
         helps.add(new String[] {"help"});
-        for (String command : List.of("start", "validate", "init")) {
+        for (String command : cli.getSubcommands().keySet().stream().filter(c -> !c.equals("help")).toList()) {
             helps.add(new String[] {command, "--help"});
             helps.add(new String[] {"help", command});
         }
@@ -77,6 +77,53 @@ class CommandLineTextTest {
         }
     }
 
+    /**
+     * The command list shows each command's first description line: a whole sentence (schema's
+     * ended in a colon, cut off from the list it announced), and no paragraph (aot-cache's filled
+     * six lines). An option's description is one text, which the help wraps: lines broken by hand
+     * wrapped again mid-sentence.
+     */
+    @Test
+    void summariesAreSentencesAndOptionTextsWrapAsOne() {
+        CommandLine cli = Main.commandLine();
+        for (Map.Entry<String, CommandLine> command : cli.getSubcommands().entrySet()) {
+            String[] description = command.getValue().getCommandSpec().usageMessage().description();
+            String summary = description.length == 0 ? "" : description[0];
+            assertTrue(summary.endsWith(".") && summary.length() <= 2 * COLUMNS,
+                    command.getKey() + "'s summary is no short sentence: " + summary);
+            for (ArgSpec arg : command.getValue().getCommandSpec().args()) {
+                assertTrue(arg.description().length <= 1, command.getKey() + " " + arg.paramLabel()
+                        + ": a description in several pieces: " + List.of(arg.description()));
+            }
+        }
+    }
+
+    /** The synopses in README.md and docs/configuration.md name every option of every command. */
+    @Test
+    void theSynopsesNameEveryOption() throws Exception {
+        CommandLine cli = Main.commandLine();
+        for (String doc : List.of("README.md", "docs/configuration.md")) {
+            String text = Files.readString(Path.of(doc));
+            for (Map.Entry<String, CommandLine> command : cli.getSubcommands().entrySet()) {
+                if (command.getKey().equals("help")) {
+                    continue;
+                }
+                int start = text.indexOf("java -jar target/hyperterse.jar " + command.getKey() + " [");
+                assertTrue(start >= 0, doc + " has no synopsis of " + command.getKey());
+                int end = text.indexOf("java -jar target/hyperterse.jar", start + 1);
+                String synopsis = text.substring(start, end < 0 ? text.length() : end);
+                for (CommandLine.Model.OptionSpec option : command.getValue().getCommandSpec().options()) {
+                    if (option.usageHelp() || option.versionHelp()) {
+                        continue;
+                    }
+                    assertTrue(java.util.Arrays.stream(option.names()).anyMatch(n -> synopsis.contains(n + " ")
+                                    || synopsis.contains(n + "]")),
+                            doc + ": the synopsis of " + command.getKey() + " lacks " + option.longestName());
+                }
+            }
+        }
+    }
+
     @Test
     void theCommandListShowsEachSummaryWhole() {
         String help = CliRunner.run("--help").out().replaceAll("\\s+", " ");
@@ -84,6 +131,9 @@ class CommandLineTextTest {
                 + "and a write tool."), help);
         assertTrue(help.contains("validate Check a project without serving it, and print every problem as "
                 + "file:line: message."), help);
+        assertTrue(help.contains("schema Print the JSON Schema (2020-12) of a project file, for editors. "), help);
+        assertTrue(help.contains("aot-cache Make a start-up cache for this jar, this JVM and a project, and print "
+                + "the java command that uses it. help "), help);
     }
 
     @Test

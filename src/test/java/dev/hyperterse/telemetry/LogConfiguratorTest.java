@@ -34,6 +34,9 @@ class LogConfiguratorTest {
         assertEquals(Level.ERROR, context.getLogger("io.micrometer.core.instrument.MeterRegistry").getLevel());
         assertEquals(Level.ERROR, context.getLogger("com.github.benmanes.caffeine.cache.LocalAsyncCache").getLevel());
         assertEquals(Level.ERROR, context.getLogger("ai.djl").getLevel());
+        // "You are running with Java 23 or later. To make full use of the Vector API, please update Apache Lucene."
+        assertEquals(Level.ERROR, context.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider")
+                .getEffectiveLevel());
         assertTrue(context.getStatusManager().getCopyOfStatusListenerList().stream()
                 .anyMatch(l -> l instanceof NopStatusListener));
 
