@@ -100,7 +100,8 @@ final class InitCommand implements Callable<Integer> {
                 + "name: " + name + "\n"
                 + "version: 0.1.0\n"
                 + "# The port is not set here, so --port or $PORT choose it (8080 when neither is given).\n");
-        files.put(".gitignore", "data/\n");
+        // the database file, npm's packages, and env files, which hold secrets (.env.example holds none)
+        files.put(".gitignore", "data/\nnode_modules/\n.env*\n!.env.example\n");
         files.put("app/adapters/notes-db.terse", ""
                 + "# An embedded SQLite database; the file is created from db/schema.sql on first start.\n"
                 + "connector: sqlite\n"

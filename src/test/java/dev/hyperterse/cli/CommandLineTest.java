@@ -119,13 +119,19 @@ class CommandLineTest {
         Files.writeString(project.resolve(".env"), "API_KEY=kept\n");
         CliRunner.Run init = run("init", project.toString());
         assertEquals(0, init.code(), init.err());
-        assertEquals("node_modules/\n.env\ndata/\n", Files.readString(project.resolve(".gitignore")));
+        assertEquals("node_modules/\n.env\ndata/\n.env*\n!.env.example\n", Files.readString(project.resolve(".gitignore")));
         assertEquals("API_KEY=kept\n", Files.readString(project.resolve(".env")));
 
         Path second = Files.createDirectories(dir.resolve("second"));
         Files.writeString(second.resolve(".gitignore"), "data/\n");
         assertEquals(0, run("init", second.toString()).code());
-        assertEquals("data/\n", Files.readString(second.resolve(".gitignore")), "already ignored: not added twice");
+        assertEquals("data/\nnode_modules/\n.env*\n!.env.example\n", Files.readString(second.resolve(".gitignore")),
+                "already ignored: not added twice");
+
+        // a new folder's: the database, npm's packages and the env files, which hold secrets
+        Path fresh = dir.resolve("fresh");
+        assertEquals(0, run("init", fresh.toString()).code());
+        assertEquals("data/\nnode_modules/\n.env*\n!.env.example\n", Files.readString(fresh.resolve(".gitignore")));
     }
 
     @Test
