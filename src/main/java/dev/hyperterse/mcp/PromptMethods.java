@@ -82,7 +82,7 @@ final class PromptMethods {
         return new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: unknown prompt '" + CallerText.cut(name) + "'");
     }
 
-    /** The caller's argument values: every required one present, no unknown ones, all strings. */
+    /** The caller's argument values: every required one present, no unknown ones, all strings, defaults for those left out. */
     private static Map<String, String> values(PromptDef prompt, JsonObject arguments) {
         Map<String, String> values = new LinkedHashMap<>();
         for (String key : arguments.fieldNames()) {
@@ -102,6 +102,10 @@ final class PromptMethods {
             if (a.required() && !values.containsKey(a.name())) {
                 throw new McpException(JsonRpc.INVALID_PARAMS, "prompts/get: missing required argument '" + a.name()
                         + "' of prompt '" + prompt.name() + "'");
+            }
+            // left out (or null): the default, else the placeholder renders as empty text
+            if (a.defaultValue() != null && !values.containsKey(a.name())) {
+                values.put(a.name(), a.defaultValue());
             }
         }
         return values;

@@ -9,12 +9,15 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads {@code arguments: {<name>: {title, description, required, completion}}} of a prompt or
+ * Reads {@code arguments: {<name>: {title, description, required, completion}}} (and, for a
+ * prompt, {@code default}) of a prompt or
  * a resource template. {@code completion} is a list of values, or {@code {use, statement}}: a
  * statement returning candidates for {@code {{ args.prefix }}}.
  */
 final class ArgumentReader {
     static final List<String> KEYS = List.of("title", "description", "required", "completion");
+    /** A prompt's argument may also have a {@code default}; a resource template's comes from its URI. */
+    static final List<String> PROMPT_KEYS = List.of("title", "description", "required", "default", "completion");
     private static final List<String> COMPLETION_KEYS = List.of("use", "statement");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
 
@@ -31,6 +34,12 @@ final class ArgumentReader {
      * @param completionPrefix the derived completion tools' name prefix ({@code completion:prompt:x})
      */
     List<ArgumentDef> read(ConfigMap cfg, String owner, String completionPrefix, AuthDef auth, boolean authBroken) {
+        return read(cfg, owner, completionPrefix, auth, authBroken, false);
+    }
+
+    /** @param defaults whether an argument may have a {@code default} (a prompt's) */
+    List<ArgumentDef> read(ConfigMap cfg, String owner, String completionPrefix, AuthDef auth, boolean authBroken,
+                           boolean defaults) {
         List<ArgumentDef> out = new ArrayList<>();
         ConfigMap arguments = cfg.map("arguments");
         if (arguments == null) {
@@ -55,10 +64,15 @@ final class ArgumentReader {
                 continue;
             }
             ConfigMap arg = arguments.child(entry);
-            arg.rejectUnknownKeys(KEYS);
+            arg.rejectUnknownKeys(defaults ? PROMPT_KEYS : KEYS);
             String title = arg.string("title");
             String description = arg.string("description");
             Boolean required = arg.bool("required");
+            String defaultValue = defaults ? defaultText(arg) : null;
+            if (defaultValue != null && Boolean.TRUE.equals(required)) {
+                arg.error("default", "argument '" + name + "' of " + owner + " is required, so its 'default' is never "
+                        + "used: remove one of the two");
+            }
             List<String> values = List.of();
             String completionTool = null;
             YamlNode completion = arg.node("completion");
@@ -74,8 +88,26 @@ final class ArgumentReader {
                 arg.error("completion", "'" + arg.name("completion") + "' must be a list of values or "
                         + "{use, statement}, got " + YamlNode.describe(completion));
             }
-            out.add(new ArgumentDef(name, title, description, required != null && required, values, completionTool, at));
+            out.add(new ArgumentDef(name, title, description, required != null && required, values, completionTool, at,
+                    defaultValue));
         }
         return out;
+    }
+
+    /**
+     * A {@code default} as the text it renders as: a string, or a number or boolean as written
+     * (prompt arguments are text); null when there is none, or it is a list or mapping (reported).
+     */
+    private static String defaultText(ConfigMap arg) {
+        YamlNode node = arg.node("default");
+        if (node == null || node instanceof YamlNode.Scalar && ((YamlNode.Scalar) node).isNull()) {
+            return null;
+        }
+        if (!(node instanceof YamlNode.Scalar)) {
+            arg.error("default", "'" + arg.name("default") + "' must be a text (prompt arguments are text), got "
+                    + YamlNode.describe(node));
+            return null;
+        }
+        return ((YamlNode.Scalar) node).text();
     }
 }

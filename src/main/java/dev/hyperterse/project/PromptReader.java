@@ -63,7 +63,7 @@ final class PromptReader {
             auth = null;
             authBroken = true;
         }
-        List<ArgumentDef> args = arguments.read(cfg, owner, "completion:prompt:" + name, auth, authBroken);
+        List<ArgumentDef> args = arguments.read(cfg, owner, "completion:prompt:" + name, auth, authBroken, true);
         List<String> declared = new ArrayList<>();
         args.forEach(a -> declared.add(a.name()));
 

@@ -64,6 +64,30 @@ class PromptsAndResourcesTest {
         assertTrue(p.warnings.isEmpty(), p.warnings.toString());
     }
 
+    /**
+     * A prompt argument may have a {@code default} (text; a number or boolean as written), which
+     * a required one may not; a resource template's arguments come from its URI and have none.
+     */
+    @Test
+    void aPromptArgumentMayHaveADefaultText() throws Exception {
+        p.write("app/prompts/tone.terse", "arguments:\n  tone:\n    default: concise\n  count:\n    default: 3\n"
+                + "messages:\n  - {role: user, text: 'Be {{ tone }}, in {{ count }} lines.'}\n");
+        Project project = p.compile();
+        assertEquals("concise", project.prompts().get("tone").argument("tone").defaultValue());
+        assertEquals("3", project.prompts().get("tone").argument("count").defaultValue());
+        assertEquals("sev3", project.prompts().get("incident-update").argument("severity").defaultValue());
+        assertNull(project.prompts().get("summarize-release").argument("version").defaultValue());
+
+        Path both = p.write("app/prompts/both.terse", "arguments:\n  x:\n    required: true\n    default: a\n"
+                + "  y:\n    default: [a, b]\nmessages:\n  - {role: user, text: '{{ x }} {{ y }}'}\n");
+        Path template = p.write("app/resources/by-id/config.terse", "uri_template: shop://things/{id}\n"
+                + "text_template: 'thing {{ id }}'\narguments:\n  id:\n    default: '1'\n");
+        ProjectException e = p.fails();
+        assertProblem(e, both, 4, "argument 'x' of prompt 'both' is required, so its 'default' is never used");
+        assertProblem(e, both, 6, "'arguments.y.default' must be a text (prompt arguments are text), got a list");
+        assertProblem(e, template, 5, "unknown key", "default");
+    }
+
     @Test
     void foldersComeFromTheRootFileAndDefaultToPromptsAndResources() throws Exception {
         p.write(".hyperterse", "name: demo\nprompts:\n  directory: my-prompts\nresources:\n  directory: res\n");

@@ -128,6 +128,12 @@ class PromptsAndResourcesServerTest {
             assertEquals("Here is the summary of 2.3:",
                     summary.getJsonArray("messages").getJsonObject(1).getJsonObject("content").getString("text"));
 
+            // severity has a default: left out, it renders as that, not as empty text
+            JsonObject defaulted = result(call(http, null, "prompts/get", new JsonObject().put("name", "incident-update")
+                    .put("arguments", new JsonObject().put("service", "checkout"))));
+            assertEquals("Write an update about the sev3 incident on checkout.",
+                    defaulted.getJsonArray("messages").getJsonObject(1).getJsonObject("content").getString("text"));
+
             JsonObject missing = error(call(http, null, "prompts/get", new JsonObject().put("name", "incident-update")
                     .put("arguments", new JsonObject().put("severity", "sev1"))));
             assertEquals(-32602, missing.getInteger("code"));

@@ -31,6 +31,7 @@ public final class DemoProject {
                 "    completion: [checkout, catalog, payments, search]",
                 "  severity:",
                 "    description: How bad it is",
+                "    default: sev3",
                 "    completion: [sev1, sev2, sev3]",
                 "messages:",
                 "  - role: system",
