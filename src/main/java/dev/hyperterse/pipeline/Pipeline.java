@@ -18,6 +18,7 @@ import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.script.ScriptFailure;
+import dev.hyperterse.script.ScriptInvoker;
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;

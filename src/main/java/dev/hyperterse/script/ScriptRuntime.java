@@ -2,7 +2,6 @@ package dev.hyperterse.script;
 
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.ScriptRef;
-import dev.hyperterse.pipeline.ScriptInvoker;
 import dev.hyperterse.telemetry.Metrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -29,14 +29,12 @@ class PackageRulesTest {
     /**
      * Known dependencies against the table, each with where it should go: the JSON size estimate
      * (mcp → connector) belongs in a package both may use; the bundled embedder's presence (project
-     * → search) and the output schema (pipeline → search) belong in model; script implements the
-     * pipeline's invoker interface (a cycle the pipeline's SPI should break).
+     * → search) and the output schema (pipeline → search) belong in model.
      */
     private static final List<String> KNOWN = List.of(
             "dev.hyperterse.connector.ResultBudget",
             "dev.hyperterse.search.TextEmbedder",
-            "dev.hyperterse.search.InputSchema",
-            "dev.hyperterse.pipeline.ScriptInvoker");
+            "dev.hyperterse.search.InputSchema");
 
     /** A package, and the project packages it must not use. */
     record Rule(String pkg, List<String> never) {

@@ -1,4 +1,4 @@
-package dev.hyperterse.pipeline;
+package dev.hyperterse.script;
 
 import dev.hyperterse.model.ScriptRef;
 import io.vertx.core.Future;
