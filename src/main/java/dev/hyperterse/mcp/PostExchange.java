@@ -120,21 +120,15 @@ final class PostExchange {
     }
 
     void respond(RunningRequest request, JsonObject response) {
-        Runnable finished;
-        synchronized (this) {
-            if (request.finished()) {
-                return;
-            }
-            request.markFinished();
-            outstanding--;
-            deliver(withinBudget(response));
-            completeIfDone();
-            finished = onFinished;
-        }
-        finished.run();
+        finish(request, response);
     }
 
     void cancelled(RunningRequest request) {
+        finish(request, null);
+    }
+
+    /** A request is done: its response is delivered (none when it was cancelled), once. */
+    private void finish(RunningRequest request, JsonObject response) {
         Runnable finished;
         synchronized (this) {
             if (request.finished()) {
@@ -142,6 +136,9 @@ final class PostExchange {
             }
             request.markFinished();
             outstanding--;
+            if (response != null) {
+                deliver(withinBudget(response));
+            }
             completeIfDone();
             finished = onFinished;
         }
