@@ -1,7 +1,6 @@
 package dev.hyperterse.mcp;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -13,8 +12,6 @@ import io.vertx.core.json.JsonObject;
  * in the session) fails the call instead, saying why.
  */
 final class SessionConfirmation implements UserConfirmation {
-    static final String KEY = "confirm";
-
     private final CallScope call;
 
     SessionConfirmation(CallScope call) {
@@ -23,25 +20,12 @@ final class SessionConfirmation implements UserConfirmation {
 
     @Override
     public Future<Decision> ask(String tool, JsonObject inputs, String question) {
-        JsonObject params = new JsonObject().put("message", question).put("requestedSchema", new JsonObject()
-                .put("type", "object")
-                .put("properties", new JsonObject().put(KEY, new JsonObject().put("type", "boolean")
-                        .put("description", "true to run the tool")))
-                .put("required", new JsonArray().add(KEY)));
-        return call.requestClient("elicitation/create", params).transform(ar -> {
+        return call.requestClient("elicitation/create", UserConfirmation.elicitation(question)).transform(ar -> {
             if (ar.failed() && !(ar.cause() instanceof CallScope.NoAnswer)) {
                 return Future.failedFuture(ar.cause());
             }
-            return Future.succeededFuture(ar.succeeded() && accepted(ar.result()) ? Decision.ACCEPTED : Decision.DECLINED);
+            return Future.succeededFuture(ar.succeeded() && UserConfirmation.confirms(ar.result())
+                    ? Decision.ACCEPTED : Decision.DECLINED);
         });
-    }
-
-    /** An ElicitResult with {@code action: accept} and {@code content.confirm: true}. */
-    private static boolean accepted(JsonObject result) {
-        if (!"accept".equals(result.getValue("action"))) {
-            return false;
-        }
-        Object content = result.getValue("content");
-        return content instanceof JsonObject && Boolean.TRUE.equals(((JsonObject) content).getValue(KEY));
     }
 }

@@ -12,6 +12,30 @@ import io.vertx.core.json.JsonObject;
 public interface UserConfirmation {
     enum Decision { ACCEPTED, DECLINED, CANNOT_ASK }
 
+    /** The one field of the confirmation form, a boolean; also the key of its answer in an input round. */
+    String KEY = "confirm";
+
+    /**
+     * The params of the {@code elicitation/create} request that puts {@code question} to the user,
+     * whichever generation carries it: a form of one required boolean, {@link #KEY}.
+     */
+    static JsonObject elicitation(String question) {
+        return new JsonObject().put("message", question).put("requestedSchema", new JsonObject()
+                .put("type", "object")
+                .put("properties", new JsonObject().put(KEY, new JsonObject().put("type", "boolean")
+                        .put("description", "true to run the tool")))
+                .put("required", new io.vertx.core.json.JsonArray().add(KEY)));
+    }
+
+    /** Whether an ElicitResult confirms: {@code action: accept} with {@code content.confirm: true}. */
+    static boolean confirms(JsonObject elicitResult) {
+        if (elicitResult == null || !"accept".equals(elicitResult.getValue("action"))) {
+            return false;
+        }
+        Object content = elicitResult.getValue("content");
+        return content instanceof JsonObject && Boolean.TRUE.equals(((JsonObject) content).getValue(KEY));
+    }
+
     /** For a caller whose client cannot be asked. */
     UserConfirmation CANNOT_ASK = (tool, inputs, question) -> Future.succeededFuture(Decision.CANNOT_ASK);
 

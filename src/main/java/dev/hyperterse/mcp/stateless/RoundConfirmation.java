@@ -21,7 +21,6 @@ import java.util.TreeSet;
  * nothing. A client that did not declare elicitation cannot be asked.
  */
 final class RoundConfirmation implements UserConfirmation {
-    static final String KEY = "confirm";
     private static final String PURPOSE = "tools/call:confirm";
 
     private final InputRound round;
@@ -48,8 +47,7 @@ final class RoundConfirmation implements UserConfirmation {
             JsonObject state = round.state(PURPOSE);
             JsonObject answer = round.response(KEY);
             if (digest.equals(state.getString("call")) && answer != null) {
-                JsonObject form = InputRound.accepted(answer);
-                if (form == null || !Boolean.TRUE.equals(form.getValue(KEY))) {
+                if (!UserConfirmation.confirms(answer)) {
                     return Future.succeededFuture(Decision.DECLINED);
                 }
                 // used before: ask again rather than run the same confirmation twice
@@ -62,8 +60,8 @@ final class RoundConfirmation implements UserConfirmation {
 
     private Future<Decision> askAgain(String digest, String question) {
         return Future.failedFuture(new AnswerLater(round.inputRequired(new JsonObject().put(KEY,
-                        InputRound.elicitation(question, new JsonObject().put(KEY, new JsonObject()
-                                .put("type", "boolean").put("description", "true to run the tool")))),
+                        new JsonObject().put("method", "elicitation/create")
+                                .put("params", UserConfirmation.elicitation(question))),
                 PURPOSE, new JsonObject().put("call", digest).put("nonce", SpentStates.nonce())
                         .put("until", spent.expiry()))));
     }
