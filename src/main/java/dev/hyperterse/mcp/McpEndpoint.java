@@ -495,7 +495,7 @@ public final class McpEndpoint {
             return;
         }
         if (liveSession != null) {
-            request.reachClientThrough(new SessionClient(vertx, session, liveSession.clientRequests(),
+            request.reachClientThrough(() -> new SessionClient(vertx, session, liveSession.clientRequests(),
                     request::sendToClient, ClientRequests.ANSWER_WITHIN));
             if (session.declares("elicitation")) {
                 request.confirmWith(new SessionConfirmation(request));

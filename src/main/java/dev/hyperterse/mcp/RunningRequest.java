@@ -20,8 +20,12 @@ final class RunningRequest implements CallScope {
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
     private UserConfirmation confirmation = UserConfirmation.CANNOT_ASK;
-    /** The session's client as this request reaches it; null without a session. */
-    private volatile SessionClient client;
+    /** Makes the session's client as this request reaches it; null without a session. */
+    private java.util.function.Supplier<SessionClient> reach;
+    /** The session's client, made the first time the call sends it a request. */
+    private SessionClient client;
+    /** Why no request may reach the client any more, once the call ended; null while it runs. */
+    private String ended;
 
     /**
      * @param progressToken the request's {@code _meta.progressToken}, or null
@@ -88,14 +92,26 @@ final class RunningRequest implements CallScope {
         return confirmation;
     }
 
-    /** The session's client, which this request may send requests of the server's to. */
-    void reachClientThrough(SessionClient sessionClient) {
-        this.client = sessionClient;
+    /**
+     * How this request reaches the session's client, made only if the call sends it a request
+     * (most calls never do).
+     */
+    synchronized void reachClientThrough(java.util.function.Supplier<SessionClient> sessionClient) {
+        this.reach = sessionClient;
     }
 
     @Override
     public Future<JsonObject> requestClient(String method, JsonObject params) {
-        SessionClient reached = client;
+        SessionClient reached;
+        synchronized (this) {
+            if (client == null && reach != null) {
+                client = reach.get();
+                if (ended != null) {
+                    client.ended(ended);
+                }
+            }
+            reached = client;
+        }
         if (reached == null) {
             return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
                     + " to the client: this request came without a session (Mcp-Session-Id), so the client's"
@@ -136,7 +152,14 @@ final class RunningRequest implements CallScope {
     }
 
     private void clientDone(String why) {
-        SessionClient reached = client;
+        SessionClient reached;
+        synchronized (this) {
+            if (ended != null) {
+                return;
+            }
+            ended = why;
+            reached = client;
+        }
         if (reached != null) {
             reached.ended(why);
         }
