@@ -92,7 +92,8 @@ public final class CaffeineResultCache implements ResultCache {
     }
 
     private static int weigh(CacheKey key, CachedRows rows) {
-        long bytes = (long) rows.rows().toBuffer().length() + key.bytes() + ENTRY_OVERHEAD;
+        long bytes = (long) rows.rows().toBuffer().length() + key.bytes() + ENTRY_OVERHEAD
+                + (rows.content() == null ? 0 : rows.content().toBuffer().length());
         return (int) Math.min(Integer.MAX_VALUE, bytes);
     }
 }

@@ -27,7 +27,18 @@ public interface CallScope {
      * Sends {@code notifications/message} when the session's log level lets {@code level} through.
      * The message is shown to the client: it must hold no secret, credential or personal data.
      */
-    void log(LogLevel level, String message);
+    default void log(LogLevel level, String message) {
+        log(level, LOGGER, message);
+    }
+
+    /**
+     * Sends {@code notifications/message} with {@code logger} and any JSON {@code data} when the
+     * log level lets {@code level} through (a handler's {@code ctx.log} names its tool as the logger).
+     */
+    void log(LogLevel level, String logger, Object data);
+
+    /** The logger the server's own messages about a call name. */
+    String LOGGER = "hyperterse";
 
     /** Whether {@link #log} at {@code level} reaches anyone: callers skip building messages nobody reads. */
     boolean logs(LogLevel level);

@@ -109,11 +109,11 @@ public final class McpEndpoint {
         this.bodyBudget = new BodyBudget(settings.http().bodiesInFlightBytes(), settings.maxBodyBytes());
         this.bodies = new BodyReader(settings.maxBodyBytes(), bodyBudget, request -> ClientAddress.of(request.remoteAddress()),
                 message -> JsonRpc.error(null, JsonRpc.SERVER_ERROR, message).toBuffer());
-        MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
-                settings.progressInterval());
         ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
-        ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
         this.resources = new ResourceMethods(vertx, fixtures);
+        MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
+                settings.progressInterval(), resources);
+        ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
         this.vertx = vertx;
         this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.http().sseKeepAlive().toMillis()));
         this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(fixtures), resources,

@@ -77,9 +77,13 @@ final class MetaTools {
     private final ToolErrorMode errorMode;
     private final boolean searchOutputSchema;
     private final long progressMillis;
+    /** What a handler's {@code ctx.readResource} reads through. */
+    private final ResourceMethods resources;
 
-    MetaTools(Vertx vertx, ToolErrorMode errorMode, boolean searchOutputSchema, Duration progressInterval) {
+    MetaTools(Vertx vertx, ToolErrorMode errorMode, boolean searchOutputSchema, Duration progressInterval,
+              ResourceMethods resources) {
         this.vertx = vertx;
+        this.resources = resources;
         this.errorMode = errorMode;
         this.searchOutputSchema = searchOutputSchema;
         this.progressMillis = Math.max(1, progressInterval.toMillis());
@@ -186,7 +190,10 @@ final class MetaTools {
                                         + " openWorldHint."))
                         .put("output_schema", new JsonObject().put("type", "object")
                                 .put("description", "The shape of execute's structuredContent for this tool, as a JSON"
-                                        + " Schema: {rows: [...], truncated?}. Absent when not known.")))
+                                        + " Schema: {rows: [...], truncated?}. Absent when not known."))
+                        .put("returns", new JsonObject().put("type", "string").put("enum", new JsonArray().add("content"))
+                                .put("description", "content: the tool answers with text, images, audio or resources"
+                                        + " rather than rows.")))
                 .put("required", new JsonArray().add("name").add("relevance_score").add("description").add("inputs"));
         return new JsonObject()
                 .put("type", "object")
@@ -324,6 +331,11 @@ final class MetaTools {
             OutputShape output = backend.pipeline().outputShape(hit.name());
             if (output != null) {
                 json.put("output_schema", output.schema());
+            } else {
+                ToolDef tool = backend.pipeline().tools().get(hit.name());
+                if (tool != null && tool.outputContent()) {
+                    json.put("returns", "content");
+                }
             }
             hits.add(json);
         }
@@ -406,12 +418,18 @@ final class MetaTools {
             scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
         }
         long started = System.nanoTime();
-        Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, context);
+        ToolDef tool = backend.pipeline().tools().get(toolName);
+        boolean scripted = tool != null && (tool.handler() != null || tool.inputMapper() != null
+                || tool.outputMapper() != null);
+        Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, !scripted ? context
+                : context.reaching(new ScriptClientReach(vertx.getOrCreateContext(), scope, backend, context, resources,
+                        tool.name())));
         if (unknown != null) {
             running = running.recover(e -> Future.failedFuture(e instanceof ToolException
                     && ((ToolException) e).refusedByAuthCheck() ? unknown.get() : e));
         }
-        if (scope.wantsProgress() && !running.isComplete()) {
+        // a handler reports its own progress (ctx.progress); the server's ticks are for statements
+        if (scope.wantsProgress() && !running.isComplete() && (tool == null || tool.handler() == null)) {
             reportProgress(running, scope, shown, started);
         }
         OutputShape shape = output == Output.TEXT ? null : backend.pipeline().outputShape(toolName);
@@ -425,6 +443,10 @@ final class MetaTools {
                     if (scope.logs(LogLevel.INFO)) {
                         scope.log(LogLevel.INFO, "execute " + shown(toolName) + ": " + rowCount(result) + " in "
                                 + millisSince(started) + " ms" + (result.truncated() ? " (" + cutBy(result) + ")" : ""));
+                    }
+                    if (result.isContent()) {
+                        // content is what the tool answers with: no rows, so no structuredContent
+                        return LargeJson.sizedBy(result.content(), () -> contentResult(result));
                     }
                     // the text block is the rows encoded: large rows are encoded on a worker
                     return LargeJson.sizedBy(result.rows(), () -> {
@@ -499,6 +521,20 @@ final class MetaTools {
         return out;
     }
 
+    /** A result of MCP content blocks, with a note after them when the size limit left some out. */
+    private static JsonObject contentResult(ToolResult result) {
+        JsonArray blocks = result.content().copy();
+        if (result.truncated()) {
+            int shown = blocks.size();
+            blocks.add(new JsonObject().put("type", "text").put("text", shown == 0
+                    ? "Note: no content is shown: the first item alone is larger than the tool's result size limit of "
+                            + ByteSizes.show(result.byteLimit()) + " (result_max_bytes)."
+                    : "Note: only the first " + shown + " content items are shown: the result was " + cutBy(result)
+                            + "."));
+        }
+        return new JsonObject().put("content", blocks);
+    }
+
     /** Which cap cut a result, and its value: {@code cut at the size limit of 4mb}. */
     static String cutBy(ToolResult result) {
         return result.cut() == ResultCut.BYTE_LIMIT
@@ -535,6 +571,10 @@ final class MetaTools {
     }
 
     private static String rowCount(ToolResult result) {
+        if (result.isContent()) {
+            int n = result.content().size();
+            return n == 1 ? "1 content item" : n + " content items";
+        }
         int n = result.rows().size();
         return n == 1 ? "1 row" : n + " rows";
     }

@@ -9,7 +9,6 @@ import io.vertx.core.json.JsonObject;
  * reach the client (through its {@link PostExchange}), and its cancellation.
  */
 final class RunningRequest implements CallScope {
-    static final String LOGGER = "hyperterse";
 
     private final PostExchange exchange;
     private final Object id;
@@ -74,12 +73,12 @@ final class RunningRequest implements CallScope {
     }
 
     @Override
-    public void log(LogLevel level, String message) {
+    public void log(LogLevel level, String logger, Object data) {
         if (!logs(level)) {
             return;
         }
         exchange.send(this, notification("notifications/message", new JsonObject()
-                .put("level", level.keyword()).put("logger", LOGGER).put("data", message)));
+                .put("level", level.keyword()).put("logger", logger).put("data", data)));
     }
 
     /** How a tool marked {@code confirm: true} asks this request's user. */

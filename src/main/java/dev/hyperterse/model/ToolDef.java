@@ -15,6 +15,8 @@ import java.util.Optional;
  * message of an exception its scripts throw that is not a {@code ToolError}. {@code output} is the
  * declared shape of a handler's result (or of an output mapper's), null when the tool declares
  * none: an {@code object} (each row) or an {@code array} (of rows), as an input-like declaration.
+ * {@code outputContent} ({@code output: content}) says the tool answers with MCP content (text,
+ * images, audio, resources) rather than rows.
  */
 public record ToolDef(
         String name,
@@ -39,7 +41,8 @@ public record ToolDef(
         ToolAnnotations annotations,
         boolean exposeScriptErrors,
         boolean confirm,
-        InputDef output) {
+        InputDef output,
+        boolean outputContent) {
 
     public ToolDef {
         tags = tags == null ? List.of() : List.copyOf(tags);
@@ -50,6 +53,17 @@ public record ToolDef(
             statementLocation = location;
         }
         scriptEnv = List.copyOf(scriptEnv);
+    }
+
+    /** A tool that answers with rows (of the declared {@code output} shape, when not null). */
+    public ToolDef(String name, String path, String description, String use, String statement, List<InputDef> inputs,
+                   ScriptRef handler, ScriptRef inputMapper, ScriptRef outputMapper, AuthDef auth, CachePolicy cache,
+                   List<String> invalidates, Limits limits, SourceLocation location, SourceLocation statementLocation,
+                   List<String> scriptEnv, boolean openInputs, String title, List<String> tags,
+                   ToolAnnotations annotations, boolean exposeScriptErrors, boolean confirm, InputDef output) {
+        this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
+                invalidates, limits, location, statementLocation, scriptEnv, openInputs, title, tags, annotations,
+                exposeScriptErrors, confirm, output, false);
     }
 
     /** A tool that declares no output. */

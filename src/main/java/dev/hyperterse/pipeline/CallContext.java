@@ -3,6 +3,7 @@ package dev.hyperterse.pipeline;
 import dev.hyperterse.auth.AuthCheck;
 import dev.hyperterse.auth.Caller;
 import dev.hyperterse.auth.RequestHeaders;
+import dev.hyperterse.script.ClientReach;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
@@ -20,8 +21,13 @@ public final class CallContext implements RequestHeaders {
     private final Future<Void> cancellation;
     /** The headers by name, case-insensitively; read from {@code source} when first asked for. */
     private volatile Map<String, String> headers;
-    /** Auth decisions taken for this request, by check (and tool, for checks that decide per tool). */
-    private Map<Object, Future<Caller>> decided;
+    /**
+     * Auth decisions taken for this request, by check (and tool, for checks that decide per tool);
+     * shared by the request's contexts ({@link #reaching}), which lock it to read or add one.
+     */
+    private final Map<Object, Future<Caller>> decided;
+    /** What the call's scripts reach with {@code ctx}: its client, or nothing. */
+    private final ClientReach reach;
 
     /**
      * @param cancellation completes when the caller cancels the call; null when it cannot be cancelled
@@ -31,9 +37,32 @@ public final class CallContext implements RequestHeaders {
     }
 
     private CallContext(Iterable<Map.Entry<String, String>> source, String sessionId, Future<Void> cancellation) {
+        this(source, sessionId, cancellation == null ? Promise.<Void>promise().future() : cancellation,
+                new java.util.HashMap<>(), ClientReach.NONE);
+    }
+
+    private CallContext(Iterable<Map.Entry<String, String>> source, String sessionId, Future<Void> cancellation,
+                        Map<Object, Future<Caller>> decided, ClientReach reach) {
         this.source = source;
         this.sessionId = sessionId;
-        this.cancellation = cancellation == null ? Promise.<Void>promise().future() : cancellation;
+        this.cancellation = cancellation;
+        this.decided = decided;
+        this.reach = reach;
+    }
+
+    /**
+     * This request's context for one call whose scripts reach {@code reach} with {@code ctx}: the
+     * same headers, session, cancellation and auth decisions.
+     */
+    public CallContext reaching(ClientReach reach) {
+        CallContext call = new CallContext(source, sessionId, cancellation, decided, reach);
+        call.headers = headers;
+        return call;
+    }
+
+    /** What the call's scripts reach with {@code ctx}. */
+    public ClientReach reach() {
+        return reach;
     }
 
     /**
@@ -95,21 +124,20 @@ public final class CallContext implements RequestHeaders {
      * visibility check, a confirmation's, the call itself) reads the same outcome, so a request runs
      * each check once, however many stages ask.
      */
-    public synchronized Future<Caller> decidedBy(AuthCheck check, String tool) {
+    public Future<Caller> decidedBy(AuthCheck check, String tool) {
         Object key = check.perTool() ? java.util.List.of(new Identity(check), String.valueOf(tool)) : new Identity(check);
-        if (decided == null) {
-            decided = new java.util.HashMap<>();
-        }
-        Future<Caller> outcome = decided.get(key);
-        if (outcome == null) {
-            try {
-                outcome = tool == null ? check.authenticate(this) : check.authenticate(tool, this);
-            } catch (RuntimeException e) {
-                outcome = Future.failedFuture(e);
+        synchronized (decided) {
+            Future<Caller> outcome = decided.get(key);
+            if (outcome == null) {
+                try {
+                    outcome = tool == null ? check.authenticate(this) : check.authenticate(tool, this);
+                } catch (RuntimeException e) {
+                    outcome = Future.failedFuture(e);
+                }
+                decided.put(key, outcome);
             }
-            decided.put(key, outcome);
+            return outcome;
         }
-        return outcome;
     }
 
     /** A check as a key by identity: two checks that compare equal are still two decisions. */

@@ -17,6 +17,7 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.script.ScriptContent;
 import dev.hyperterse.script.ScriptFailure;
 import dev.hyperterse.script.ScriptInvoker;
 import dev.hyperterse.model.ToolDef;
@@ -173,14 +174,16 @@ public final class Pipeline {
                 ? stage(call, tool, Stage.AUTH, span -> authenticate(tool, context))
                 : authenticate(tool, context);
         Future<ToolResult> result = then(authenticated, caller ->
-                then(then(then(tool.inputMapper() == null ? mapInputs(tool, inputs, caller)
-                                        : stage(call, tool, Stage.INPUT_TRANSFORM, span -> mapInputs(tool, inputs, caller)),
+                then(then(then(tool.inputMapper() == null ? mapInputs(tool, inputs, caller, context)
+                                        : stage(call, tool, Stage.INPUT_TRANSFORM,
+                                                span -> mapInputs(tool, inputs, caller, context)),
                                 mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
                                         span -> validate(tool, mapped))),
                         values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
-                                span -> tracing.within(span, () -> run(tool, values, caller, context.cancellation(), span)))),
-                        rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller)
-                                : stage(call, tool, Stage.OUTPUT_TRANSFORM, span -> mapOutput(tool, rows, caller))))
+                                span -> tracing.within(span, () -> run(tool, values, caller, context, span)))),
+                        rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller, context)
+                                : stage(call, tool, Stage.OUTPUT_TRANSFORM,
+                                        span -> mapOutput(tool, rows, caller, context))))
                 .map(mapped -> checkOutput(tool, mapped));
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
@@ -278,12 +281,12 @@ public final class Pipeline {
         return named;
     }
 
-    private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs, Caller caller) {
+    private Future<JsonObject> mapInputs(ToolDef tool, JsonObject inputs, Caller caller, CallContext context) {
         if (tool.inputMapper() == null) {
             return Future.succeededFuture(inputs);
         }
         JsonObject payload = withCaller(tool, caller, new JsonObject().put("inputs", inputs).put("tool", tool.path()));
-        return callScript(tool, tool.inputMapper(), payload, Stage.INPUT_TRANSFORM,
+        return callScript(tool, tool.inputMapper(), payload, context, Stage.INPUT_TRANSFORM,
                 "input transform failed for tool " + tool.name() + ": ")
                 .map(out -> {
                     if (out instanceof JsonObject) {
@@ -294,8 +297,9 @@ public final class Pipeline {
                 });
     }
 
-    private Future<ToolResult> run(ToolDef tool, Map<String, Object> values, Caller caller, Future<Void> cancellation,
+    private Future<ToolResult> run(ToolDef tool, Map<String, Object> values, Caller caller, CallContext context,
                                    TraceSpan span) {
+        Future<Void> cancellation = context.cancellation();
         int rowLimit = tool.limits().rowLimit();
         long byteLimit = tool.limits().resultMaxBytes();
         if (!tool.isDatabaseTool()) {
@@ -306,15 +310,16 @@ public final class Pipeline {
             boolean[] loaded = {false};
             java.util.function.Supplier<Future<CachedRows>> load = () -> {
                 loaded[0] = true;
-                return callScript(tool, tool.handler(), payload, Stage.HANDLER,
+                return callScript(tool, tool.handler(), payload, context, Stage.HANDLER,
                         "handler script failed for tool " + tool.name() + ": ")
-                        .map(out -> withinSizeLimit(out, tool.limits()));
+                        .map(out -> withinSizeLimit(tool, out));
             };
             Future<CachedRows> handled = !tool.cache().active() ? load.get()
                     : cache.getOrLoad(new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
                             tool.auth() == null ? null : identity(caller)), tool.cache(), load);
             cacheLookup(tool, span, loaded[0]);
-            return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit));
+            return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit, null,
+                    rows.content()));
         }
         String whyUnavailable = unavailable.get(tool.name());
         if (whyUnavailable != null) {
@@ -450,18 +455,19 @@ public final class Pipeline {
                 : unexpected(Stage.EXECUTION, tool, e);
     }
 
-    private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result, Caller caller) {
+    private Future<ToolResult> mapOutput(ToolDef tool, ToolResult result, Caller caller, CallContext context) {
         if (tool.outputMapper() == null) {
             return Future.succeededFuture(result);
         }
-        JsonObject payload = withCaller(tool, caller,
-                new JsonObject().put("results", result.rows()).put("tool", tool.path()));
-        return callScript(tool, tool.outputMapper(), payload, Stage.OUTPUT_TRANSFORM,
+        // a handler's content reaches the mapper as the content blocks MCP carries
+        JsonObject payload = withCaller(tool, caller, new JsonObject()
+                .put("results", result.content() != null ? result.content() : result.rows()).put("tool", tool.path()));
+        return callScript(tool, tool.outputMapper(), payload, context, Stage.OUTPUT_TRANSFORM,
                 "output transform failed for tool " + tool.name() + ": ")
                 .map(out -> {
-                    CachedRows mapped = withinSizeLimit(out, tool.limits());
+                    CachedRows mapped = withinSizeLimit(tool, out);
                     return new ToolResult(mapped.rows(), mapped.cut() != ResultCut.NONE ? mapped.cut() : result.cut(),
-                            result.rowLimit(), result.byteLimit());
+                            result.rowLimit(), result.byteLimit(), null, mapped.content());
                 });
     }
 
@@ -494,6 +500,11 @@ public final class Pipeline {
         if (shape == null) {
             return result;
         }
+        if (result.content() != null) {
+            throw new ToolException(Stage.OUTPUT_VALIDATION, tool.name(), "output validation failed for tool "
+                    + tool.name() + ": the result is content (an Image, Text, …), but the tool declares rows of an"
+                    + " output shape; declare output: content instead");
+        }
         String mismatch = shape.mismatch(result.rows());
         if (mismatch == null) {
             return result;
@@ -520,11 +531,22 @@ public final class Pipeline {
      * The rows of a handler's or an output mapper's result held to the tool's size limit, as a
      * connector holds a statement's (the row limit is for statements): the rows before the first
      * that does not fit. The script made them already, but the answer and the cache entry stay
-     * bounded, and rows past the cut are never made (this runs on the event loop).
+     * bounded, and rows past the cut are never made (this runs on the event loop). A result of
+     * content (or any result of a tool declaring {@code output: content}) is held the same way,
+     * block by block.
      */
-    private static CachedRows withinSizeLimit(Object result, Limits limits) {
-        ResultBudget budget = new ResultBudget(Integer.MAX_VALUE, limits.resultMaxBytes());
+    private static CachedRows withinSizeLimit(ToolDef tool, Object result) {
+        ResultBudget budget = new ResultBudget(Integer.MAX_VALUE, tool.limits().resultMaxBytes());
         JsonArray kept = new JsonArray();
+        if (result instanceof ScriptContent || tool.outputContent()) {
+            for (Object block : ScriptContent.fromValue(result).blocks()) {
+                if (!budget.admit(block)) {
+                    break;
+                }
+                kept.add(block);
+            }
+            return new CachedRows(new JsonArray(), budget.cut(), kept);
+        }
         ResultCoercion.eachRow(result, row -> {
             if (!budget.admit(row)) {
                 return false;
@@ -561,11 +583,12 @@ public final class Pipeline {
         return new JsonArray().add(caller.subject()).add(new JsonObject(new java.util.LinkedHashMap<>(claims))).encode();
     }
 
-    private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, Stage stage, String prefix) {
+    private Future<Object> callScript(ToolDef tool, ScriptRef script, JsonObject payload, CallContext context, Stage stage,
+                                      String prefix) {
         Function<Throwable, Future<Object>> wrap = e -> Future.failedFuture(e instanceof ToolException
                 ? e : new ToolException(stage, ToolException.TOOL_FAILURE, tool.name(), prefix + shownReason(tool,
                         stage, e), e));
-        return scripts.call(tool.name(), script, payload, tool.limits().scriptTimeout()).recover(wrap);
+        return scripts.call(tool.name(), script, payload, tool.limits().scriptTimeout(), context.reach()).recover(wrap);
     }
 
     /**

@@ -187,6 +187,12 @@ final class ConfigMap {
         }
     }
 
+    /** True when {@code key} is set to a scalar (not a mapping or a list). */
+    boolean isScalar(String key) {
+        YamlNode.Entry e = entry(key);
+        return e != null && e.value() instanceof YamlNode.Scalar;
+    }
+
     /** A nested mapping, or null when unset or not a mapping (reported). */
     ConfigMap map(String key) {
         YamlNode.Entry e = entry(key);

@@ -141,7 +141,8 @@ final class ToolReader {
                     + " has no adapter to run it on)");
         }
 
-        InputDef output = output(cfg, owner, databaseTool, scripts);
+        boolean outputContent = outputContent(cfg, owner, databaseTool, scripts);
+        InputDef output = outputContent ? null : output(cfg, owner, databaseTool, scripts);
         CachePolicy cache = cachePolicy(cfg, databaseTool);
         Limits limits = limits(cfg, databaseTool ? adapters.get(use) : null, databaseTool);
         List<YamlNode.Scalar> invalidates = invalidates(cfg);
@@ -156,7 +157,7 @@ final class ToolReader {
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
                 !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
                 annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
-                root.config().exposeScriptErrors(), confirm(cfg), output);
+                root.config().exposeScriptErrors(), confirm(cfg), output, outputContent);
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
@@ -343,7 +344,7 @@ final class ToolReader {
      * shape its database describes, so it declares none.
      */
     private InputDef output(ConfigMap cfg, String owner, boolean databaseTool, Scripts scripts) {
-        if (!cfg.has("output")) {
+        if (!cfg.has("output") || cfg.isScalar("output")) {
             return null;
         }
         ConfigMap map = cfg.map("output");
@@ -362,6 +363,28 @@ final class ToolReader {
         }
         InputDef declared = readInput(map, "output", cfg.location("output"), InputRole.OUTPUT);
         return declared.type() == null ? null : declared;
+    }
+
+    /**
+     * {@code output: content}: the tool answers with MCP content (text, images, audio, resources)
+     * made by its handler or output mapper, not rows; any other scalar is a mistake.
+     */
+    private static boolean outputContent(ConfigMap cfg, String owner, boolean databaseTool, Scripts scripts) {
+        if (!cfg.isScalar("output")) {
+            return false;
+        }
+        String given = cfg.string("output").trim();
+        if (!"content".equals(given)) {
+            cfg.error("output", "'output' must be content (the handler answers with text, images, audio or"
+                    + " resources) or a mapping describing the rows it returns, got \"" + given + "\"");
+            return false;
+        }
+        if (databaseTool && scripts.outputMapper() == null) {
+            cfg.error("output", "'output: content' is for tools whose handler or output mapper makes the answer; "
+                    + owner + " returns its statement's rows");
+            return false;
+        }
+        return true;
     }
 
     /** Where an input-like map stands, which decides the keys it may have. */

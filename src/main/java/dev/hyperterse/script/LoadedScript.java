@@ -44,6 +44,8 @@ final class LoadedScript {
     private Value toJson;
     /** Counts calls, so a task left over from an earlier call (an unawaited fetch) is dropped. */
     private volatile long call;
+    /** The current call's way to its client ({@code ctx}). */
+    private volatile ClientReach reach = ClientReach.NONE;
     private volatile long deadline;
     private volatile boolean broken;
     /** Why the runtime stopped the current call, when it was not its time limit; null otherwise. */
@@ -140,6 +142,14 @@ final class LoadedScript {
         return broken;
     }
 
+    /** The first character of a result that is content blocks (bootstrap.js): no JSON text starts with it. */
+    private static final char CONTENT_MARK = '\u0001';
+
+    /** The current call's way to its client. */
+    ClientReach reach() {
+        return reach;
+    }
+
     /** Time left for the current call; zero or less when it is over. */
     Duration remaining() {
         return Duration.ofNanos(deadline - System.nanoTime());
@@ -199,18 +209,20 @@ final class LoadedScript {
      * Calls the export with the payload and waits (on this worker thread) for its result,
      * running queued tasks meanwhile, until it settles or {@code deadlineNanos} passes.
      *
-     * @return the result as JSON: JsonObject, JsonArray, String, Number, Boolean or null
+     * @return the result as JSON: JsonObject, JsonArray, String, Number, Boolean or null; or
+     *         {@link ScriptContent} when the script returned content
      */
     Object invoke(JsonObject payload, long deadlineNanos, Duration limit) {
-        return invoke(begin(deadlineNanos), payload, limit);
+        return invoke(begin(deadlineNanos, ClientReach.NONE), payload, limit);
     }
 
     /**
      * Starts a call that must end by {@code deadlineNanos} and returns its number. From here on
      * {@link #cancelCall} stops it, so the watchdog is set after this and can never miss the call.
      */
-    synchronized long begin(long deadlineNanos) {
+    synchronized long begin(long deadlineNanos, ClientReach callReach) {
         deadline = deadlineNanos;
+        reach = callReach;
         running = true;
         console.begin();
         return ++call;
@@ -229,7 +241,14 @@ final class LoadedScript {
             if (!json.isNull() && !json.isString()) {
                 json = toJson.execute(await(json, thisCall, limit));
             }
-            return json.isNull() ? null : Json.decodeValue(json.asString());
+            if (json.isNull()) {
+                return null;
+            }
+            String text = json.asString();
+            if (!text.isEmpty() && text.charAt(0) == CONTENT_MARK) {
+                return new ScriptContent(new io.vertx.core.json.JsonArray(text.substring(1)));
+            }
+            return Json.decodeValue(text);
         } catch (PolyglotException e) {
             throw failure(e, limit);
         } catch (DecodeException e) {
@@ -447,6 +466,7 @@ final class LoadedScript {
         synchronized (this) {
             running = false;
             wasBroken = broken;
+            reach = ClientReach.NONE;
         }
         stopOutstanding();
         dropTimers();

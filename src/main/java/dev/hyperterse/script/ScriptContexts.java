@@ -86,7 +86,8 @@ final class ScriptContexts {
             CommonJsLoader commonJs = new CommonJsLoader(files);
             Value helpers = context.eval(engine.bootstrap())
                     .execute(consoleFor(loaded), fetchFor(loaded), new JsonObject(Map.copyOf(env)).encode(),
-                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded));
+                            commonJs.resolve(), commonJs.load(), ScriptConsole.LINE_CHARS, waitFor(loaded),
+                            BASE64, clientFor(loaded));
             context.eval(engine.webGlobals()).execute(RANDOM_BYTES, DIGEST, setTimerFor(loaded), clearTimerFor(loaded),
                     LoadedScript.MAX_PENDING_TIMERS);
             timer = watchdog.schedule(() -> {
@@ -259,6 +260,76 @@ final class ScriptContexts {
                             response.statusText(), response.headersJson(), response.body(), response.url())),
                     message -> loaded.postFor(call, () -> onError.execute(message))));
             return null;
+        };
+    }
+
+    /** The most bytes one {@code Image}, {@code Audio} or {@code BlobResource} call turns into base64. */
+    static final int MAX_CONTENT_BYTES = 64 << 20;
+
+    /**
+     * {@code hostBase64(arrayBuffer, offset, length)}: the bytes as base64, read from the buffer in
+     * one piece (no per-byte calls between the script and the host).
+     */
+    private static final ProxyExecutable BASE64 = args -> {
+        Value buffer = args[0];
+        long offset = args[1].asLong();
+        long length = args[2].asLong();
+        if (!buffer.hasBufferElements() || offset < 0 || length < 0 || offset + length > buffer.getBufferSize()) {
+            throw new IllegalArgumentException("not a byte range of an ArrayBuffer");
+        }
+        if (length > MAX_CONTENT_BYTES) {
+            throw new IllegalArgumentException("content of " + length + " bytes is larger than the "
+                    + (MAX_CONTENT_BYTES >> 20) + " MB one value may hold");
+        }
+        byte[] bytes = new byte[(int) length];
+        buffer.readBuffer(offset, bytes, 0, (int) length);
+        return java.util.Base64.getEncoder().encodeToString(bytes);
+    };
+
+    /**
+     * {@code hostClient(kind, paramsJson, onAnswer, onFailure)}: the handler's {@code ctx}. Logs and
+     * progress go to the current call's client at once; a question ({@link ClientReach#ask}) answers
+     * through the callbacks, queued for the thread running the call. Returns {@code "!message"}
+     * when it cannot be done at all, which the sandbox throws.
+     */
+    private static ProxyExecutable clientFor(LoadedScript loaded) {
+        return args -> {
+            Duration left = loaded.remaining();
+            String kind = args[0].asString();
+            if (left.isNegative() || left.isZero()) {
+                return "!ctx." + kind + " is only available while the script handles a call";
+            }
+            JsonObject params;
+            try {
+                params = new JsonObject(args[1].asString());
+            } catch (RuntimeException e) {
+                return "!ctx." + kind + ": the arguments are not JSON";
+            }
+            ClientReach reach = loaded.reach();
+            switch (kind) {
+                case "log":
+                    reach.log(params.getString("level"), params.getString("message"), params.getValue("data"));
+                    return null;
+                case "progress":
+                    reach.progress(params.getDouble("progress"), params.getDouble("total"), params.getString("message"));
+                    return null;
+                case ClientReach.READ_RESOURCE:
+                case ClientReach.ELICIT:
+                case ClientReach.SAMPLE:
+                    Value onAnswer = args[2];
+                    Value onFailure = args[3];
+                    long call = loaded.currentCall();
+                    reach.ask(kind, params).onComplete(ar -> loaded.postFor(call, () -> {
+                        if (ar.succeeded()) {
+                            onAnswer.execute(ar.result().encode());
+                        } else {
+                            onFailure.execute("ctx." + kind + ": " + ar.cause().getMessage());
+                        }
+                    }));
+                    return null;
+                default:
+                    return "!ctx: unknown operation " + kind;
+            }
         };
     }
 

@@ -59,7 +59,7 @@ final class ScriptPool {
      * The {@link MemoryGuard} cancels it too when the heap stays nearly full while it runs.
      */
     Object run(JsonObject payload, Duration limit) {
-        return run(payload, limit, -1);
+        return run(payload, limit, -1, ClientReach.NONE);
     }
 
     /**
@@ -68,7 +68,7 @@ final class ScriptPool {
      * message names {@code limit}. A fresh context's top-level code still running {@code limit}
      * after it started is cancelled.
      */
-    Object run(JsonObject payload, Duration limit, long deadline) {
+    Object run(JsonObject payload, Duration limit, long deadline, ClientReach reach) {
         long end = deadline == -1 ? System.nanoTime() + limit.toNanos() : deadline;
         LoadedScript loaded;
         try {
@@ -89,7 +89,7 @@ final class ScriptPool {
             release(loaded);
             throw new ScriptFailure("timed out after " + Durations.show(limit), true, null);
         }
-        long callNumber = loaded.begin(end);
+        long callNumber = loaded.begin(end, reach);
         MemoryGuard.Call guarded = memoryGuard.began(loaded, callNumber);
         ScheduledFuture<?> timer = null;
         try {

@@ -162,7 +162,7 @@ public final class ScriptRuntime implements ScriptInvoker {
     }
 
     @Override
-    public Future<Object> call(String tool, ScriptRef script, JsonObject payload, Duration timeout) {
+    public Future<Object> call(String tool, ScriptRef script, JsonObject payload, Duration timeout, ClientReach reach) {
         ScriptPool pool = pools.get(new UseKey(tool, script.file(), script.exportName()));
         if (pool == null) {
             return Future.failedFuture(new ScriptFailure("the script " + script.file().getFileName() + " was not loaded"));
@@ -200,7 +200,7 @@ public final class ScriptRuntime implements ScriptInvoker {
             }
             metrics.scriptWorkerBusy(now - called);
             try {
-                return pool.run(payload, timeout, deadline);
+                return pool.run(payload, timeout, deadline, reach);
             } finally {
                 metrics.scriptWorkerIdle();
             }

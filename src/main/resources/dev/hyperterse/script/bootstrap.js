@@ -1,7 +1,7 @@
 // Runs once in every script context before the script's module loads. It receives the host
 // functions as arguments and keeps them in this closure, so scripts can call console and fetch
 // but can never reach the host functions themselves.
-(function (hostLog, hostFetch, envJson, hostResolve, hostLoad, lineChars, hostWait) {
+(function (hostLog, hostFetch, envJson, hostResolve, hostLoad, lineChars, hostWait, hostBase64, hostClient) {
   'use strict';
 
   // The intrinsics this closure relies on, taken before any script code runs: a script that
@@ -215,22 +215,199 @@
   // Java.type is refused anyway (no host access); removing the object makes the refusal plain.
   delete globalThis.Java;
 
+  // ---- what a tool may return besides rows: MCP content (docs/scripts.md#results) ----
+  // Only values these helpers made count as content: a genuine value is in this set, which no
+  // script can reach, so data a handler passes on (a fetched JSON body) can never pose as content.
+  const genuine = new WeakSet();
+  const isGenuine = uncurry(WeakSet.prototype.has);
+  const markGenuine = uncurry(WeakSet.prototype.add);
+  const isArray = Array.isArray;
+  const isView = ArrayBuffer.isView;
+  const ArrayBufferOf = ArrayBuffer;
+  const test = uncurry(RegExp.prototype.test);
+  const toLowerCase = uncurry(String.prototype.toLowerCase);
+  const encodeComponent = encodeURIComponent;
+  const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
+  function shownValue(value) {
+    return typeof value === 'string' ? stringify(substring(value, 0, 40)) : StringOf(typeof value);
+  }
+  function mediaType(given, family, helper) {
+    if (typeof given !== 'string' || !test(MEDIA_TYPE, given)) {
+      throw new TypeErrorOf(helper + ': mimeType must be a media type such as '
+        + (family || 'application') + '/' + (family === 'audio' ? 'wav' : 'png') + ', not ' + shownValue(given));
+    }
+    if (family !== null && substring(toLowerCase(given), 0, family.length + 1) !== family + '/') {
+      throw new TypeErrorOf(helper + ': mimeType must be an ' + family + '/… type, not ' + shownValue(given));
+    }
+    return given;
+  }
+  // bytes go to the host in one piece and come back as base64: no per-byte work in the script
+  function base64Of(data, helper) {
+    if (typeof data === 'string') {
+      return data; // already base64: the server checks it
+    }
+    if (data instanceof ArrayBufferOf) {
+      return hostBase64(data, 0, data.byteLength);
+    }
+    if (isView(data)) {
+      return hostBase64(data.buffer, data.byteOffset, data.byteLength);
+    }
+    throw new TypeErrorOf(helper + ': data must be a Uint8Array, an ArrayBuffer or a base64 string, not '
+      + shownValue(data));
+  }
+  function content(block) {
+    const value = freeze(block);
+    markGenuine(genuine, value);
+    return value;
+  }
+  function optionText(options, key, out) {
+    if (options[key] != null) {
+      out[key] = StringOf(options[key]);
+    }
+  }
+  function Image(data, mimeType) {
+    return content({ type: 'image', data: base64Of(data, 'Image'), mimeType: mediaType(mimeType, 'image', 'Image') });
+  }
+  function Audio(data, mimeType) {
+    return content({ type: 'audio', data: base64Of(data, 'Audio'), mimeType: mediaType(mimeType, 'audio', 'Audio') });
+  }
+  function Text(text) {
+    return content({ type: 'text', text: StringOf(text) });
+  }
+  // a file-like result embedded in the answer; its uri names it (attachment:<name> unless given)
+  function BlobResource(data, mimeType, nameOrOptions) {
+    const options = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : (nameOrOptions == null ? {} : nameOrOptions);
+    const uri = options.uri != null ? StringOf(options.uri)
+      : 'attachment:' + encodeComponent(options.name != null ? StringOf(options.name) : 'blob');
+    return content({ type: 'resource', resource: freeze({ uri, mimeType: mediaType(mimeType, null, 'BlobResource'),
+      blob: base64Of(data, 'BlobResource') }) });
+  }
+  function ResourceLink(uri, options) {
+    const given = options == null ? {} : options;
+    const link = { type: 'resource_link', uri: StringOf(uri), name: given.name != null ? StringOf(given.name) : StringOf(uri) };
+    optionText(given, 'title', link);
+    optionText(given, 'description', link);
+    if (given.mimeType != null) {
+      link.mimeType = mediaType(given.mimeType, null, 'ResourceLink');
+    }
+    if (given.size != null) {
+      if (typeof given.size !== 'number' || !(given.size >= 0) || given.size % 1 !== 0) {
+        throw new TypeErrorOf('ResourceLink: size must be a whole number of bytes, not ' + shownValue(given.size));
+      }
+      link.size = given.size;
+    }
+    return content(link);
+  }
+  define('Image', Image);
+  define('Audio', Audio);
+  define('Text', Text);
+  define('BlobResource', BlobResource);
+  define('ResourceLink', ResourceLink);
+
+  // ---- ctx: the call's way back to the client (docs/scripts.md#context) ----
+  const LOG_LEVELS = freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+  const includes = uncurry(Array.prototype.includes);
+  function hostCall(kind, params, onAnswer, onFailure) {
+    return host(hostClient(kind, stringify(params), onAnswer, onFailure));
+  }
+  function ask(kind, params) {
+    let settle;
+    const promise = new PromiseOf((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    hostCall(kind, params, (json) => settle.resolve(parse(json)), (message) => settle.reject(new ErrorOf(message)));
+    return promise;
+  }
+  function finite(value, what) {
+    if (typeof value !== 'number' || !(value === value) || value === Infinity || value === -Infinity) {
+      throw new TypeErrorOf('ctx.progress: ' + what + ' must be a finite number, not ' + shownValue(value));
+    }
+    return value;
+  }
+  const ctx = freeze({
+    log(level, message, data) {
+      const name = StringOf(level);
+      if (!includes(LOG_LEVELS, name)) {
+        throw new TypeErrorOf('ctx.log: level must be one of ' + LOG_LEVELS.join(', ') + ', not ' + shownValue(level));
+      }
+      const params = { level: name, message: StringOf(message) };
+      if (data !== undefined) {
+        params.data = data;
+      }
+      hostCall('log', params, null, null);
+    },
+    progress(done, total, message) {
+      const params = { progress: finite(done, 'done') };
+      if (total != null) {
+        params.total = finite(total, 'total');
+      }
+      if (message != null) {
+        params.message = StringOf(message);
+      }
+      hostCall('progress', params, null, null);
+    },
+    readResource(uri) {
+      return ask('readResource', { uri: StringOf(uri) });
+    },
+    elicit(message, requestedSchema) {
+      return ask('elicit', { message: StringOf(message), requestedSchema: requestedSchema == null ? {} : requestedSchema });
+    },
+    sample(messages, options) {
+      const given = options == null ? {} : options;
+      const params = {};
+      for (const key of Object.keys(given)) {
+        params[key] = given[key];
+      }
+      params.messages = typeof messages === 'string'
+        ? [{ role: 'user', content: { type: 'text', text: messages } }] : messages;
+      return ask('sample', params);
+    },
+  });
+
   // The host's own helpers, made before any script code runs, so a script that replaces
   // JSON.parse or Promise.prototype.then changes only its own world.
   const toJson = (value) => {
     const json = stringify(value);
     return json === undefined ? null : json;
   };
+  const isContent = (value) => value !== null && typeof value === 'object' && isGenuine(genuine, value);
+  // A result with content in it (a helper's value, or an array holding one) goes back as the
+  // content blocks, marked by a first character no JSON text starts with; anything else as JSON.
+  const CONTENT_MARK = '\u0001';
+  const resultOf = (value) => {
+    if (isContent(value)) {
+      return CONTENT_MARK + stringify([value]);
+    }
+    if (isArray(value)) {
+      let mixed = false;
+      for (let i = 0; i < value.length && !mixed; i++) {
+        mixed = isContent(value[i]);
+      }
+      if (mixed) {
+        const blocks = [];
+        for (let i = 0; i < value.length; i++) {
+          const item = value[i];
+          blocks[i] = isContent(item) ? item : { type: 'text', text: typeof item === 'string' ? item
+            : StringOf(toJson(item)) };
+        }
+        return CONTENT_MARK + stringify(blocks);
+      }
+    }
+    return toJson(value);
+  };
   const isThenable = (value) => value !== null && (typeof value === 'object' || typeof value === 'function')
     && typeof value.then === 'function';
   return freeze({
-    // One host call per script call: the payload goes in as JSON text, and the result comes back
-    // as JSON text (or null), or as the promise to await.
+    // One host call per script call: the payload goes in as JSON text, with ctx beside it (not
+    // enumerable: code that copies or serializes its argument sees the payload only), and the
+    // result comes back as JSON text (or null), or as the promise to await.
     invoke: (fn, payloadJson) => {
-      const result = fn(parse(payloadJson));
-      return isThenable(result) ? result : toJson(result);
+      const argument = parse(payloadJson);
+      defineProperty(argument, 'ctx', { value: ctx });
+      const result = fn(argument);
+      return isThenable(result) ? result : resultOf(result);
     },
-    toJson,
+    toJson: resultOf,
     toolErrorMessage: (error) => error instanceof ToolError ? StringOf(error.message) : null,
     describe: (error) => error instanceof Error ? String(error.name || 'Error') + ': ' + String(error.message)
       : text(error),

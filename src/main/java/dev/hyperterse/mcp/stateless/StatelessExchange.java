@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
  */
 final class StatelessExchange implements CallScope {
     private static final Logger LOG = LoggerFactory.getLogger(StatelessExchange.class);
-    static final String LOGGER = "hyperterse";
 
     private final HttpServerResponse response;
     private final RequestMeta meta;
@@ -87,12 +86,12 @@ final class StatelessExchange implements CallScope {
     }
 
     @Override
-    public synchronized void log(LogLevel level, String message) {
+    public synchronized void log(LogLevel level, String logger, Object data) {
         if (finished || !logs(level)) {
             return;
         }
         send(notification("notifications/message", new JsonObject()
-                .put("level", level.keyword()).put("logger", LOGGER).put("data", message)));
+                .put("level", level.keyword()).put("logger", logger).put("data", data)));
     }
 
     @Override
