@@ -421,9 +421,15 @@ final class MetaTools {
         ToolDef tool = backend.pipeline().tools().get(toolName);
         boolean scripted = tool != null && (tool.handler() != null || tool.inputMapper() != null
                 || tool.outputMapper() != null);
-        Future<ToolResult> running = backend.pipeline().execute(toolName, inputs, !scripted ? context
-                : context.reaching(new ScriptClientReach(vertx.getOrCreateContext(), scope, backend, context, resources,
-                        tool.name())));
+        ScriptClientReach reach = !scripted ? null : new ScriptClientReach(vertx.getOrCreateContext(), scope, backend,
+                context, resources, tool.name());
+        Future<ToolResult> running = backend.pipeline().execute(toolName, inputs,
+                reach == null ? context : context.reaching(reach));
+        if (reach != null) {
+            // what the script logged or reported goes out before its answer
+            Future<ToolResult> finished = running;
+            running = finished.transform(ar -> reach.sent().transform(x -> finished));
+        }
         if (unknown != null) {
             running = running.recover(e -> Future.failedFuture(e instanceof ToolException
                     && ((ToolException) e).refusedByAuthCheck() ? unknown.get() : e));
@@ -457,9 +463,14 @@ final class MetaTools {
                     });
                 })
                 .recover(e -> {
+                    if (reach != null && reach.nextRound() != null) {
+                        return Future.succeededFuture(reach.nextRound());
+                    }
                     logFailure(scope, shown(toolName), e);
                     return failure(e);
-                });
+                })
+                // a script's question asked in an input round answers the call, whatever the script did after
+                .map(answer -> reach != null && reach.nextRound() != null ? reach.nextRound() : answer);
     }
 
     /** While the call runs: one progress report per interval, counting up, with the time so far. */

@@ -29,6 +29,12 @@ final class ScriptClientReach implements ClientReach {
     private final CallContext call;
     private final ResourceMethods resources;
     private final String logger;
+    /** Notifications handed to the event loop and not yet sent; guarded by this. */
+    private int pending;
+    /** Completes when {@link #pending} falls to zero; guarded by this. */
+    private Promise<Void> idle;
+    /** The input-required result of a question whose answer comes with the client's next request. */
+    private volatile JsonObject nextRound;
 
     ScriptClientReach(Context loop, CallScope scope, McpBackend backend, CallContext call, ResourceMethods resources,
                       String tool) {
@@ -56,17 +62,56 @@ final class ScriptClientReach implements ClientReach {
                     : new JsonObject().put("message", message).put("data", BoundedText.cut(json, LOG_DATA_CHARS));
         }
         Object shown = sent instanceof String ? BoundedText.cut((String) sent, LOG_DATA_CHARS) : sent;
-        loop.runOnContext(v -> scope.log(at, logger, shown));
+        onLoop(() -> scope.log(at, logger, shown));
     }
 
     @Override
     public void progress(double done, Double total, String message) {
         String shown = message == null ? null : BoundedText.cut(message, LOG_DATA_CHARS);
-        loop.runOnContext(v -> {
+        onLoop(() -> {
             if (scope.wantsProgress()) {
                 scope.progress(done, total, shown);
             }
         });
+    }
+
+    /** Sends a notification on the request's event loop, counted until it is sent. */
+    private void onLoop(Runnable send) {
+        synchronized (this) {
+            pending++;
+        }
+        loop.runOnContext(v -> {
+            try {
+                send.run();
+            } finally {
+                Promise<Void> done = null;
+                synchronized (this) {
+                    if (--pending == 0 && idle != null) {
+                        done = idle;
+                        idle = null;
+                    }
+                }
+                if (done != null) {
+                    done.complete();
+                }
+            }
+        });
+    }
+
+    /**
+     * Completes once every log line and progress report the script made so far was sent: the call
+     * answers after them, as the protocol requires (a notification after the response is lost).
+     */
+    Future<Void> sent() {
+        synchronized (this) {
+            if (pending == 0) {
+                return Future.succeededFuture();
+            }
+            if (idle == null) {
+                idle = Promise.promise();
+            }
+            return idle.future();
+        }
     }
 
     @Override
@@ -87,12 +132,26 @@ final class ScriptClientReach implements ClientReach {
             asked.onComplete(ar -> {
                 if (ar.succeeded()) {
                     answer.complete(ar.result());
+                } else if (ar.cause() instanceof UserConfirmation.AnswerLater) {
+                    // the call ends here, whatever the script makes of it: its answer is this round
+                    if (nextRound == null) {
+                        nextRound = ((UserConfirmation.AnswerLater) ar.cause()).result();
+                    }
+                    answer.fail(new IllegalStateException("the client answers with its next request", null));
                 } else {
                     answer.fail(new IllegalStateException(reason(ar.cause()), null));
                 }
             });
         });
         return answer.future();
+    }
+
+    /**
+     * The input-required result that answers the call when one of its script's questions is asked
+     * in an input round (protocol 2026-07-28), or null.
+     */
+    JsonObject nextRound() {
+        return nextRound;
     }
 
     /** A sampling request as the protocol requires it: {@code maxTokens} set when the script left it out. */

@@ -58,6 +58,11 @@ class HandlerContextTest {
                 + "  const r = await ctx.readResource('docs://notes');\n  let missing = '';\n"
                 + "  try { await ctx.readResource('docs://missing'); } catch (e) { missing = String(e.message); }\n"
                 + "  return { text: r.contents[0].text, missing };\n};\n");
+        HandlerResultsTest.handler(dir, "plan-trip", "timeout: 20s\nconfirm: true\n",
+                "export default async ({ ctx }: any) => {\n"
+                + "  const city = await ctx.elicit('Which city?', { type: 'object', properties: { city: { type: 'string' } } });\n"
+                + "  const idea = await ctx.sample('Plan a day in ' + city.content.city);\n"
+                + "  return city.content.city + ': ' + idea.content.text;\n};\n");
         HandlerResultsTest.handler(dir, "bad-level", "", "export default ({ ctx }: any) => ctx.log('loud', 'x');\n");
         server = RunningServer.start(dir);
         asking = McpSdk.connect(server.baseUrl(), Duration.ofSeconds(30), spec -> spec
@@ -113,9 +118,12 @@ class HandlerContextTest {
                 .arguments(Map.of()).progressToken("steps-1").build());
         assertEquals("[{\"value\":\"done\"}]", text(done));
         McpSdkClientTest.awaitCount(progress, 3);
-        assertEquals(List.of(1.0, 2.0, 3.0), progress.stream().map(McpSchema.ProgressNotification::progress).toList());
-        assertEquals("step 3", progress.get(2).message());
-        assertEquals(3.0, progress.get(2).total());
+        // the SDK hands notifications to its consumer on several threads: their order here is its own
+        List<McpSchema.ProgressNotification> seen = progress.stream()
+                .sorted(java.util.Comparator.comparingDouble(McpSchema.ProgressNotification::progress)).toList();
+        assertEquals(List.of(1.0, 2.0, 3.0), seen.stream().map(McpSchema.ProgressNotification::progress).toList());
+        assertEquals("step 3", seen.get(2).message());
+        assertEquals(3.0, seen.get(2).total());
         progress.clear();
         McpSdk.call(asking, "steps", Map.of());
         assertEquals(List.of(), progress);
@@ -152,6 +160,63 @@ class HandlerContextTest {
     void aLevelThatIsNoLogLevelIsTheHandlersError() {
         String message = McpSdk.failure(plain, "bad-level", Map.of()).message();
         assertTrue(message.contains("ctx.log: level must be one of debug, info"), message);
+    }
+
+    private static JsonObject statelessResult(RawHttp http, JsonObject message) throws Exception {
+        java.net.http.HttpResponse<String> r = http.mcp(message, McpStatelessTest.headers(message));
+        assertEquals(200, r.statusCode(), r.body());
+        return new JsonObject(r.body()).getJsonObject("result");
+    }
+
+    private static JsonObject retried(JsonObject first, String key, JsonObject answer, String state) {
+        JsonObject again = first.copy();
+        again.getJsonObject("params").put("inputResponses", new JsonObject().put(key, answer)).put("requestState", state);
+        return again;
+    }
+
+    @Test
+    void aStatelessCallAsksInInputRoundsAndRunsAgainWithTheAnswers() throws Exception {
+        RawHttp http = new RawHttp(server.baseUrl());
+        JsonObject capabilities = new JsonObject().put("elicitation", new JsonObject()).put("sampling", new JsonObject());
+        JsonObject first = McpStatelessTest.call(31, "plan-trip", new JsonObject(), capabilities);
+        // the tool is marked confirm: true, so the first round is the confirmation
+        JsonObject confirm = statelessResult(http, first);
+        assertEquals("input_required", confirm.getString("resultType"), confirm.encode());
+        JsonObject accepted = new JsonObject().put("action", "accept").put("content", new JsonObject().put("confirm", true));
+        JsonObject round1 = statelessResult(http, retried(first, "confirm", accepted, confirm.getString("requestState")));
+        assertEquals("input_required", round1.getString("resultType"), round1.encode());
+        JsonObject elicit = round1.getJsonObject("inputRequests").getJsonObject("ask-1");
+        assertEquals("elicitation/create", elicit.getString("method"));
+        assertEquals("Which city?", elicit.getJsonObject("params").getString("message"));
+
+        JsonObject rome = new JsonObject().put("action", "accept").put("content", new JsonObject().put("city", "Rome"));
+        JsonObject round2 = statelessResult(http, retried(first, "ask-1", rome, round1.getString("requestState")));
+        assertEquals("input_required", round2.getString("resultType"), round2.encode());
+        JsonObject sample = round2.getJsonObject("inputRequests").getJsonObject("ask-2");
+        assertEquals("sampling/createMessage", sample.getString("method"));
+        assertEquals(1024, sample.getJsonObject("params").getInteger("maxTokens"));
+
+        JsonObject idea = new JsonObject().put("role", "assistant").put("model", "m")
+                .put("content", new JsonObject().put("type", "text").put("text", "see the Forum"));
+        JsonObject round3 = retried(first, "ask-2", idea, round2.getString("requestState"));
+        JsonObject done = statelessResult(http, round3);
+        assertEquals("complete", done.getString("resultType"), done.encode());
+        assertEquals("[{\"value\":\"Rome: see the Forum\"}]",
+                done.getJsonArray("content").getJsonObject(0).getString("text"));
+
+        // the last round's state carries the confirmation once: sent again, the user is asked again
+        JsonObject replay = statelessResult(http, round3);
+        assertEquals("input_required", replay.getString("resultType"), replay.encode());
+        assertTrue(replay.getJsonObject("inputRequests").containsKey("confirm"), replay.encode());
+    }
+
+    @Test
+    void aStatelessClientThatCannotBeAskedHearsWhy() throws Exception {
+        RawHttp http = new RawHttp(server.baseUrl());
+        JsonObject result = statelessResult(http, McpStatelessTest.call(32, "ask-city", new JsonObject(), new JsonObject()));
+        assertEquals(Boolean.TRUE, result.getBoolean("isError"), result.encode());
+        String text = result.getJsonArray("content").getJsonObject(0).getString("text");
+        assertTrue(text.contains("ctx.elicit: the client did not declare the elicitation capability"), text);
     }
 
     @Test

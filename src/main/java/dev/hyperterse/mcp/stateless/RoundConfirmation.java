@@ -26,15 +26,18 @@ final class RoundConfirmation implements UserConfirmation {
     private final InputRound round;
     private final CallContext caller;
     private final SpentStates spent;
+    private final RoundQuestions questions;
 
     /**
-     * @param caller whose credentials the state is bound to: another caller cannot use it
-     * @param spent  states already used on this node: each runs its call once
+     * @param caller    whose credentials the state is bound to: another caller cannot use it
+     * @param spent     states already used on this node: each runs its call once
+     * @param questions the call's handler questions, whose rounds carry a confirmation given before
      */
-    RoundConfirmation(InputRound round, CallContext caller, SpentStates spent) {
+    RoundConfirmation(InputRound round, CallContext caller, SpentStates spent, RoundQuestions questions) {
         this.round = round;
         this.caller = caller;
         this.spent = spent;
+        this.questions = questions;
     }
 
     @Override
@@ -43,7 +46,13 @@ final class RoundConfirmation implements UserConfirmation {
             return Future.succeededFuture(Decision.CANNOT_ASK);
         }
         String digest = digest(tool, inputs, caller);
-        if (round.hasState()) {
+        if (questions.confirmedEarlier()) {
+            // a round of the handler's questions, after the user confirmed this call: each such
+            // state carries the confirmation once, as the confirmation's own state does
+            return spent.spendOnce(questions.nonce(), questions.until())
+                    .compose(first -> first ? accepted() : askAgain(digest, question));
+        }
+        if (round.hasState() && !questions.ownsState()) {
             JsonObject state = round.state(PURPOSE);
             JsonObject answer = round.response(KEY);
             if (digest.equals(state.getString("call")) && answer != null) {
@@ -52,10 +61,16 @@ final class RoundConfirmation implements UserConfirmation {
                 }
                 // used before: ask again rather than run the same confirmation twice
                 return spent.spendOnce(state.getString("nonce"), state.getLong("until", 0L))
-                        .compose(first -> first ? Future.succeededFuture(Decision.ACCEPTED) : askAgain(digest, question));
+                        .compose(first -> first ? accepted() : askAgain(digest, question));
             }
         }
         return askAgain(digest, question);
+    }
+
+    /** Accepted: the handler's later rounds carry the confirmation. */
+    private Future<Decision> accepted() {
+        questions.confirmed();
+        return Future.succeededFuture(Decision.ACCEPTED);
     }
 
     private Future<Decision> askAgain(String digest, String question) {
@@ -83,7 +98,7 @@ final class RoundConfirmation implements UserConfirmation {
         }
     }
 
-    private static void canonical(Object value, StringBuilder out) {
+    static void canonical(Object value, StringBuilder out) {
         if (value instanceof JsonObject) {
             JsonObject object = (JsonObject) value;
             out.append('{');

@@ -284,7 +284,9 @@ public final class StatelessEndpoint {
         InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
         StatelessExchange exchange = new StatelessExchange(rc.response(), meta, listeners.keepAlive());
         CallContext context = context(rc, exchange);
-        exchange.confirmWith(new RoundConfirmation(round, context, spentConfirmations));
+        RoundQuestions questions = new RoundQuestions(round, tool, args, context, spentConfirmations);
+        exchange.confirmWith(new RoundConfirmation(round, context, spentConfirmations, questions));
+        exchange.askWith(questions);
         Future<JsonObject> result;
         try {
             result = fixture ? fixtures.call(tool, round, exchange)

@@ -33,6 +33,7 @@ final class StatelessExchange implements CallScope {
     private boolean finished;
     private double lastProgress = Double.NEGATIVE_INFINITY;
     private UserConfirmation confirmation = UserConfirmation.CANNOT_ASK;
+    private RoundQuestions questions;
 
     StatelessExchange(HttpServerResponse response, RequestMeta meta, SseKeepAlive keepAlive) {
         this.response = response;
@@ -106,10 +107,18 @@ final class StatelessExchange implements CallScope {
 
     @Override
     public Future<JsonObject> requestClient(String method, JsonObject params) {
-        // nothing the client sends later reaches this request: it must answer in a round of its own
-        return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
-                + " to the client: protocol 2026-07-28 has no requests from server to client; a tool asks"
-                + " through an input-required result instead"));
+        // nothing the client sends later reaches this request: it answers in a round of its own
+        if (questions == null) {
+            return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
+                    + " to the client: protocol 2026-07-28 has no requests from server to client; a tool asks"
+                    + " through an input-required result instead"));
+        }
+        return questions.ask(method, params);
+    }
+
+    /** How a handler's questions reach this request's client: input rounds. */
+    void askWith(RoundQuestions rounds) {
+        this.questions = rounds;
     }
 
     /** Sends the response (on the stream when one is open, else as JSON with {@code httpStatus}). */
