@@ -115,6 +115,7 @@ final class EffectiveConfig {
             row("tools.exposure", e -> e.project().exposure().name().toLowerCase(Locale.ROOT)),
             row("tools.confirm_without_elicitation", e -> e.project().access().runUnconfirmed() ? "run" : "refuse"),
             row("tools.execute_tool_header", e -> String.valueOf(e.project().access().executeToolHeader())),
+            row("tools.parse_json_strings", e -> String.valueOf(e.project().access().parseJsonStrings())),
             row("tools.expose_script_errors", e -> String.valueOf(e.project().exposeScriptErrors())),
             row("auth.plugin", e -> e.project().defaultAuth() == null ? null : text(e.project().defaultAuth().plugin())));
 

@@ -376,9 +376,11 @@ final class MetaTools {
      *                refusal: the answer this path gives for a tool that does not exist, so the
      *                refusal confirms nothing; null to answer with the refusal itself
      */
-    Future<JsonObject> run(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
+    Future<JsonObject> run(McpBackend backend, String toolName, JsonObject given, CallContext context,
                            CallScope scope, Output output, Supplier<? extends RuntimeException> unknown) {
         ToolDef tool = backend.pipeline().tools().get(toolName);
+        JsonObject inputs = tool != null && backend.access().parseJsonStrings()
+                ? JsonStringInputs.parsed(tool, given) : given;
         if (tool == null || !tool.confirm()) {
             return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
         }

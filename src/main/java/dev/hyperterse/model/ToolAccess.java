@@ -13,7 +13,11 @@ package dev.hyperterse.model;
  *                       clients, which must then send it in {@code Mcp-Param-Tool} too; off by
  *                       default, as a client that calls {@code execute} before listing the tools
  *                       cannot know to send it
+ * @param parseJsonStrings {@code tools.parse_json_strings}: a string sent for an input declared
+ *                       {@code object} or {@code array} is read as the JSON text it holds (models
+ *                       often send such values stringified); off by default
  */
-public record ToolAccess(ToolExposure exposure, boolean runUnconfirmed, boolean executeToolHeader) {
-    public static final ToolAccess DEFAULTS = new ToolAccess(ToolExposure.META, false, false);
+public record ToolAccess(ToolExposure exposure, boolean runUnconfirmed, boolean executeToolHeader,
+                         boolean parseJsonStrings) {
+    public static final ToolAccess DEFAULTS = new ToolAccess(ToolExposure.META, false, false, false);
 }

@@ -37,7 +37,8 @@ final class RootConfigReader {
     private static final List<String> TOOLS_KEYS =
             List.of("directory", "search", "cache", "row_limit", "result_max_bytes", "statement_timeout",
             "script_timeout", "script_workers", "fetch", "strict_handler_inputs",
-            "expose_script_errors", "exposure", "confirm_without_elicitation", "execute_tool_header");
+            "expose_script_errors", "exposure", "confirm_without_elicitation", "execute_tool_header",
+            "parse_json_strings");
     private static final List<String> FETCH_KEYS = List.of("allow_hosts");
     private static final List<String> SEARCH_KEYS = List.of("limit", "ranking", "filter_by_auth", "statements");
     private static final List<String> CACHE_KEYS = List.of("enabled", "ttl", "max_size");
@@ -201,6 +202,7 @@ final class RootConfigReader {
         Boolean strictHandlerInputs = tools == null ? null : tools.bool(required(tools, "strict_handler_inputs"));
         Boolean exposeScriptErrors = tools == null ? null : tools.bool(required(tools, "expose_script_errors"));
         Boolean executeToolHeader = tools == null ? null : tools.bool(required(tools, "execute_tool_header"));
+        Boolean parseJsonStrings = tools == null ? null : tools.bool(required(tools, "parse_json_strings"));
 
         AuthDef defaultAuth = null;
         boolean authBroken = false;
@@ -222,7 +224,8 @@ final class RootConfigReader {
                 observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
                 strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
                 exposeScriptErrors == null || exposeScriptErrors,
-                new ToolAccess(exposure(tools), runUnconfirmed(tools), executeToolHeader != null && executeToolHeader));
+                new ToolAccess(exposure(tools), runUnconfirmed(tools), executeToolHeader != null && executeToolHeader,
+                        parseJsonStrings != null && parseJsonStrings));
         return new RootConfig(config, defaultAuth, authBroken,
                 new Folders(toolsLookedIn, promptsLookedIn, resourcesLookedIn));
     }
