@@ -23,12 +23,18 @@ final class EditorSchemas {
         return kind + ".schema.json";
     }
 
-    /** @throws IllegalArgumentException for a kind other than {@link #KINDS} */
+    /** The TypeScript declarations of what scripts see (ctx, content helpers), for editors. */
+    static final String TYPES = "types";
+    /** Where {@code init} puts {@link #TYPES} inside a project. */
+    static final String TYPES_FILE = "hyperterse.d.ts";
+
+    /** @throws IllegalArgumentException for a kind other than {@link #KINDS} and {@link #TYPES} */
     static String text(String kind) {
-        if (!KINDS.contains(kind)) {
-            throw new IllegalArgumentException("no schema '" + kind + "': choose " + String.join(", ", KINDS));
+        if (!KINDS.contains(kind) && !TYPES.equals(kind)) {
+            throw new IllegalArgumentException("no schema '" + kind + "': choose " + String.join(", ", KINDS)
+                    + " or " + TYPES);
         }
-        String resource = "/schema/" + fileName(kind);
+        String resource = TYPES.equals(kind) ? "/types/" + TYPES_FILE : "/schema/" + fileName(kind);
         try (InputStream in = EditorSchemas.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("internal error: " + resource + " is missing from the jar");

@@ -65,6 +65,13 @@ final class InitCommand implements Callable<Integer> {
                 Files.writeString(schemas.resolve(EditorSchemas.fileName(kind)), EditorSchemas.text(kind),
                         StandardCharsets.UTF_8);
             }
+            // what scripts see, for TypeScript-aware editors (tsconfig.json includes it)
+            Files.writeString(target.resolve(EditorSchemas.TYPES_FILE), EditorSchemas.text(EditorSchemas.TYPES),
+                    StandardCharsets.UTF_8);
+            Path tsconfig = target.resolve("tsconfig.json");
+            if (!Files.exists(tsconfig)) {
+                Files.writeString(tsconfig, TSCONFIG, StandardCharsets.UTF_8);
+            }
             out.println("created project '" + name + "' in " + target);
             out.println("serve it with: " + Main.launchCommand() + " start "
                     + Main.shellWord(folder == null ? "." : folder.toString()));
@@ -74,6 +81,20 @@ final class InitCommand implements Callable<Integer> {
             return 1;
         }
     }
+
+    /** For editors only (the server strips types itself): handlers and mappers see hyperterse.d.ts. */
+    static final String TSCONFIG = ""
+            + "{\n"
+            + "  \"compilerOptions\": {\n"
+            + "    \"target\": \"ES2022\",\n"
+            + "    \"module\": \"ES2022\",\n"
+            + "    \"moduleResolution\": \"bundler\",\n"
+            + "    \"strict\": true,\n"
+            + "    \"noEmit\": true,\n"
+            + "    \"lib\": [\"ES2022\"]\n"
+            + "  },\n"
+            + "  \"include\": [\"hyperterse.d.ts\", \"app/**/*.ts\"]\n"
+            + "}\n";
 
     /** Adds the lines a folder's own {@code .gitignore} lacks, keeping what it holds. */
     private static void ignoreAlso(Path gitignore, String lines) throws IOException {

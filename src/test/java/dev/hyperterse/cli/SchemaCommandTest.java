@@ -22,7 +22,10 @@ class SchemaCommandTest {
         assertEquals(CliRunner.run("schema", "root").out(), CliRunner.run("schema").out(), "root by default");
         CliRunner.Run unknown = CliRunner.run("schema", "agent");
         assertEquals(2, unknown.code());
-        assertEquals("no schema 'agent': choose root, adapter, tool, prompt, resource", unknown.err().strip());
+        assertEquals("no schema 'agent': choose root, adapter, tool, prompt, resource or types", unknown.err().strip());
+        CliRunner.Run types = CliRunner.run("schema", "types");
+        assertEquals(0, types.code(), types.err());
+        assertEquals(Files.readString(Path.of("src/main/resources/types/hyperterse.d.ts")), types.out());
     }
 
     @Test
@@ -42,6 +45,9 @@ class SchemaCommandTest {
         for (String kind : EditorSchemas.KINDS) {
             assertEquals(EditorSchemas.text(kind), Files.readString(project.resolve(".schema/" + kind + ".schema.json")));
         }
+        // what scripts see, for TypeScript-aware editors: the declarations and a tsconfig that includes them
+        assertEquals(EditorSchemas.text(EditorSchemas.TYPES), Files.readString(project.resolve("hyperterse.d.ts")));
+        assertTrue(Files.readString(project.resolve("tsconfig.json")).contains("\"include\": [\"hyperterse.d.ts\""));
         CliRunner.Run validate = CliRunner.run("validate", project.toString());
         assertEquals(0, validate.code(), validate.err() + validate.out());
     }
