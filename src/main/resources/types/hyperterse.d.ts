@@ -29,12 +29,17 @@ interface HyperterseContext {
    * Asks the user through the client (elicitation/create). Fails when the client did not declare
    * elicitation. With protocol 2026-07-28 the call runs again from the start with the answer.
    */
-  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<{
+  elicit(message: string, requestedSchema: Record<string, unknown>, options?: {
+    /** Names the question: with protocol 2026-07-28, the key of its input request (default ask-N). */
+    key?: string;
+  }): Promise<{
     action: 'accept' | 'decline' | 'cancel';
     content?: Record<string, unknown>;
   }>;
   /** Asks the client's model (sampling/createMessage); maxTokens defaults to 1024. */
   sample(messages: string | Array<{ role: 'user' | 'assistant'; content: unknown }>, options?: {
+    /** Names the question: with protocol 2026-07-28, the key of its input request (default ask-N). */
+    key?: string;
     maxTokens?: number;
     systemPrompt?: string;
     temperature?: number;
@@ -57,6 +62,9 @@ declare function Audio(data: HyperterseBytes, mimeType: string): HyperterseConte
 declare function Text(text: string): HyperterseContent;
 /** A file in the answer (an embedded blob resource), named attachment:<name> unless a uri is given. */
 declare function BlobResource(data: HyperterseBytes, mimeType: string,
+  nameOrOptions?: string | { name?: string; uri?: string }): HyperterseContent;
+/** A text document in the answer (an embedded text resource); text/plain unless given. */
+declare function TextResource(text: string, mimeType?: string,
   nameOrOptions?: string | { name?: string; uri?: string }): HyperterseContent;
 /** A link to a resource the client may read. */
 declare function ResourceLink(uri: string, options?: {

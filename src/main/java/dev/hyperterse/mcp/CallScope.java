@@ -71,6 +71,15 @@ public interface CallScope {
     }
 
     /**
+     * {@link #requestClient(String, JsonObject)} for a question its asker named {@code key} (null:
+     * unnamed): where the client answers in a later request (a 2026-07-28 input round), the key of
+     * its input request.
+     */
+    default Future<JsonObject> requestClient(String method, JsonObject params, String key) {
+        return requestClient(method, params);
+    }
+
+    /**
      * How this caller's user is asked to confirm a call of a tool marked {@code confirm: true};
      * {@link UserConfirmation#CANNOT_ASK} where the client cannot be asked.
      */

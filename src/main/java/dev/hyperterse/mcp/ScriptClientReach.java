@@ -115,15 +115,15 @@ final class ScriptClientReach implements ClientReach {
     }
 
     @Override
-    public Future<JsonObject> ask(String kind, JsonObject params) {
+    public Future<JsonObject> ask(String kind, JsonObject params, String key) {
         Promise<JsonObject> answer = Promise.promise();
         loop.runOnContext(v -> {
             Future<JsonObject> asked;
             try {
                 asked = switch (kind) {
                     case READ_RESOURCE -> resources.read(backend, params, call);
-                    case ELICIT -> scope.requestClient("elicitation/create", params);
-                    case SAMPLE -> scope.requestClient("sampling/createMessage", sampling(params));
+                    case ELICIT -> scope.requestClient("elicitation/create", params, key);
+                    case SAMPLE -> scope.requestClient("sampling/createMessage", sampling(params), key);
                     default -> Future.failedFuture(new McpException(JsonRpc.INVALID_PARAMS, "unknown question " + kind));
                 };
             } catch (RuntimeException e) {

@@ -28,12 +28,18 @@ public interface ClientReach {
     /** {@code notifications/progress}, when the caller sent a progress token; ignored otherwise. */
     void progress(double done, Double total, String message);
 
+    /** What a question's {@code key} may be: it names the input request of a 2026-07-28 input round. */
+    java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
     /**
      * Asks something of the client or the server on the caller's behalf ({@link #READ_RESOURCE},
      * {@link #ELICIT}, {@link #SAMPLE}) and completes with the result, or fails with a message fit
      * for the script (why it cannot be asked, what the client answered).
+     *
+     * @param key the name the script gave the question ({@link #KEY}), or null: in a 2026-07-28 input
+     *            round, the key of its input request
      */
-    Future<JsonObject> ask(String kind, JsonObject params);
+    Future<JsonObject> ask(String kind, JsonObject params, String key);
 
     /** Where no client is reachable (an auth script, a check at start): logs go nowhere, questions fail. */
     ClientReach NONE = new ClientReach() {
@@ -46,7 +52,7 @@ public interface ClientReach {
         }
 
         @Override
-        public Future<JsonObject> ask(String kind, JsonObject params) {
+        public Future<JsonObject> ask(String kind, JsonObject params, String key) {
             return Future.failedFuture(new IllegalStateException("ctx." + kind
                     + " is only available to a tool's scripts while they serve a call"));
         }

@@ -318,8 +318,12 @@ final class ScriptContexts {
                 case ClientReach.SAMPLE:
                     Value onAnswer = args[2];
                     Value onFailure = args[3];
+                    String key = args.length > 4 && args[4].isString() ? args[4].asString() : null;
+                    if (key != null && !ClientReach.KEY.matcher(key).matches()) {
+                        return "!ctx." + kind + ": key must be 1 to 64 letters, digits or _ . : -";
+                    }
                     long call = loaded.currentCall();
-                    reach.ask(kind, params).onComplete(ar -> loaded.postFor(call, () -> {
+                    reach.ask(kind, params, key).onComplete(ar -> loaded.postFor(call, () -> {
                         if (ar.succeeded()) {
                             onAnswer.execute(ar.result().encode());
                         } else {

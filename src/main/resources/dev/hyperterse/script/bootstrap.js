@@ -282,6 +282,14 @@
     return content({ type: 'resource', resource: freeze({ uri, mimeType: mediaType(mimeType, null, 'BlobResource'),
       blob: base64Of(data, 'BlobResource') }) });
   }
+  // a text document in the answer (an embedded text resource)
+  function TextResource(text, mimeType, nameOrOptions) {
+    const options = typeof nameOrOptions === 'string' ? { name: nameOrOptions } : (nameOrOptions == null ? {} : nameOrOptions);
+    const uri = options.uri != null ? StringOf(options.uri)
+      : 'attachment:' + encodeComponent(options.name != null ? StringOf(options.name) : 'text');
+    return content({ type: 'resource', resource: freeze({ uri,
+      mimeType: mimeType == null ? 'text/plain' : mediaType(mimeType, null, 'TextResource'), text: StringOf(text) }) });
+  }
   function ResourceLink(uri, options) {
     const given = options == null ? {} : options;
     const link = { type: 'resource_link', uri: StringOf(uri), name: given.name != null ? StringOf(given.name) : StringOf(uri) };
@@ -302,20 +310,21 @@
   define('Audio', Audio);
   define('Text', Text);
   define('BlobResource', BlobResource);
+  define('TextResource', TextResource);
   define('ResourceLink', ResourceLink);
 
   // ---- ctx: the call's way back to the client (docs/scripts.md#context) ----
   const LOG_LEVELS = freeze(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
   const includes = uncurry(Array.prototype.includes);
-  function hostCall(kind, params, onAnswer, onFailure) {
-    return host(hostClient(kind, stringify(params), onAnswer, onFailure));
+  function hostCall(kind, params, onAnswer, onFailure, key) {
+    return host(hostClient(kind, stringify(params), onAnswer, onFailure, key == null ? null : StringOf(key)));
   }
-  function ask(kind, params) {
+  function ask(kind, params, key) {
     let settle;
     const promise = new PromiseOf((resolve, reject) => {
       settle = { resolve, reject };
     });
-    hostCall(kind, params, (json) => settle.resolve(parse(json)), (message) => settle.reject(new ErrorOf(message)));
+    hostCall(kind, params, (json) => settle.resolve(parse(json)), (message) => settle.reject(new ErrorOf(message)), key);
     return promise;
   }
   function finite(value, what) {
@@ -349,18 +358,21 @@
     readResource(uri) {
       return ask('readResource', { uri: StringOf(uri) });
     },
-    elicit(message, requestedSchema) {
-      return ask('elicit', { message: StringOf(message), requestedSchema: requestedSchema == null ? {} : requestedSchema });
+    elicit(message, requestedSchema, options) {
+      return ask('elicit', { message: StringOf(message), requestedSchema: requestedSchema == null ? {} : requestedSchema },
+        options == null ? null : options.key);
     },
     sample(messages, options) {
       const given = options == null ? {} : options;
       const params = {};
-      for (const key of Object.keys(given)) {
-        params[key] = given[key];
+      for (const name of Object.keys(given)) {
+        if (name !== 'key') {
+          params[name] = given[name];
+        }
       }
       params.messages = typeof messages === 'string'
         ? [{ role: 'user', content: { type: 'text', text: messages } }] : messages;
-      return ask('sample', params);
+      return ask('sample', params, given.key);
     },
   });
 

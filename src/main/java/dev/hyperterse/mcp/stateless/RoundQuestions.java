@@ -17,9 +17,9 @@ import java.util.Base64;
  * through input rounds: the call runs again from the start with every answer given so far. The
  * first question without an answer ends the round: the request answers with that input request
  * and a sealed state holding the answers so far, bound to this tool, these arguments and this
- * caller. On the retry the handler's questions are answered in order from the state and the
- * client's {@code inputResponses}, as long as each is the question asked before; a different
- * question is asked anew.
+ * caller. Each question has a key (the one the handler gave it, else {@code ask-N} for the N-th
+ * question of the call); on a retry a question is answered from the state and the client's
+ * {@code inputResponses} when it is the question asked under its key before, else asked anew.
  */
 final class RoundQuestions {
     private static final String PURPOSE = "tools/call:ask";
@@ -108,7 +108,7 @@ final class RoundQuestions {
      * The client's answer to the handler's next question, when this round has it; else fails with
      * {@link UserConfirmation.AnswerLater} holding the input-required result that asks it.
      */
-    synchronized Future<JsonObject> ask(String method, JsonObject params) {
+    synchronized Future<JsonObject> ask(String method, JsonObject params, String named) {
         String capability = "elicitation/create".equals(method) ? "elicitation"
                 : "sampling/createMessage".equals(method) ? "sampling" : null;
         if (capability == null) {
@@ -119,16 +119,15 @@ final class RoundQuestions {
             return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "the client did not declare the "
                     + capability + " capability, so it cannot be asked"));
         }
-        String key = KEY_PREFIX + (++asked);
+        asked++;
+        String key = named != null ? named : KEY_PREFIX + asked;
         String question = digest(method, params);
         JsonObject known = answers.getJsonObject(key);
         if (known != null && question.equals(known.getString("question"))) {
             return Future.succeededFuture(known.getJsonObject("answer"));
         }
-        // answers after a question that changed belong to other questions: drop them
-        for (int k = asked; answers.containsKey(KEY_PREFIX + k); k++) {
-            answers.remove(KEY_PREFIX + k);
-        }
+        // a question asked anew under a key (or another question under it) is answered anew
+        answers.remove(key);
         JsonObject next = new JsonObject().put("call", call).put("answers", answers.copy())
                 .put("pending", new JsonObject().put("key", key).put("question", question));
         if (confirmedNow || confirmedEarlier()) {

@@ -107,13 +107,18 @@ final class StatelessExchange implements CallScope {
 
     @Override
     public Future<JsonObject> requestClient(String method, JsonObject params) {
+        return requestClient(method, params, null);
+    }
+
+    @Override
+    public Future<JsonObject> requestClient(String method, JsonObject params, String key) {
         // nothing the client sends later reaches this request: it answers in a round of its own
         if (questions == null) {
             return Future.failedFuture(new McpException(JsonRpc.SERVER_ERROR, "cannot send " + method
                     + " to the client: protocol 2026-07-28 has no requests from server to client; a tool asks"
                     + " through an input-required result instead"));
         }
-        return questions.ask(method, params);
+        return questions.ask(method, params, key);
     }
 
     /** How a handler's questions reach this request's client: input rounds. */

@@ -1,0 +1,3 @@
+import { WAV } from '../../lib/media.js';
+
+export default () => Audio(WAV, 'audio/wav');

@@ -1,0 +1,3 @@
+export default () => {
+  throw new ToolError('This tool intentionally returns an error for testing');
+};

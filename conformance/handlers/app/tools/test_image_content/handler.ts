@@ -1,0 +1,3 @@
+import { PNG } from '../../lib/media.js';
+
+export default () => Image(PNG, 'image/png');

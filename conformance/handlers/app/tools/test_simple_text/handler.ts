@@ -1,0 +1,1 @@
+export default () => 'This is a simple text response for testing.';
