@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * must load without any error in the browser's console (a Content-Security-Policy violation
  * shows there).
  */
-class ConsoleBrowserTest {
+class WebConsoleBrowserTest {
     static final String KEY = "console-test-key-5b1e";
     static final String METRICS_TOKEN = "console-metrics-token-77c2";
     static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
