@@ -24,6 +24,14 @@
     }
     return node;
   }
+  // Appends children as el does: nested arrays flattened, null and false left out.
+  function add(node, ...children) {
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function pretty(value) { return JSON.stringify(value, null, 2); }
   let uid = 0;
@@ -219,7 +227,7 @@
     selectTab('tools');
     const detail = clear($('tool-detail'));
     const annotations = tool.annotations || {};
-    detail.append(
+    add(detail, 
       el('h3', {}, tool.title || tool.name),
       el('p', {}, el('code', {}, tool.name), tool.via === 'execute' ? ' (run through execute)' : ''),
       tool.description ? el('p', {}, tool.description) : null,
@@ -256,7 +264,7 @@
         run.disabled = false;
       }
     });
-    detail.append(formNode, el('h3', {}, 'Result'), result);
+    add(detail, formNode, el('h3', {}, 'Result'), result);
   }
 
   function textOf(result) {
@@ -285,7 +293,7 @@
     clear(container);
     const timing = ' in ' + ms.toFixed(1) + ' ms';
     if (message.error) {
-      container.append(
+      add(container, 
         el('p', { class: 'outcome bad', role: 'alert' }, 'JSON-RPC error ' + message.error.code + timing),
         el('h4', {}, 'Error message, as an agent gets it'),
         el('pre', { class: 'error-text' }, message.error.message),
@@ -294,7 +302,7 @@
     }
     const result = message.result || {};
     if (result.isError) {
-      container.append(
+      add(container, 
         el('p', { class: 'outcome bad', role: 'alert' }, 'Tool error (isError: true)' + timing),
         el('h4', {}, 'Error text, as an agent gets it'),
         el('pre', { class: 'error-text' }, textOf(result)),
@@ -302,13 +310,13 @@
       return;
     }
     const rows = rowsOf(result);
-    container.append(el('p', { class: 'outcome good' }, 'OK' + timing
+    add(container, el('p', { class: 'outcome good' }, 'OK' + timing
       + (rows ? ' · ' + rows.length + (rows.length === 1 ? ' row' : ' rows') : '')));
     if (rows && rows.length) {
-      container.append(el('h4', {}, 'Rows'), table(rows, 500),
+      add(container, el('h4', {}, 'Rows'), table(rows, 500),
         rows.length > 500 ? el('p', { class: 'help' }, 'The first 500 rows are shown; JSON has all.') : null);
     }
-    container.append(
+    add(container, 
       el('details', { open: !rows }, el('summary', {}, 'Text content'), el('pre', {}, textOf(result))),
       el('details', {}, el('summary', {}, 'structuredContent'),
         el('pre', {}, result.structuredContent === undefined ? '(none)' : pretty(result.structuredContent))),
@@ -559,7 +567,8 @@
 
   function suggester(ref, argumentName, input, others) {
     const out = el('span', { class: 'suggestions', 'aria-live': 'polite' });
-    const button = el('button', { type: 'button', class: 'link' }, 'Suggest values');
+    const button = el('button', { type: 'button', class: 'link', 'aria-label': 'Suggest values for ' + argumentName },
+      'Suggest values');
     button.addEventListener('click', async () => {
       clear(out).append('…');
       try {
@@ -633,7 +642,7 @@
         clear(result).append(el('p', { class: 'outcome bad', role: 'alert' }, e.message));
       }
     });
-    detail.append(el('h3', {}, prompt.title || prompt.name), el('p', {}, el('code', {}, prompt.name)),
+    add(detail, el('h3', {}, prompt.title || prompt.name), el('p', {}, el('code', {}, prompt.name)),
       prompt.description ? el('p', {}, prompt.description) : null, form, el('h3', {}, 'Messages'), result);
   }
 
@@ -660,7 +669,7 @@
   function showResource(resource) {
     const detail = clear($('prompt-detail'));
     const result = el('div', { 'aria-live': 'polite' });
-    detail.append(el('h3', {}, resource.title || resource.name || resource.uri), el('p', {}, el('code', {}, resource.uri)),
+    add(detail, el('h3', {}, resource.title || resource.name || resource.uri), el('p', {}, el('code', {}, resource.uri)),
       resource.description ? el('p', {}, resource.description) : null,
       el('button', { type: 'button', onclick: () => readResource(resource.uri, result) }, 'Read'), result);
   }
@@ -678,7 +687,7 @@
         encodeURIComponent(fields.inputs[name] ? fields.inputs[name].value : ''));
       readResource(uri, result);
     });
-    detail.append(el('h3', {}, template.title || template.name), el('p', {}, el('code', {}, template.uriTemplate)),
+    add(detail, el('h3', {}, template.title || template.name), el('p', {}, el('code', {}, template.uriTemplate)),
       template.description ? el('p', {}, template.description) : null, form, result);
   }
 
