@@ -155,7 +155,7 @@
       const info = mcp.info.serverInfo || {};
       $('server-name').textContent = '— ' + (info.title || info.name || '') + (info.version ? ' ' + info.version : '');
       say(status, 'Connected to ' + (info.name || 'the server') + ' (MCP ' + mcp.info.protocolVersion + ', '
-        + (state.credential && state.kind !== 'none' ? 'with the key you gave' : 'without a key') + ').');
+        + (state.credential && state.kind !== 'none' ? 'sending the key you gave' : 'without a key') + ').');
       await Promise.all([loadCatalog(), loadPromptsAndResources()]);
     } catch (e) {
       mcp.session = null;
@@ -777,7 +777,7 @@
       const box = el('figure', { class: 'chart', role: 'group', 'aria-label': title }, el('h3', {}, title));
       holder.append(box);
       const plot = new window.uPlot({
-        width: 360, height: 180, legend: { show: true },
+        width: 380, height: 170, legend: { show: true, live: false },
         scales: { x: { time: true } },
         series: [{}, ...tools.map((t, i) => ({ label: t, stroke: COLORS[i], width: 2, spanGaps: true }))],
         axes: [{}, { size: 50 }],

@@ -240,8 +240,18 @@ class WebConsoleBrowserTest {
         click(By.id("tab-live"));
         browser.findElement(By.id("metrics-token")).sendKeys(METRICS_TOKEN);
         click(By.id("live-start"));
-        // the charts need two readings
+        // the charts need two readings; a few more, with calls between them, draw lines
         wait.until(d -> d.findElements(By.cssSelector("#charts canvas")).size() >= 5);
+        for (int reading = 0; reading < 4; reading++) {
+            String shown = browser.findElement(By.id("live-status")).getText();
+            for (int i = 0; i <= reading; i++) {
+                server.http().call("list-orders", new io.vertx.core.json.JsonObject().put("status", "pending"),
+                        "X-API-Key", KEY);
+                server.http().call("get-customer", new io.vertx.core.json.JsonObject().put("customer_id", "x" + i),
+                        "X-API-Key", KEY);
+            }
+            wait.until(d -> !d.findElement(By.id("live-status")).getText().equals(shown));
+        }
         // the server is shared by this class's tests: at least the three calls above
         int calls = Integer.parseInt(browser.findElement(
                 By.xpath("//div[@id='live-tools']//tr[td[1]='get-customer']/td[2]")).getText());
