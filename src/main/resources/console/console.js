@@ -389,7 +389,10 @@
   // Text the user typed, as the value of its type; throws with what is wrong.
   function parse(text, schema) {
     const type = typeOf(schema);
-    if (schema.enum) return JSON.parse(text); // select values are JSON
+    if (schema.enum) {
+      // a choice's value is JSON; an item typed on a line of an array may be a bare word
+      try { return JSON.parse(text); } catch (e) { return text; }
+    }
     switch (type) {
       case 'integer':
       case 'number': {

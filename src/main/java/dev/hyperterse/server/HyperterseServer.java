@@ -179,11 +179,12 @@ public final class HyperterseServer {
                                         .end(ar.result());
                             }));
                 }
+                guard.mount(router);
+                endpoint.mount(router, MCP_PATH);
+                // after /mcp, so an MCP request is never matched against the console's routes
                 if (console != null) {
                     console.mount(router);
                 }
-                guard.mount(router);
-                endpoint.mount(router, MCP_PATH);
                 return router;
             };
 

@@ -67,6 +67,23 @@ class WebConsoleBrowserTest {
                 ServeOptions.DEFAULTS.withTelemetry(telemetry)).alsoClosing(telemetry);
     });
 
+    static final String JWT_SECRET = "console-jwt-secret-of-32-characters-x";
+
+    /** A project whose root auth block is jwt: the server refuses a request without a good token (401). */
+    @RegisterExtension
+    static final TestServer jwt = TestServer.of(dir -> {
+        ProjectFiles.write(dir, ".hyperterse", "name: secured\nauth:\n  plugin: jwt\n  policy:\n"
+                + "    secret: '{{ env.JWT_SECRET }}'\n    audience: https://mcp.example.test/mcp\n    issuer: https://login.example.test\n");
+        ProjectFiles.write(dir, "schema.sql", "CREATE TABLE orders (id INTEGER PRIMARY KEY, owner TEXT, item TEXT);\n"
+                + "INSERT INTO orders VALUES (1, 'alice', 'book'), (2, 'bob', 'lamp'), (3, 'alice', 'pen');\n");
+        ProjectFiles.write(dir, "app/adapters/db.terse",
+                "connector: sqlite\nconnection_string: ':memory:'\noptions:\n  init_sql: schema.sql\n");
+        RunningServer.writeTool(dir, "my-orders", "description: 'The orders of the caller'\nuse: db\n"
+                + "statement: SELECT id, item FROM orders WHERE owner = {{ auth.claims.sub }} ORDER BY id\n");
+        return RunningServer.start(dir, Map.of("JWT_SECRET", JWT_SECRET),
+                s -> s.withConsole(true).withMetricsToken(METRICS_TOKEN));
+    });
+
     Path profile;
     WebDriver browser;
     WebDriverWait wait;
@@ -301,6 +318,55 @@ class WebConsoleBrowserTest {
                 status.getText());
         assertEquals("", browser.findElement(By.id("live-recent")).getText());
         screenshot("refused");
+    }
+
+    @Test
+    void aServerThatRefusesTheTokenIsNotConnectedAndTheRightOneSeesItsCaller() throws IOException {
+        browser.get(jwt.baseUrl() + "/console/");
+        new Select(wait.until(d -> d.findElement(By.id("credential-kind")))).selectByValue("bearer");
+        browser.findElement(By.id("credential")).sendKeys("not.a.token");
+        click(By.id("connect-button"));
+        WebElement status = wait.until(d -> {
+            WebElement s = d.findElement(By.id("connection"));
+            return s.getText().startsWith("Not connected") ? s : null;
+        });
+        assertTrue(status.getText().startsWith("Not connected: the server refused the request (HTTP 401)"),
+                status.getText());
+        assertEquals("", browser.findElement(By.id("catalog")).getText(), "nothing of the project reached the page");
+
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        try {
+            String token = io.vertx.ext.auth.jwt.JWTAuth.create(vertx, new io.vertx.ext.auth.jwt.JWTAuthOptions()
+                            .addPubSecKey(new io.vertx.ext.auth.PubSecKeyOptions().setAlgorithm("HS256")
+                                    .setBuffer(JWT_SECRET)))
+                    .generateToken(new io.vertx.core.json.JsonObject().put("sub", "alice")
+                                    .put("aud", "https://mcp.example.test/mcp").put("iss", "https://login.example.test")
+                                    .put("exp", System.currentTimeMillis() / 1000 + 300),
+                            new io.vertx.ext.auth.JWTOptions().setNoTimestamp(true));
+            WebElement credential = browser.findElement(By.id("credential"));
+            credential.clear();
+            credential.sendKeys(token);
+        } finally {
+            vertx.close();
+        }
+        click(By.id("connect-button"));
+        wait.until(d -> d.findElement(By.id("connection")).getText().startsWith("Connected to secured"));
+        find("orders of the caller");
+        click(By.xpath("//ul[@id='catalog']//button[text()='my-orders']"));
+        click(By.xpath("//form[@aria-label='Inputs of my-orders']//button[text()='Run']"));
+        WebElement ok = wait.until(d -> d.findElement(By.cssSelector("#tool-detail .result .outcome.good")));
+        assertTrue(ok.getText().endsWith(" · 2 rows"), ok.getText());
+        assertFalse(browser.findElement(By.cssSelector("#tool-detail .result table")).getText().contains("lamp"),
+                "only the caller's rows");
+        click(By.id("tab-live"));
+        browser.findElement(By.id("metrics-token")).sendKeys(METRICS_TOKEN);
+        click(By.id("live-start"));
+        WebElement recent = wait.until(d -> {
+            WebElement table = d.findElement(By.id("live-recent"));
+            return table.getText().contains("my-orders") ? table : null;
+        });
+        assertTrue(browser.findElement(By.xpath("//div[@id='live-recent']//tr[td[2]='my-orders']/td[3]")).getText()
+                .equals("alice"), recent.getText());
     }
 
     private void connect(String key) {
