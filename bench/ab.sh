@@ -8,6 +8,7 @@
 #   bench/ab.sh A.jar B.jar [pg|cached|heartbeat|redis]...      (default: pg cached heartbeat)
 #
 # A side is "JAR" or "JAR@instances" (server.instances for that side, e.g. target/hyperterse.jar@1).
+# BENCH_ARGS_A and BENCH_ARGS_B add arguments to that side's `start` (e.g. BENCH_ARGS_B=--console).
 # Paths as in bench/profile.sh: pg (PostgreSQL point select, cache off), cached (result-cache hits
 # on ids 1-10), heartbeat (GET /heartbeat), redis (a Redis GET of one of 1,000 keys, cache off;
 # asked for, the project gets a redis adapter on BENCH_REDIS_URL [redis://127.0.0.1:6379/0]).
@@ -65,6 +66,9 @@ inputs:
 EOF
 }
 
+# side_args NAME: the extra start arguments of side a or b
+side_args() { if [[ $1 == a ]]; then echo "${BENCH_ARGS_A:-}"; else echo "${BENCH_ARGS_B:-}"; fi; }
+
 # start_side NAME SPEC PORT: sets SIDE_PID
 start_side() {
   local name=$1 spec=$2 port=$3 jar instances project=$WORK/project-$1
@@ -76,7 +80,7 @@ start_side() {
   [[ -z $instances ]] || printf 'server:\n  instances: %s\n' "$instances" >>"$project/.hyperterse"
   port_free "$port" || die "port $port is in use (set BENCH_PORT)"
   # shellcheck disable=SC2086
-  BENCH_PG_URL=$PG_URL BENCH_REDIS_URL=$REDIS_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 \
+  BENCH_PG_URL=$PG_URL BENCH_REDIS_URL=$REDIS_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 $(side_args "$name") \
     >"$OUT/logs/ab-$name.log" 2>&1 &
   SIDE_PID=$!
   BENCH_PIDS+=("$SIDE_PID")
@@ -125,7 +129,7 @@ for i in $(seq 1 "$RUNS"); do
   log "round $i done"
 done
 
-echo "A = $SIDE_A; B = $SIDE_B; $RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo "A = $SIDE_A ${BENCH_ARGS_A:-}; B = $SIDE_B ${BENCH_ARGS_B:-}; $RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 printf '| path | A req/s | B req/s | B/A | A CPU µs/call | B CPU µs/call | B/A | A CPU per run | B CPU per run |\n|---|---|---|---|---|---|---|---|---|\n'
 for path in "${paths[@]}"; do
   # shellcheck disable=SC2086

@@ -63,6 +63,7 @@ final class EffectiveConfig {
             row("server.page_size", e -> String.valueOf(e.server().pageSize())),
             row("server.progress_interval", e -> duration(e.server().progressInterval())),
             row("server.search_output_schema", e -> String.valueOf(e.server().searchOutputSchema())),
+            row("server.console", e -> String.valueOf(e.server().console())),
             row("server.sessions.idle_timeout", e -> duration(e.server().sessionIdleTimeout())),
             row("server.sessions.max", e -> String.valueOf(e.server().maxSessions())),
             row("server.sessions.per_client", e -> String.valueOf(e.server().sessionsPerClient())),

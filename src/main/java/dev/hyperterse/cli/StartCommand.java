@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
-            "        [--strict] [--conformance-fixtures]",
+            "        [--strict] [--console] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
             "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
@@ -94,6 +94,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     + "Without it, as in Hyperterse, that tool answers an error saying so, the others serve, "
                     + "and the log and /ready name it.")
     boolean strict;
+
+    @Option(names = "--console",
+            description = "Serve the web console at /console: try tools, search, prompts and resources with a key "
+                    + "you paste, and watch calls live (same as server.console: true; see docs/console.md).")
+    boolean console;
 
     // Test scaffolding for the official MCP conformance suite, off unless given: the fixture
     // tools are never listed otherwise.
@@ -159,6 +164,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             Logging.setFormat(project.config().observability().logFormat());
         }
         ServerSettings settings = Listen.override(configured, host);
+        if (console) {
+            settings = settings.withConsole(true);
+        }
         int listenPort;
         try {
             listenPort = Listen.port(port, configured.port(), System.getenv("PORT"));

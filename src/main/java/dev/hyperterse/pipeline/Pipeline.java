@@ -165,7 +165,8 @@ public final class Pipeline {
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
         call.set(TOOL, tool == null ? shown(toolName) : tool.name());
         if (tool == null) {
-            return finished(null, toolName, call, started, Future.failedFuture(ToolException.notFound(toolName)));
+            return finished(null, toolName, call, started, null, inputs,
+                    Future.failedFuture(ToolException.notFound(toolName)));
         }
         if (tracing.includeInputs() && call.recording()) {
             call.set("hyperterse.inputs", TracedInputs.of(inputs));
@@ -188,7 +189,7 @@ public final class Pipeline {
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
-        return finished(tool, toolName, call, started, result);
+        return finished(tool, toolName, call, started, authenticated, inputs, result);
     }
 
     /**
@@ -246,11 +247,21 @@ public final class Pipeline {
 
     /** Ends the call's span, counts the call, and logs it once when it failed. */
     private Future<ToolResult> finished(ToolDef tool, String toolName, TraceSpan call, long started,
-                                        Future<ToolResult> result) {
+                                        Future<Caller> caller, JsonObject inputs, Future<ToolResult> result) {
         return result.andThen(ar -> {
             String outcome = ar.succeeded() ? "ok" : ar.cause() instanceof ToolException
                     ? ((ToolException) ar.cause()).stage().key() : "internal";
-            metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, System.nanoTime() - started);
+            long nanos = System.nanoTime() - started;
+            metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, nanos);
+            if (metrics.recordsCalls()) {
+                // only for the web console: its recent calls, inputs as traces show them
+                metrics.callFinished(tool == null ? "unknown" : tool.name(),
+                        caller != null && caller.succeeded() ? caller.result().subject() : null,
+                        tool == null ? null : TracedInputs.of(inputs), outcome,
+                        ar.succeeded() ? null : ar.cause() instanceof ToolException
+                                ? BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS) : "internal error",
+                        nanos);
+            }
             if (ar.succeeded()) {
                 call.set("hyperterse.rows", ar.result().rows().size());
             } else {

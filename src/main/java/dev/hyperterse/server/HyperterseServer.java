@@ -11,6 +11,7 @@ import dev.hyperterse.mcp.McpEndpoint;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.Project;
+import dev.hyperterse.telemetry.LiveCalls;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
 import dev.hyperterse.telemetry.TelemetrySetup;
@@ -94,7 +95,9 @@ public final class HyperterseServer {
                                                   Connectors connectors, AuthPlugins authPlugins, ServeOptions options,
                                                   Listeners listeners) {
         TelemetrySetup setup = options.telemetry();
-        Telemetry telemetry = setup.telemetry();
+        // the console's Live page observes what the server counts; without the console nothing does
+        LiveCalls live = settings.console() ? new LiveCalls(setup.telemetry().metrics(), options.clock()) : null;
+        Telemetry telemetry = live == null ? setup.telemetry() : new Telemetry(setup.telemetry().tracing(), live);
         // a clustered node keeps sessions in the cluster and tells the others about invalidations
         ClusterInvalidation invalidation = vertx.isClustered() ? new ClusterInvalidation(vertx) : null;
         java.util.function.UnaryOperator<dev.hyperterse.cache.ResultCache> cacheForPipeline =
@@ -104,7 +107,11 @@ public final class HyperterseServer {
         java.util.List<Loop> loops = listeners.loops();
         // the token is read once, at start, as the metrics path's access is
         boolean nameProtectedTools = settings.metricsToken() != null;
-        return Snapshot.open(vertx, project, connectors, authPlugins,
+        Future<ConsoleAssets> consoleFiles = live == null ? Future.succeededFuture()
+                : vertx.executeBlocking(() -> ConsoleAssets.load(HyperterseServer.class.getClassLoader()), false)
+                        .recover(e -> Future.failedFuture(new StartupException(java.util.List.of(
+                                "cannot serve the console: " + e.getMessage()))));
+        return consoleFiles.compose(files -> Snapshot.open(vertx, project, connectors, authPlugins,
                         ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
                         options.scriptEngine(), listening::get, loops, options.strictStatements())
                 .compose(snapshot -> {
@@ -135,8 +142,12 @@ public final class HyperterseServer {
             ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.http());
             ObservabilitySettings observability = project.config().observability();
             OperatorAccess operatorAccess = new OperatorAccess(endpoint.originPolicy(), settings.metricsToken());
-            Set<String> operatorPaths = setup.metricsEnabled() ? Set.of(READY_PATH, observability.metricsPath())
-                    : Set.of(READY_PATH);
+            Console console = files == null ? null : new Console(files, live, operatorAccess);
+            Set<String> operatorPaths = new java.util.HashSet<>(setup.metricsEnabled()
+                    ? Set.of(READY_PATH, observability.metricsPath()) : Set.of(READY_PATH));
+            if (console != null) {
+                operatorPaths.addAll(console.paths());
+            }
             Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy(), operatorPaths);
             Readiness readiness = new Readiness(vertx, current, stopping::get,
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
@@ -170,6 +181,10 @@ public final class HyperterseServer {
                 }
                 guard.mount(router);
                 endpoint.mount(router, MCP_PATH);
+                // after /mcp, so an MCP request is never matched against the console's routes
+                if (console != null) {
+                    console.mount(router);
+                }
                 return router;
             };
 
@@ -217,7 +232,13 @@ public final class HyperterseServer {
                                 sweeper, deadlines, reloader, watcher, stopping);
                         return (watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server))
-                                .onSuccess(started -> announce.run())
+                                .onSuccess(started -> {
+                                    announce.run();
+                                    if (console != null) {
+                                        LOG.info("web console at http://{}:{}{}/", displayHost(settings.host()),
+                                                bound, Console.PATH);
+                                    }
+                                })
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
                                         java.util.List.of("cannot watch " + project.config().projectDir() + ": "
                                                 + e.getMessage())))));
@@ -236,7 +257,7 @@ public final class HyperterseServer {
                                 java.util.List.of("cannot listen on " + settings.host() + ":" + port + ": " + reason),
                                 inUse)));
                     });
-        });
+        }));
     }
 
     /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */

@@ -63,6 +63,21 @@ final class ProtectedToolMetrics implements Metrics {
     }
 
     @Override
+    public boolean recordsCalls() {
+        return metrics.recordsCalls();
+    }
+
+    /** A hidden tool's call is shown without its name, caller, inputs or error, as its counts are. */
+    @Override
+    public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+        if (hidden.contains(tool)) {
+            metrics.callFinished(PROTECTED, null, null, outcome, null, nanos);
+        } else {
+            metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
+        }
+    }
+
+    @Override
     public void cacheLookup(String tool, boolean hit) {
         metrics.cacheLookup(label(tool), hit);
     }

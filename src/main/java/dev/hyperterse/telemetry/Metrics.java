@@ -35,6 +35,29 @@ public interface Metrics {
     default void toolCall(String tool, String outcome, long nanos) {
     }
 
+    /**
+     * Whether {@link #callFinished} wants each call's details (the web console's recent calls).
+     * False by default: then the details are never gathered, so a server without the console
+     * spends nothing on them.
+     */
+    default boolean recordsCalls() {
+        return false;
+    }
+
+    /**
+     * One tool call through the pipeline finished, with what the web console shows of it; called
+     * only when {@link #recordsCalls} is true, besides {@link #toolCall}.
+     *
+     * @param tool    the tool's name, or {@code unknown}
+     * @param caller  the caller's subject when one was authenticated, else null
+     * @param inputs  the inputs as traces show them (secret-looking names masked, text redacted,
+     *                cut short), or null when not shown
+     * @param outcome {@code ok}, or the key of the stage that failed
+     * @param error   the failure's message as the caller gets it, or null
+     */
+    default void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+    }
+
     /** A cached tool's result was looked up: found ({@code hit}) or loaded ({@code miss}). */
     default void cacheLookup(String tool, boolean hit) {
     }

@@ -1,0 +1,114 @@
+package dev.hyperterse.telemetry;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The web console's per-tool counts, percentiles and last calls, and that every event still reaches the metrics it wraps. */
+class LiveCallsTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-28T12:00:00Z"), ZoneOffset.UTC);
+
+    @Test
+    void countsCallsErrorsAndCacheLookupsPerToolWithPercentilesOfTheRecentCalls() {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        for (int ms = 1; ms <= 100; ms++) {
+            live.toolCall("orders", ms % 10 == 0 ? "execution" : "ok", ms * 1_000_000L);
+        }
+        live.cacheLookup("orders", true);
+        live.cacheLookup("orders", true);
+        live.cacheLookup("orders", false);
+        live.toolCall("customers", "ok", 2_500_000L);
+        JsonArray tools = live.snapshot().getJsonArray("tools");
+        assertEquals(2, tools.size());
+        assertEquals("customers", tools.getJsonObject(0).getString("tool"), "name order");
+        JsonObject orders = tools.getJsonObject(1);
+        assertEquals(100, orders.getInteger("calls"));
+        assertEquals(10, orders.getInteger("errors"));
+        assertEquals(2, orders.getInteger("cache_hits"));
+        assertEquals(1, orders.getInteger("cache_misses"));
+        assertEquals(50.0, orders.getDouble("p50_ms"));
+        assertEquals(99.0, orders.getDouble("p99_ms"));
+        assertEquals(2.5, tools.getJsonObject(0).getDouble("p99_ms"));
+        assertEquals(CLOCK.millis(), live.snapshot().getLong("at"));
+    }
+
+    @Test
+    void percentilesAreOfTheLastCallsOnly() {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        for (int i = 0; i < LiveCalls.LATENCY_WINDOW; i++) {
+            live.toolCall("slow-then-fast", "ok", 900_000_000L);
+        }
+        for (int i = 0; i < LiveCalls.LATENCY_WINDOW; i++) {
+            live.toolCall("slow-then-fast", "ok", 1_000_000L);
+        }
+        JsonObject tool = live.snapshot().getJsonArray("tools").getJsonObject(0);
+        assertEquals(2 * LiveCalls.LATENCY_WINDOW, tool.getInteger("calls"));
+        assertEquals(1.0, tool.getDouble("p99_ms"), "the slow calls left the window");
+    }
+
+    @Test
+    void keepsTheLastCallsNewestFirst() {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        assertTrue(live.recordsCalls());
+        for (int i = 0; i < LiveCalls.RECENT + 7; i++) {
+            live.callFinished("t" + i, i % 2 == 0 ? "ada" : null, "{\"i\":" + i + "}", "ok", null, 1_000_000L);
+        }
+        JsonArray recent = live.snapshot().getJsonArray("recent");
+        assertEquals(LiveCalls.RECENT, recent.size());
+        JsonObject newest = recent.getJsonObject(0);
+        assertEquals("t" + (LiveCalls.RECENT + 6), newest.getString("tool"));
+        assertEquals("ada", newest.getString("caller"));
+        assertEquals("{\"i\":" + (LiveCalls.RECENT + 6) + "}", newest.getString("inputs"));
+        assertEquals(1.0, newest.getDouble("duration_ms"));
+        assertEquals("t7", recent.getJsonObject(LiveCalls.RECENT - 1).getString("tool"), "the oldest kept");
+    }
+
+    @Test
+    void passesEveryEventOn() {
+        List<String> seen = new ArrayList<>();
+        Metrics counting = new Metrics() {
+            @Override
+            public void toolCall(String tool, String outcome, long nanos) {
+                seen.add("call " + tool + " " + outcome);
+            }
+
+            @Override
+            public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+                seen.add("finished " + tool);
+            }
+
+            @Override
+            public void cacheLookup(String tool, boolean hit) {
+                seen.add("cache " + tool + " " + hit);
+            }
+
+            @Override
+            public void request(String method, String status, long nanos) {
+                seen.add("request " + method);
+            }
+
+            @Override
+            public void reload(boolean applied) {
+                seen.add("reload " + applied);
+            }
+        };
+        LiveCalls live = new LiveCalls(counting, CLOCK);
+        live.toolCall("a", "ok", 1);
+        live.callFinished("a", null, null, "ok", null, 1);
+        live.cacheLookup("a", false);
+        live.request("tools/call", "ok", 1);
+        live.reload(true);
+        assertEquals(List.of("call a ok", "finished a", "cache a false", "request tools/call", "reload true"), seen);
+        assertFalse(Metrics.NONE.recordsCalls(), "without the console, call details are never gathered");
+    }
+}
