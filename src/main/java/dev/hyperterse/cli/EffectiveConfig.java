@@ -75,6 +75,7 @@ final class EffectiveConfig {
             row("server.metrics.token", e -> e.server().metricsToken() == null || e.server().metricsToken().isEmpty()
                     ? "\"\"" : "\"***\""),
             row("server.instances", e -> e.server().instances() == 0 ? "auto" : String.valueOf(e.server().instances())),
+            row("server.drain_period", e -> duration(e.server().drainPeriod())),
             row("server.shutdown_timeout", e -> duration(e.server().shutdownTimeout())),
             row("observability.tracing.enabled", e -> String.valueOf(e.project().observability().tracingEnabled())),
             row("observability.tracing.include_inputs",

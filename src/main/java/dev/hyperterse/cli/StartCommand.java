@@ -34,14 +34,14 @@ import java.util.concurrent.TimeoutException;
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
-            "        [--strict] [--conformance-fixtures]",
+            "        [--strict] [--drain-period DURATION] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
             "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
     /**
-     * What a stop may take beyond {@code server.shutdown_timeout}: closing pools, Vert.x, the span
+     * What a stop may take beyond {@code server.drain_period} and {@code server.shutdown_timeout}: closing pools, Vert.x, the span
      * exporter and the script engine. Past it the process halts (see {@link BoundedShutdown}).
      */
     static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(30);
@@ -95,6 +95,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     + "and the log and /ready name it.")
     boolean strict;
 
+    @Option(names = "--drain-period", paramLabel = "DURATION",
+            description = "On SIGTERM/SIGINT, how long to keep serving with /ready answering 503 before "
+                    + "no longer accepting connections, e.g. 5s; 0 stops at once. Default: server.drain_period, else 5s.")
+    String drainPeriod;
+
     // Test scaffolding for the official MCP conformance suite, off unless given: the fixture
     // tools are never listed otherwise.
     @picocli.CommandLine.ArgGroup(exclusive = false, heading = "Clustering:%n")
@@ -121,6 +126,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Duration interval = watchInterval();
         if (watchInterval != null && interval == null) {
             err.println("--watch-interval must be a duration of at least 10ms, such as 500ms or 2s");
+            return 2;
+        }
+        Duration drainFlag = drainPeriod == null ? null : Durations.parse(drainPeriod);
+        if (drainPeriod != null && drainFlag == null) {
+            err.println("--drain-period must be a duration such as 5s or 500ms, or 0 for none, at most 8760h");
             return 2;
         }
         TypeScriptStripper.Choice stripper = typescript.choiceOrExplain(err);
@@ -159,6 +169,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             Logging.setFormat(project.config().observability().logFormat());
         }
         ServerSettings settings = Listen.override(configured, host);
+        if (drainFlag != null) {
+            settings = settings.withDrainPeriod(drainFlag);
+        }
         int listenPort;
         try {
             listenPort = Listen.port(port, configured.port(), System.getenv("PORT"));
@@ -246,15 +259,17 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
-        Duration drain = settings.shutdownTimeout();
+        Duration drain = settings.drainPeriod();
+        Duration running = settings.shutdownTimeout();
+        Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
-            new BoundedShutdown(drain.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
-                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain),
-                            drain.plusSeconds(15))),
+            new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain, running),
+                            stopping.plusSeconds(15))),
                     new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
                     // last, so the spans of the shutdown itself are exported too
                     new BoundedShutdown.Step("flushing spans", telemetry::close),

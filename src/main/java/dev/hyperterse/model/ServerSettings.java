@@ -25,13 +25,16 @@ import java.util.List;
  * @param metricsToken       the bearer token the metrics path asks for, or null for none
  * @param instances          how many HTTP listeners serve the port, each on its own event loop
  *                           with its own share of every adapter's pool; 0 for one per CPU core
+ * @param drainPeriod        how long a stopping server keeps serving (new calls included) with
+ *                           {@code /ready} false before it stops accepting connections, so load
+ *                           balancers take it out of rotation first; zero stops accepting at once
  */
 public record ServerSettings(Integer port, String host, int logLevel, List<String> corsOrigins,
                              List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
                              ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
                              int pageSize, Duration progressInterval, boolean searchOutputSchema,
                              Duration shutdownTimeout, int sessionsPerClient, HttpLimits http,
-                             String metricsToken, int instances) {
+                             String metricsToken, int instances, Duration drainPeriod) {
     public ServerSettings {
         corsOrigins = List.copyOf(corsOrigins);
         allowedOrigins = List.copyOf(allowedOrigins);
@@ -41,67 +44,73 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withHost(String newHost) {
         return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withToolErrors(ToolErrorMode mode) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withSessions(Duration idleTimeout, int max) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withPageSize(int size) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withProgressInterval(Duration interval) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withShutdownTimeout(Duration timeout) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout,
-                sessionsPerClient, http, metricsToken, instances);
+                sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withSearchOutputSchema(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withSessionsPerClient(int perClient) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, perClient, http, metricsToken, instances);
+                shutdownTimeout, perClient, http, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withHttpLimits(HttpLimits timeouts) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances);
+                shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances, drainPeriod);
     }
 
     public ServerSettings withMetricsToken(String token) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, token, instances);
+                shutdownTimeout, sessionsPerClient, http, token, instances, drainPeriod);
+    }
+
+    public ServerSettings withDrainPeriod(Duration period) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, period);
     }
 
     public ServerSettings withInstances(int count) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, count);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, count, drainPeriod);
     }
 
     /**
@@ -122,6 +131,6 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
                 + ", progressInterval=" + progressInterval + ", searchOutputSchema=" + searchOutputSchema
                 + ", shutdownTimeout=" + shutdownTimeout + ", sessionsPerClient=" + sessionsPerClient
                 + ", http=" + http + ", metricsToken=" + (metricsToken == null ? "none" : "(set)")
-                + ", instances=" + (instances == 0 ? "auto" : instances) + "]";
+                + ", instances=" + (instances == 0 ? "auto" : instances) + ", drainPeriod=" + drainPeriod + "]";
     }
 }

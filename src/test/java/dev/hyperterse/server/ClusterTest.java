@@ -164,6 +164,31 @@ class ClusterTest {
     }
 
     @Test
+    void aGetStreamEndedByADrainingNodeResumesOnAnotherNode() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Node a = start(cluster, port, "a");
+        Node b = start(cluster, port, "b");
+        HttpResponse<String> init = a.http().mcp(RawHttp.initialize("2025-11-25"));
+        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
+        java.time.Duration wait = java.time.Duration.ofSeconds(10);
+        try (dev.hyperterse.testing.SseStream onA = a.http().listen(session, null)) {
+            dev.hyperterse.testing.SseStream.Event priming = onA.next(wait);
+            assertTrue(priming.priming(), "2025-11-25 streams start with an id to resume from");
+            a.server().shutdown(java.time.Duration.ofMillis(300), java.time.Duration.ofSeconds(5))
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertEquals(null, onA.nextMessage(wait), "A ended the stream when it stopped");
+            // the client reconnects as SSE says, with the last id it saw; the balancer sends it to B
+            try (dev.hyperterse.testing.SseStream onB = b.http().listen(session, priming.id())) {
+                assertEquals(200, onB.status(), "B opens a new GET stream for the session");
+                b.server().mcp().notify(session, RawHttp.notification("notifications/message",
+                        new JsonObject().put("level", "info").put("data", "after the move")));
+                assertEquals("after the move", onB.nextMessage(wait).json().getJsonObject("params").getString("data"));
+            }
+        }
+    }
+
+    @Test
     void sessionsOutliveTheNodeThatCreatedThem() throws Exception {
         String cluster = "hyperterse-test-" + UUID.randomUUID();
         int port = freePortBlock();
