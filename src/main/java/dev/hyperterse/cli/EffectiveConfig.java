@@ -88,7 +88,9 @@ final class EffectiveConfig {
             row("cluster.host", e -> e.cluster() == null ? null : text(e.cluster().host())),
             row("cluster.port", e -> e.cluster() == null ? null : String.valueOf(e.cluster().port())),
             row("cluster.name", e -> e.cluster() == null ? null : text(e.cluster().name())),
-            row("cluster.multicast", e -> e.cluster() == null ? null : String.valueOf(e.cluster().multicast())));
+            row("cluster.multicast", e -> e.cluster() == null ? null : String.valueOf(e.cluster().multicast())),
+            row("cluster.kubernetes_dns", e -> e.cluster() == null ? null
+                    : e.cluster().kubernetesDns() == null ? "\"\"" : text(e.cluster().kubernetesDns())));
 
     /** The project's own keys (its .hyperterse over the packaged defaults), in the order of conf/hyperterse.yaml. */
     static final List<Row> PROJECT = List.of(

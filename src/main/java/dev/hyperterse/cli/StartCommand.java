@@ -1,5 +1,6 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.OperatorLayer;
@@ -36,7 +37,8 @@ import java.util.concurrent.TimeoutException;
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
             "        [--strict] [--drain-period DURATION] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
-            "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
+            "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]",
+            "         [--cluster-kubernetes-dns NAME]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
@@ -44,7 +46,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
      * What a stop may take beyond {@code server.drain_period} and {@code server.shutdown_timeout}: closing pools, Vert.x, the span
      * exporter and the script engine. Past it the process halts (see {@link BoundedShutdown}).
      */
-    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(30);
+    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(45);
     static final Duration DEFAULT_WATCH_INTERVAL = Duration.ofSeconds(1);
 
     @Mixin
@@ -270,7 +272,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
                     new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain, running),
                             stopping.plusSeconds(15))),
-                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
+                    // a clustered node leaves the cluster here, handing its partitions over first
+                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(),
+                            dev.hyperterse.server.Clustering.GRACEFUL_LEAVE.plusSeconds(10))),
                     // last, so the spans of the shutdown itself are exported too
                     new BoundedShutdown.Step("flushing spans", telemetry::close),
                     new BoundedShutdown.Step("closing the script engine", loader::close)));
@@ -362,11 +366,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return telemetry.newVertx(new VertxOptions());
         }
         LOG.info("joining cluster '{}' as {}:{} (members: {}{})", options.name(), options.host(), options.port(),
-                options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
+                options.kubernetesDns() != null ? "looked up at " + options.kubernetesDns()
+                        : options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
                 options.multicast() ? ", multicast on" : "");
-        return telemetry.newClusteredVertx(
-                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), options.host()),
-                        dev.hyperterse.server.Clustering.clusterManager(options))
+        long started = System.nanoTime();
+        io.vertx.core.spi.cluster.ClusterManager manager = dev.hyperterse.server.Clustering.clusterManager(options);
+        Vertx clustered = telemetry.newClusteredVertx(
+                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), options.host()), manager)
                 .toCompletionStage().toCompletableFuture().get();
+        LOG.info("joined cluster '{}' in {} ms: {}", options.name(), (System.nanoTime() - started) / 1_000_000,
+                Counted.of(manager.getNodes().size(), "node"));
+        return clustered;
     }
 }

@@ -84,7 +84,7 @@ class ClusterTest {
     /** @param watch null: no reloads; zero: reloads when told (no watcher); else the watch interval */
     Node start(String cluster, int port, String projectName, java.time.Duration watch) throws Exception {
         ClusterOptions options = new ClusterOptions(cluster, "127.0.0.1", port,
-                List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), false);
+                List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), false, null);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(Clustering.hazelcastConfig(options));
         Vertx vertx = Clustering.start(new VertxOptions(), hz, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
