@@ -6,6 +6,7 @@ import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.script.TypeScriptStripper;
+import dev.hyperterse.server.ClusterMember;
 import dev.hyperterse.server.HyperterseServer;
 import dev.hyperterse.server.ServeOptions;
 import dev.hyperterse.server.StartupException;
@@ -114,6 +115,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** This node's cluster member once Vert.x runs on it; null when alone. */
+    private volatile ClusterMember joined;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
@@ -160,6 +164,43 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (unusedCache != null) {
             LOG.warn(unusedCache);
         }
+        // joining a cluster takes seconds: it runs while the project compiles
+        ClusterMember early = printConfig ? null : joinEarly(loader, path, operator);
+        try {
+            return serve(err, operator, loader, path, interval, drainFlag, early);
+        } finally {
+            // after a failed start-up nobody should wait for this member (after serving, the
+            // shutdown has left the cluster already, and this does nothing)
+            if (joined != null) {
+                joined.leave();
+            } else if (early != null) {
+                early.leave();
+            }
+        }
+    }
+
+    /**
+     * Starts this node's cluster member before the project is compiled, with the settings the
+     * command line, the operator and the project's written {@code server.host} give; null when the
+     * node runs alone or the settings are wrong (compiling first reports that, as without this).
+     */
+    private ClusterMember joinEarly(ProjectLoader loader, Path path, OperatorLayer operator) {
+        dev.hyperterse.server.ClusterOptions options;
+        try {
+            String written = loader.writtenSetting(path, "server", "host");
+            options = clusterFlags().resolve(host != null ? host : written != null ? written : "127.0.0.1", operator);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (options == null) {
+            return null;
+        }
+        logJoining(options);
+        return ClusterMember.start(options);
+    }
+
+    private Integer serve(PrintWriter err, OperatorLayer operator, ProjectLoader loader, Path path, Duration interval,
+                          Duration drainFlag, ClusterMember early) throws InterruptedException {
         Project project = loader.load(path, err);
         if (project == null) {
             loader.close();
@@ -218,7 +259,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Vertx vertx;
         try {
-            vertx = newVertx(telemetry, settings.host(), operator);
+            joined = member(settings.host(), operator, early);
+            vertx = newVertx(telemetry, joined);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             telemetry.close();
@@ -230,6 +272,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             loader.close();
             return 1;
         }
+
         ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
                 .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
         if (watch) {
@@ -273,8 +316,13 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain, running),
                             stopping.plusSeconds(15))),
                     // a clustered node leaves the cluster here, handing its partitions over first
-                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(),
-                            dev.hyperterse.server.Clustering.GRACEFUL_LEAVE.plusSeconds(10))),
+                    new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
+                    // then the cluster: its partitions (sessions) handed to the others first
+                    new BoundedShutdown.Step("leaving the cluster", () -> {
+                        if (joined != null) {
+                            joined.leave();
+                        }
+                    }),
                     // last, so the spans of the shutdown itself are exported too
                     new BoundedShutdown.Step("flushing spans", telemetry::close),
                     new BoundedShutdown.Step("closing the script engine", loader::close)));
@@ -358,24 +406,42 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    /** A plain Vert.x, or a clustered one when {@code --cluster} (or HYPERTERSE_CLUSTER) asks for it. */
-    private Vertx newVertx(TelemetrySetup telemetry, String bindHost, OperatorLayer operator)
-            throws ExecutionException, InterruptedException {
+    /**
+     * This node's cluster member: the one started early when the settings, now that the project
+     * is compiled, are still the same; else (a host the project's settings computed) the early one
+     * leaves and another starts. Null when the node runs alone.
+     */
+    private ClusterMember member(String bindHost, OperatorLayer operator, ClusterMember early) {
         dev.hyperterse.server.ClusterOptions options = clusterFlags().resolve(bindHost, operator);
-        if (options == null) {
-            return telemetry.newVertx(new VertxOptions());
+        if (early != null && early.options().equals(options)) {
+            return early;
         }
+        if (early != null) {
+            early.leave();
+        }
+        if (options == null) {
+            return null;
+        }
+        logJoining(options);
+        return ClusterMember.start(options);
+    }
+
+    private static void logJoining(dev.hyperterse.server.ClusterOptions options) {
         LOG.info("joining cluster '{}' as {}:{} (members: {}{})", options.name(), options.host(), options.port(),
                 options.kubernetesDns() != null ? "looked up at " + options.kubernetesDns()
                         : options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
                 options.multicast() ? ", multicast on" : "");
-        long started = System.nanoTime();
-        io.vertx.core.spi.cluster.ClusterManager manager = dev.hyperterse.server.Clustering.clusterManager(options);
-        Vertx clustered = telemetry.newClusteredVertx(
-                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), options.host()), manager)
+    }
+
+    /** A plain Vert.x, or a clustered one on {@code member} (waiting for its join). */
+    private static Vertx newVertx(TelemetrySetup telemetry, ClusterMember member)
+            throws ExecutionException, InterruptedException {
+        if (member == null) {
+            return telemetry.newVertx(new VertxOptions());
+        }
+        return telemetry.newClusteredVertx(
+                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), member.options().host()),
+                        member.clusterManager())
                 .toCompletionStage().toCompletableFuture().get();
-        LOG.info("joined cluster '{}' in {} ms: {}", options.name(), (System.nanoTime() - started) / 1_000_000,
-                Counted.of(manager.getNodes().size(), "node"));
-        return clustered;
     }
 }

@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
-import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
@@ -31,7 +30,7 @@ public final class Clustering {
         config.getMemberAttributeConfig().setAttribute("__vertx.nodeId", java.util.UUID.randomUUID().toString());
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");
-        // the process's own shutdown leaves the cluster (see clusterManager), and a vanished member
+        // the process's own shutdown leaves the cluster (ClusterMember.leave), and a vanished member
         // is noticed within seconds
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
@@ -78,16 +77,6 @@ public final class Clustering {
         } catch (java.net.UnknownHostException e) {
             throw new IllegalArgumentException("cluster host '" + host + "' does not resolve to an address", e);
         }
-    }
-
-    /**
-     * The cluster manager of a node: it starts this node's Hazelcast member when Vert.x joins the
-     * cluster and, owning it, shuts it down gracefully when Vert.x closes, so the node leaves the
-     * cluster (its partitions handed over first) instead of vanishing: the others neither wait for
-     * a dead member nor lose the only copy of a session, and the node's next start joins at once.
-     */
-    public static ClusterManager clusterManager(ClusterOptions options) {
-        return new HazelcastClusterManager(hazelcastConfig(options));
     }
 
     /** Vert.x options whose event bus binds and announces the cluster host. */

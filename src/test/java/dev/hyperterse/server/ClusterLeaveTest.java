@@ -18,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * A node that stops leaves its cluster: closing Vert.x shuts its Hazelcast member down gracefully,
- * handing its partitions to the others first, so even data kept without a backup survives it (a
- * member that vanished would take its share along) and the others do not wait for a dead member.
+ * A node that stops leaves its cluster: after Vert.x closes, its member leaves gracefully, handing
+ * its partitions to the others first, so even data kept without a backup survives it (a member
+ * that vanished would take its share along) and the others do not wait for a dead member.
  */
 class ClusterLeaveTest {
     private final List<Vertx> started = new ArrayList<>();
@@ -30,12 +30,17 @@ class ClusterLeaveTest {
         for (Vertx v : started) {
             v.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         }
+        members.forEach(ClusterMember::leave);
     }
+
+    private final List<ClusterMember> members = new ArrayList<>();
 
     private HazelcastClusterManager join(String cluster, int port, int first) throws Exception {
         ClusterOptions options = new ClusterOptions(cluster, "127.0.0.1", port,
                 List.of("127.0.0.1:" + first, "127.0.0.1:" + (first + 1)), false, null);
-        HazelcastClusterManager manager = (HazelcastClusterManager) Clustering.clusterManager(options);
+        ClusterMember member = ClusterMember.start(options);
+        members.add(member);
+        HazelcastClusterManager manager = (HazelcastClusterManager) member.clusterManager();
         Vertx vertx = Vertx.builder().with(Clustering.withEventBus(new VertxOptions(), "127.0.0.1"))
                 .withClusterManager(manager).buildClustered()
                 .toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
@@ -64,8 +69,9 @@ class ClusterLeaveTest {
 
         Vertx vertxA = started.remove(0);
         vertxA.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        members.get(0).leave();
 
-        assertFalse(onA.getLifecycleService().isRunning(), "A's member stopped with its Vert.x");
+        assertFalse(onA.getLifecycleService().isRunning(), "A's member left");
         // B learns of the leave from A's goodbye, a moment after A's member stopped
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (onB.getCluster().getMembers().size() > 1 && System.nanoTime() < deadline) {
