@@ -8,6 +8,13 @@
 # SIGKILLed and started again. Prints the load's counts after each phase.
 #
 #   bench/rolling-restart.sh [ROUNDS]      (default 1: each node restarted once)
+#   TAKE_OUT=1 bench/rolling-restart.sh    the operator takes each node out of nginx first (marks
+#                                          it down, reloads nginx) and puts it back once ready
+#
+# Open-source nginx does not probe /ready: it keeps sending to a draining node until the node
+# stops listening, and the connections it opened in that last moment (accepted by the kernel, the
+# request written) fail with 502, as nginx does not pass on a POST it has sent. TAKE_OUT=1 is the
+# operator procedure that avoids it; balancers that probe readiness do it by themselves.
 #
 # Needs nginx (Debian: apt-get install -y nginx-light) and python3.
 set -euo pipefail
@@ -42,15 +49,22 @@ for i in 1 2 3; do
   rm -rf "$WORK/n$i/data"
 done
 
-# deploy/nginx.conf's location block, with the upstream on loopback and files under $WORK
+# deploy/nginx.conf's location block, with the upstream on loopback and files under $WORK;
+# nodes named in $WORK/down are marked down
 mkdir -p "$WORK/nginx/logs"
+touch "$WORK/down"
+write_nginx_conf() {
+local i down
 {
   echo "pid $WORK/nginx/nginx.pid; error_log $WORK/nginx/logs/error.log warn; worker_processes 1;"
   echo "events {}"
   echo "http {"
   echo "  access_log off; client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy;"
   echo "  upstream hyperterse {"
-  for i in 1 2 3; do echo "    server 127.0.0.1:$((HTTP_BASE + i)) max_fails=1 fail_timeout=5s;"; done
+  for i in 1 2 3; do
+    if grep -qx "$i" "$WORK/down"; then down=" down"; else down=""; fi
+    echo "    server 127.0.0.1:$((HTTP_BASE + i)) max_fails=1 fail_timeout=5s$down;"
+  done
   echo "  }"
   echo "  server {"
   echo "    listen 127.0.0.1:$LB_PORT;"
@@ -58,6 +72,8 @@ mkdir -p "$WORK/nginx/logs"
   echo "  }"
   echo "}"
 } >"$WORK/nginx/nginx.conf"
+}
+write_nginx_conf
 nginx -t -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" 2>&1 | grep -v "^$" >&2
 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' >"$WORK/nginx.log" 2>&1 &
 echo $! >"$WORK/nginx.pid"
@@ -104,10 +120,21 @@ for i in 1 2 3; do log "node $i ready in $(start "$i") ms"; done
 
 load
 sleep 10
-log "rolling restart under load ($ROUNDS round(s)), each node: SIGTERM, exit, start, ready"
+take_out() { # NODE: marks it down in nginx (TAKE_OUT=1 only)
+  [[ -n ${TAKE_OUT:-} ]] || return 0
+  echo "$1" >>"$WORK/down"; write_nginx_conf; nginx -s reload -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
+}
+put_back() {
+  [[ -n ${TAKE_OUT:-} ]] || return 0
+  grep -vx "$1" "$WORK/down" >"$WORK/down.new" || true; mv "$WORK/down.new" "$WORK/down"
+  write_nginx_conf; nginx -s reload -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf"
+}
+log "rolling restart under load ($ROUNDS round(s)), each node: ${TAKE_OUT:+out of nginx, }SIGTERM, exit, start, ready${TAKE_OUT:+, back in nginx}"
 for r in $(seq 1 "$ROUNDS"); do
   for i in 1 2 3; do
+    take_out "$i"
     log "node $i: stopped (drained) in $(stop "$i" TERM) ms; ready again in $(start "$i") ms"
+    put_back "$i"
     sleep 5
   done
 done
