@@ -397,15 +397,19 @@ public final class HyperterseServer {
             Future<Void> httpClosed = listeners.shutdown(millis);
             Promise<Void> deadline = Promise.promise();
             long timer = vertx.setTimer(Math.max(1, millis), id -> deadline.tryComplete());
-            return Future.any(serving.calls().drain(), deadline.future())
+            // a stream opened since on a connection kept alive would hold its connection open
+            long streams = vertx.setPeriodic(500, id -> endpoint.endStreams());
+            // every exchange finishes, not only the calls running on the project: a request still
+            // looking up its session, or whose body is still arriving, is answered before sessions end
+            return Future.any(Future.all(serving.calls().drain(), httpClosed), deadline.future())
                     .transform(y -> {
                         vertx.cancelTimer(timer);
+                        vertx.cancelTimer(streams);
                         int left = serving.calls().count();
                         if (left > 0) {
                             LOG.warn("shutdown deadline passed with {} still running: cancelling them",
                                     Counted.of(left, "call"));
                         }
-                        // what opened since (a stream on a connection kept alive) would hold the listener open
                         endpoint.closeAll();
                         return httpClosed;
                     });
