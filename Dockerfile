@@ -28,8 +28,9 @@ RUN for artifact in org.graalvm.compiler:compiler org.graalvm.sdk:collections or
     done
 
 FROM eclipse-temurin:25-jre
-RUN groupadd --system hyperterse \
- && useradd --system --gid hyperterse --home-dir /app --shell /usr/sbin/nologin hyperterse
+# a fixed numeric user, so Kubernetes' runAsNonRoot can check it (deploy/kubernetes runs as 10001)
+RUN groupadd --system --gid 10001 hyperterse \
+ && useradd --system --uid 10001 --gid hyperterse --home-dir /app --shell /usr/sbin/nologin hyperterse
 WORKDIR /app
 COPY --from=build /src/target/hyperterse.jar /app/hyperterse.jar
 COPY --from=build /graal-compiler /app/graal-compiler
@@ -38,7 +39,7 @@ COPY --from=build /graal-compiler /app/graal-compiler
 COPY tools-examples /app/tools-examples
 # SQLite example databases are created next to their projects on first start
 RUN chown -R hyperterse:hyperterse /app/tools-examples
-USER hyperterse
+USER 10001:10001
 # 8080: MCP and /heartbeat; 5701: cluster membership (start --cluster)
 EXPOSE 8080 5701
 # PORT is the listen port (when neither --port nor the project's server.port sets one) and the port

@@ -42,6 +42,12 @@ final class ClusterFlags {
             description = "Also discover members by multicast (off by default). Env: HYPERTERSE_CLUSTER_MULTICAST=true.")
     boolean multicast;
 
+    @Option(names = "--cluster-kubernetes-dns", paramLabel = "NAME",
+            description = "Find the other nodes by looking up this headless Kubernetes Service "
+                    + "(e.g. hyperterse-cluster.NAMESPACE.svc.cluster.local) instead of a member list. "
+                    + "Env: HYPERTERSE_CLUSTER_KUBERNETES_DNS.")
+    String kubernetesDns;
+
     /**
      * The cluster settings from flags over the environment's {@code HYPERTERSE_CLUSTER*} variables.
      *
@@ -70,7 +76,16 @@ final class ClusterFlags {
         String clusterName = name != null ? name : operator.containsKey("name") ? operator.get("name").text()
                 : "hyperterse";
         boolean mc = multicast || flag(operator.get("multicast"));
-        return new ClusterOptions(clusterName, announce, clusterPort, peers, mc);
+        String dns = kubernetesDns != null ? kubernetesDns : text(operator.get("kubernetes_dns"));
+        if (dns != null && dns.isBlank()) {
+            dns = null;
+        }
+        if (dns != null && !peers.isEmpty()) {
+            throw new IllegalArgumentException((kubernetesDns != null ? "--cluster-kubernetes-dns"
+                    : operator.get("kubernetes_dns").source()) + " finds the members by DNS: leave the member list ("
+                    + (members != null ? "--cluster-members" : operator.get("members").source()) + ") empty");
+        }
+        return new ClusterOptions(clusterName, announce, clusterPort, peers, mc, dns == null ? null : dns.strip());
     }
 
     private static String text(OperatorLayer.Sourced value) {

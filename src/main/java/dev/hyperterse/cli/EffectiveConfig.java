@@ -76,6 +76,7 @@ final class EffectiveConfig {
             row("server.metrics.token", e -> e.server().metricsToken() == null || e.server().metricsToken().isEmpty()
                     ? "\"\"" : "\"***\""),
             row("server.instances", e -> e.server().instances() == 0 ? "auto" : String.valueOf(e.server().instances())),
+            row("server.drain_period", e -> duration(e.server().drainPeriod())),
             row("server.shutdown_timeout", e -> duration(e.server().shutdownTimeout())),
             row("observability.tracing.enabled", e -> String.valueOf(e.project().observability().tracingEnabled())),
             row("observability.tracing.include_inputs",
@@ -88,7 +89,9 @@ final class EffectiveConfig {
             row("cluster.host", e -> e.cluster() == null ? null : text(e.cluster().host())),
             row("cluster.port", e -> e.cluster() == null ? null : String.valueOf(e.cluster().port())),
             row("cluster.name", e -> e.cluster() == null ? null : text(e.cluster().name())),
-            row("cluster.multicast", e -> e.cluster() == null ? null : String.valueOf(e.cluster().multicast())));
+            row("cluster.multicast", e -> e.cluster() == null ? null : String.valueOf(e.cluster().multicast())),
+            row("cluster.kubernetes_dns", e -> e.cluster() == null ? null
+                    : e.cluster().kubernetesDns() == null ? "\"\"" : text(e.cluster().kubernetesDns())));
 
     /** The project's own keys (its .hyperterse over the packaged defaults), in the order of conf/hyperterse.yaml. */
     static final List<Row> PROJECT = List.of(

@@ -1,10 +1,12 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.script.TypeScriptStripper;
+import dev.hyperterse.server.ClusterMember;
 import dev.hyperterse.server.HyperterseServer;
 import dev.hyperterse.server.ServeOptions;
 import dev.hyperterse.server.StartupException;
@@ -34,17 +36,18 @@ import java.util.concurrent.TimeoutException;
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
-            "        [--strict] [--console] [--conformance-fixtures]",
+            "        [--strict] [--console] [--drain-period DURATION] [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
-            "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]]"},
+            "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]",
+            "         [--cluster-kubernetes-dns NAME]]"},
         description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
     /**
-     * What a stop may take beyond {@code server.shutdown_timeout}: closing pools, Vert.x, the span
+     * What a stop may take beyond {@code server.drain_period} and {@code server.shutdown_timeout}: closing pools, Vert.x, the span
      * exporter and the script engine. Past it the process halts (see {@link BoundedShutdown}).
      */
-    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(30);
+    static final Duration SHUTDOWN_CLOSING = Duration.ofSeconds(45);
     static final Duration DEFAULT_WATCH_INTERVAL = Duration.ofSeconds(1);
 
     @Mixin
@@ -100,6 +103,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     + "you paste, and watch calls live (same as server.console: true; see docs/console.md).")
     boolean console;
 
+    @Option(names = "--drain-period", paramLabel = "DURATION",
+            description = "On SIGTERM/SIGINT, how long to keep serving with /ready answering 503 before "
+                    + "no longer accepting connections, e.g. 5s; 0 stops at once. Default: server.drain_period, else 5s.")
+    String drainPeriod;
+
     // Test scaffolding for the official MCP conformance suite, off unless given: the fixture
     // tools are never listed otherwise.
     @picocli.CommandLine.ArgGroup(exclusive = false, heading = "Clustering:%n")
@@ -111,6 +119,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** This node's cluster member once Vert.x runs on it; null when alone. */
+    private volatile ClusterMember joined;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -126,6 +137,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Duration interval = watchInterval();
         if (watchInterval != null && interval == null) {
             err.println("--watch-interval must be a duration of at least 10ms, such as 500ms or 2s");
+            return 2;
+        }
+        Duration drainFlag = drainPeriod == null ? null : Durations.parse(drainPeriod);
+        if (drainPeriod != null && drainFlag == null) {
+            err.println("--drain-period must be a duration such as 5s or 500ms, or 0 for none, at most 8760h");
             return 2;
         }
         TypeScriptStripper.Choice stripper = typescript.choiceOrExplain(err);
@@ -153,6 +169,43 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (unusedCache != null) {
             LOG.warn(unusedCache);
         }
+        // joining a cluster takes seconds: it runs while the project compiles
+        ClusterMember early = printConfig ? null : joinEarly(loader, path, operator);
+        try {
+            return serve(err, operator, loader, path, interval, drainFlag, early);
+        } finally {
+            // after a failed start-up nobody should wait for this member (after serving, the
+            // shutdown has left the cluster already, and this does nothing)
+            if (joined != null) {
+                joined.leave();
+            } else if (early != null) {
+                early.leave();
+            }
+        }
+    }
+
+    /**
+     * Starts this node's cluster member before the project is compiled, with the settings the
+     * command line, the operator and the project's written {@code server.host} give; null when the
+     * node runs alone or the settings are wrong (compiling first reports that, as without this).
+     */
+    private ClusterMember joinEarly(ProjectLoader loader, Path path, OperatorLayer operator) {
+        dev.hyperterse.server.ClusterOptions options;
+        try {
+            String written = loader.writtenSetting(path, "server", "host");
+            options = clusterFlags().resolve(host != null ? host : written != null ? written : "127.0.0.1", operator);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (options == null) {
+            return null;
+        }
+        logJoining(options);
+        return ClusterMember.start(options);
+    }
+
+    private Integer serve(PrintWriter err, OperatorLayer operator, ProjectLoader loader, Path path, Duration interval,
+                          Duration drainFlag, ClusterMember early) throws InterruptedException {
         Project project = loader.load(path, err);
         if (project == null) {
             loader.close();
@@ -166,6 +219,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         ServerSettings settings = Listen.override(configured, host);
         if (console) {
             settings = settings.withConsole(true);
+        }
+        if (drainFlag != null) {
+            settings = settings.withDrainPeriod(drainFlag);
         }
         int listenPort;
         try {
@@ -211,7 +267,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Vertx vertx;
         try {
-            vertx = newVertx(telemetry, settings.host(), operator);
+            joined = member(settings.host(), operator, early);
+            vertx = newVertx(telemetry, joined);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             telemetry.close();
@@ -223,6 +280,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             loader.close();
             return 1;
         }
+
         ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
                 .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
         if (watch) {
@@ -254,16 +312,25 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
-        Duration drain = settings.shutdownTimeout();
+        Duration drain = settings.drainPeriod();
+        Duration running = settings.shutdownTimeout();
+        Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
-            new BoundedShutdown(drain.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
-                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain),
-                            drain.plusSeconds(15))),
+            new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain, running),
+                            stopping.plusSeconds(15))),
+                    // a clustered node leaves the cluster here, handing its partitions over first
                     new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
+                    // then the cluster: its partitions (sessions) handed to the others first
+                    new BoundedShutdown.Step("leaving the cluster", () -> {
+                        if (joined != null) {
+                            joined.leave();
+                        }
+                    }),
                     // last, so the spans of the shutdown itself are exported too
                     new BoundedShutdown.Step("flushing spans", telemetry::close),
                     new BoundedShutdown.Step("closing the script engine", loader::close)));
@@ -347,19 +414,42 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    /** A plain Vert.x, or a clustered one when {@code --cluster} (or HYPERTERSE_CLUSTER) asks for it. */
-    private Vertx newVertx(TelemetrySetup telemetry, String bindHost, OperatorLayer operator)
-            throws ExecutionException, InterruptedException {
+    /**
+     * This node's cluster member: the one started early when the settings, now that the project
+     * is compiled, are still the same; else (a host the project's settings computed) the early one
+     * leaves and another starts. Null when the node runs alone.
+     */
+    private ClusterMember member(String bindHost, OperatorLayer operator, ClusterMember early) {
         dev.hyperterse.server.ClusterOptions options = clusterFlags().resolve(bindHost, operator);
+        if (early != null && early.options().equals(options)) {
+            return early;
+        }
+        if (early != null) {
+            early.leave();
+        }
         if (options == null) {
+            return null;
+        }
+        logJoining(options);
+        return ClusterMember.start(options);
+    }
+
+    private static void logJoining(dev.hyperterse.server.ClusterOptions options) {
+        LOG.info("joining cluster '{}' as {}:{} (members: {}{})", options.name(), options.host(), options.port(),
+                options.kubernetesDns() != null ? "looked up at " + options.kubernetesDns()
+                        : options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
+                options.multicast() ? ", multicast on" : "");
+    }
+
+    /** A plain Vert.x, or a clustered one on {@code member} (waiting for its join). */
+    private static Vertx newVertx(TelemetrySetup telemetry, ClusterMember member)
+            throws ExecutionException, InterruptedException {
+        if (member == null) {
             return telemetry.newVertx(new VertxOptions());
         }
-        LOG.info("joining cluster '{}' as {}:{} (members: {}{})", options.name(), options.host(), options.port(),
-                options.members().isEmpty() ? "none yet" : String.join(", ", options.members()),
-                options.multicast() ? ", multicast on" : "");
         return telemetry.newClusteredVertx(
-                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), options.host()),
-                        dev.hyperterse.server.Clustering.clusterManager(options))
+                        dev.hyperterse.server.Clustering.withEventBus(new VertxOptions(), member.options().host()),
+                        member.clusterManager())
                 .toCompletionStage().toCompletableFuture().get();
     }
 }

@@ -301,6 +301,18 @@ public final class McpEndpoint {
                 .mapEmpty();
     }
 
+    /**
+     * Ends the connection of every open GET stream and {@code subscriptions/listen} stream on this
+     * node, leaving sessions and running calls alone: a stopping node tells those clients to
+     * reconnect, which through a load balancer reaches a node that stays.
+     */
+    public void endStreams() {
+        for (LiveSession session : live.all()) {
+            session.standalone().dropConnection();
+        }
+        stateless.closeAll();
+    }
+
     /** Ends every session's streams and running calls on this node (shutdown). */
     public void closeAll() {
         live.endAll();
@@ -565,22 +577,34 @@ public final class McpEndpoint {
             LiveSession liveSession = live.of(session.id());
             String lastEventId = rc.request().getHeader(LAST_EVENT_ID);
             if (lastEventId != null) {
-                resume(rc, liveSession, lastEventId);
+                resume(rc, session, liveSession, lastEventId);
                 return;
             }
-            EventStream standalone = liveSession.standalone();
-            if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach, keepAlive), primes(session))) {
-                reject(rc, 409, null, JsonRpc.SERVER_ERROR,
-                        "Conflict: this session already has an open GET stream (resume it with Last-Event-ID)");
-            }
+            openStandalone(rc, session, liveSession);
         });
     }
 
+    private void openStandalone(RoutingContext rc, Session session, LiveSession liveSession) {
+        EventStream standalone = liveSession.standalone();
+        if (!standalone.attachIfIdle(() -> SseConnection.start(rc.response(), standalone::detach, keepAlive), primes(session))) {
+            reject(rc, 409, null, JsonRpc.SERVER_ERROR,
+                    "Conflict: this session already has an open GET stream (resume it with Last-Event-ID)");
+        }
+    }
+
     /** GET with {@code Last-Event-ID}: replays that event's stream, and only that stream. */
-    private void resume(RoutingContext rc, LiveSession liveSession, String lastEventId) {
+    private void resume(RoutingContext rc, Session session, LiveSession liveSession, String lastEventId) {
         EventId eventId = EventId.parse(lastEventId);
         if (eventId == null) {
             reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: malformed " + LAST_EVENT_ID);
+            return;
+        }
+        if (eventId.stream() == LiveSession.STANDALONE && !eventId.epoch().equals(liveSession.epoch())) {
+            // the GET stream of another life of this session's live state: another node's (one that
+            // stopped and told its streams to reconnect) or this node's before the state was rebuilt.
+            // Its events cannot be replayed here; what it carries belongs to no request, so the
+            // client goes on with a new GET stream rather than a dead end
+            openStandalone(rc, session, liveSession);
             return;
         }
         switch (liveSession.classify(eventId)) {

@@ -27,13 +27,16 @@ import java.util.List;
  *                           with its own share of every adapter's pool; 0 for one per CPU core
  * @param console            whether the web console is served at {@code /console} ({@code server.console},
  *                           {@code start --console}); off by default
+ * @param drainPeriod        how long a stopping server keeps serving (new calls included) with
+ *                           {@code /ready} false before it stops accepting connections, so load
+ *                           balancers take it out of rotation first; zero stops accepting at once
  */
 public record ServerSettings(Integer port, String host, int logLevel, List<String> corsOrigins,
                              List<String> allowedOrigins, List<String> allowedHosts, long maxBodyBytes,
                              ToolErrorMode toolErrors, Duration sessionIdleTimeout, int maxSessions,
                              int pageSize, Duration progressInterval, boolean searchOutputSchema,
                              Duration shutdownTimeout, int sessionsPerClient, HttpLimits http,
-                             String metricsToken, int instances, boolean console) {
+                             String metricsToken, int instances, boolean console, Duration drainPeriod) {
     public ServerSettings {
         corsOrigins = List.copyOf(corsOrigins);
         allowedOrigins = List.copyOf(allowedOrigins);
@@ -43,73 +46,79 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
     public ServerSettings withHost(String newHost) {
         return new ServerSettings(port, newHost, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withToolErrors(ToolErrorMode mode) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 mode, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withSessions(Duration idleTimeout, int max) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, idleTimeout, max, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withPageSize(int size) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, size, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withProgressInterval(Duration interval) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, interval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withShutdownTimeout(Duration timeout) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema, timeout,
-                sessionsPerClient, http, metricsToken, instances, console);
+                sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withSearchOutputSchema(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, on,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withSessionsPerClient(int perClient) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, perClient, http, metricsToken, instances, console);
+                shutdownTimeout, perClient, http, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withHttpLimits(HttpLimits timeouts) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances, console);
+                shutdownTimeout, sessionsPerClient, timeouts, metricsToken, instances, console, drainPeriod);
     }
 
     public ServerSettings withMetricsToken(String token) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, token, instances, console);
+                shutdownTimeout, sessionsPerClient, http, token, instances, console, drainPeriod);
     }
 
     public ServerSettings withInstances(int count) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, count, console);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, count, console, drainPeriod);
     }
 
     public ServerSettings withConsole(boolean on) {
         return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
                 toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
-                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, on);
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, on, drainPeriod);
+    }
+
+    public ServerSettings withDrainPeriod(Duration period) {
+        return new ServerSettings(port, host, logLevel, corsOrigins, allowedOrigins, allowedHosts, maxBodyBytes,
+                toolErrors, sessionIdleTimeout, maxSessions, pageSize, progressInterval, searchOutputSchema,
+                shutdownTimeout, sessionsPerClient, http, metricsToken, instances, console, period);
     }
 
     /**
@@ -130,6 +139,7 @@ public record ServerSettings(Integer port, String host, int logLevel, List<Strin
                 + ", progressInterval=" + progressInterval + ", searchOutputSchema=" + searchOutputSchema
                 + ", shutdownTimeout=" + shutdownTimeout + ", sessionsPerClient=" + sessionsPerClient
                 + ", http=" + http + ", metricsToken=" + (metricsToken == null ? "none" : "(set)")
-                + ", instances=" + (instances == 0 ? "auto" : instances) + ", console=" + console + "]";
+                + ", instances=" + (instances == 0 ? "auto" : instances) + ", console=" + console
+                + ", drainPeriod=" + drainPeriod + "]";
     }
 }

@@ -298,6 +298,20 @@ final class ConfigMap {
         return d;
     }
 
+    /** A duration that may be zero (to switch something off), such as {@code 0}, {@code 5s}; null when absent or wrong. */
+    Duration durationOrZero(String key) {
+        YamlNode.Entry e = entry(key);
+        if (e == null) {
+            return null;
+        }
+        Duration d = parseDuration(e.value());
+        if (d == null) {
+            error(key, "'" + name(key) + "' must be a duration such as 5s, 500ms, 1m, or 0 for none, "
+                    + "at most 8760h (a year), got " + YamlNode.describe(e.value()));
+        }
+        return d;
+    }
+
     static Duration parseDuration(YamlNode node) {
         if (!(node instanceof YamlNode.Scalar)) {
             return null;

@@ -31,7 +31,8 @@ public final class OperatorLayer {
     /** Top-level keys an operator file may hold. */
     public static final List<String> SECTIONS = List.of("server", "observability", "cluster");
     /** The {@code cluster} keys: read by the command line, never by a project. */
-    public static final List<String> CLUSTER_KEYS = List.of("enabled", "members", "host", "port", "name", "multicast");
+    public static final List<String> CLUSTER_KEYS = List.of("enabled", "members", "host", "port", "name", "multicast",
+            "kubernetes_dns");
     private static final String ENV_PREFIX = "HYPERTERSE_";
     private static final String PROPERTY_PREFIX = "hyperterse.";
 

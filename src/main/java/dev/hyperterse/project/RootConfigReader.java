@@ -45,8 +45,8 @@ final class RootConfigReader {
     private static final List<String> ADAPTERS_KEYS = List.of("directory");
     private static final List<String> SERVER_KEYS = List.of("port", "host", "log_level", "cors_origins",
             "allowed_origins", "allowed_hosts", "max_body_size", "tool_errors", "sessions", "page_size",
-            "progress_interval", "search_output_schema", "shutdown_timeout", "http", "metrics", "instances",
-            "console");
+            "progress_interval", "search_output_schema", "shutdown_timeout", "drain_period", "http", "metrics",
+            "instances", "console");
     private static final List<String> SESSIONS_KEYS = List.of("idle_timeout", "max", "per_client");
     private static final List<String> HTTP_KEYS = List.of("idle_timeout", "header_timeout", "body_timeout",
             "bodies_in_flight");
@@ -285,6 +285,7 @@ final class RootConfigReader {
         Duration progressInterval = server.duration(required(server, "progress_interval"));
         Boolean searchOutputSchema = server.bool(required(server, "search_output_schema"));
         Duration shutdownTimeout = server.duration(required(server, "shutdown_timeout"));
+        Duration drainPeriod = server.durationOrZero(required(server, "drain_period"));
         Integer instances = instances(server);
         Boolean console = server.bool(required(server, "console"));
         return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
@@ -293,7 +294,7 @@ final class RootConfigReader {
                 toolErrors == null ? ToolErrorMode.RESULT : toolErrors, orBad(idle), orBad(maxSessions),
                 orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
                 orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpLimits.DEFAULTS : timeouts,
-                metricsToken, orBad(instances), console != null && console);
+                metricsToken, orBad(instances), console != null && console, orBad(drainPeriod));
     }
 
     /** {@code server.http.bodies_in_flight}: a size, or {@code auto} (a quarter of the heap). */

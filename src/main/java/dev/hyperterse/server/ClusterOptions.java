@@ -11,8 +11,13 @@ import java.util.List;
  * @param port      the first port tried for cluster membership (the next ones are tried if taken)
  * @param members   other nodes as {@code host[:port]}, the TCP member list
  * @param multicast discover members by multicast as well (off by default: most networks block it)
+ * @param kubernetesDns the DNS name of a headless Kubernetes Service selecting the nodes (such as
+ *                  {@code hyperterse-cluster.shop.svc.cluster.local}): members are found by looking
+ *                  it up (Hazelcast's built-in Kubernetes discovery, DNS lookup mode) instead of a
+ *                  member list; null when not in use
  */
-public record ClusterOptions(String name, String host, int port, List<String> members, boolean multicast) {
+public record ClusterOptions(String name, String host, int port, List<String> members, boolean multicast,
+                             String kubernetesDns) {
     public static final int DEFAULT_PORT = 5701;
 
     public ClusterOptions {

@@ -156,6 +156,14 @@ public final class HyperterseServer {
             java.util.function.Function<Vertx, Router> routes = v -> {
                 Router router = Router.router(v);
                 router.route().handler(deadlines::handle);
+                // a draining node still answers, but not on a kept-alive connection: the client's
+                // next request opens a new one, which the balancer sends to a node staying up
+                router.route().handler(rc -> {
+                    if (stopping.get()) {
+                        rc.response().putHeader(HttpHeaders.CONNECTION, "close");
+                    }
+                    rc.next();
+                });
                 router.route().handler(cors);
                 router.get("/heartbeat").handler(rc -> rc.response()
                         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -364,43 +372,69 @@ public final class HyperterseServer {
         return reloader.reload();
     }
 
+    /** Stops gracefully without a drain period: {@link #shutdown(Duration, Duration)} with none. */
+    public Future<Void> shutdown(Duration timeout) {
+        return shutdown(Duration.ZERO, timeout);
+    }
+
     /**
-     * Stops gracefully: {@code /ready} turns 503 and no new connection is accepted at once; calls
-     * already running get until {@code timeout} to finish (their answers are delivered); then
-     * open streams are ended, whatever still runs is cancelled, and every pool is closed.
+     * Stops gracefully, in this order: {@code /ready} turns 503 at once while everything else
+     * still serves for {@code drain} (new connections and calls included, answered with
+     * {@code Connection: close}), so a load balancer or Kubernetes takes the node out of rotation
+     * before it stops listening; then open GET and {@code subscriptions/listen} streams end (their
+     * clients reconnect, through the balancer, elsewhere) and no new connection is accepted; calls
+     * still running get until {@code timeout} to finish (their answers are delivered); then
+     * whatever still runs is cancelled and every pool is closed.
      */
-    public synchronized Future<Void> shutdown(Duration timeout) {
+    public synchronized Future<Void> shutdown(Duration drain, Duration timeout) {
         if (stopped == null) {
-            stopped = gracefully(timeout);
+            stopped = gracefully(drain, timeout);
         }
         return stopped;
     }
 
-    private Future<Void> gracefully(Duration timeout) {
+    private Future<Void> gracefully(Duration drain, Duration timeout) {
         stopping.set(true);
+        long drainMillis = Math.max(0, drain.toMillis());
         long millis = Math.max(0, timeout.toMillis());
         if (watcher != null) {
             watcher.stop();
         }
-        vertx.cancelTimer(sweeper);
-        Snapshot serving = current.peek();
-        int running = serving.calls().count();
-        LOG.info("shutting down: no new connections; {} {} running, waiting up to {} ms", running,
-                running == 1 ? "call" : "calls", millis);
-        Future<Void> httpClosed = listeners.shutdown(millis);
-        Promise<Void> deadline = Promise.promise();
-        long timer = vertx.setTimer(Math.max(1, millis), id -> deadline.tryComplete());
-        return Future.any(serving.calls().drain(), deadline.future())
-                .transform(x -> {
-                    vertx.cancelTimer(timer);
-                    int left = serving.calls().count();
-                    if (left > 0) {
-                        LOG.warn("shutdown deadline passed with {} still running: cancelling them", Counted.of(left, "call"));
-                    }
-                    // GET streams never end by themselves; ending them lets the listener finish closing
-                    endpoint.closeAll();
-                    return httpClosed;
-                })
+        Promise<Void> drained = Promise.promise();
+        if (drainMillis == 0) {
+            drained.complete();
+        } else {
+            LOG.info("draining: /ready answers 503, still serving for {} ms", drainMillis);
+            vertx.setTimer(drainMillis, id -> drained.complete());
+        }
+        return drained.future().compose(x -> {
+            vertx.cancelTimer(sweeper);
+            Snapshot serving = current.peek();
+            int running = serving.calls().count();
+            LOG.info("shutting down: no new connections, open streams told to reconnect; {} {} running, "
+                    + "waiting up to {} ms", running, running == 1 ? "call" : "calls", millis);
+            // streams never end by themselves: ended now, their clients reconnect to a node that stays
+            endpoint.endStreams();
+            Future<Void> httpClosed = listeners.shutdown(millis);
+            Promise<Void> deadline = Promise.promise();
+            long timer = vertx.setTimer(Math.max(1, millis), id -> deadline.tryComplete());
+            // a stream opened since on a connection kept alive would hold its connection open
+            long streams = vertx.setPeriodic(500, id -> endpoint.endStreams());
+            // every exchange finishes, not only the calls running on the project: a request still
+            // looking up its session, or whose body is still arriving, is answered before sessions end
+            return Future.any(Future.all(serving.calls().drain(), httpClosed), deadline.future())
+                    .transform(y -> {
+                        vertx.cancelTimer(timer);
+                        vertx.cancelTimer(streams);
+                        int left = serving.calls().count();
+                        if (left > 0) {
+                            LOG.warn("shutdown deadline passed with {} still running: cancelling them",
+                                    Counted.of(left, "call"));
+                        }
+                        endpoint.closeAll();
+                        return httpClosed;
+                    });
+        })
                 .transform(x -> reloader == null ? Future.succeededFuture() : reloader.close())
                 .transform(x -> current.peek().close())
                 .transform(x -> listeners.undeploy())

@@ -32,7 +32,8 @@ class ClusterFlagsTest {
                 "HYPERTERSE_CLUSTER_PORT", "5801",
                 "HYPERTERSE_CLUSTER_NAME", "shop",
                 "HYPERTERSE_CLUSTER_MULTICAST", "on"));
-        assertEquals(new ClusterOptions("shop", "10.0.0.7", 5801, List.of("hyperterse-1:5701", "hyperterse-2"), true),
+        assertEquals(new ClusterOptions("shop", "10.0.0.7", 5801, List.of("hyperterse-1:5701", "hyperterse-2"), true,
+                        null),
                 options);
     }
 
@@ -46,7 +47,34 @@ class ClusterFlagsTest {
         flags.name = "flagged";
         ClusterOptions options = flags.resolve("127.0.0.1", Map.of("HYPERTERSE_CLUSTER_MEMBERS", "b:2",
                 "HYPERTERSE_CLUSTER_HOST", "10.0.0.1", "HYPERTERSE_CLUSTER_PORT", "5801", "HYPERTERSE_CLUSTER_NAME", "env"));
-        assertEquals(new ClusterOptions("flagged", "10.0.0.9", 6000, List.of("a:1"), false), options);
+        assertEquals(new ClusterOptions("flagged", "10.0.0.9", 6000, List.of("a:1"), false, null), options);
+    }
+
+    /** In Kubernetes the members come from a headless Service's DNS name, set by variable or flag. */
+    @Test
+    void kubernetesNodesFindEachOtherThroughTheHeadlessServiceName() {
+        ClusterOptions options = new ClusterFlags().resolve("0.0.0.0", Map.of("HYPERTERSE_CLUSTER", "true",
+                "HYPERTERSE_CLUSTER_KUBERNETES_DNS", " hyperterse-cluster.shop.svc.cluster.local "));
+        assertEquals("hyperterse-cluster.shop.svc.cluster.local", options.kubernetesDns());
+        com.hazelcast.config.JoinConfig join = dev.hyperterse.server.Clustering.hazelcastConfig(options)
+                .getNetworkConfig().getJoin();
+        assertTrue(join.getKubernetesConfig().isEnabled(), "Hazelcast's built-in Kubernetes discovery");
+        assertEquals("hyperterse-cluster.shop.svc.cluster.local", join.getKubernetesConfig().getProperty("service-dns"));
+        assertEquals("5701", join.getKubernetesConfig().getProperty("service-port"));
+        assertTrue(!join.getTcpIpConfig().isEnabled(), "no member list");
+
+        ClusterFlags flags = new ClusterFlags();
+        flags.enabled = true;
+        flags.kubernetesDns = "flagged.default.svc.cluster.local";
+        assertEquals("flagged.default.svc.cluster.local", flags.resolve("0.0.0.0",
+                Map.of("HYPERTERSE_CLUSTER_KUBERNETES_DNS", "env.default.svc.cluster.local")).kubernetesDns());
+        assertNull(new ClusterFlags().resolve("0.0.0.0", Map.of("HYPERTERSE_CLUSTER", "true")).kubernetesDns());
+
+        IllegalArgumentException both = assertThrows(IllegalArgumentException.class, () -> new ClusterFlags()
+                .resolve("0.0.0.0", Map.of("HYPERTERSE_CLUSTER", "true", "HYPERTERSE_CLUSTER_MEMBERS", "a,b",
+                        "HYPERTERSE_CLUSTER_KUBERNETES_DNS", "svc.ns.svc.cluster.local")));
+        assertEquals("HYPERTERSE_CLUSTER_KUBERNETES_DNS finds the members by DNS: leave the member list "
+                + "(HYPERTERSE_CLUSTER_MEMBERS) empty", both.getMessage());
     }
 
     @Test

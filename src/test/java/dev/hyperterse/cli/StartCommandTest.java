@@ -53,6 +53,21 @@ class StartCommandTest {
         CliRunner.Run interval = CommandLineTest.run("start", "tools-examples/quickstart", "--watch-interval", "soon");
         assertEquals(2, interval.code());
         assertTrue(interval.err().contains("--watch-interval must be a duration"), interval.err());
+        CliRunner.Run drain = CommandLineTest.run("start", "tools-examples/quickstart", "--drain-period", "-1s");
+        assertEquals(2, drain.code());
+        assertTrue(drain.err().contains("--drain-period must be a duration"), drain.err());
+    }
+
+    /** The drain period: 5s by default, the flag over every layer, shown by --print-config. */
+    @Test
+    void theDrainPeriodFlagIsWhatPrintConfigShows() {
+        CliRunner.Run defaults = CommandLineTest.run("start", "tools-examples/quickstart", "--print-config");
+        assertEquals(0, defaults.code(), defaults.err());
+        assertTrue(defaults.out().contains("\n  drain_period: 5s\n"), defaults.out());
+        CliRunner.Run flagged = CommandLineTest.run("start", "tools-examples/quickstart", "--drain-period", "12s",
+                "--print-config");
+        assertEquals(0, flagged.code(), flagged.err());
+        assertTrue(flagged.out().contains("\n  drain_period: 12s\n"), flagged.out());
     }
 
     /** {@code --strict} keeps the refusal of a statement that does not prepare (without it the tool answers why). */

@@ -194,9 +194,15 @@ class DeploymentFilesTest {
             Map<String, Object> env = (Map<String, Object>) service.get("environment");
             assertTrue(String.valueOf(env.get("HYPERTERSE_CLUSTER_MEMBERS")).contains(node));
             assertEquals(node, env.get("HYPERTERSE_CLUSTER_HOST"));
-            assertTrue(nginx.contains("server " + node + ":8080;"), node);
+            assertTrue(nginx.contains("server " + node + ":8080 "), node);
         }
         assertTrue(nginx.contains("proxy_buffering off"), "SSE must not be buffered by the balancer");
+        // a request that never reached a node goes to the next one; a call that may have run is never
+        // sent twice (nginx passes a POST on only while it was not sent, unless non_idempotent is set)
+        List<String> directives = nginx.lines().map(String::strip).filter(l -> !l.startsWith("#")).toList();
+        assertTrue(directives.contains("proxy_next_upstream error timeout;"), directives.toString());
+        assertTrue(directives.stream().noneMatch(l -> l.contains("non_idempotent")), "POSTs are not retried once sent");
+        assertTrue(directives.contains("proxy_connect_timeout 2s;"), "a node that is gone is given up on quickly");
     }
 
     @Test

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The root {@code observability:} block and {@code server.shutdown_timeout}. */
+/** The root {@code observability:} block, {@code server.drain_period} and {@code server.shutdown_timeout}. */
 class ObservabilityConfigTest {
 
     @Test
@@ -18,6 +18,16 @@ class ObservabilityConfigTest {
         assertEquals(ObservabilitySettings.DEFAULTS, config.observability(), "the model's constant agrees with the packaged defaults");
         assertEquals(new ObservabilitySettings(false, false, true, "/metrics", "text"), config.observability());
         assertEquals(Duration.ofSeconds(30), config.server().shutdownTimeout());
+        assertEquals(Duration.ofSeconds(5), config.server().drainPeriod());
+    }
+
+    @Test
+    void aDrainPeriodOfZeroStopsListeningAtOnce(@TempDir Path dir) throws Exception {
+        ProjectFixture p = ProjectFixture.withOneTool(dir);
+        p.write(".hyperterse", "name: x\nserver:\n  drain_period: 0\n");
+        assertEquals(Duration.ZERO, p.compile().config().server().drainPeriod());
+        p.write(".hyperterse", "name: x\nserver:\n  drain_period: 1500ms\n");
+        assertEquals(Duration.ofMillis(1500), p.compile().config().server().drainPeriod());
     }
 
     @Test
@@ -34,11 +44,13 @@ class ObservabilityConfigTest {
     void wrongValuesAreErrorsAtTheirLine(@TempDir Path dir) {
         ProjectFixture p = ProjectFixture.withOneTool(dir);
         Path root = p.write(".hyperterse", "name: x\nobservability:\n  tracing:\n    enabled: maybe\n"
-                + "  metrics:\n    path: /mcp\n  logs:\n    format: xml\nserver:\n  shutdown_timeout: soon\n");
+                + "  metrics:\n    path: /mcp\n  logs:\n    format: xml\nserver:\n  shutdown_timeout: soon\n"
+                + "  drain_period: -5s\n");
         ProjectException e = p.fails();
         ProjectFixture.assertProblemAt(e, root, "enabled: maybe", "observability.tracing.enabled");
         ProjectFixture.assertProblemAt(e, root, "path: /mcp", "'observability.metrics.path' must be a path");
         ProjectFixture.assertProblemAt(e, root, "format: xml", "'observability.logs.format' must be 'text' or 'json'");
         ProjectFixture.assertProblemAt(e, root, "shutdown_timeout: soon", "server.shutdown_timeout");
+        ProjectFixture.assertProblemAt(e, root, "drain_period: -5s", "'server.drain_period' must be a duration");
     }
 }

@@ -84,7 +84,7 @@ class ClusterTest {
     /** @param watch null: no reloads; zero: reloads when told (no watcher); else the watch interval */
     Node start(String cluster, int port, String projectName, java.time.Duration watch) throws Exception {
         ClusterOptions options = new ClusterOptions(cluster, "127.0.0.1", port,
-                List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), false);
+                List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2)), false, null);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(Clustering.hazelcastConfig(options));
         Vertx vertx = Clustering.start(new VertxOptions(), hz, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -161,6 +161,31 @@ class ClusterTest {
         assertEquals(200, b.http().send("DELETE", "/mcp", "Mcp-Session-Id", session).statusCode());
         endsUnanswered(second);
         assertEquals(404, a.http().mcp(RawHttp.request(3, "ping", null), "Mcp-Session-Id", session).statusCode());
+    }
+
+    @Test
+    void aGetStreamEndedByADrainingNodeResumesOnAnotherNode() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Node a = start(cluster, port, "a");
+        Node b = start(cluster, port, "b");
+        HttpResponse<String> init = a.http().mcp(RawHttp.initialize("2025-11-25"));
+        String session = init.headers().firstValue("mcp-session-id").orElseThrow();
+        java.time.Duration wait = java.time.Duration.ofSeconds(10);
+        try (dev.hyperterse.testing.SseStream onA = a.http().listen(session, null)) {
+            dev.hyperterse.testing.SseStream.Event priming = onA.next(wait);
+            assertTrue(priming.priming(), "2025-11-25 streams start with an id to resume from");
+            a.server().shutdown(java.time.Duration.ofMillis(300), java.time.Duration.ofSeconds(5))
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            assertEquals(null, onA.nextMessage(wait), "A ended the stream when it stopped");
+            // the client reconnects as SSE says, with the last id it saw; the balancer sends it to B
+            try (dev.hyperterse.testing.SseStream onB = b.http().listen(session, priming.id())) {
+                assertEquals(200, onB.status(), "B opens a new GET stream for the session");
+                b.server().mcp().notify(session, RawHttp.notification("notifications/message",
+                        new JsonObject().put("level", "info").put("data", "after the move")));
+                assertEquals("after the move", onB.nextMessage(wait).json().getJsonObject("params").getString("data"));
+            }
+        }
     }
 
     @Test

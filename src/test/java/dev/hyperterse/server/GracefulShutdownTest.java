@@ -25,7 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Graceful shutdown under load: new connections are refused at once, calls already running get
+ * Graceful shutdown under load: with a drain period the server first answers {@code /ready} with
+ * 503 while it serves on (new connections and calls included), then ends open streams and stops
+ * listening; without one new connections are refused at once, calls already running get
  * their answers (none is cut off before the deadline), and only then are pools closed; a call
  * that outlives the deadline is cut off and the shutdown does not wait for it.
  */
@@ -39,6 +41,65 @@ class GracefulShutdownTest {
     void setUp() throws IOException {
         project = DelayConnectors.quickstartWithSlowTool(scratch);
         delay = new DelayConnectors();
+    }
+
+    @Test
+    void aDrainingServerTurnsUnreadyFirstAndServesNewAndRunningCallsUntilTheDrainEnds() throws Exception {
+        try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay), s -> s,
+                ServeOptions.DEFAULTS)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(200, http.send("GET", "/ready").statusCode(), "ready before the stop");
+            CompletableFuture<HttpResponse<String>> running = CompletableFuture.supplyAsync(() -> call(http, 1500));
+            ReloadTest.await(() -> server.server().inFlight() == 1, "a call is running");
+
+            long started = System.nanoTime();
+            CompletableFuture<Void> stopped = server.server().shutdown(Duration.ofSeconds(4), Duration.ofSeconds(10))
+                    .toCompletionStage().toCompletableFuture();
+            // each on a connection of its own: the listener still accepts while /ready says no
+            HttpResponse<String> ready = new RawHttp(server.baseUrl()).send("GET", "/ready");
+            assertEquals(503, ready.statusCode(), "/ready turns false at once");
+            assertEquals("stopping", new JsonObject(ready.body()).getString("status"));
+            HttpResponse<String> arriving = call(new RawHttp(server.baseUrl()), 50);
+            assertEquals(200, arriving.statusCode(), "a call arriving during the drain is served");
+            assertTrue(new JsonObject(arriving.body()).containsKey("result"), arriving.body());
+            assertEquals("close", arriving.headers().firstValue("connection").orElse(null),
+                    "its connection is not kept: the client's next request opens one the balancer routes elsewhere");
+
+            HttpResponse<String> inFlight = running.get(10, TimeUnit.SECONDS);
+            assertEquals(200, inFlight.statusCode());
+            assertTrue(new JsonObject(inFlight.body()).containsKey("result"), "the running call finished: " + inFlight.body());
+            assertFalse(stopped.isDone(), "still draining after the running call finished");
+
+            stopped.get(20, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMs >= 4000, "the listener closed only after the drain (" + tookMs + " ms)");
+            assertThrows(ExecutionException.class, () -> CompletableFuture
+                    .supplyAsync(() -> call(new RawHttp(server.baseUrl()), 0)).get(5, TimeUnit.SECONDS),
+                    "after the drain no new connection is served");
+            assertEquals(0, delay.cutOff.get(), "no call was cut off");
+        }
+    }
+
+    @Test
+    void streamsStayOpenDuringTheDrainAndAreEndedBeforeTheListenerCloses() throws Exception {
+        try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay), s -> s,
+                ServeOptions.DEFAULTS)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            String session = http.session("2025-11-25");
+            try (dev.hyperterse.testing.SseStream stream = http.listen(session, null)) {
+                assertEquals(200, stream.status());
+                assertTrue(stream.next(Duration.ofSeconds(5)).priming());
+                CompletableFuture<HttpResponse<String>> call = CompletableFuture.supplyAsync(() -> call(http, 3000));
+                ReloadTest.await(() -> server.server().inFlight() == 1, "the call is running");
+                CompletableFuture<Void> stopped = server.server().shutdown(Duration.ofMillis(1500), Duration.ofSeconds(10))
+                        .toCompletionStage().toCompletableFuture();
+                assertTrue(stream.silentFor(Duration.ofMillis(1000)), "the GET stream stays open during the drain");
+                assertEquals(null, stream.nextMessage(Duration.ofSeconds(5)), "then it is ended, so its client reconnects");
+                assertFalse(call.isDone(), "streams end before the running call is done");
+                assertEquals(200, call.get(10, TimeUnit.SECONDS).statusCode(), "the call still finishes");
+                stopped.get(10, TimeUnit.SECONDS);
+            }
+        }
     }
 
     @Test

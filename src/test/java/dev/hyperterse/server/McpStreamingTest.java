@@ -293,7 +293,10 @@ class McpStreamingTest {
 
         String epoch = priming.id().substring(0, priming.id().indexOf('-'));
         assertEquals(400, http.listen(sid, epoch + "-99-1").status(), "an id of no stream of this session");
-        assertEquals(400, http.listen(sid, "zz" + epoch + "-0-1").status(), "an id of another session");
+        String otherEpoch = (epoch.charAt(0) == 'a' ? "b" : "a") + epoch.substring(1);
+        assertEquals(400, http.listen(sid, otherEpoch + "-3-1").status(), "a POST stream of another life of the session");
+        assertEquals(409, http.listen(sid, otherEpoch + "-0-1").status(),
+                "the GET stream of another life of the session (another node's) is a new GET stream: one is open");
         assertEquals(400, http.listen(sid, "not-an-id").status());
 
         assertEquals(200, http.send("DELETE", "/mcp", "Mcp-Session-Id", sid).statusCode());

@@ -44,7 +44,7 @@ class StatelessClusterTest {
 
     RawHttp start(int port, Path project) throws Exception {
         ClusterOptions options = new ClusterOptions("stateless-" + port / 10, "127.0.0.1", port,
-                List.of("127.0.0.1:" + (port - port % 10), "127.0.0.1:" + (port - port % 10 + 1)), false);
+                List.of("127.0.0.1:" + (port - port % 10), "127.0.0.1:" + (port - port % 10 + 1)), false, null);
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(Clustering.hazelcastConfig(options));
         Vertx vertx = Clustering.start(new VertxOptions(), hz, "127.0.0.1")
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
