@@ -15,6 +15,8 @@ import java.util.Optional;
  * message of an exception its scripts throw that is not a {@code ToolError}. {@code output} is the
  * declared shape of a handler's result (or of an output mapper's), null when the tool declares
  * none: an {@code object} (each row) or an {@code array} (of rows), as an input-like declaration.
+ * {@code examples} are intents its author expects an agent to phrase ("which orders are late"),
+ * searched with the tool; empty when none are written.
  */
 public record ToolDef(
         String name,
@@ -39,10 +41,12 @@ public record ToolDef(
         ToolAnnotations annotations,
         boolean exposeScriptErrors,
         boolean confirm,
-        InputDef output) {
+        InputDef output,
+        List<String> examples) {
 
     public ToolDef {
         tags = tags == null ? List.of() : List.copyOf(tags);
+        examples = examples == null ? List.of() : List.copyOf(examples);
         annotations = annotations == null ? ToolAnnotations.NONE : annotations;
         inputs = List.copyOf(inputs);
         invalidates = List.copyOf(invalidates);
@@ -60,7 +64,7 @@ public record ToolDef(
                    ToolAnnotations annotations, boolean exposeScriptErrors, boolean confirm) {
         this(name, path, description, use, statement, inputs, handler, inputMapper, outputMapper, auth, cache,
                 invalidates, limits, location, statementLocation, scriptEnv, openInputs, title, tags, annotations,
-                exposeScriptErrors, confirm, null);
+                exposeScriptErrors, confirm, null, List.of());
     }
 
     /** A tool with no title, tags or annotations (Hyperterse's model). */

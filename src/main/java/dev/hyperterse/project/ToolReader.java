@@ -156,7 +156,7 @@ final class ToolReader {
                 SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
                 !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
                 annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
-                root.config().exposeScriptErrors(), confirm(cfg), output);
+                root.config().exposeScriptErrors(), confirm(cfg), output, List.of());
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
