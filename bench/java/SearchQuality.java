@@ -27,6 +27,7 @@ import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.search.ActionWeights;
 import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
@@ -117,6 +118,10 @@ public final class SearchQuality {
             }
         }
 
+        if (System.getenv("TUNE_ACTIONS") != null) {
+            tuneActions(catalogs, intents, dir);
+            return;
+        }
         StringBuilder md = new StringBuilder();
         StringBuilder misses = new StringBuilder();
         md.append("Catalogs: ");
@@ -395,6 +400,141 @@ public final class SearchQuality {
             out.add(withExamples(t, byTool.getOrDefault(t.name(), List.of())));
         }
         return out;
+    }
+
+    /**
+     * TUNE_ACTIONS=1: the action stage's weights on a grid, chosen leave-one-catalog-out: for each
+     * real catalog (the four tuning ones and the ones held out whole), the weights that rank the
+     * other catalogs' intents best (MRR@10 over their intents), applied to it. Prints each
+     * catalog's choice and figures, the unseen catalogs' figures so measured, and the weights
+     * chosen on all catalogs (what ships).
+     */
+    private static void tuneActions(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
+            throws Exception {
+        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
+        all.remove(MIXED);
+        List<Intent> everyIntent = new ArrayList<>(intents);
+        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                List<ToolDef> tools = new ArrayList<>();
+                for (Object t : new JsonObject(Files.readString(file)).getJsonArray("tools")) {
+                    tools.add(tool((JsonObject) t));
+                }
+                all.put(file.getFileName().toString().replace(".json", ""), tools);
+            }
+        }
+        for (String line : Files.readAllLines(dir.resolve("intents-unseen.txt"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                int sep = line.indexOf(" :: ");
+                String[] head = line.substring(0, sep).trim().split("\\s+");
+                everyIntent.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+            }
+        }
+        List<ActionWeights> grid = new ArrayList<>();
+        for (boolean siblings : new boolean[] {false, true}) {
+            for (double same : new double[] {0, 0.02, 0.04, 0.08}) {
+                for (double other : new double[] {0, 0.01, 0.02, 0.04}) {
+                    for (double opposite : new double[] {0, 0.05, 0.1}) {
+                        if (opposite == 0 || opposite >= other) {
+                            grid.add(new ActionWeights(same, other, opposite, siblings));
+                        }
+                    }
+                }
+            }
+        }
+        // per grid point, per catalog: summed top-1, reciprocal rank, recall@5, recall@10, and count
+        Map<ActionWeights, Map<String, double[]>> sums = new LinkedHashMap<>();
+        Map<String, List<String>> tokensOf = new LinkedHashMap<>();
+        for (ActionWeights w : grid) {
+            Map<String, double[]> byCatalog = new LinkedHashMap<>();
+            for (var e : all.entrySet()) {
+                SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                index.embedToolsStatically(w);
+                double[] sum = new double[5];
+                for (Intent intent : everyIntent) {
+                    if (!intent.catalog().equals(e.getKey())) {
+                        continue;
+                    }
+                    List<SearchHit> hits = index.search(intent.text());
+                    int rank = 0;
+                    for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+                        if (intent.expected().contains(hits.get(r).name())) {
+                            rank = r + 1;
+                            break;
+                        }
+                    }
+                    sum[0] += rank == 1 ? 1 : 0;
+                    sum[1] += rank == 0 ? 0 : 1.0 / rank;
+                    sum[2] += rank >= 1 && rank <= 5 ? 1 : 0;
+                    sum[3] += rank == 0 ? 0 : 1;
+                    sum[4]++;
+                }
+                byCatalog.put(e.getKey(), sum);
+            }
+            sums.put(w, byCatalog);
+        }
+        java.util.function.BiFunction<ActionWeights, java.util.function.Predicate<String>, Double> mrrOver =
+                (w, take) -> {
+                    double rr = 0, n = 0;
+                    for (var e : sums.get(w).entrySet()) {
+                        if (take.test(e.getKey())) {
+                            rr += e.getValue()[1];
+                            n += e.getValue()[4];
+                        }
+                    }
+                    return rr / n;
+                };
+        java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
+            ActionWeights chosen = ActionWeights.OFF;
+            double bestMrr = mrrOver.apply(ActionWeights.OFF, take);
+            for (ActionWeights w : grid) {
+                double m = mrrOver.apply(w, take);
+                if (m > bestMrr + 1e-9) {
+                    bestMrr = m;
+                    chosen = w;
+                }
+            }
+            return chosen;
+        };
+        Set<String> unseen = new java.util.HashSet<>(all.keySet());
+        unseen.removeAll(catalogs.keySet());
+        double[] unseenOff = new double[5];
+        double[] unseenLoco = new double[5];
+        System.out.println("| catalog | weights chosen on the other catalogs (same / other / opposite / siblings) | off: top-1 / MRR@10"
+                + " / recall@5 / recall@10 | with them |");
+        System.out.println("|---|---|---|---|");
+        for (String c : all.keySet()) {
+            ActionWeights w = best.apply(k -> !k.equals(c));
+            double[] off = sums.get(ActionWeights.OFF).get(c);
+            double[] on = sums.get(w).get(c);
+            System.out.printf("| `%s`%s | %.2f / %.2f / %.2f / %s | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
+                    c, unseen.contains(c) ? " (unseen)" : "", w.same(), w.other(), w.opposite(), w.siblings(), off[0] / off[4],
+                    off[1] / off[4], off[2] / off[4], off[3] / off[4], on[0] / on[4], on[1] / on[4], on[2] / on[4],
+                    on[3] / on[4]);
+            if (unseen.contains(c)) {
+                for (int i = 0; i < 5; i++) {
+                    unseenOff[i] += off[i];
+                    unseenLoco[i] += on[i];
+                }
+            }
+        }
+        System.out.printf("| **unseen catalogs** | (each its own choice) | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
+                unseenOff[0] / unseenOff[4], unseenOff[1] / unseenOff[4], unseenOff[2] / unseenOff[4],
+                unseenOff[3] / unseenOff[4], unseenLoco[0] / unseenLoco[4], unseenLoco[1] / unseenLoco[4],
+                unseenLoco[2] / unseenLoco[4], unseenLoco[3] / unseenLoco[4]);
+        ActionWeights onAll = best.apply(k -> true);
+        ActionWeights onTuning = best.apply(k -> !unseen.contains(k));
+        ActionWeights siblingsOnly = new ActionWeights(0, 0, 0, true);
+        double[] so = new double[5];
+        for (String c : unseen) {
+            for (int i = 0; i < 5; i++) {
+                so[i] += sums.get(siblingsOnly).get(c)[i];
+            }
+        }
+        System.out.printf("| **unseen catalogs**, sibling order alone (no weights) | | | %.2f / %.3f / %.2f / %.2f |%n",
+                so[0] / so[4], so[1] / so[4], so[2] / so[4], so[3] / so[4]);
+        System.out.printf("%nchosen on every catalog: %s (MRR@10 %.3f); on the four tuning catalogs only: %s%n", onAll,
+                mrrOver.apply(onAll, k -> true), onTuning);
     }
 
     private static List<Variant> variants() {
