@@ -94,6 +94,16 @@ public record ToolDef(
                 invalidates, limits, location, statementLocation, scriptEnv, false);
     }
 
+    /** The description a tool that writes none is given (Hyperterse's). */
+    public static String generatedDescription(String name) {
+        return "Tool generated from app tool: " + name;
+    }
+
+    /** Whether the tool's author wrote no description (it has the generated one). */
+    public boolean describedByNoOne() {
+        return description == null || description.equals(generatedDescription(name));
+    }
+
     /** True when any input the caller sends reaches the handler: a handler tool with open inputs that declares none. */
     public boolean takesAnyInputs() {
         return openInputs && inputs.isEmpty();

@@ -126,7 +126,7 @@ final class SemanticRanking {
         return embedder instanceof StaticEmbedder;
     }
 
-    /** What a tool says about itself, as the model reads it: name as words, description, inputs. */
+    /** What a tool says about itself, as the model reads it: name as words, description, inputs, examples. */
     static String text(ToolDef tool) {
         StringBuilder text = new StringBuilder(HybridRanking.words(tool.name()));
         if (tool.title() != null && !tool.title().isBlank()) {
@@ -136,6 +136,10 @@ final class SemanticRanking {
         for (InputDef input : tool.inputs()) {
             text.append(' ').append(input.name()).append(": ")
                     .append(input.description() == null ? "" : input.description());
+        }
+        // the author's examples of how an agent asks for it, in the agent's own words
+        for (String example : tool.examples()) {
+            text.append(". ").append(example);
         }
         return text.toString();
     }
