@@ -18,14 +18,14 @@
 // STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
 // (bench/search/distill/table.py writes them) at other BM25 shares.
 
-import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
-import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.SourceLocation;
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
+import dev.hyperterse.search.ActionWeights;
 import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
@@ -116,6 +116,10 @@ public final class SearchQuality {
             }
         }
 
+        if (System.getenv("TUNE_ACTIONS") != null) {
+            tuneActions(catalogs, intents, dir);
+            return;
+        }
         StringBuilder md = new StringBuilder();
         StringBuilder misses = new StringBuilder();
         md.append("Catalogs: ");
@@ -142,6 +146,12 @@ public final class SearchQuality {
         // SPLITS=dev while choosing: the held-out intents are not ranked at all
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
+        if (System.getenv("UNSEEN_ONLY") != null) {
+            unseen(md, dir);
+            Files.writeString(out, md.toString());
+            System.out.print(md);
+            return;
+        }
         for (String split : splits) {
             for (String catalog : rows) {
                 row(md, misses, catalog, split, withMixed.stream()
@@ -150,6 +160,8 @@ public final class SearchQuality {
             row(md, misses, "**all four real catalogs**", split, intents.stream()
                     .filter(i -> i.split().equals(split)).toList(), indexes);
         }
+
+        unseen(md, dir);
 
         Path unrelatedFile = dir.resolve("unrelated.txt");
         if (Files.exists(unrelatedFile)) {
@@ -199,6 +211,328 @@ public final class SearchQuality {
         Files.writeString(out, md.toString());
         Files.writeString(out.resolveSibling("search-dev-misses.txt"), misses.toString());
         System.out.print(md);
+    }
+
+    /**
+     * The catalogs held out whole (catalogs/unseen/, intents-unseen.txt): no ranking, weight or
+     * table was chosen while looking at them. Per ranking: top-1, MRR@10, recall@5 and recall@10 per
+     * catalog and over all of them, and how many top-1 misses are a sibling action: the first hit
+     * is the right tool's object with another action ({@link #siblings}). With an examples file per
+     * catalog (examples/unseen/CATALOG.txt: TOOL :: an intent its author expects), each ranking is
+     * measured again with those examples indexed with their tools, as a separate column.
+     */
+    private static void unseen(StringBuilder md, Path dir) throws Exception {
+        Path catalogDir = dir.resolve("catalogs/unseen");
+        Path intentsFile = dir.resolve("intents-unseen.txt");
+        if (!Files.isDirectory(catalogDir) || !Files.exists(intentsFile)) {
+            return;
+        }
+        Map<String, List<ToolDef>> catalogs = new LinkedHashMap<>();
+        Map<String, String> sources = new LinkedHashMap<>();
+        Map<String, List<ToolDef>> withExamples = new LinkedHashMap<>();
+        try (var files = Files.list(catalogDir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                String name = file.getFileName().toString().replace(".json", "");
+                JsonObject json = new JsonObject(Files.readString(file));
+                sources.put(name, json.getString("source"));
+                List<ToolDef> tools = new ArrayList<>();
+                for (Object t : json.getJsonArray("tools")) {
+                    tools.add(tool((JsonObject) t));
+                }
+                catalogs.put(name, tools);
+                Path examples = dir.resolve("examples/unseen/" + name + ".txt");
+                if (Files.exists(examples)) {
+                    withExamples.put(name, withExamples(tools, examples));
+                }
+            }
+        }
+        List<Intent> intents = new ArrayList<>();
+        for (String line : Files.readAllLines(intentsFile)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sep = line.indexOf(" :: ");
+            String[] head = line.substring(0, sep).trim().split("\\s+");
+            intents.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+        }
+        md.append("\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
+        sources.forEach((name, source) -> md.append("`").append(name).append("` ")
+                .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
+        md.setLength(md.length() - 2);
+        md.append(".\n\nIntents: ").append(intents.size()).append(", written and committed before any ranking ran"
+                + " on them (`intents-unseen.txt`). A sibling miss: the first hit is not right, and it names the"
+                + " right tool's object with another action (name words shared and differing, once words that"
+                + " half the catalog's names carry, such as `browser` or `kubectl`, are left out).\n\n");
+        List<Variant> variants = new ArrayList<>(VARIANTS);
+        variants.removeIf(v -> v.label().endsWith(" alone") && v.ranking() != SearchRanking.HYBRID);
+        md.append("| ranking | intents | top-1 | MRR@10 | recall@5 | recall@10 | top-1 misses | of them sibling actions |");
+        if (!withExamples.isEmpty()) {
+            md.append(" with the authors' examples: top-1 / MRR@10 / recall@5 / recall@10 / sibling misses |");
+        }
+        md.append("\n|---|---|---|---|---|---|---|---|").append(withExamples.isEmpty() ? "" : "---|").append('\n');
+        StringBuilder perCatalog = new StringBuilder("\nPer catalog (top-1 / MRR@10 / recall@5 / recall@10 / sibling"
+                + " misses of top-1 misses):\n\n| ranking |");
+        catalogs.keySet().forEach(c -> perCatalog.append(" `").append(c).append("` |"));
+        perCatalog.append("\n|---|").append("---|".repeat(catalogs.size())).append('\n');
+        StringBuilder missLines = new StringBuilder();
+        for (Variant v : variants) {
+            Map<String, SearchIndex> indexes = new LinkedHashMap<>();
+            catalogs.forEach((name, tools) -> indexes.put(name, index(tools, v)));
+            UnseenScores all = unseenScores(intents, indexes, catalogs, v.label(), missLines);
+            md.append(String.format("| %s | %d | %.2f | %.3f | %.2f | %.2f | %d | %d |", v.label(), all.count,
+                    all.top1 / all.count, all.mrr / all.count, all.recall5 / all.count, all.recall10 / all.count,
+                    all.misses, all.siblingMisses));
+            if (!withExamples.isEmpty()) {
+                Map<String, SearchIndex> exampleIndexes = new LinkedHashMap<>();
+                withExamples.forEach((name, tools) -> exampleIndexes.put(name, index(tools, v)));
+                List<Intent> covered = intents.stream().filter(i -> withExamples.containsKey(i.catalog())).toList();
+                UnseenScores ex = unseenScores(covered, exampleIndexes, withExamples, null, null);
+                md.append(String.format(" %.2f / %.3f / %.2f / %.2f / %d of %d |", ex.top1 / ex.count,
+                        ex.mrr / ex.count, ex.recall5 / ex.count, ex.recall10 / ex.count, ex.siblingMisses,
+                        ex.misses));
+            }
+            md.append('\n');
+            perCatalog.append("| ").append(v.label()).append(" |");
+            for (String catalog : catalogs.keySet()) {
+                UnseenScores s = unseenScores(intents.stream().filter(i -> i.catalog().equals(catalog)).toList(),
+                        indexes, catalogs, null, null);
+                perCatalog.append(String.format(" %.2f / %.3f / %.2f / %.2f / %d of %d |", s.top1 / s.count,
+                        s.mrr / s.count, s.recall5 / s.count, s.recall10 / s.count, s.siblingMisses, s.misses));
+            }
+            perCatalog.append('\n');
+        }
+        md.append(perCatalog);
+        if (System.getenv("UNSEEN_MISSES") != null) {
+            Files.writeString(Path.of(System.getenv("UNSEEN_MISSES")), missLines.toString());
+        }
+    }
+
+    static final class UnseenScores {
+        int count, misses, siblingMisses;
+        double top1, mrr, recall5, recall10;
+    }
+
+    private static UnseenScores unseenScores(List<Intent> intents, Map<String, SearchIndex> indexes,
+                                             Map<String, List<ToolDef>> catalogs, String label, StringBuilder missLines) {
+        UnseenScores s = new UnseenScores();
+        for (Intent intent : intents) {
+            List<SearchHit> hits = indexes.get(intent.catalog()).search(intent.text());
+            int rank = 0;
+            for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+                if (intent.expected().contains(hits.get(r).name())) {
+                    rank = r + 1;
+                    break;
+                }
+            }
+            s.count++;
+            s.top1 += rank == 1 ? 1 : 0;
+            s.mrr += rank == 0 ? 0 : 1.0 / rank;
+            s.recall5 += rank >= 1 && rank <= 5 ? 1 : 0;
+            s.recall10 += rank == 0 ? 0 : 1;
+            if (rank != 1) {
+                s.misses++;
+                boolean sibling = !hits.isEmpty() && intent.expected().stream()
+                        .anyMatch(e -> siblings(e, hits.get(0).name(), catalogs.get(intent.catalog())));
+                s.siblingMisses += sibling ? 1 : 0;
+                if (missLines != null) {
+                    missLines.append(label).append(" | ").append(intent.catalog()).append(" | ").append(intent.text())
+                            .append(" | want ").append(intent.expected()).append(" at ").append(rank == 0 ? "-" : rank)
+                            .append(sibling ? " | sibling" : " | other").append(" | got ")
+                            .append(hits.stream().limit(3).map(SearchHit::name).toList()).append('\n');
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Whether two tool names are the same object with another action: their words (split at
+     * {@code _ - .} and case changes, lower case, a plural s dropped, words of two letters or fewer
+     * and words that half the catalog's names carry left out) overlap and differ.
+     */
+    static boolean siblings(String a, String b, List<ToolDef> catalog) {
+        if (a.equals(b)) {
+            return false;
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (ToolDef t : catalog) {
+            for (String w : nameWords(t.name())) {
+                counts.merge(w, 1, Integer::sum);
+            }
+        }
+        java.util.function.Predicate<String> common = w -> counts.getOrDefault(w, 0) * 2 >= catalog.size();
+        Set<String> wa = new java.util.HashSet<>(nameWords(a));
+        Set<String> wb = new java.util.HashSet<>(nameWords(b));
+        wa.removeIf(common);
+        wb.removeIf(common);
+        Set<String> shared = new java.util.HashSet<>(wa);
+        shared.retainAll(wb);
+        return !shared.isEmpty() && !wa.equals(wb);
+    }
+
+    private static Set<String> nameWords(String name) {
+        Set<String> words = new java.util.LinkedHashSet<>();
+        for (String w : name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT)
+                .split("[^a-z0-9]+")) {
+            if (w.length() <= 2) {
+                continue;
+            }
+            words.add(w.endsWith("s") && w.length() > 3 && !w.endsWith("ss") ? w.substring(0, w.length() - 1) : w);
+        }
+        return words;
+    }
+
+    /** The tools with the examples of {@code file} (lines {@code TOOL :: intent}) added to them. */
+    private static List<ToolDef> withExamples(List<ToolDef> tools, Path file) throws Exception {
+        Map<String, List<String>> byTool = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sep = line.indexOf(" :: ");
+            byTool.computeIfAbsent(line.substring(0, sep).trim(), k -> new ArrayList<>())
+                    .add(line.substring(sep + 4).trim());
+        }
+        List<ToolDef> out = new ArrayList<>();
+        for (ToolDef t : tools) {
+            out.add(withExamples(t, byTool.getOrDefault(t.name(), List.of())));
+        }
+        return out;
+    }
+
+    /**
+     * TUNE_ACTIONS=1: the action stage's weights on a grid, chosen leave-one-catalog-out: for each
+     * real catalog (the four tuning ones and the ones held out whole), the weights that rank the
+     * other catalogs' intents best (MRR@10 over their intents), applied to it. Prints each
+     * catalog's choice and figures, the unseen catalogs' figures so measured, and the weights
+     * chosen on all catalogs (what ships).
+     */
+    private static void tuneActions(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
+            throws Exception {
+        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
+        all.remove(MIXED);
+        List<Intent> everyIntent = new ArrayList<>(intents);
+        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                List<ToolDef> tools = new ArrayList<>();
+                for (Object t : new JsonObject(Files.readString(file)).getJsonArray("tools")) {
+                    tools.add(tool((JsonObject) t));
+                }
+                all.put(file.getFileName().toString().replace(".json", ""), tools);
+            }
+        }
+        for (String line : Files.readAllLines(dir.resolve("intents-unseen.txt"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                int sep = line.indexOf(" :: ");
+                String[] head = line.substring(0, sep).trim().split("\\s+");
+                everyIntent.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+            }
+        }
+        List<ActionWeights> grid = new ArrayList<>();
+        for (boolean siblings : new boolean[] {false, true}) {
+            for (double same : new double[] {0, 0.02, 0.04, 0.08}) {
+                for (double other : new double[] {0, 0.01, 0.02, 0.04}) {
+                    for (double opposite : new double[] {0, 0.05, 0.1}) {
+                        if (opposite == 0 || opposite >= other) {
+                            grid.add(new ActionWeights(same, other, opposite, siblings));
+                        }
+                    }
+                }
+            }
+        }
+        // per grid point, per catalog: summed top-1, reciprocal rank, recall@5, recall@10, and count
+        Map<ActionWeights, Map<String, double[]>> sums = new LinkedHashMap<>();
+        Map<String, List<String>> tokensOf = new LinkedHashMap<>();
+        for (ActionWeights w : grid) {
+            Map<String, double[]> byCatalog = new LinkedHashMap<>();
+            for (var e : all.entrySet()) {
+                SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                index.embedToolsStatically(w);
+                double[] sum = new double[5];
+                for (Intent intent : everyIntent) {
+                    if (!intent.catalog().equals(e.getKey())) {
+                        continue;
+                    }
+                    List<SearchHit> hits = index.search(intent.text());
+                    int rank = 0;
+                    for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+                        if (intent.expected().contains(hits.get(r).name())) {
+                            rank = r + 1;
+                            break;
+                        }
+                    }
+                    sum[0] += rank == 1 ? 1 : 0;
+                    sum[1] += rank == 0 ? 0 : 1.0 / rank;
+                    sum[2] += rank >= 1 && rank <= 5 ? 1 : 0;
+                    sum[3] += rank == 0 ? 0 : 1;
+                    sum[4]++;
+                }
+                byCatalog.put(e.getKey(), sum);
+            }
+            sums.put(w, byCatalog);
+        }
+        java.util.function.BiFunction<ActionWeights, java.util.function.Predicate<String>, Double> mrrOver =
+                (w, take) -> {
+                    double rr = 0, n = 0;
+                    for (var e : sums.get(w).entrySet()) {
+                        if (take.test(e.getKey())) {
+                            rr += e.getValue()[1];
+                            n += e.getValue()[4];
+                        }
+                    }
+                    return rr / n;
+                };
+        java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
+            ActionWeights chosen = ActionWeights.OFF;
+            double bestMrr = mrrOver.apply(ActionWeights.OFF, take);
+            for (ActionWeights w : grid) {
+                double m = mrrOver.apply(w, take);
+                if (m > bestMrr + 1e-9) {
+                    bestMrr = m;
+                    chosen = w;
+                }
+            }
+            return chosen;
+        };
+        Set<String> unseen = new java.util.HashSet<>(all.keySet());
+        unseen.removeAll(catalogs.keySet());
+        double[] unseenOff = new double[5];
+        double[] unseenLoco = new double[5];
+        System.out.println("| catalog | weights chosen on the other catalogs (same / other / opposite / siblings) | off: top-1 / MRR@10"
+                + " / recall@5 / recall@10 | with them |");
+        System.out.println("|---|---|---|---|");
+        for (String c : all.keySet()) {
+            ActionWeights w = best.apply(k -> !k.equals(c));
+            double[] off = sums.get(ActionWeights.OFF).get(c);
+            double[] on = sums.get(w).get(c);
+            System.out.printf("| `%s`%s | %.2f / %.2f / %.2f / %s | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
+                    c, unseen.contains(c) ? " (unseen)" : "", w.same(), w.other(), w.opposite(), w.siblings(), off[0] / off[4],
+                    off[1] / off[4], off[2] / off[4], off[3] / off[4], on[0] / on[4], on[1] / on[4], on[2] / on[4],
+                    on[3] / on[4]);
+            if (unseen.contains(c)) {
+                for (int i = 0; i < 5; i++) {
+                    unseenOff[i] += off[i];
+                    unseenLoco[i] += on[i];
+                }
+            }
+        }
+        System.out.printf("| **unseen catalogs** | (each its own choice) | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
+                unseenOff[0] / unseenOff[4], unseenOff[1] / unseenOff[4], unseenOff[2] / unseenOff[4],
+                unseenOff[3] / unseenOff[4], unseenLoco[0] / unseenLoco[4], unseenLoco[1] / unseenLoco[4],
+                unseenLoco[2] / unseenLoco[4], unseenLoco[3] / unseenLoco[4]);
+        ActionWeights onAll = best.apply(k -> true);
+        ActionWeights onTuning = best.apply(k -> !unseen.contains(k));
+        ActionWeights siblingsOnly = new ActionWeights(0, 0, 0, true);
+        double[] so = new double[5];
+        for (String c : unseen) {
+            for (int i = 0; i < 5; i++) {
+                so[i] += sums.get(siblingsOnly).get(c)[i];
+            }
+        }
+        System.out.printf("| **unseen catalogs**, sibling order alone (no weights) | | | %.2f / %.3f / %.2f / %.2f |%n",
+                so[0] / so[4], so[1] / so[4], so[2] / so[4], so[3] / so[4]);
+        System.out.printf("%nchosen on every catalog: %s (MRR@10 %.3f); on the four tuning catalogs only: %s%n", onAll,
+                mrrOver.apply(onAll, k -> true), onTuning);
     }
 
     private static List<Variant> variants() {
@@ -409,13 +743,25 @@ public final class SearchQuality {
                     input.getBoolean("optional", false), false, null, location(name)));
         }
         String statement = json.getString("statement", "");
+        JsonObject hints = json.getJsonObject("annotations");
+        if (hints != null) {
+            // the server's own readOnlyHint / destructiveHint, as a tool file would declare them
+            ScriptRef handler = new ScriptRef(Path.of("app/tools", name, "handler.ts"), "default", location(name));
+            return ToolDef.builder(name).description(json.getString("description")).inputs(inputs).handler(handler)
+                    .location(location(name)).annotations(new ToolAnnotations(hints.getBoolean("readOnly"),
+                            hints.getBoolean("destructive"), null, null)).build();
+        }
         if (!statement.isEmpty()) {
-            return new ToolDef(name, name, json.getString("description"), "db", statement, inputs, null, null, null,
-                    null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+            return ToolDef.builder(name).description(json.getString("description")).statement("db", statement)
+                    .inputs(inputs).location(location(name)).build();
         }
         ScriptRef handler = new ScriptRef(Path.of("app/tools", name, "handler.ts"), "default", location(name));
-        return new ToolDef(name, name, json.getString("description"), null, null, inputs, handler, null, null, null,
-                CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+        return ToolDef.builder(name).description(json.getString("description")).inputs(inputs).handler(handler)
+                .location(location(name)).build();
+    }
+
+    private static ToolDef withExamples(ToolDef t, List<String> examples) {
+        return t.toBuilder().examples(examples).build();
     }
 
     private static SourceLocation location(String name) {
@@ -444,10 +790,9 @@ public final class SearchQuality {
             String statement = "SELECT " + columns[random.nextInt(columns.length)] + ", "
                     + columns[random.nextInt(columns.length)] + " FROM " + noun + " WHERE " + column
                     + " = {{ inputs." + column + " }}";
-            tools.add(new ToolDef(name, name, description, "db", statement, List.of(new InputDef(column,
-                    InputType.STRING, "The " + column.replace('_', ' ') + " to match", false, false, null,
-                    location(name))), null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS,
-                    location(name)));
+            tools.add(ToolDef.builder(name).description(description).statement("db", statement)
+                    .inputs(List.of(new InputDef(column, InputType.STRING, "The " + column.replace('_', ' ')
+                            + " to match", false, false, null, location(name)))).location(location(name)).build());
         }
         return tools;
     }

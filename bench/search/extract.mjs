@@ -17,6 +17,15 @@
 //   node extract.mjs NAME.json NOTE -- node node_modules/@modelcontextprotocol/server-NAME/dist/index.js [ARGS]
 //     (filesystem takes an allowed directory, everything takes `stdio`; mcp-reference.json is the
 //     four lists concatenated in that order)
+// The catalogs held out whole (bench/search/catalogs/unseen/: no ranking was tuned on them):
+//   npm install @playwright/mcp@0.0.83 mcp-server-kubernetes@4.1.7 @notionhq/notion-mcp-server@2.5.2 \
+//     mongodb-mcp-server@3.0.4 @modelcontextprotocol/server-github@2025.4.8
+//   node extract.mjs playwright.json NOTE -- node node_modules/@playwright/mcp/cli.js
+//   node extract.mjs kubernetes.json NOTE -- node node_modules/mcp-server-kubernetes/dist/index.js
+//   NOTION_TOKEN=unused node extract.mjs notion.json NOTE -- node node_modules/@notionhq/notion-mcp-server/bin/cli.mjs
+//   node extract.mjs mongodb.json NOTE -- node node_modules/mongodb-mcp-server/dist/esm/index.js
+//   GITHUB_PERSONAL_ACCESS_TOKEN=unused node extract.mjs github.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-github/dist/index.js
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -80,6 +89,10 @@ const catalog = {
         description: p.description || '',
         optional: !required.has(name),
       })),
+      // MCP's readOnlyHint / destructiveHint when the server states them (a ranking may read them)
+      ...(t.annotations && (t.annotations.readOnlyHint !== undefined || t.annotations.destructiveHint !== undefined)
+        ? { annotations: { readOnly: t.annotations.readOnlyHint, destructive: t.annotations.destructiveHint } }
+        : {}),
     };
   }),
 };

@@ -3,10 +3,8 @@
 // read, so no harness can tune on them).
 package dev.hyperterse.search;
 
-import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
-import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
@@ -86,11 +84,10 @@ final class DevSet {
         }
         String statement = json.getString("statement", "");
         if (!statement.isEmpty()) {
-            return new ToolDef(name, name, json.getString("description"), "db", statement, inputs, null, null, null,
-                    null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, loc);
+            return ToolDef.builder(name).description(json.getString("description")).statement("db", statement)
+                    .inputs(inputs).location(loc).build();
         }
-        return new ToolDef(name, name, json.getString("description"), null, null, inputs,
-                new ScriptRef(Path.of("h.ts"), "default", loc), null, null, null, CachePolicy.OFF, List.of(),
-                Limits.DEFAULTS, loc);
+        return ToolDef.builder(name).description(json.getString("description")).inputs(inputs)
+                .handler(new ScriptRef(Path.of("h.ts"), "default", loc)).location(loc).build();
     }
 }

@@ -4,6 +4,7 @@ import dev.hyperterse.model.Counted;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
 import dev.hyperterse.model.AdapterDef;
+import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
@@ -85,6 +86,8 @@ final class ValidateCommand implements Callable<Integer> {
             if (checkDb && !checkDatabases(loader, project, err)) {
                 return 1;
             }
+            undescribedTools(project).forEach(problem -> err.println("warning: " + problem));
+            err.flush();
             spec.commandLine().getOut().printf("project '%s' is valid: %s, %s%s%s%n",
                     project.config().name(), Counted.of(project.tools().size(), "tool"),
                     Counted.of(project.adapters().size(), "adapter"),
@@ -94,6 +97,25 @@ final class ValidateCommand implements Callable<Integer> {
                     checkDb ? " (statements checked against the databases)" : "");
         }
         return 0;
+    }
+
+    /**
+     * Tools whose author wrote no description, at their files: search can rank such a tool by its
+     * name and inputs alone, and an agent reading the hits learns nothing about it.
+     */
+    static List<ConfigProblem> undescribedTools(Project project) {
+        List<ConfigProblem> out = new ArrayList<>();
+        for (var tool : project.tools().values()) {
+            if (tool.describedByNoOne()) {
+                // the tool file's first line when its name is not written in it (the folder names the tool)
+                SourceLocation at = new SourceLocation(tool.location().file(), Math.max(1, tool.location().line()));
+                out.add(new ConfigProblem(at, "tool '" + tool.name() + "' has no description: search"
+                        + " ranks it by its name and inputs alone; say what it does, and add 'examples:' of how an"
+                        + " agent would ask for it"));
+            }
+        }
+        out.sort(null);
+        return out;
     }
 
     /** An adapter that could not connect, at its file and line: which connector, why, and what went unchecked. */

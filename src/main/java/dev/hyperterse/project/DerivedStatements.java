@@ -137,8 +137,8 @@ final class DerivedStatements {
             limits = new Limits(Math.min(limits.rowLimit(), COMPLETION_ROWS), limits.resultMaxBytes(),
                     limits.statementTimeout(), limits.scriptTimeout());
         }
-        derived.put(toolName, new ToolDef(toolName, "", owner, use, text, defs, null, null, null, auth,
-                root.config().cache(), List.of(), limits, at, statementAt, List.of()));
+        derived.put(toolName, ToolDef.builder(toolName).path("").description(owner).statement(use, text).inputs(defs)
+                .auth(auth).cache(root.config().cache()).limits(limits).location(at, statementAt).build());
         return toolName;
     }
 

@@ -31,7 +31,9 @@ import java.util.regex.Pattern;
 final class ToolReader {
     static final List<String> KEYS = List.of("name", "description", "use", "statement", "inputs", "handler",
             "mappers", "auth", "cache", "row_limit", "result_max_bytes", "timeout", "invalidates", "env", "title", "tags", "annotations",
-            "confirm", "output");
+            "confirm", "output", "examples");
+    /** An example is one request; a page of text is a mistake (a description pasted in the wrong key). */
+    static final int MAX_EXAMPLE_CHARS = 500;
     private static final List<String> ANNOTATION_KEYS = List.of("read_only", "destructive", "idempotent", "open_world");
     private static final List<String> INPUT_KEYS = List.of("type", "description", "optional", "default", "enum",
             "minimum", "maximum", "min_length", "max_length", "pattern", "min_items", "max_items", "items",
@@ -92,8 +94,8 @@ final class ToolReader {
         String owner = "tool '" + name + "'";
 
         String description = cfg.string("description");
-        if (description == null || description.isEmpty()) {
-            description = "Tool generated from app tool: " + name;
+        if (description == null || description.isBlank()) {
+            description = ToolDef.generatedDescription(name);
         }
 
         // an unusable 'use' (a list, an unknown adapter) still makes this a database tool, so the
@@ -151,13 +153,15 @@ final class ToolReader {
             invalidated.add(s.text());
         }
 
-        ToolDef tool = new ToolDef(name, toolPath, description, databaseTool ? use : null,
-                databaseTool ? statement : null, inputs, databaseTool ? null : scripts.handler(),
-                scripts.inputMapper(), scripts.outputMapper(), auth.auth(), cache, invalidated, limits,
-                SourceLocation.of(shown), statementLocation(cfg, shown), scriptEnv(cfg, owner, scripts),
-                !databaseTool && !root.config().strictHandlerInputs(), title(cfg), tags(cfg),
-                annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null),
-                root.config().exposeScriptErrors(), confirm(cfg), output, outputContent);
+        ToolDef tool = ToolDef.builder(name).path(toolPath).description(description)
+                .statement(databaseTool ? use : null, databaseTool ? statement : null).inputs(inputs)
+                .handler(databaseTool ? null : scripts.handler()).mappers(scripts.inputMapper(), scripts.outputMapper())
+                .auth(auth.auth()).cache(cache).invalidates(invalidated).limits(limits)
+                .location(SourceLocation.of(shown), statementLocation(cfg, shown)).scriptEnv(scriptEnv(cfg, owner, scripts))
+                .openInputs(!databaseTool && !root.config().strictHandlerInputs()).title(title(cfg)).tags(tags(cfg))
+                .annotations(annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null))
+                .exposeScriptErrors(root.config().exposeScriptErrors()).confirm(confirm(cfg)).output(output)
+                .outputContent(outputContent).examples(examples(cfg)).build();
         return new ReadTool(tool, nameLocation, invalidates);
     }
 
@@ -177,6 +181,31 @@ final class ToolReader {
                 } else if (!out.contains(t)) {
                     out.add(t);
                 }
+            }
+        }
+        return out;
+    }
+
+    /** Intents the author expects an agent to phrase, searched with the tool: distinct, non-empty texts. */
+    private static List<String> examples(ConfigMap cfg) {
+        YamlNode.Sequence written = cfg.list("examples", "strings");
+        List<String> out = new ArrayList<>();
+        if (written == null) {
+            return out;
+        }
+        for (YamlNode item : written.items()) {
+            if (!(item instanceof YamlNode.Scalar scalar) || scalar.isNull()) {
+                cfg.errorAt(item, "'examples' must be a list of strings, but an item is " + YamlNode.describe(item));
+                continue;
+            }
+            String e = scalar.text().strip();
+            if (e.isEmpty()) {
+                cfg.errorAt(item, "'examples' must not hold an empty example");
+            } else if (e.length() > MAX_EXAMPLE_CHARS) {
+                cfg.errorAt(item, "an example in 'examples' is " + e.length() + " characters long; at most "
+                        + MAX_EXAMPLE_CHARS + " (an example is one request, as an agent would phrase it)");
+            } else if (!out.contains(e)) {
+                out.add(e);
             }
         }
         return out;

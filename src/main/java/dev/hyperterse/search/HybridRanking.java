@@ -54,6 +54,7 @@ final class HybridRanking {
         DESCRIPTION("description", 1.5f, tool -> nullToEmpty(tool.description())),
         TITLE("title", 1.5f, tool -> nullToEmpty(tool.title())),
         TAGS("tags", 1.0f, tool -> String.join(" ", tool.tags())),
+        EXAMPLES("examples", 1.0f, tool -> String.join(". ", tool.examples())),
         INPUTS("inputs", 0.5f, HybridRanking::inputsText),
         STATEMENT("statement", 0.4f, tool -> tool.isDatabaseTool() ? words(tool.statement()) : "");
 

@@ -146,17 +146,29 @@ public final class SearchIndex {
      * (microseconds a tool), after which searches rank by meaning. Blocking: run it on a worker.
      */
     public EmbeddedTools embedToolsStatically() {
-        return embedTools(StaticEmbedder.bundled(), null);
+        return embedToolsStatically(ActionWeights.DEFAULT);
+    }
+
+    /** Like {@link #embedToolsStatically()}, with the action stage's weights. */
+    public EmbeddedTools embedToolsStatically(ActionWeights actionWeights) {
+        return embedTools(StaticEmbedder.bundled(), null, SemanticRanking.STATIC_BM25_WEIGHT, actionWeights);
     }
 
     /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path)}, with BM25's share of the score. */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight) {
+        return embedTools(embedder, cacheDir, bm25Weight, ActionWeights.DEFAULT);
+    }
+
+    /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path, double)}, with the action stage's weights. */
+    public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
+                                    ActionWeights actionWeights) {
         if (meaningRanking == null) {
             throw new IllegalStateException("this index does not rank by meaning");
         }
         ToolDef[] tools = Arrays.stream(entries).map(e -> e.tool).toArray(ToolDef[]::new);
         SemanticRanking.Built built = SemanticRanking.build(tools, Objects.requireNonNull(embedder, "embedder"),
-                cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight);
+                cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight,
+                Objects.requireNonNull(actionWeights, "actionWeights"));
         this.semantic = built.ranking();
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
     }

@@ -41,6 +41,9 @@ final class SemanticRanking {
      */
     static final double STATIC_MIN_SCORE = 0.13;
 
+    /** How many of the best tools the action stage reorders (at least the hits asked for). */
+    static final int ACTION_WINDOW = 20;
+
     private final ToolDef[] tools;
     private final TextEmbedder embedder;
     /** The tools' unit vectors one after another, {@link #dims} floats each: one scan reads them in order. */
@@ -48,8 +51,11 @@ final class SemanticRanking {
     private final int dims;
     private final double bm25Weight;
     private final double minScore;
+    /** Reads the query's action against each tool's; moves nothing when its weights are off. */
+    private final ActionStage actions;
 
-    private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight) {
+    private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight,
+                            ActionWeights actionWeights) {
         this.tools = tools;
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
@@ -63,6 +69,7 @@ final class SemanticRanking {
         }
         this.bm25Weight = bm25Weight;
         this.minScore = embedder instanceof StaticEmbedder ? STATIC_MIN_SCORE : 0;
+        this.actions = actionWeights.off() ? null : new ActionStage(tools, VerbLexicon.bundled(), actionWeights);
     }
 
     /** What was built and how much of it came from the disk cache. */
@@ -73,7 +80,8 @@ final class SemanticRanking {
      * the new ones (a cache that cannot be read or written is reported, not fatal; null: none),
      * and loads the model for the queries. Blocking: a tool takes milliseconds.
      */
-    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight) {
+    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
+                       ActionWeights actionWeights) {
         Map<String, float[]> stored = Map.of();
         String problem = null;
         if (cache != null) {
@@ -109,7 +117,7 @@ final class SemanticRanking {
                 problem = "could not write " + cache.file() + ": " + e.getMessage();
             }
         }
-        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight), embedded,
+        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights), embedded,
                 tools.length - embedded, problem);
     }
 
@@ -118,7 +126,7 @@ final class SemanticRanking {
         return embedder instanceof StaticEmbedder;
     }
 
-    /** What a tool says about itself, as the model reads it: name as words, description, inputs. */
+    /** What a tool says about itself, as the model reads it: name as words, description, inputs, examples. */
     static String text(ToolDef tool) {
         StringBuilder text = new StringBuilder(HybridRanking.words(tool.name()));
         if (tool.title() != null && !tool.title().isBlank()) {
@@ -128,6 +136,10 @@ final class SemanticRanking {
         for (InputDef input : tool.inputs()) {
             text.append(' ').append(input.name()).append(": ")
                     .append(input.description() == null ? "" : input.description());
+        }
+        // the author's examples of how an agent asks for it, in the agent's own words
+        for (String example : tool.examples()) {
+            text.append(". ").append(example);
         }
         return text.toString();
     }
@@ -147,8 +159,10 @@ final class SemanticRanking {
                 best = Math.max(best, doc.score);
             }
         }
-        // the best maxHits so far, best first: a small sorted insertion list
-        int[] top = new int[Math.min(maxHits, tools.length)];
+        VerbLexicon.Action action = actions == null ? null : actions.queryAction(query);
+        // the best so far, best first: a small sorted insertion list; with an action to weigh, a few
+        // more than asked for, so that the right tool a sibling pushed down can come back up
+        int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, ACTION_WINDOW), tools.length)];
         double[] topScore = new double[top.length];
         int count = 0;
         for (int t = 0; t < tools.length; t++) {
@@ -174,6 +188,26 @@ final class SemanticRanking {
             }
             top[at] = t;
             topScore[at] = score;
+        }
+        if (action != null) {
+            for (int i = 0; i < count; i++) {
+                topScore[i] += actions.adjustment(action, top[i]);
+            }
+            // insertion sort: the window is small and mostly in order already
+            for (int i = 1; i < count; i++) {
+                int t = top[i];
+                double s = topScore[i];
+                int at = i;
+                while (at > 0 && before(s, t, topScore[at - 1], top[at - 1])) {
+                    top[at] = top[at - 1];
+                    topScore[at] = topScore[at - 1];
+                    at--;
+                }
+                top[at] = t;
+                topScore[at] = s;
+            }
+            actions.reorder(action, top, topScore, count);
+            count = Math.min(count, maxHits);
         }
         List<SearchHit> hits = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

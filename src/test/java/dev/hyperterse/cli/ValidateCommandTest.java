@@ -175,4 +175,23 @@ class ValidateCommandTest {
             assertTrue(err.toString().contains("environment variable '" + variable + "' is not set"), err.toString());
         }
     }
+
+    /** Search can rank a tool with no description by its name and inputs alone: validate says so, at the tool's file. */
+    @Test
+    void aToolWithNoDescriptionIsWarnedAbout(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: t\n");
+        Files.createDirectories(dir.resolve("app/tools/described"));
+        Files.writeString(dir.resolve("app/tools/described/config.terse"), "description: Lists late invoices\n");
+        Files.writeString(dir.resolve("app/tools/described/handler.ts"), "export default () => [];\n");
+        Files.createDirectories(dir.resolve("app/tools/bare"));
+        Files.writeString(dir.resolve("app/tools/bare/config.terse"), "examples: [which invoices are late]\n");
+        Files.writeString(dir.resolve("app/tools/bare/handler.ts"), "export default () => [];\n");
+        CliRunner.Run r = CliRunner.run("validate", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().startsWith("warning: "), r.err());
+        assertTrue(r.err().contains("app/tools/bare/config.terse:1: tool 'bare' has no description: search"
+                + " ranks it by its name and inputs alone"), r.err());
+        assertFalse(r.err().contains("tool 'described' has no description"), r.err());
+        assertTrue(r.out().contains("project 't' is valid: 2 tools,"), r.out());
+    }
 }

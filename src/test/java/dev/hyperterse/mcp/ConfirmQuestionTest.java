@@ -1,9 +1,7 @@
 package dev.hyperterse.mcp;
 
-import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
-import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
 import io.vertx.core.json.JsonObject;
@@ -18,10 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The confirmation question shows every input, key inputs first, each shortened on its own. */
 class ConfirmQuestionTest {
     private static final SourceLocation AT = new SourceLocation(Path.of("config.terse"), 1);
-    private static final ToolDef DELETE = new ToolDef("delete-note", "delete-note", "d", "db", "DELETE ...", List.of(
-            new InputDef("reason", InputType.STRING, null, true, false, null, AT),
-            new InputDef("id", InputType.INT, null, false, false, null, AT)),
-            null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, AT);
+    private static final ToolDef DELETE = ToolDef.builder("delete-note").description("d").statement("db", "DELETE ...")
+            .inputs(List.of(new InputDef("reason", InputType.STRING, null, true, false, null, AT),
+                    new InputDef("id", InputType.INT, null, false, false, null, AT)))
+            .location(AT).build();
 
     @Test
     void aLongValueSentFirstCannotHideTheOneThatDecidesTheCall() {

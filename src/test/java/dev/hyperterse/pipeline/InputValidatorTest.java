@@ -1,10 +1,8 @@
 package dev.hyperterse.pipeline;
 
-import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputConstraints;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
-import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
 import io.vertx.core.json.JsonArray;
@@ -35,7 +33,7 @@ class InputValidatorTest {
                 null);
     }
 
-    private static final ToolDef TOOL = new ToolDef("rich", "rich", "d", "db", "SELECT 1", List.of(
+    private static final ToolDef TOOL = ToolDef.builder("rich").description("d").statement("db", "SELECT 1").inputs(List.of(
             input("ids", InputType.ARRAY, true, input("items", InputType.INT, false, null, List.of(), range(1, 1000)),
                     List.of(), new InputConstraints(null, null, null, null, null, null, 1, 3)),
             input("status", InputType.STRING, true, null, List.of(),
@@ -51,8 +49,8 @@ class InputValidatorTest {
                     input("points", InputType.ARRAY, true, input("items", InputType.OBJECT, false, null,
                             List.of(input("x", InputType.FLOAT, false, null, List.of(), range(0, 10))), null),
                             List.of(), null)), null),
-            input("any", InputType.OBJECT, true, null, List.of(), null)),
-            null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, AT);
+            input("any", InputType.OBJECT, true, null, List.of(), null)))
+            .location(AT).build();
 
     private static String failure(String json) {
         ToolException e = assertThrows(ToolException.class, () -> InputValidator.validate(TOOL, new JsonObject(json)));
@@ -129,15 +127,15 @@ class InputValidatorTest {
     // characters read in the first, within the budget of one value but not of 2,000
     private static final Pattern HOSTS = Pattern.compile("^(?:([a-z]+-?)+\\.example\\.com|[a-z]+)$");
 
-    private static final ToolDef PATTERNED = new ToolDef("hosts", "hosts", "d", "db", "SELECT 1", List.of(
+    private static final ToolDef PATTERNED = ToolDef.builder("hosts").description("d").statement("db", "SELECT 1").inputs(List.of(
             input("hosts", InputType.ARRAY, true, input("items", InputType.STRING, false, null, List.of(),
                     new InputConstraints(null, null, null, null, null, HOSTS, null, null)), List.of(), null),
             input("rows", InputType.ARRAY, true, input("items", InputType.OBJECT, false, null, List.of(
                     input("host", InputType.STRING, false, null, List.of(),
                             new InputConstraints(null, null, null, null, null, HOSTS, null, null))), null),
                     List.of(), null),
-            input("note", InputType.STRING, true, null, List.of(), null)),
-            null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, AT);
+            input("note", InputType.STRING, true, null, List.of(), null)))
+            .location(AT).build();
 
     private static String patternedFailure(JsonObject inputs) {
         ToolException e = assertThrows(ToolException.class, () -> InputValidator.validate(PATTERNED, inputs));

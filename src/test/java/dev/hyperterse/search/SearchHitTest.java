@@ -106,10 +106,8 @@ class SearchHitTest {
                 new InputDef("ref", InputType.UUID, null, true, false, null, null)), null);
         ToolDef plain = db("users", "Users by id", "SELECT * FROM users WHERE id = ANY({{ inputs.ids }})",
                 ids, status, filter);
-        ToolDef tool = new ToolDef(plain.name(), plain.path(), plain.description(), plain.use(), plain.statement(),
-                plain.inputs(), null, null, null, null, plain.cache(), List.of(), plain.limits(), plain.location(),
-                plain.location(), List.of(), false, "Find users", List.of("users", "read"),
-                ToolAnnotations.inferred(plain.statement(), false), true, false);
+        ToolDef tool = plain.toBuilder().title("Find users").tags(List.of("users", "read"))
+                .annotations(ToolAnnotations.inferred(plain.statement(), false)).build();
         JsonObject json = new SearchHit("users", 90, 0.9, tool).toJson(true);
         assertEquals(List.of("name", "relevance_score", "title", "description", "statement", "inputs", "input_schema",
                 "tags", "annotations"), List.copyOf(json.fieldNames()));
@@ -131,9 +129,8 @@ class SearchHitTest {
     @Test
     void tagsAndTitleAreSearched() {
         ToolDef plain = db("lookup", "Finds a record", "SELECT 1");
-        ToolDef tagged = new ToolDef("lookup", "lookup", "Finds a record", "db", "SELECT 1", List.of(), null, null,
-                null, null, plain.cache(), List.of(), plain.limits(), plain.location(), plain.location(), List.of(),
-                false, "Invoice archive", List.of("billing"), ToolAnnotations.NONE, true, false);
+        ToolDef tagged = ToolDef.builder("lookup").description("Finds a record").statement("db", "SELECT 1")
+                .location(plain.location()).title("Invoice archive").tags(List.of("billing")).build();
         assertEquals(List.of(), new SearchIndex(List.of(plain), 10).search("billing invoice"));
         assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("billing").get(0).name());
         assertEquals("lookup", new SearchIndex(List.of(tagged), 10).search("invoice archive").get(0).name());

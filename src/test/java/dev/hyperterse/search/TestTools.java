@@ -1,9 +1,7 @@
 package dev.hyperterse.search;
 
-import dev.hyperterse.model.CachePolicy;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
-import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
@@ -18,8 +16,8 @@ final class TestTools {
     }
 
     static ToolDef db(String name, String description, String statement, InputDef... inputs) {
-        return new ToolDef(name, name, description, "primary-db", statement, List.of(inputs),
-                null, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+        return ToolDef.builder(name).description(description).statement("primary-db", statement)
+                .inputs(List.of(inputs)).location(location(name)).build();
     }
 
     static ToolDef handler(String name, String description, InputDef... inputs) {
@@ -29,8 +27,8 @@ final class TestTools {
     /** A handler tool that still carries a statement text, as Hyperterse's synthetic "SELECT 1". */
     static ToolDef handlerWithStatement(String name, String description, String statement, InputDef... inputs) {
         ScriptRef script = new ScriptRef(Path.of("app/tools", name, "handler.ts"), "default", location(name));
-        return new ToolDef(name, name, description, null, statement, List.of(inputs),
-                script, null, null, null, CachePolicy.OFF, List.of(), Limits.DEFAULTS, location(name));
+        return ToolDef.builder(name).description(description).statementText(statement).inputs(List.of(inputs))
+                .handler(script).location(location(name)).build();
     }
 
     /** The description the loader gives a tool that declares none. */
