@@ -154,6 +154,11 @@ final class ScriptClientReach implements ClientReach {
         return nextRound;
     }
 
+    @Override
+    public boolean answersLater() {
+        return nextRound != null;
+    }
+
     /** A sampling request as the protocol requires it: {@code maxTokens} set when the script left it out. */
     private static JsonObject sampling(JsonObject params) {
         if (!(params.getValue("messages") instanceof JsonArray)) {

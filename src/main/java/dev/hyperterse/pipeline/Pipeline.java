@@ -17,6 +17,7 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.ResultCut;
 import dev.hyperterse.model.ScriptRef;
+import dev.hyperterse.script.ClientReach;
 import dev.hyperterse.script.ScriptContent;
 import dev.hyperterse.script.ScriptFailure;
 import dev.hyperterse.script.ScriptInvoker;
@@ -165,7 +166,7 @@ public final class Pipeline {
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
         call.set(TOOL, tool == null ? shown(toolName) : tool.name());
         if (tool == null) {
-            return finished(null, toolName, call, started, null, inputs,
+            return finished(null, toolName, call, started, null, inputs, context,
                     Future.failedFuture(ToolException.notFound(toolName)));
         }
         if (tracing.includeInputs() && call.recording()) {
@@ -189,7 +190,7 @@ public final class Pipeline {
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
-        return finished(tool, toolName, call, started, authenticated, inputs, result);
+        return finished(tool, toolName, call, started, authenticated, inputs, context, result);
     }
 
     /**
@@ -247,10 +248,13 @@ public final class Pipeline {
 
     /** Ends the call's span, counts the call, and logs it once when it failed. */
     private Future<ToolResult> finished(ToolDef tool, String toolName, TraceSpan call, long started,
-                                        Future<Caller> caller, JsonObject inputs, Future<ToolResult> result) {
+                                        Future<Caller> caller, JsonObject inputs, CallContext context,
+                                        Future<ToolResult> result) {
         return result.andThen(ar -> {
-            String outcome = ar.succeeded() ? "ok" : ar.cause() instanceof ToolException
-                    ? ((ToolException) ar.cause()).stage().key() : "internal";
+            // a script that asked its client in an input round ended there: the question is the answer
+            boolean asked = ar.failed() && context.reach().answersLater();
+            String outcome = ar.succeeded() ? "ok" : asked ? ClientReach.INPUT_REQUIRED
+                    : ar.cause() instanceof ToolException ? ((ToolException) ar.cause()).stage().key() : "internal";
             long nanos = System.nanoTime() - started;
             metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, nanos);
             if (metrics.recordsCalls()) {
@@ -264,6 +268,8 @@ public final class Pipeline {
             }
             if (ar.succeeded()) {
                 call.set("hyperterse.rows", ar.result().rows().size());
+            } else if (asked) {
+                call.set("hyperterse.outcome", ClientReach.INPUT_REQUIRED);
             } else {
                 call.fail(outcome, BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS));
                 logFailure(tool == null ? shown(toolName) : tool.name(), ar.cause());

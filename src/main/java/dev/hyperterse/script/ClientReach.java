@@ -41,6 +41,17 @@ public interface ClientReach {
      */
     Future<JsonObject> ask(String kind, JsonObject params, String key);
 
+    /** How metrics and spans count a call that ended by putting a question to its client in an input round. */
+    String INPUT_REQUIRED = "input_required";
+
+    /**
+     * True once a question of the call is to be answered with the client's next request (a
+     * 2026-07-28 input round): the call ends there, whatever its script did after, and is no failure.
+     */
+    default boolean answersLater() {
+        return false;
+    }
+
     /** Where no client is reachable (an auth script, a check at start): logs go nowhere, questions fail. */
     ClientReach NONE = new ClientReach() {
         @Override
