@@ -22,7 +22,9 @@ import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.script.FetchRules;
 import dev.hyperterse.script.ScriptAccess;
+import dev.hyperterse.script.ScriptDiskCache;
 import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
 import dev.hyperterse.search.IndexBuild;
@@ -288,7 +290,8 @@ public final class Snapshot {
             return Future.succeededFuture(new Scripts(null, null));
         }
         Future<ScriptEngine> engine = shared != null ? Future.succeededFuture(shared)
-                : vertx.executeBlocking(ScriptEngine::create, false);
+                : vertx.executeBlocking(() -> ScriptEngine.create(TypeScriptStripper.Choice.fromProcess(),
+                        new ScriptDiskCache(CacheFolders.scripts())), false);
         return engine.compose(e -> {
             ScriptEngine own = shared == null ? e : null;
             Duration longest = project.config().limits().scriptTimeout();
