@@ -300,10 +300,13 @@ public final class Snapshot {
                     longest = tool.limits().scriptTimeout();
                 }
             }
-            return ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
-                            project.config().scriptWorkers(), longest, telemetry.metrics(),
+            Duration longestTimeout = longest;
+            // setting the runtime up reads the project's folders: on a worker, not on this event loop
+            return vertx.executeBlocking(() -> ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
+                            project.config().scriptWorkers(), longestTimeout, telemetry.metrics(),
                             new ScriptAccess(List.of(project.config().rootDir()),
-                                    new FetchRules(project.config().fetchAllowHosts(), serverPort)))
+                                    new FetchRules(project.config().fetchAllowHosts(), serverPort))), false)
+                    .compose(starting -> starting)
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
                         if (failure instanceof ScriptLoadException) {
