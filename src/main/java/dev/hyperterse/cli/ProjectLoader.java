@@ -27,8 +27,9 @@ final class ProjectLoader implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProjectLoader.class);
     final Connectors connectors = Connectors.builtIn();
     final AuthPlugins authPlugins = AuthPlugins.builtIn();
-    private final OperatorLayer operator;
     private final TypeScriptStripper.Choice typescript;
+    /** One compiler (immutable) for every compile and setting read: the packaged defaults are parsed once. */
+    private final ProjectCompiler compiler;
     private ScriptEngine scriptEngine;
 
     /**
@@ -36,8 +37,9 @@ final class ProjectLoader implements AutoCloseable {
      * @param typescript which stripper the script engine uses for TypeScript
      */
     ProjectLoader(OperatorLayer operator, TypeScriptStripper.Choice typescript) {
-        this.operator = operator;
         this.typescript = typescript;
+        this.compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
     }
 
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
@@ -129,8 +131,7 @@ final class ProjectLoader implements AutoCloseable {
     }
 
     private ProjectCompiler compiler() {
-        return new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
+        return compiler;
     }
 
     /**
