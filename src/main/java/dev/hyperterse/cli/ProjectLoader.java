@@ -7,8 +7,10 @@ import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.project.ProjectException;
+import dev.hyperterse.script.ScriptDiskCache;
 import dev.hyperterse.script.ScriptEngine;
 import dev.hyperterse.script.TypeScriptStripper;
+import dev.hyperterse.server.CacheFolders;
 import dev.hyperterse.server.ToolAssembly;
 
 import java.io.PrintWriter;
@@ -25,8 +27,9 @@ final class ProjectLoader implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ProjectLoader.class);
     final Connectors connectors = Connectors.builtIn();
     final AuthPlugins authPlugins = AuthPlugins.builtIn();
-    private final OperatorLayer operator;
     private final TypeScriptStripper.Choice typescript;
+    /** One compiler (immutable) for every compile and setting read: the packaged defaults are parsed once. */
+    private final ProjectCompiler compiler;
     private ScriptEngine scriptEngine;
 
     /**
@@ -34,8 +37,9 @@ final class ProjectLoader implements AutoCloseable {
      * @param typescript which stripper the script engine uses for TypeScript
      */
     ProjectLoader(OperatorLayer operator, TypeScriptStripper.Choice typescript) {
-        this.operator = operator;
         this.typescript = typescript;
+        this.compiler = new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
+                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
     }
 
     /** Compiles and assembles offline; prints every problem and returns null when there are any. */
@@ -76,16 +80,58 @@ final class ProjectLoader implements AutoCloseable {
         } catch (ProjectException e) {
             throw withScriptProblems(e);
         }
-        if (!ToolAssembly.scripts(project).isEmpty() && scriptEngine == null) {
-            scriptEngine = ScriptEngine.create(typescript);
-        }
-        ToolAssembly.of(project, connectors, authPlugins, scriptEngine);
+        ToolAssembly.of(project, connectors, authPlugins, ToolAssembly.scripts(project).isEmpty() ? null : engine());
         return project;
     }
 
+    /**
+     * For {@code start}: compiles and assembles offline like {@link #load}, but leaves the scripts
+     * to {@link #checkScripts}, so that printing the settings or reporting a configuration error
+     * never waits for the script engine. Prints every problem and returns null when there are any.
+     */
+    Project loadWithoutScripts(Path path, PrintWriter err) {
+        try {
+            Project project = compiler().compile(path);
+            ToolAssembly.of(project, connectors, authPlugins, null);
+            return project;
+        } catch (ProjectException e) {
+            print(e, err);
+            return null;
+        }
+    }
+
+    /**
+     * Starts the script engine and checks the project's scripts (in parallel, each unchanged one
+     * from the disk cache) on a thread of its own; completes with the problems found, none when
+     * the project has no scripts. While it runs, the caller may set up everything else.
+     */
+    java.util.concurrent.CompletableFuture<List<ConfigProblem>> checkScripts(Project project) {
+        if (ToolAssembly.scripts(project).isEmpty()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(List.of());
+        }
+        java.util.concurrent.CompletableFuture<List<ConfigProblem>> done = new java.util.concurrent.CompletableFuture<>();
+        Thread checking = new Thread(() -> {
+            try {
+                done.complete(ToolAssembly.checkScripts(project, engine()));
+            } catch (RuntimeException | Error e) {
+                done.completeExceptionally(e);
+            }
+        }, "hyperterse-script-checks");
+        checking.setDaemon(true);
+        checking.start();
+        return done;
+    }
+
+    /** The shared script engine, started on first use, with the disk cache of prepared scripts. */
+    private synchronized ScriptEngine engine() {
+        if (scriptEngine == null) {
+            scriptEngine = ScriptEngine.create(typescript, new ScriptDiskCache(CacheFolders.scripts()));
+        }
+        return scriptEngine;
+    }
+
     private ProjectCompiler compiler() {
-        return new ProjectCompiler(System.getenv(), connectors.types(), authPlugins.names())
-                .withAdapterCheck(connectors.adapterCheck()).withOperatorLayer(operator);
+        return compiler;
     }
 
     /**
@@ -101,12 +147,9 @@ final class ProjectLoader implements AutoCloseable {
         if (partial == null || ToolAssembly.scripts(partial).isEmpty()) {
             return e;
         }
-        if (scriptEngine == null) {
-            scriptEngine = ScriptEngine.create(typescript);
-        }
         List<ConfigProblem> scriptProblems;
         try {
-            scriptProblems = ToolAssembly.checkScripts(partial, scriptEngine);
+            scriptProblems = ToolAssembly.checkScripts(partial, engine());
         } catch (RuntimeException unexpected) {
             // the partial project is unchecked; its configuration errors are what matter then
             LOG.debug("loading the scripts of a project with configuration errors failed", unexpected);
@@ -122,12 +165,12 @@ final class ProjectLoader implements AutoCloseable {
     }
 
     /** The engine scripts were checked with, to serve them with; null when the project has none. */
-    ScriptEngine scriptEngine() {
+    synchronized ScriptEngine scriptEngine() {
         return scriptEngine;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (scriptEngine != null) {
             scriptEngine.close();
         }

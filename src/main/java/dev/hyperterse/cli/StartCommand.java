@@ -3,8 +3,10 @@ package dev.hyperterse.cli;
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.OperatorLayer;
 import dev.hyperterse.project.Project;
+import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.server.ClusterMember;
 import dev.hyperterse.server.HyperterseServer;
@@ -206,7 +208,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     private Integer serve(PrintWriter err, OperatorLayer operator, ProjectLoader loader, Path path, Duration interval,
                           Duration drainFlag, ClusterMember early) throws InterruptedException {
-        Project project = loader.load(path, err);
+        // scripts are checked below, after --print-config and the configuration's own errors
+        Project project = loader.loadWithoutScripts(path, err);
         if (project == null) {
             loader.close();
             return 1;
@@ -255,6 +258,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 0;
         }
 
+        // the engine starts and the scripts are checked while tracing and Vert.x are set up
+        java.util.concurrent.CompletableFuture<List<ConfigProblem>> scriptChecks = loader.checkScripts(project);
         TelemetrySetup telemetry;
         try {
             telemetry = TelemetrySetup.create(project.config().observability(), System.getenv(),
@@ -280,7 +285,23 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             loader.close();
             return 1;
         }
-
+        List<ConfigProblem> scriptProblems;
+        try {
+            scriptProblems = scriptChecks.get();
+        } catch (ExecutionException e) {
+            err.println("cannot start '" + project.config().name() + "': scripts: " + e.getCause().getMessage());
+            LOG.debug("script check failure", e.getCause());
+            scriptProblems = null;
+        }
+        if (scriptProblems == null || !scriptProblems.isEmpty()) {
+            if (scriptProblems != null) {
+                ProjectLoader.print(new ProjectException(scriptProblems.stream().sorted().toList()), err);
+            }
+            vertx.close();
+            telemetry.close();
+            loader.close();
+            return 1;
+        }
         ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
                 .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
         if (watch) {

@@ -46,11 +46,21 @@ final class CompilerTypeScript implements TypeScriptStripper.Stripper {
         if (io.vertx.core.Context.isOnEventLoopThread()) {
             throw new IllegalStateException("TypeScript is stripped on worker threads, never on an event loop");
         }
-        Value result;
+        String message;
+        int line;
+        int column;
+        // the result is read within the lock too: its values live in the compiler's context, which
+        // one thread at a time may enter
         synchronized (this) {
             Value function = function(file);
             try {
-                result = function.execute(source, file.getFileName().toString());
+                Value result = function.execute(source, file.getFileName().toString());
+                if (result.getArraySize() == 1) {
+                    return result.getArrayElement(0).asString();
+                }
+                message = result.getArrayElement(1).asString();
+                line = result.getArrayElement(2).asInt();
+                column = result.getArrayElement(3).asInt();
             } catch (PolyglotException e) {
                 if (e.isCancelled() || e.isExit() || e.isInternalError()) {
                     discard();
@@ -59,12 +69,6 @@ final class CompilerTypeScript implements TypeScriptStripper.Stripper {
                         + e.getMessage());
             }
         }
-        if (result.getArraySize() == 1) {
-            return result.getArrayElement(0).asString();
-        }
-        String message = result.getArrayElement(1).asString();
-        int line = result.getArrayElement(2).asInt();
-        int column = result.getArrayElement(3).asInt();
         return throwSyntaxError(file, line, column, message);
     }
 

@@ -65,6 +65,11 @@ final class ModuleFileSystem implements FileSystem {
      * its error): so the error can name the package and say how to install it instead.
      */
     private final Map<String, String> missingPackages = new ConcurrentHashMap<>();
+    /**
+     * The module files read on this thread while {@link #recordingReads} runs: what a script's
+     * check depends on (a load reads its whole module graph on the thread that evaluates it).
+     */
+    private final ThreadLocal<java.util.Set<Path>> reads = new ThreadLocal<>();
 
     /**
      * @param moduleFolders the folders module files may come from besides the project's
@@ -353,16 +358,51 @@ final class ModuleFileSystem implements FileSystem {
                 .buildLiteral());
     }
 
+    /** Loading a script: the work whose module file reads {@link #recordingReads} collects. */
+    interface Load {
+        void run() throws ScriptLoadException;
+    }
+
+    /**
+     * Runs {@code load} on this thread and returns every module file it read (real paths), in
+     * the order first read.
+     */
+    java.util.Set<Path> recordingReads(Load load) throws ScriptLoadException {
+        java.util.Set<Path> seen = new java.util.LinkedHashSet<>();
+        java.util.Set<Path> outer = reads.get();
+        reads.set(seen);
+        try {
+            load.run();
+        } finally {
+            if (outer == null) {
+                reads.remove();
+            } else {
+                reads.set(outer);
+                outer.addAll(seen);
+            }
+        }
+        return seen;
+    }
+
+    private void noteRead(Path file) {
+        java.util.Set<Path> seen = reads.get();
+        if (seen != null) {
+            seen.add(file);
+        }
+    }
+
     /** A module's text as GraalJS should see it: stripped TypeScript, a facade, or the file itself. */
     byte[] content(Path path) throws IOException {
         Path mapped = map(path);
         Path facadeOf = CommonJsFacade.underlying(mapped);
         if (facadeOf != null) {
             Path file = moduleFile(facadeOf);
+            noteRead(file);
             return CommonJsFacade.source(file, Files.readString(file, StandardCharsets.UTF_8))
                     .getBytes(StandardCharsets.UTF_8);
         }
         Path file = moduleFile(mapped);
+        noteRead(file);
         if (TypeScriptStripper.isTypeScript(file)) {
             try {
                 return typescript.strip(file, Files.readString(file, StandardCharsets.UTF_8))

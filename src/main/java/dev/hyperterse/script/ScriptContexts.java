@@ -63,6 +63,11 @@ final class ScriptContexts {
         return files.root();
     }
 
+    /** The module files scripts load through (to see which files a load read). */
+    ModuleFileSystem files() {
+        return files;
+    }
+
     /**
      * A fresh context with the script's module graph loaded and its export checked. Loading runs
      * the top-level code of the script and of every module it imports; should it still run when

@@ -24,12 +24,19 @@ public final class ScriptEngine implements AutoCloseable {
     private final TypeScriptStripper typescript;
     private final Source bootstrap;
     private final Source webGlobals;
+    private final ScriptDiskCache disk;
+    /** What a script's check depends on besides the script: the engine's version and the sandbox's own code. */
+    private final String fingerprint;
 
-    private ScriptEngine(Engine engine, TypeScriptStripper.Choice typescript, Source bootstrap, Source webGlobals) {
+    private ScriptEngine(Engine engine, TypeScriptStripper.Choice typescript, Source bootstrap, Source webGlobals,
+                         ScriptDiskCache disk) {
         this.engine = engine;
-        this.typescript = new TypeScriptStripper(typescript, engine);
+        this.typescript = new TypeScriptStripper(typescript, engine, disk);
         this.bootstrap = bootstrap;
         this.webGlobals = webGlobals;
+        this.disk = disk;
+        this.fingerprint = ScriptDiskCache.key(engine.getVersion(), typescript.word(),
+                bootstrap.getCharacters().toString(), webGlobals.getCharacters().toString());
     }
 
     /**
@@ -44,6 +51,14 @@ public final class ScriptEngine implements AutoCloseable {
 
     /** Starts the engine and logs whether the optimizing compiler is active and which TypeScript stripper runs. */
     public static ScriptEngine create(TypeScriptStripper.Choice typescript) {
+        return create(typescript, ScriptDiskCache.NONE);
+    }
+
+    /**
+     * Like {@link #create(TypeScriptStripper.Choice)}, keeping stripped TypeScript and passed
+     * script checks in {@code disk} between starts.
+     */
+    public static ScriptEngine create(TypeScriptStripper.Choice typescript, ScriptDiskCache disk) {
         long started = System.nanoTime();
         Engine engine = Engine.newBuilder("js")
                 // the fallback-runtime warning goes to stderr unconditionally; this class logs the mode instead
@@ -51,7 +66,7 @@ public final class ScriptEngine implements AutoCloseable {
                 .logHandler(new SLF4JBridgeHandler())
                 .build();
         ScriptEngine scripts = new ScriptEngine(engine, typescript, internalSource("bootstrap.js"),
-                internalSource("web-globals.js"));
+                internalSource("web-globals.js"), disk);
         long ms = (System.nanoTime() - started) / 1_000_000;
         if (scripts.optimizing()) {
             LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
@@ -81,6 +96,15 @@ public final class ScriptEngine implements AutoCloseable {
     /** Strips TypeScript for every context of this engine (one cache, one compiler). */
     public TypeScriptStripper typescript() {
         return typescript;
+    }
+
+    /** Where stripped TypeScript and passed checks are kept between starts. */
+    ScriptDiskCache disk() {
+        return disk;
+    }
+
+    String fingerprint() {
+        return fingerprint;
     }
 
     Source bootstrap() {

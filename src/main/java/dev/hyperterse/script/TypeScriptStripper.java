@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * {@link Choice#AUTO} takes swc where it loads and the compiler elsewhere. Output is cached by the
  * SHA-256 of the source text, so a file is stripped once however many contexts load it, and an
- * unchanged file costs nothing on reload.
+ * unchanged file costs nothing on reload; with a {@link ScriptDiskCache}, nor at the next start.
  */
 public final class TypeScriptStripper {
     private static final Logger LOG = LoggerFactory.getLogger(TypeScriptStripper.class);
@@ -104,6 +104,7 @@ public final class TypeScriptStripper {
 
     private final Choice choice;
     private final Engine engine;
+    private final ScriptDiskCache disk;
     private final Map<String, String> stripped = new ConcurrentHashMap<>();
     private volatile Stripper stripper;
     /** Why swc is not used (for {@link Choice#SWC}, the error every file gets); null until decided. */
@@ -111,8 +112,18 @@ public final class TypeScriptStripper {
 
     /** @param engine the shared GraalJS engine, where the TypeScript compiler runs when it is used */
     public TypeScriptStripper(Choice choice, Engine engine) {
+        this(choice, engine, ScriptDiskCache.NONE);
+    }
+
+    /**
+     * @param disk where stripped JavaScript is kept between starts, so a file stripped once is
+     *             never stripped again while unchanged (and a start whose files are all there loads
+     *             neither swc nor the compiler)
+     */
+    public TypeScriptStripper(Choice choice, Engine engine, ScriptDiskCache disk) {
         this.choice = choice;
         this.engine = engine;
+        this.disk = disk;
     }
 
     public Choice choice() {
@@ -151,9 +162,21 @@ public final class TypeScriptStripper {
         if (cached != null) {
             return cached;
         }
-        String code = stripper(file).strip(file, source);
+        // what the output depends on: the source, how .ts/.mts/.cts reads, and the strippers' versions
+        String diskKey = ScriptDiskCache.key("typescript 1", choice.word(), TypeScriptPlatform.SWC4J_VERSION,
+                CompilerTypeScript.VERSION, extension(file), source);
+        String code = disk.stripped(diskKey);
+        if (code == null) {
+            code = stripper(file).strip(file, source);
+            disk.storeStripped(diskKey, code);
+        }
         stripped.put(key, code);
         return code;
+    }
+
+    private static String extension(Path file) {
+        String name = file.getFileName().toString();
+        return name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
     }
 
     /** True for the file names this stripper handles ({@code .ts}, {@code .mts}, {@code .cts}). */

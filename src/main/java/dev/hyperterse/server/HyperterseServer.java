@@ -42,6 +42,11 @@ import java.util.function.ToDoubleFunction;
 public final class HyperterseServer {
     private static final Logger LOG = LoggerFactory.getLogger(HyperterseServer.class);
     public static final String MCP_PATH = "/mcp";
+    /**
+     * How long after it starts serving a server begins to build the search index and bind the JVM
+     * meters (Lucene's first index and the meters are a large part of a start's CPU on a small machine).
+     */
+    static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
     static final JsonObject TOOLS_LIST_CHANGED = new JsonObject().put("jsonrpc", "2.0")
             .put("method", "notifications/tools/list_changed");
@@ -212,14 +217,19 @@ public final class HyperterseServer {
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
-                        // serving now: what only some calls need is readied in the background
-                        current.peek().startIndexing();
-                        if (setup.metricsEnabled()) {
-                            vertx.executeBlocking(() -> {
-                                setup.bindJvmMetrics();
-                                return null;
-                            }, false);
-                        }
+                        // serving now: what only some calls need is readied in the background,
+                        // once a new server's first calls (a client's initialize, tools/list, a
+                        // call) had the machine to themselves; a search or a scrape before that
+                        // readies what it needs itself
+                        vertx.setTimer(BACKGROUND_START.toMillis(), id -> {
+                            current.peek().startIndexing();
+                            if (setup.metricsEnabled()) {
+                                vertx.executeBlocking(() -> {
+                                    setup.bindJvmMetrics();
+                                    return null;
+                                }, false);
+                            }
+                        });
                         // said once everything is in place, the watcher included: a change made after
                         // this line is seen
                         Runnable announce = () -> LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",

@@ -69,18 +69,6 @@ final class SemanticSearch {
      * {@code ~/.cache/hyperterse/search-vectors}; null (no disk cache) without a home folder.
      */
     static Path cacheDir() {
-        String chosen = System.getProperty(CACHE_DIR_PROPERTY);
-        if (chosen != null && !chosen.isBlank()) {
-            return Path.of(chosen);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
-            return Path.of(xdg, "hyperterse", "search-vectors");
-        }
-        String home = System.getProperty("user.home");
-        if (home == null || home.isBlank() || home.equals("?")) {
-            return null;
-        }
-        return Path.of(home, ".cache", "hyperterse", "search-vectors");
+        return CacheFolders.of(CACHE_DIR_PROPERTY, "search-vectors");
     }
 }

@@ -22,7 +22,9 @@ import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectException;
 import dev.hyperterse.script.FetchRules;
 import dev.hyperterse.script.ScriptAccess;
+import dev.hyperterse.script.ScriptDiskCache;
 import dev.hyperterse.script.ScriptEngine;
+import dev.hyperterse.script.TypeScriptStripper;
 import dev.hyperterse.script.ScriptLoadException;
 import dev.hyperterse.script.ScriptRuntime;
 import dev.hyperterse.search.IndexBuild;
@@ -288,7 +290,8 @@ public final class Snapshot {
             return Future.succeededFuture(new Scripts(null, null));
         }
         Future<ScriptEngine> engine = shared != null ? Future.succeededFuture(shared)
-                : vertx.executeBlocking(ScriptEngine::create, false);
+                : vertx.executeBlocking(() -> ScriptEngine.create(TypeScriptStripper.Choice.fromProcess(),
+                        new ScriptDiskCache(CacheFolders.scripts())), false);
         return engine.compose(e -> {
             ScriptEngine own = shared == null ? e : null;
             Duration longest = project.config().limits().scriptTimeout();
@@ -297,10 +300,13 @@ public final class Snapshot {
                     longest = tool.limits().scriptTimeout();
                 }
             }
-            return ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
-                            project.config().scriptWorkers(), longest, telemetry.metrics(),
+            Duration longestTimeout = longest;
+            // setting the runtime up reads the project's folders: on a worker, not on this event loop
+            return vertx.executeBlocking(() -> ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
+                            project.config().scriptWorkers(), longestTimeout, telemetry.metrics(),
                             new ScriptAccess(List.of(project.config().rootDir()),
-                                    new FetchRules(project.config().fetchAllowHosts(), serverPort)))
+                                    new FetchRules(project.config().fetchAllowHosts(), serverPort))), false)
+                    .compose(starting -> starting)
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
                         if (failure instanceof ScriptLoadException) {

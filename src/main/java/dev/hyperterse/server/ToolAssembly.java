@@ -223,9 +223,9 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                     + e.getMessage()));
             return problems;
         }
-        Set<String> seen = new HashSet<>();
-        Set<List<Object>> checked = new HashSet<>();
-        long started = System.nanoTime();
+        // one check per distinct script, export and environment, in the order they are named
+        List<ScriptJob> jobs = new ArrayList<>();
+        Set<List<Object>> distinct = new HashSet<>();
         for (ToolDef tool : project.tools().values()) {
             // top-level code may read process.env, so each script loads with the tool's values
             Map<String, String> env = checkedEnv(tool.scriptEnv(), project);
@@ -234,38 +234,85 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             roles.put(tool.handler(), "handler");
             roles.put(tool.outputMapper(), "output mapper");
             roles.forEach((script, role) -> {
-                if (script == null || !checked.add(List.of(script.file(), script.exportName(), env))) {
-                    return;
-                }
-                try {
-                    check.check(script, env, tool.limits().scriptTimeout());
-                } catch (ScriptLoadException e) {
-                    ConfigProblem p = problem(script, "tool '" + tool.name() + "': " + role, e, paths, seen);
-                    if (p != null) {
-                        problems.add(p);
-                    }
+                if (script != null && distinct.add(List.of(script.file(), script.exportName(), env))) {
+                    jobs.add(new ScriptJob(script, env, tool.limits().scriptTimeout(),
+                            "tool '" + tool.name() + "': " + role));
                 }
             });
         }
         for (AuthDef block : scriptAuthBlocks(project)) {
             Map<String, String> env = checkedEnv(block.scriptEnv(), project);
             ScriptRef script = block.script();
-            if (!checked.add(List.of(script.file(), script.exportName(), env))) {
-                continue;
-            }
-            try {
+            if (distinct.add(List.of(script.file(), script.exportName(), env))) {
                 // an auth script's calls run under the project's script time limit
-                check.check(script, env, project.config().limits().scriptTimeout());
-            } catch (ScriptLoadException e) {
-                ConfigProblem p = problem(script, owner(block, project) + ": auth script", e, paths, seen);
+                jobs.add(new ScriptJob(script, env, project.config().limits().scriptTimeout(),
+                        owner(block, project) + ": auth script"));
+            }
+        }
+        long started = System.nanoTime();
+        List<Object> outcomes = runChecks(check, jobs);
+        Set<String> seen = new HashSet<>();
+        int ran = 0;
+        for (int i = 0; i < jobs.size(); i++) {
+            Object outcome = outcomes.get(i);
+            if (outcome instanceof ScriptLoadException e) {
+                ConfigProblem p = problem(jobs.get(i).script(), jobs.get(i).role(), e, paths, seen);
                 if (p != null) {
                     problems.add(p);
                 }
+            } else if (Boolean.TRUE.equals(outcome)) {
+                ran++;
             }
         }
-        LOG.info("scripts: {} checked in {} ms (TypeScript stripped, modules loaded once)", checked.size(),
-                (System.nanoTime() - started) / 1_000_000);
+        LOG.info("scripts: {} checked in {} ms ({} unchanged since a check that passed, {} loaded)", jobs.size(),
+                (System.nanoTime() - started) / 1_000_000, jobs.size() - ran, ran);
         return problems;
+    }
+
+    /** One script to check: with the environment and time limit of the tool (or auth block) that names it. */
+    private record ScriptJob(ScriptRef script, Map<String, String> env, java.time.Duration limit, String role) {
+    }
+
+    /**
+     * Runs the checks on a thread per processor (a cold engine spends them mostly on its own
+     * first use of each code path, which parallel loads share); each outcome is whether the check
+     * ran (a Boolean) or why it failed (a ScriptLoadException), in the jobs' order.
+     */
+    private static List<Object> runChecks(ScriptCheck check, List<ScriptJob> jobs) {
+        int threads = Math.max(1, Math.min(jobs.size(), Runtime.getRuntime().availableProcessors()));
+        java.util.concurrent.atomic.AtomicInteger numbers = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "hyperterse-script-check-" + numbers.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<Object>> running = new ArrayList<>();
+            for (ScriptJob job : jobs) {
+                running.add(pool.submit(() -> {
+                    try {
+                        return (Object) check.check(job.script(), job.env(), job.limit());
+                    } catch (ScriptLoadException e) {
+                        return e;
+                    }
+                }));
+            }
+            List<Object> outcomes = new ArrayList<>();
+            for (java.util.concurrent.Future<Object> f : running) {
+                try {
+                    outcomes.add(f.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while checking scripts", e);
+                }
+            }
+            return outcomes;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /**

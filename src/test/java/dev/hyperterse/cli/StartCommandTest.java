@@ -88,6 +88,38 @@ class StartCommandTest {
                 + " adapter 'db': ") && r.err().contains("missing_table"), r.err());
     }
 
+    /** A configuration error is reported at once: the scripts are neither loaded nor reported then. */
+    @Test
+    void configurationErrorsDoNotWaitForScripts(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: early\n");
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "typo", "use: db\nstatment: SELECT 1\n");
+        RunningServer.writeTool(dir, "hello", "description: hello\n");
+        Files.writeString(dir.resolve("app/tools/hello/handler.ts"), "export default function () { return 1 +; }\n");
+        CliRunner.Run r = CommandLineTest.run("start", dir.toString(), "--port", "0", "--log-level", "1");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("2 configuration errors:"), r.err());
+        assertTrue(r.err().contains("unknown key 'statment'"), r.err());
+        assertFalse(r.err().contains("handler.ts"), r.err());
+    }
+
+    /** Scripts are checked while the server is set up; what stops one stops the start, as a configuration error. */
+    @Test
+    void aBrokenScriptStopsTheStartWithItsPosition(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(".hyperterse"), "name: scripted\n");
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "ok", "use: db\nstatement: SELECT 1 AS n\n");
+        RunningServer.writeTool(dir, "a", "description: a\n");
+        RunningServer.writeTool(dir, "b", "description: b\n");
+        Files.writeString(dir.resolve("app/tools/a/handler.ts"), "export default function () { return 1 +; }\n");
+        Files.writeString(dir.resolve("app/tools/b/handler.ts"), "export const notDefault = 1;\n");
+        CliRunner.Run r = CommandLineTest.run("start", dir.toString(), "--port", "0", "--log-level", "1");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().startsWith("2 configuration errors:"), r.err());
+        assertTrue(r.err().contains("app/tools/a/handler.ts:1:"), r.err());
+        assertTrue(r.err().contains("tool 'b': handler") && r.err().contains("has no export 'default'"), r.err());
+    }
+
     @Test
     void logFormatsAreTextOrJson() {
         assertEquals("json", Logging.format(" JSON "));

@@ -198,6 +198,28 @@ class TypeScriptStrippersTest {
         assertTrue(auto.plan().startsWith(swcHere ? "swc" : "the TypeScript compiler"), auto.plan());
     }
 
+    /** Scripts are checked in parallel at start-up: each stripper serves several threads at once. */
+    @ParameterizedTest
+    @EnumSource(names = {"SWC", "TYPESCRIPT"})
+    void stripsForSeveralThreadsAtOnce(TypeScriptStripper.Choice choice) throws Exception {
+        TypeScriptStripper stripper = engine(choice).typescript();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                int n = i;
+                results.add(pool.submit(() -> stripper.strip(Path.of("f" + n + ".ts"),
+                        "export const value" + n + ": number = " + n + ";")));
+            }
+            for (int i = 0; i < results.size(); i++) {
+                String js = results.get(i).get(120, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(js.contains("value" + i + " = " + i) && !js.contains(": number"), js);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static JsonObject payload() {
         return new JsonObject().put("inputs", new JsonObject().put("n", 3)).put("tool", "t");
     }

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a start leaves for later: the search index (built once the server serves, a search before
- * then waiting for it), the script engine (started only for a project with scripts, also when a
+ * What a start leaves for later: the search index (built shortly after the server serves, a search
+ * before then waiting for it), the script engine (started only for a project with scripts, also when a
  * reload brings the first one) and the JVM meters (bound once serving, or by the first scrape).
  */
 class DeferredStartWorkTest {
@@ -63,6 +63,21 @@ class DeferredStartWorkTest {
             snapshot.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A new server's first calls have the machine to themselves: the index is built a moment later. */
+    @Test
+    void aFreshServerBuildsTheIndexAMomentAfterServing() throws Exception {
+        catalog(3);
+        try (RunningServer server = RunningServer.start(dir)) {
+            assertFalse(server.server().snapshots().peek().backend().searchIndex().started(),
+                    "not started as the server begins to serve");
+            long deadline = System.nanoTime() + HyperterseServer.BACKGROUND_START.toNanos() + TimeUnit.SECONDS.toNanos(30);
+            while (!server.server().snapshots().peek().backend().searchIndex().started()) {
+                assertTrue(System.nanoTime() < deadline, "the index was never started");
+                Thread.sleep(20);
+            }
         }
     }
 
