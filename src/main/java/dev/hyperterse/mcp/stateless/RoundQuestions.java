@@ -27,7 +27,11 @@ final class RoundQuestions {
 
     private final InputRound round;
     private final SpentStates spent;
-    private final String call;
+    private final String tool;
+    private final JsonObject arguments;
+    private final CallContext caller;
+    /** The digest of this call (tool, arguments, caller), made when first needed: most calls ask nothing. */
+    private String call;
     /** This request's state when it is a round of this call's questions, else null. */
     private final JsonObject state;
     /** Answers so far by key: {@code {question: digest, answer: result}}. */
@@ -43,7 +47,9 @@ final class RoundQuestions {
     RoundQuestions(InputRound round, String tool, JsonObject arguments, CallContext caller, SpentStates spent) {
         this.round = round;
         this.spent = spent;
-        this.call = RoundConfirmation.digest(tool, arguments, caller);
+        this.tool = tool;
+        this.arguments = arguments;
+        this.caller = caller;
         this.state = ownState();
         this.answers = known();
     }
@@ -59,7 +65,14 @@ final class RoundQuestions {
             // a state sealed for another purpose (a confirmation) is that one's to read
             return null;
         }
-        return call.equals(opened.getString("call")) ? opened : null;
+        return call().equals(opened.getString("call")) ? opened : null;
+    }
+
+    private String call() {
+        if (call == null) {
+            call = RoundConfirmation.digest(tool, arguments, caller);
+        }
+        return call;
     }
 
     /** Whether this request's state is a round of this call's questions (not a confirmation's). */
@@ -128,7 +141,7 @@ final class RoundQuestions {
         }
         // a question asked anew under a key (or another question under it) is answered anew
         answers.remove(key);
-        JsonObject next = new JsonObject().put("call", call).put("answers", answers.copy())
+        JsonObject next = new JsonObject().put("call", call()).put("answers", answers.copy())
                 .put("pending", new JsonObject().put("key", key).put("question", question));
         if (confirmedNow || confirmedEarlier()) {
             next.put("confirmed", true).put("nonce", SpentStates.nonce()).put("until", spent.expiry());
