@@ -31,11 +31,7 @@ WARMUP=${BENCH_WARMUP:-15}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
 THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-19340}
-if [[ -n ${BENCH_JAVA:-} ]]; then JAVA_BIN=$BENCH_JAVA
-elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-else JAVA_BIN=java; fi
-CLK_TCK=$(getconf CLK_TCK)
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+JAVA_BIN=$(bench_java)
 command -v wrk >/dev/null || die "wrk is needed"
 
 trap cleanup EXIT INT TERM

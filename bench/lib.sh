@@ -117,6 +117,14 @@ meets() { awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN {ok = (op==">=") ? (v+0 >= t
 
 CLK_TCK=$(getconf CLK_TCK)
 
+# bench_java: the java the servers run on: BENCH_JAVA, else the JDK 25 under /usr/lib/jvm when
+# present, else the default java.
+bench_java() {
+  if [[ -n ${BENCH_JAVA:-} ]]; then echo "$BENCH_JAVA"
+  elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+  else echo java; fi
+}
+
 # CPU time the process has used (all threads, user + system), in clock ticks. The command name
 # in field 2 may hold spaces, so fields are counted after its closing parenthesis.
 cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }

@@ -52,9 +52,7 @@ PEERS=" ${BENCH_PEERS:-toolbox dbhub} "
 has_dbhub() { [[ $PEERS == *" dbhub "* ]]; }
 POOL=${BENCH_PG_POOL:-10}
 RESULTS=${BENCH_RESULTS:-$BENCH_DIR/RESULTS.md}
-if [[ -n ${BENCH_JAVA:-} ]]; then JAVA_BIN=$BENCH_JAVA
-elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-else JAVA_BIN=java; fi
+JAVA_BIN=$(bench_java)
 
 PG_DB=test
 PG_PORT=5432

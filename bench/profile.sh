@@ -28,14 +28,10 @@ CONNECTIONS=${BENCH_CONNECTIONS:-32}
 THREADS=${BENCH_THREADS:-2}
 PORT=${BENCH_PORT:-19330}
 PREFIX=${BENCH_THREADS_PREFIX-vert.x-eventloop}
-if [[ -n ${BENCH_JAVA:-} ]]; then JAVA_BIN=$BENCH_JAVA
-elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-else JAVA_BIN=java; fi
+JAVA_BIN=$(bench_java)
 JDK_BIN=$(dirname "$JAVA_BIN")
 for tool in jcmd jfr; do [[ -x $JDK_BIN/$tool ]] || die "$JDK_BIN/$tool is needed (a JDK, not a JRE)"; done
 command -v wrk >/dev/null || die "wrk is needed"
-CLK_TCK=$(getconf CLK_TCK)
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 
 paths=("$@")
 [[ ${#paths[@]} -gt 0 ]] || paths=(pg cached)

@@ -28,12 +28,8 @@ projects=("$@")
 [[ ${#projects[@]} -gt 0 ]] || projects=(pg quickstart scripts10 scripts10-warm)
 STARTS=${BENCH_STARTS:-5}
 PORT=${BENCH_PORT:-19380}
-if [[ -n ${BENCH_JAVA:-} ]]; then JAVA_BIN=$BENCH_JAVA
-elif [[ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ]]; then JAVA_BIN=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-else JAVA_BIN=java; fi
+JAVA_BIN=$(bench_java)
 read -r -a JAVA_OPTS <<<"${BENCH_JAVA_OPTS:-}"
-CLK_TCK=$(getconf CLK_TCK)
-cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 ticks_to_ms() { awk -v t="$1" -v hz="$CLK_TCK" 'BEGIN {printf "%d\n", t * 1000 / hz}'; }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
