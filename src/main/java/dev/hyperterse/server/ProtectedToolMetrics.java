@@ -2,12 +2,12 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.model.ToolDef;
 import dev.hyperterse.project.Project;
+import dev.hyperterse.telemetry.ForwardingMetrics;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
 
 import java.util.HashSet;
 import java.util.Set;
-import java.util.function.DoubleSupplier;
 
 /**
  * The metrics of one project version when {@code server.metrics.token} is not set: the calls,
@@ -17,15 +17,14 @@ import java.util.function.DoubleSupplier;
  * credentials which protected tools exist (which search and execute do not). With a token set,
  * every scrape presents it, and tools are counted by name.
  */
-final class ProtectedToolMetrics implements Metrics {
+final class ProtectedToolMetrics extends ForwardingMetrics {
     /** The tool label of the tools this hides. */
     static final String PROTECTED = "(protected)";
 
-    private final Metrics metrics;
     private final Set<String> hidden;
 
     private ProtectedToolMetrics(Metrics metrics, Set<String> hidden) {
-        this.metrics = metrics;
+        super(metrics);
         this.hidden = Set.copyOf(hidden);
     }
 
@@ -53,18 +52,18 @@ final class ProtectedToolMetrics implements Metrics {
     }
 
     @Override
-    public void request(String method, String status, long nanos) {
-        metrics.request(method, status, nanos);
-    }
-
-    @Override
     public void toolCall(String tool, String outcome, long nanos) {
         metrics.toolCall(label(tool), outcome, nanos);
     }
 
     @Override
-    public boolean recordsCalls() {
-        return metrics.recordsCalls();
+    public void cacheLookup(String tool, boolean hit) {
+        metrics.cacheLookup(label(tool), hit);
+    }
+
+    @Override
+    public void scriptCall(String tool, String outcome, long nanos) {
+        metrics.scriptCall(label(tool), outcome, nanos);
     }
 
     /** A hidden tool's call is shown without its name, caller, inputs or error, as its counts are. */
@@ -77,48 +76,4 @@ final class ProtectedToolMetrics implements Metrics {
         }
     }
 
-    @Override
-    public void cacheLookup(String tool, boolean hit) {
-        metrics.cacheLookup(label(tool), hit);
-    }
-
-    @Override
-    public void connectorOperation(String adapter, String connector, String operation, String outcome, long nanos) {
-        metrics.connectorOperation(adapter, connector, operation, outcome, nanos);
-    }
-
-    @Override
-    public void scriptCall(String tool, String outcome, long nanos) {
-        metrics.scriptCall(label(tool), outcome, nanos);
-    }
-
-    @Override
-    public void scriptWorkerBusy(long queuedNanos) {
-        metrics.scriptWorkerBusy(queuedNanos);
-    }
-
-    @Override
-    public void scriptQueueTimedOut(long waitedNanos) {
-        metrics.scriptQueueTimedOut(waitedNanos);
-    }
-
-    @Override
-    public void scriptWorkerIdle() {
-        metrics.scriptWorkerIdle();
-    }
-
-    @Override
-    public void scriptContextsChanged(int delta) {
-        metrics.scriptContextsChanged(delta);
-    }
-
-    @Override
-    public void reload(boolean applied) {
-        metrics.reload(applied);
-    }
-
-    @Override
-    public void gauge(String name, String description, DoubleSupplier value) {
-        metrics.gauge(name, description, value);
-    }
 }

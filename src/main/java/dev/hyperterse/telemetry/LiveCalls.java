@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.DoubleSupplier;
 
 /**
  * The web console's view of the server's own metrics: each tool's calls, failures, latency
@@ -21,13 +20,12 @@ import java.util.function.DoubleSupplier;
  * are bounded by the catalog; every per-tool record is updated under its own lock, held for a
  * few field writes.
  */
-public final class LiveCalls implements Metrics {
+public final class LiveCalls extends ForwardingMetrics {
     /** The most recent calls kept. */
     public static final int RECENT = 50;
     /** The calls per tool whose durations make its percentiles. */
     static final int LATENCY_WINDOW = 1024;
 
-    private final Metrics metrics;
     private final Clock clock;
     private final Map<String, ToolCounts> tools = new ConcurrentHashMap<>();
     private final Object recentLock = new Object();
@@ -36,7 +34,7 @@ public final class LiveCalls implements Metrics {
     private long recentNext;
 
     public LiveCalls(Metrics metrics, Clock clock) {
-        this.metrics = metrics;
+        super(metrics);
         this.clock = clock;
     }
 
@@ -138,48 +136,4 @@ public final class LiveCalls implements Metrics {
         metrics.cacheLookup(tool, hit);
     }
 
-    @Override
-    public void request(String method, String status, long nanos) {
-        metrics.request(method, status, nanos);
-    }
-
-    @Override
-    public void connectorOperation(String adapter, String connector, String operation, String outcome, long nanos) {
-        metrics.connectorOperation(adapter, connector, operation, outcome, nanos);
-    }
-
-    @Override
-    public void scriptCall(String tool, String outcome, long nanos) {
-        metrics.scriptCall(tool, outcome, nanos);
-    }
-
-    @Override
-    public void scriptWorkerBusy(long queuedNanos) {
-        metrics.scriptWorkerBusy(queuedNanos);
-    }
-
-    @Override
-    public void scriptQueueTimedOut(long waitedNanos) {
-        metrics.scriptQueueTimedOut(waitedNanos);
-    }
-
-    @Override
-    public void scriptWorkerIdle() {
-        metrics.scriptWorkerIdle();
-    }
-
-    @Override
-    public void scriptContextsChanged(int delta) {
-        metrics.scriptContextsChanged(delta);
-    }
-
-    @Override
-    public void reload(boolean applied) {
-        metrics.reload(applied);
-    }
-
-    @Override
-    public void gauge(String name, String description, DoubleSupplier value) {
-        metrics.gauge(name, description, value);
-    }
 }
