@@ -11,7 +11,7 @@ import io.vertx.core.json.JsonObject;
  */
 public interface CallScope {
 
-    /** True when the caller sent a {@code progressToken}, so progress reports reach someone. */
+    /** True when the caller sent a {@code progressToken}, so progress reports reach someone; any thread may ask. */
     boolean wantsProgress();
 
     /**
@@ -40,7 +40,10 @@ public interface CallScope {
     /** The logger the server's own messages about a call name. */
     String LOGGER = "hyperterse";
 
-    /** Whether {@link #log} at {@code level} reaches anyone: callers skip building messages nobody reads. */
+    /**
+     * Whether {@link #log} at {@code level} reaches anyone: callers skip building messages nobody
+     * reads. Fixed for the call, so any thread may ask (a script's {@code ctx.log} does).
+     */
     boolean logs(LogLevel level);
 
     /** Completes when the caller cancelled the call; its result is then dropped. */

@@ -382,12 +382,12 @@ final class MetaTools {
         JsonObject inputs = tool != null && backend.access().parseJsonStrings()
                 ? JsonStringInputs.parsed(tool, given) : given;
         if (tool == null || !tool.confirm()) {
-            return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
+            return runConfirmed(backend, tool, toolName, inputs, context, scope, output, unknown);
         }
         // a caller who may not run the tool is not asked: the call fails as it would unasked, and
         // the question does not confirm that the tool exists
         return backend.pipeline().mayExecute(tool, context).compose(may -> !may
-                ? runConfirmed(backend, toolName, inputs, context, scope, output, unknown)
+                ? runConfirmed(backend, tool, toolName, inputs, context, scope, output, unknown)
                 : scope.confirmation().ask(toolName, inputs, ConfirmQuestion.of(tool, inputs)).transform(asked -> {
                     if (asked.failed()) {
                         return asked.cause() instanceof UserConfirmation.AnswerLater
@@ -396,13 +396,13 @@ final class MetaTools {
                     }
                     switch (asked.result()) {
                         case ACCEPTED:
-                            return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
+                            return runConfirmed(backend, tool, toolName, inputs, context, scope, output, unknown);
                         case DECLINED:
                             return Future.succeededFuture(textResult("Not run: the user did not confirm '"
                                     + toolName + "'.").put("isError", true));
                         default:
                             if (backend.access().runUnconfirmed()) {
-                                return runConfirmed(backend, toolName, inputs, context, scope, output, unknown);
+                                return runConfirmed(backend, tool, toolName, inputs, context, scope, output, unknown);
                             }
                             return Future.succeededFuture(textResult("Not run: '" + toolName + "' needs the user's"
                                     + " confirmation, and this client cannot ask for it (it did not declare the"
@@ -412,15 +412,16 @@ final class MetaTools {
                 }));
     }
 
-    private Future<JsonObject> runConfirmed(McpBackend backend, String toolName, JsonObject inputs, CallContext context,
-                                            CallScope scope, Output output, Supplier<? extends RuntimeException> unknown) {
+    /** @param tool the project tool named {@code toolName}, or null when there is none (the pipeline says so) */
+    private Future<JsonObject> runConfirmed(McpBackend backend, ToolDef tool, String toolName, JsonObject inputs,
+                                            CallContext context, CallScope scope, Output output,
+                                            Supplier<? extends RuntimeException> unknown) {
         // the call's log lines are built only for a caller who asked for them (logging/setLevel)
         String shown = scope.logs(LogLevel.DEBUG) || scope.wantsProgress() ? shown(toolName) : null;
         if (scope.logs(LogLevel.DEBUG)) {
             scope.log(LogLevel.DEBUG, "execute " + shown + ": started");
         }
         long started = System.nanoTime();
-        ToolDef tool = backend.pipeline().tools().get(toolName);
         boolean scripted = tool != null && (tool.handler() != null || tool.inputMapper() != null
                 || tool.outputMapper() != null);
         ScriptClientReach reach = !scripted ? null : new ScriptClientReach(vertx.getOrCreateContext(), scope, backend,

@@ -49,30 +49,28 @@ final class ScriptClientReach implements ClientReach {
     @Override
     public void log(String level, String message, Object data) {
         LogLevel at = LogLevel.of(level);
-        if (at == null) {
+        // the scope's log level is fixed for the call: a line nobody reads is neither built nor queued
+        if (at == null || !scope.logs(at)) {
             return;
         }
-        Object sent;
-        if (data == null) {
-            sent = message;
-        } else {
-            JsonObject both = new JsonObject().put("message", message).put("data", data);
-            String json = both.encode();
-            sent = json.length() <= LOG_DATA_CHARS ? both
-                    : new JsonObject().put("message", message).put("data", BoundedText.cut(json, LOG_DATA_CHARS));
+        String text = BoundedText.cut(message, LOG_DATA_CHARS);
+        Object sent = text;
+        if (data != null) {
+            String json = io.vertx.core.json.Json.encode(data);
+            sent = new JsonObject().put("message", text)
+                    .put("data", json.length() <= LOG_DATA_CHARS ? data : BoundedText.cut(json, LOG_DATA_CHARS));
         }
-        Object shown = sent instanceof String ? BoundedText.cut((String) sent, LOG_DATA_CHARS) : sent;
-        onLoop(() -> scope.log(at, logger, shown));
+        Object line = sent;
+        onLoop(() -> scope.log(at, logger, line));
     }
 
     @Override
     public void progress(double done, Double total, String message) {
+        if (!scope.wantsProgress()) {
+            return;
+        }
         String shown = message == null ? null : BoundedText.cut(message, LOG_DATA_CHARS);
-        onLoop(() -> {
-            if (scope.wantsProgress()) {
-                scope.progress(done, total, shown);
-            }
-        });
+        onLoop(() -> scope.progress(done, total, shown));
     }
 
     /** Sends a notification on the request's event loop, counted until it is sent. */
