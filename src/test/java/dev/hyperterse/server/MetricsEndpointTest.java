@@ -112,8 +112,10 @@ class MetricsEndpointTest {
                 - valueOrZero(before, "vertx_http_server_response_time_seconds_count", heartbeat));
         assertEquals(3 * "{\"success\":true}".length(), value(after, "vertx_http_server_response_bytes_sum", heartbeat)
                 - valueOrZero(before, "vertx_http_server_response_bytes_sum", heartbeat));
+        // the five requests between the scrapes: whether a scrape's own request is counted before or
+        // after its text is written depends on when its end is read, so neither scrape is relied on
         assertTrue(value(after, "vertx_http_server_request_bytes_count", "method=\"GET\"")
-                - valueOrZero(before, "vertx_http_server_request_bytes_count", "method=\"GET\"") >= 6);
+                - valueOrZero(before, "vertx_http_server_request_bytes_count", "method=\"GET\"") >= 5);
         assertEquals(1, value(after, "vertx_http_server_active_requests", "method=\"GET\""),
                 "only the scrape itself is still being processed");
         assertTrue(after.contains("# HELP vertx_http_server_requests_total Number of processed requests"), "described");
