@@ -211,6 +211,27 @@ class HandlerContextTest {
     }
 
     @Test
+    void aStatelessRoundWhoseStateWasAlteredIsRefusedNotAskedAgain() throws Exception {
+        RawHttp http = new RawHttp(server.baseUrl());
+        JsonObject first = McpStatelessTest.call(41, "ask-city", new JsonObject(),
+                new JsonObject().put("elicitation", new JsonObject()));
+        JsonObject round = statelessResult(http, first);
+        assertEquals("input_required", round.getString("resultType"), round.encode());
+        String state = round.getString("requestState");
+        String altered = (state.charAt(0) == 'A' ? 'B' : 'A') + state.substring(1);
+        JsonObject paris = new JsonObject().put("action", "accept").put("content", new JsonObject().put("city", "Paris"));
+        for (String bad : List.of(altered, "not-a-state", state + "x")) {
+            JsonObject message = retried(first, "ask-1", paris, bad);
+            java.net.http.HttpResponse<String> r = http.mcp(message, McpStatelessTest.headers(message));
+            JsonObject error = new JsonObject(r.body()).getJsonObject("error");
+            assertEquals(-32602, error.getInteger("code"), r.body());
+            assertTrue(error.getString("message").contains("requestState failed its integrity check"), r.body());
+        }
+        JsonObject done = statelessResult(http, retried(first, "ask-1", paris, state));
+        assertEquals("complete", done.getString("resultType"), done.encode());
+    }
+
+    @Test
     void aStatelessClientThatCannotBeAskedHearsWhy() throws Exception {
         RawHttp http = new RawHttp(server.baseUrl());
         JsonObject result = statelessResult(http, McpStatelessTest.call(32, "ask-city", new JsonObject(), new JsonObject()));

@@ -268,6 +268,9 @@ public final class StatelessEndpoint {
         if (seal.failed()) {
             throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
         }
+        if (params.containsKey("requestState")) {
+            seal.result().check(params.getValue("requestState"));
+        }
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
         boolean fixture = fixtures != null && fixtures.has(tool);
