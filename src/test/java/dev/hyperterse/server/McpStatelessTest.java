@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.conformance.ConformanceExtension;
 import dev.hyperterse.testing.AddressedStream;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -46,7 +47,7 @@ class McpStatelessTest {
         RunningServer.writeTool(project, "count-customers", "description: 'How many customers there are'\n"
                 + "use: shop\nstatement: SELECT count(*) AS n FROM customers WHERE id >= {{ inputs.from }}\n"
                 + "inputs:\n  from:\n    type: int\n    description: 'Lowest id counted'\nconfirm: true\n");
-        return RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+        return RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     });
     static final RawHttp http = server.http();
 
