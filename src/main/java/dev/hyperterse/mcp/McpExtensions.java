@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * What the server's {@link McpExtension}s registered, immutable once built: tools, prompts,
@@ -106,9 +107,7 @@ public final class McpExtensions {
 
     /** The added tools' {@code tools/list} entries, copies, in registration order. */
     JsonArray toolDefinitions() {
-        JsonArray out = new JsonArray();
-        tools.values().forEach(t -> out.add(t.definition().copy()));
-        return out;
+        return copies(tools.values().stream().map(Tool::definition));
     }
 
     boolean hasPrompts() {
@@ -121,9 +120,7 @@ public final class McpExtensions {
     }
 
     JsonArray promptDefinitions() {
-        JsonArray out = new JsonArray();
-        prompts.values().forEach(p -> out.add(p.definition().copy()));
-        return out;
+        return copies(prompts.values().stream().map(Prompt::definition));
     }
 
     boolean hasResources() {
@@ -137,13 +134,7 @@ public final class McpExtensions {
 
     /** The added resources' (or templates') list entries, copies, in registration order. */
     JsonArray resourceDefinitions(boolean templates) {
-        JsonArray out = new JsonArray();
-        for (Resource r : resources) {
-            if (r.template() == templates) {
-                out.add(r.definition().copy());
-            }
-        }
-        return out;
+        return copies(resources.stream().filter(r -> r.template() == templates).map(Resource::definition));
     }
 
     /** The first added resource or template that serves {@code uri}, or null. */
@@ -173,8 +164,13 @@ public final class McpExtensions {
 
     /** Their {@code tools/list} entries, copies, in registration order. */
     public JsonArray roundToolDefinitions() {
+        return copies(roundTools.values().stream().map(Round::definition));
+    }
+
+    /** Copies of list entries, which a caller may change. */
+    private static JsonArray copies(Stream<JsonObject> definitions) {
         JsonArray out = new JsonArray();
-        roundTools.values().forEach(t -> out.add(t.definition().copy()));
+        definitions.forEach(d -> out.add(d.copy()));
         return out;
     }
 
