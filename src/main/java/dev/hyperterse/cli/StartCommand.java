@@ -1,5 +1,7 @@
 package dev.hyperterse.cli;
 
+import dev.hyperterse.conformance.ConformanceExtension;
+import dev.hyperterse.mcp.McpExtension;
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.Durations;
 import dev.hyperterse.model.ServerSettings;
@@ -302,7 +304,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             loader.close();
             return 1;
         }
-        ServeOptions options = ServeOptions.DEFAULTS.withConformanceFixtures(conformanceFixtures).withTelemetry(telemetry)
+        ServeOptions options = ServeOptions.DEFAULTS
+                .withMcpExtension(conformanceFixtures ? new ConformanceExtension() : McpExtension.NONE).withTelemetry(telemetry)
                 .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
         if (watch) {
             options = options.withReloads(() -> loader.compile(path), interval);

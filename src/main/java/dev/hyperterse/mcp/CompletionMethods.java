@@ -24,14 +24,15 @@ import java.util.Set;
 final class CompletionMethods {
     static final int MAX_VALUES = 100;
 
-    private final ConformanceFixtures fixtures;
+    private final McpExtensions extensions;
 
-    CompletionMethods(ConformanceFixtures fixtures) {
-        this.fixtures = fixtures;
+    /** @param extensions the prompts and templates added next to the project's, and their completions */
+    CompletionMethods(McpExtensions extensions) {
+        this.extensions = extensions;
     }
 
     boolean offered(McpBackend backend) {
-        return fixtures != null || !backend.prompts().isEmpty()
+        return extensions.hasCompletions() || !backend.prompts().isEmpty()
                 || backend.resources().stream().anyMatch(ResourceDef::isTemplate);
     }
 
@@ -57,10 +58,7 @@ final class CompletionMethods {
             String name = McpResults.requiredString(ref, "completion/complete", "name");
             PromptDef prompt = backend.prompts().get(name);
             if (prompt == null) {
-                if (fixtures != null && fixtures.hasPrompt(name)) {
-                    return Future.succeededFuture(result(List.of(), false));
-                }
-                throw unknownPrompt(name);
+                return added(type, name, argName, prefix, () -> unknownPrompt(name));
             }
             argument = prompt.argument(argName);
             accessKey = prompt.accessKey();
@@ -70,10 +68,7 @@ final class CompletionMethods {
             ResourceDef resource = backend.resources().stream().filter(r -> r.address().equals(uri)).findFirst()
                     .orElse(null);
             if (resource == null) {
-                if (fixtures != null) {
-                    return Future.succeededFuture(result(List.of(), false));
-                }
-                throw unknownTemplate(uri);
+                return added(type, uri, argName, prefix, () -> unknownTemplate(uri));
             }
             argument = resource.argument(argName);
             accessKey = resource.accessKey();
@@ -110,6 +105,16 @@ final class CompletionMethods {
             }
             return Future.succeededFuture(capped(values, false));
         });
+    }
+
+    /** The completion of an added prompt's or template's argument; {@code unknown} when none was added by that name. */
+    private Future<JsonObject> added(String type, String ref, String argName, String prefix,
+                                     java.util.function.Supplier<McpException> unknown) {
+        McpExtensions.Completer completer = extensions.completer(type, ref);
+        if (completer == null) {
+            throw unknown.get();
+        }
+        return Future.succeededFuture(capped(completer.complete(argName, prefix), false));
     }
 
     private static McpException unknownPrompt(String name) {

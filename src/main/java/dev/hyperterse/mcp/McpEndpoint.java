@@ -82,13 +82,12 @@ public final class McpEndpoint {
     private final BodyReader bodies;
 
     /**
-     * @param conformanceFixtures whether to serve the conformance suite's fixture tools besides
-     *                            {@code search} and {@code execute}
-     * @param clock               the clock sessions idle by (the store's)
+     * @param extension what is served besides the project's definitions ({@link McpExtension#NONE}: nothing)
+     * @param clock     the clock sessions idle by (the store's)
      */
     public McpEndpoint(Vertx vertx, Supplier<McpBackend> backend, SessionStore sessions, ServerSettings settings,
-                       boolean conformanceFixtures, Clock clock) {
-        this(vertx, BackendSource.of(backend), sessions, settings, conformanceFixtures, false, clock, Telemetry.NONE);
+                       McpExtension extension, Clock clock) {
+        this(vertx, BackendSource.of(backend), sessions, settings, extension, false, clock, Telemetry.NONE);
     }
 
     /**
@@ -98,7 +97,7 @@ public final class McpEndpoint {
      * @param telemetry   a span and a count per JSON-RPC request
      */
     public McpEndpoint(Vertx vertx, BackendSource backends, SessionStore sessions, ServerSettings settings,
-                       boolean conformanceFixtures, boolean listChanged, Clock clock, Telemetry telemetry) {
+                       McpExtension extension, boolean listChanged, Clock clock, Telemetry telemetry) {
         this.sessions = sessions;
         this.backends = backends;
         this.live = new LiveSessions(clock);
@@ -109,15 +108,25 @@ public final class McpEndpoint {
         this.bodyBudget = new BodyBudget(settings.http().bodiesInFlightBytes(), settings.maxBodyBytes());
         this.bodies = new BodyReader(settings.maxBodyBytes(), bodyBudget, request -> ClientAddress.of(request.remoteAddress()),
                 message -> JsonRpc.error(null, JsonRpc.SERVER_ERROR, message).toBuffer());
-        ConformanceFixtures fixtures = conformanceFixtures ? new ConformanceFixtures(vertx) : null;
-        this.resources = new ResourceMethods(vertx, fixtures);
+        McpExtensions extensions = McpExtensions.of(extension, new McpExtension.Host() {
+            @Override
+            public Vertx vertx() {
+                return vertx;
+            }
+
+            @Override
+            public int toolsListChanged() {
+                return stateless.toolsListChanged();
+            }
+        });
+        this.resources = new ResourceMethods(vertx, extensions);
         MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
                 settings.progressInterval(), resources);
-        ToolCatalog tools = new ToolCatalog(metaTools, fixtures, settings.pageSize());
+        ToolCatalog tools = new ToolCatalog(metaTools, extensions, settings.pageSize());
         this.vertx = vertx;
         this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.http().sseKeepAlive().toMillis()));
-        this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(fixtures), resources,
-                new CompletionMethods(fixtures));
+        this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(extensions), resources,
+                new CompletionMethods(extensions));
         this.methods = new McpMethods(backends, sessions, toolMethods, resources, new SessionUse() {
             @Override
             public boolean inUse(String sessionId) {
@@ -139,7 +148,7 @@ public final class McpEndpoint {
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
         // listen streams are held as sessions are: within server.sessions.max and .per_client
-        this.stateless = new StatelessEndpoint(toolMethods, conformanceFixtures, seal, new SpentStates(clock, vertx),
+        this.stateless = new StatelessEndpoint(toolMethods, extensions, seal, new SpentStates(clock, vertx),
                 metrics, tracing, keepAlive,
                 settings.maxSessions(), settings.sessionsPerClient());
         if (vertx.isClustered()) {

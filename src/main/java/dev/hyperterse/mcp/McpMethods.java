@@ -169,7 +169,7 @@ final class McpMethods {
         return declared;
     }
 
-    /** Prompts, resources and completions are declared only when the project (or the fixtures) has them. */
+    /** Prompts, resources and completions are declared only when the project (or an extension) has them. */
     private JsonObject capabilities() {
         return new JsonObject()
                 .put("tools", new JsonObject().put("listChanged", tools.listChanged()))

@@ -22,15 +22,15 @@ import java.util.Map;
 final class PromptMethods {
     static final String SYSTEM_PREFIX = "System: ";
 
-    private final ConformanceFixtures fixtures;
+    private final McpExtensions extensions;
 
-    /** @param fixtures the conformance suite's prompts, or null when they are off */
-    PromptMethods(ConformanceFixtures fixtures) {
-        this.fixtures = fixtures;
+    /** @param extensions the prompts added next to the project's */
+    PromptMethods(McpExtensions extensions) {
+        this.extensions = extensions;
     }
 
     boolean offered(McpBackend backend) {
-        return fixtures != null || !backend.prompts().isEmpty();
+        return extensions.hasPrompts() || !backend.prompts().isEmpty();
     }
 
     Future<JsonObject> list(McpBackend backend, CallContext context) {
@@ -38,9 +38,7 @@ final class PromptMethods {
                 context).map(prompts -> {
                     JsonArray out = new JsonArray();
                     prompts.forEach(p -> out.add(definition(p)));
-                    if (fixtures != null) {
-                        fixtures.promptDefinitions().forEach(out::add);
-                    }
+                    extensions.promptDefinitions().forEach(out::add);
                     return new JsonObject().put("prompts", out);
                 });
     }
@@ -54,8 +52,9 @@ final class PromptMethods {
         JsonObject arguments = given == null ? new JsonObject() : (JsonObject) given;
         PromptDef prompt = backend.prompts().get(name);
         if (prompt == null) {
-            if (fixtures != null && fixtures.hasPrompt(name)) {
-                return Future.succeededFuture(fixtures.getPrompt(name, arguments));
+            McpExtensions.Prompt added = extensions.prompt(name);
+            if (added != null) {
+                return added.get().get(arguments);
             }
             throw unknown(name);
         }

@@ -41,16 +41,16 @@ final class ResourceMethods {
     static final long MAX_TEMPLATE_FILE_BYTES = 10L << 20;
 
     private final Vertx vertx;
-    private final ConformanceFixtures fixtures;
-    /** Subscribed URIs by session id. */
+    private final McpExtensions extensions;
 
-    ResourceMethods(Vertx vertx, ConformanceFixtures fixtures) {
+    /** @param extensions the resources and templates added next to the project's */
+    ResourceMethods(Vertx vertx, McpExtensions extensions) {
         this.vertx = vertx;
-        this.fixtures = fixtures;
+        this.extensions = extensions;
     }
 
     boolean offered(McpBackend backend) {
-        return fixtures != null || !backend.resources().isEmpty();
+        return extensions.hasResources() || !backend.resources().isEmpty();
     }
 
     Future<JsonObject> list(McpBackend backend, CallContext context, boolean templates) {
@@ -80,9 +80,7 @@ final class ResourceMethods {
                 }
                 out.add(d);
             }
-            if (fixtures != null) {
-                (templates ? fixtures.templateDefinitions() : fixtures.resourceDefinitions()).forEach(out::add);
-            }
+            extensions.resourceDefinitions(templates).forEach(out::add);
             return new JsonObject().put(templates ? "resourceTemplates" : "resources", out);
         });
     }
@@ -90,16 +88,19 @@ final class ResourceMethods {
     Future<JsonObject> read(McpBackend backend, JsonObject params, CallContext context) {
         String uri = McpResults.requiredString(params, "resources/read", "uri");
         Target target = find(backend, uri);
+        Future<JsonObject> content;
         if (target == null) {
-            if (fixtures != null && fixtures.hasResource(uri)) {
-                return Future.succeededFuture(fixtures.readResource(uri));
+            McpExtensions.Resource added = extensions.resource(uri);
+            if (added == null) {
+                throw notFound(uri);
             }
-            throw notFound(uri);
+            content = added.read().read(uri);
+        } else {
+            ResourceDef r = target.resource();
+            content = McpResults.admitted(backend.pipeline(), r.accessKey(), context, () -> notFound(uri))
+                    .compose(caller -> content(backend, r, uri, target.values(), context));
         }
-        ResourceDef r = target.resource();
-        return McpResults.admitted(backend.pipeline(), r.accessKey(), context, () -> notFound(uri))
-                .compose(caller -> content(backend, r, uri, target.values(), context))
-                .map(content -> new JsonObject().put("contents", new JsonArray().add(content)));
+        return content.map(c -> new JsonObject().put("contents", new JsonArray().add(c)));
     }
 
     /**
@@ -120,7 +121,7 @@ final class ResourceMethods {
                     + MAX_SUBSCRIBED_URI_CHARS + " characters)");
         }
         Target target = on ? find(backend, uri) : null;
-        if (on && target == null && (fixtures == null || !fixtures.hasResource(uri))) {
+        if (on && target == null && extensions.resource(uri) == null) {
             throw notFound(uri);
         }
         // watching a resource is reading it as it changes: the caller must pass its auth as for a read

@@ -22,7 +22,7 @@ import java.util.Map;
 /**
  * The tools {@code tools/list} offers and {@code tools/call} reaches: the meta-tools and/or the
  * project's own tools (as {@code tools.exposure} says; a project tool is listed only to callers
- * who may run it), and the conformance fixtures when they are switched on. Lists are paged; a
+ * who may run it), and the tools the server's extensions add. Lists are paged; a
  * cursor is opaque to clients and names the list it came from, so a cursor from another list is
  * refused (-32602).
  */
@@ -30,9 +30,9 @@ final class ToolCatalog {
     private static final String CURSOR_PREFIX = "tools:";
 
     private final MetaTools metaTools;
-    private final ConformanceFixtures fixtures;
+    private final McpExtensions extensions;
     /**
-     * The meta-tools (and fixtures) as listed to a caller without outputSchema, with it, and with
+     * The meta-tools (and added tools) as listed to a caller without outputSchema, with it, and with
      * it and {@code x-mcp-header} declarations (2026-07-28).
      */
     private final JsonArray definitions;
@@ -44,16 +44,16 @@ final class ToolCatalog {
     private final String fingerprint;
 
     /**
-     * @param fixtures the conformance fixtures, or null when they are off
-     * @param pageSize the most tools in one page
+     * @param extensions the tools added next to the project's
+     * @param pageSize   the most tools in one page
      */
-    ToolCatalog(MetaTools metaTools, ConformanceFixtures fixtures, int pageSize) {
+    ToolCatalog(MetaTools metaTools, McpExtensions extensions, int pageSize) {
         this.metaTools = metaTools;
-        this.fixtures = fixtures;
+        this.extensions = extensions;
         this.pageSize = pageSize;
-        this.definitions = listed(metaTools, fixtures, false, false);
-        this.structuredDefinitions = listed(metaTools, fixtures, true, false);
-        this.mirroredDefinitions = listed(metaTools, fixtures, true, true);
+        this.definitions = listed(metaTools, extensions, false, false);
+        this.structuredDefinitions = listed(metaTools, extensions, true, false);
+        this.mirroredDefinitions = listed(metaTools, extensions, true, true);
         Map<String, List<MirroredParam>> params = new HashMap<>();
         mirroredDefinitions.forEach(t -> {
             List<MirroredParam> declared = MirroredParam.declaredIn(((JsonObject) t).getJsonObject("inputSchema"));
@@ -67,17 +67,15 @@ final class ToolCatalog {
         this.fingerprint = Integer.toHexString(names.toString().hashCode());
     }
 
-    private static JsonArray listed(MetaTools metaTools, ConformanceFixtures fixtures, boolean structured,
+    private static JsonArray listed(MetaTools metaTools, McpExtensions extensions, boolean structured,
                                     boolean mirrored) {
         JsonArray all = metaTools.definitions(structured, mirrored);
-        if (fixtures != null) {
-            fixtures.definitions().forEach(all::add);
-        }
+        extensions.toolDefinitions().forEach(all::add);
         return all;
     }
 
     /**
-     * One page of {@code tools/list} when only the meta-tools (and fixtures) are listed.
+     * One page of {@code tools/list} when only the meta-tools (and added tools) are listed.
      *
      * @param structured whether the caller's protocol version has {@code outputSchema}
      * @param mirrored   whether it has {@code x-mcp-header} (2026-07-28; implies structured)
@@ -101,7 +99,7 @@ final class ToolCatalog {
     /**
      * One page of {@code tools/list} for this backend and caller: the meta-tools, the project's
      * tools the caller may run (by name) (when {@code tools.exposure} is {@code direct} or {@code both}), then
-     * the fixtures. A page may hold fewer entries than the page size when per-tool auth rules hide
+     * the added tools. A page may hold fewer entries than the page size when per-tool auth rules hide
      * some of its tools.
      */
     Future<JsonObject> list(McpBackend backend, JsonObject params, CallContext context, boolean structured,
@@ -123,9 +121,7 @@ final class ToolCatalog {
                     entries.add(tool);
                 }
             }
-            if (fixtures != null) {
-                fixtures.definitions().forEach(entries::add);
-            }
+            extensions.toolDefinitions().forEach(entries::add);
             String listed = fingerprintOf(entries);
             Object cursor = params.getValue("cursor");
             int from = cursor == null ? 0 : offset(cursor, listed, entries.size());
@@ -186,7 +182,7 @@ final class ToolCatalog {
         if (exposure.listsMetaTools() && metaTools.has(name)) {
             return backend.access().executeToolHeader() ? mirroredParams.getOrDefault(name, List.of()) : List.of();
         }
-        if (fixtures != null && fixtures.has(name)) {
+        if (extensions.tool(name) != null) {
             return mirroredParams.getOrDefault(name, List.of());
         }
         return List.of();
@@ -199,8 +195,9 @@ final class ToolCatalog {
         if (exposure.listsMetaTools() && metaTools.has(name)) {
             return metaTools.call(backend, name, arguments, context, scope, structured);
         }
-        if (fixtures != null && fixtures.has(name)) {
-            return fixtures.call(name, arguments, scope);
+        McpExtensions.Tool added = extensions.tool(name);
+        if (added != null) {
+            return added.call().call(arguments, scope);
         }
         ToolDef tool = exposure.listsProjectTools() ? backend.pipeline().tools().get(name) : null;
         if (tool == null) {

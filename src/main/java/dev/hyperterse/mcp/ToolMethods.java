@@ -48,7 +48,7 @@ public final class ToolMethods {
 
     /**
      * The {@code prompts}, {@code resources} and {@code completions} capabilities, each only when
-     * the project (or the fixtures) has them.
+     * the project (or an extension) has them.
      *
      * @param subscribe whether resources can be subscribed to (the session generation)
      */

@@ -131,11 +131,8 @@ public final class HyperterseServer {
                             settings.sessionsPerClient(), options.clock())
                     : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(),
                             settings.sessionsPerClient(), options.clock());
-            McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.conformanceFixtures(),
+            McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.mcpExtension(),
                     reloads, options.clock(), telemetry);
-            if (options.conformanceFixtures()) {
-                LOG.warn("serving the MCP conformance fixture tools (--conformance-fixtures): for testing only");
-            }
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,

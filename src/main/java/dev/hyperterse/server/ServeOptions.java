@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.mcp.McpExtension;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.telemetry.TelemetrySetup;
 
@@ -10,8 +11,8 @@ import java.util.concurrent.Callable;
 /**
  * How the server runs besides its project's settings.
  *
- * @param conformanceFixtures serve the MCP conformance suite's fixture tools next to {@code search}
- *                            and {@code execute} ({@code start --conformance-fixtures}; off by default)
+ * @param mcpExtension        what MCP serves besides the project's definitions (the conformance
+ *                            suite's fixtures with {@code start --conformance-fixtures}); none by default
  * @param clock               the time sessions idle by (tests use their own)
  * @param telemetry           traces and metrics (the Vert.x instance should come from the same
  *                            setup, so its HTTP and SQL clients report into it); the caller closes it
@@ -25,40 +26,40 @@ import java.util.concurrent.Callable;
  *                            reload ({@code start --strict}); off by default, as in Hyperterse: that
  *                            tool answers an error saying so and the others serve
  */
-public record ServeOptions(boolean conformanceFixtures, Clock clock, TelemetrySetup telemetry,
+public record ServeOptions(McpExtension mcpExtension, Clock clock, TelemetrySetup telemetry,
                            Callable<Project> recompile, Duration watchInterval,
                            dev.hyperterse.script.ScriptEngine scriptEngine, boolean strictStatements) {
     public static final ServeOptions DEFAULTS =
-            new ServeOptions(false, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null, false);
+            new ServeOptions(McpExtension.NONE, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null, false);
 
-    public ServeOptions withConformanceFixtures(boolean on) {
-        return new ServeOptions(on, clock, telemetry, recompile, watchInterval, scriptEngine, strictStatements);
+    public ServeOptions withMcpExtension(McpExtension extension) {
+        return new ServeOptions(extension, clock, telemetry, recompile, watchInterval, scriptEngine, strictStatements);
     }
 
     public ServeOptions withClock(Clock newClock) {
-        return new ServeOptions(conformanceFixtures, newClock, telemetry, recompile, watchInterval, scriptEngine,
+        return new ServeOptions(mcpExtension, newClock, telemetry, recompile, watchInterval, scriptEngine,
                 strictStatements);
     }
 
     public ServeOptions withTelemetry(TelemetrySetup setup) {
-        return new ServeOptions(conformanceFixtures, clock, setup, recompile, watchInterval, scriptEngine,
+        return new ServeOptions(mcpExtension, clock, setup, recompile, watchInterval, scriptEngine,
                 strictStatements);
     }
 
     /** Lets the server reload: on {@link HyperterseServer#reload()}, and every {@code interval} when not null. */
     public ServeOptions withReloads(Callable<Project> compile, Duration interval) {
-        return new ServeOptions(conformanceFixtures, clock, telemetry, compile, interval, scriptEngine,
+        return new ServeOptions(mcpExtension, clock, telemetry, compile, interval, scriptEngine,
                 strictStatements);
     }
 
     /** The process's script engine (shared by every version the server serves); null: each starts its own. */
     public ServeOptions withScriptEngine(dev.hyperterse.script.ScriptEngine engine) {
-        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, engine,
+        return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, engine,
                 strictStatements);
     }
 
     /** Whether a statement that does not prepare stops start-up (and fails a reload). */
     public ServeOptions withStrictStatements(boolean strict) {
-        return new ServeOptions(conformanceFixtures, clock, telemetry, recompile, watchInterval, scriptEngine, strict);
+        return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, scriptEngine, strict);
     }
 }

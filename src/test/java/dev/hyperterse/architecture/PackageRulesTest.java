@@ -46,7 +46,7 @@ class PackageRulesTest {
 
     static Stream<Rule> table() {
         List<String> all = List.of("cli", "project", "model", "mcp", "pipeline", "connector", "script", "auth",
-                "search", "cache", "server", "telemetry");
+                "search", "cache", "server", "telemetry", "conformance");
         return Stream.of(
                 new Rule("model", all.stream().filter(p -> !p.equals("model")).toList()),
                 new Rule("project", List.of("cli", "mcp", "pipeline", "connector", "script", "auth", "search", "cache",
@@ -63,7 +63,9 @@ class PackageRulesTest {
                 new Rule("cache", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector", "script",
                         "auth")),
                 new Rule("telemetry", List.of("cli", "project", "mcp", "pipeline", "server", "search", "connector",
-                        "script", "auth", "cache")));
+                        "script", "auth", "cache")),
+                // test scaffolding: an MCP extension, and nothing else
+                new Rule("conformance", all.stream().filter(p -> !p.equals("mcp") && !p.equals("conformance")).toList()));
     }
 
     @ParameterizedTest
@@ -95,6 +97,18 @@ class PackageRulesTest {
                 .check(CLASSES);
         noClasses().that().resideInAPackage(ROOT + "mcp.http..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + "mcp", ROOT + "mcp.stateless..")
+                .check(CLASSES);
+    }
+
+    /**
+     * The conformance fixtures are test scaffolding that reaches the server as an MCP extension:
+     * no package but the command line that wires them in knows of them, so the core serves them
+     * through its extension registry and never branches on them.
+     */
+    @Test
+    void onlyTheCommandLineKnowsTheConformanceFixtures() {
+        noClasses().that().resideOutsideOfPackages(ROOT + "cli..", ROOT + "conformance..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + "conformance..")
                 .check(CLASSES);
     }
 

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.conformance.ConformanceExtension;
 import dev.hyperterse.testing.McpSdk;
 import dev.hyperterse.testing.RunningServer;
 import dev.hyperterse.testing.TestServer;
@@ -43,7 +44,7 @@ class McpSdkClientTest {
                 + "SELECT count(*) AS n FROM c'\n");
         return RunningServer.start(project,
                 s -> s.withPageSize(3).withSearchOutputSchema(true).withProgressInterval(Duration.ofMillis(50)),
-                ServeOptions.DEFAULTS.withConformanceFixtures(true));
+                ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     });
     static McpSyncClient client;
     static final List<McpSchema.LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.conformance.ConformanceExtension;
 import dev.hyperterse.testing.AddressedStream;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -46,7 +47,7 @@ class McpStatelessTest {
         RunningServer.writeTool(project, "count-customers", "description: 'How many customers there are'\n"
                 + "use: shop\nstatement: SELECT count(*) AS n FROM customers WHERE id >= {{ inputs.from }}\n"
                 + "inputs:\n  from:\n    type: int\n    description: 'Lowest id counted'\nconfirm: true\n");
-        return RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+        return RunningServer.start(project, s -> s, ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     });
     static final RawHttp http = server.http();
 
@@ -349,6 +350,30 @@ class McpStatelessTest {
         JsonObject caps = discover.getJsonObject("capabilities");
         assertTrue(caps.containsKey("prompts") && caps.containsKey("resources"), caps.encode());
         assertNull(caps.getJsonObject("resources").getValue("subscribe"), "2026-07-28 has no resources/subscribe");
+    }
+
+    /**
+     * What an extension adds (here the conformance fixtures) is served after the project's by the
+     * same methods: listed, read, and completed to nothing, while an unknown template stays unknown.
+     */
+    @Test
+    void extensionPromptsAndTemplatesAreServedByTheSameMethods() throws Exception {
+        JsonObject prompts = result(send(request(1, "prompts/list", new JsonObject().put("_meta", meta(new JsonObject())))));
+        List<String> names = prompts.getJsonArray("prompts").stream().map(p -> ((JsonObject) p).getString("name")).toList();
+        assertTrue(names.contains("order-update") && names.indexOf("order-update") < names.indexOf("test_simple_prompt"),
+                names.toString());
+        JsonObject read = result(send(request(2, "resources/read", new JsonObject().put("uri", "test://template/7/data")
+                .put("_meta", meta(new JsonObject())))));
+        assertTrue(read.getJsonArray("contents").getJsonObject(0).getString("text").contains("Data for ID: 7"), read.encode());
+        JsonObject completed = result(send(request(3, "completion/complete", new JsonObject()
+                .put("ref", new JsonObject().put("type", "ref/prompt").put("name", "test_prompt_with_arguments"))
+                .put("argument", new JsonObject().put("name", "arg1").put("value", "x"))
+                .put("_meta", meta(new JsonObject())))));
+        assertEquals(new JsonArray(), completed.getJsonObject("completion").getJsonArray("values"), completed.encode());
+        assertError(send(request(4, "completion/complete", new JsonObject()
+                .put("ref", new JsonObject().put("type", "ref/resource").put("uri", "test://nothing/{id}"))
+                .put("argument", new JsonObject().put("name", "id").put("value", "1"))
+                .put("_meta", meta(new JsonObject())))), 200, 4, -32602);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.conformance.ConformanceExtension;
 import dev.hyperterse.model.ToolErrorMode;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.SseStream;
@@ -43,7 +44,7 @@ class McpToolsTest {
             s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RPC).withSearchOutputSchema(true),
             ServeOptions.DEFAULTS);
     @RegisterExtension
-    static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+    static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     static final RawHttp tunedHttp = tuned.http();
     /** A protocol version with outputSchema and structuredContent, for requests without a session. */
     private static final String[] CURRENT = {"MCP-Protocol-Version", "2025-11-25"};

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.conformance.ConformanceExtension;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.SseStream;
 import dev.hyperterse.testing.TestServer;
@@ -27,7 +28,7 @@ class SessionAsksClientTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     @RegisterExtension
-    static final TestServer server = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withConformanceFixtures(true));
+    static final TestServer server = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     static final RawHttp http = server.http();
 
     /** A session whose client declared {@code capabilities} at initialize. */

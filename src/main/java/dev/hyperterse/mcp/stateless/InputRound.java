@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
  * and the sealed state of the previous round. A method that needs more input answers with
  * {@link #inputRequired}: the client asks its user or model and calls again with the answers.
  */
-final class InputRound {
+public final class InputRound {
     private final RequestMeta meta;
     private final JsonObject responses;
     private final Object requestState;
@@ -27,31 +27,43 @@ final class InputRound {
     }
 
     /** Whether the client declared a capability (elicitation, sampling, roots) for this request. */
-    boolean declares(String capability) {
+    public boolean declares(String capability) {
         return meta.declares(capability);
     }
 
+    /**
+     * Refuses the request (HTTP 400, -32021, with the capability wanted in {@code data}) unless
+     * the client declared {@code capability}: for a method that cannot work without it.
+     */
+    public void require(String capability) {
+        if (!declares(capability)) {
+            throw new StatelessError(400, StatelessError.MISSING_CLIENT_CAPABILITY,
+                    "Missing required client capability: " + capability,
+                    new JsonObject().put("requiredCapabilities", new JsonObject().put(capability, new JsonObject())));
+        }
+    }
+
     /** The client's answer to the input request named {@code key}, or null. */
-    JsonObject response(String key) {
+    public JsonObject response(String key) {
         return responses.getJsonObject(key);
     }
 
-    boolean hasResponses() {
+    public boolean hasResponses() {
         return !responses.isEmpty();
     }
 
     /** Whether the request carried a {@code requestState}. */
-    boolean hasState() {
+    public boolean hasState() {
         return requestState != null;
     }
 
     /** The verified state sealed for {@code purpose}; throws -32602 when it was tampered with or expired. */
-    JsonObject state(String purpose) {
+    public JsonObject state(String purpose) {
         return seal.open(purpose, requestState);
     }
 
     /** An InputRequiredResult asking for {@code inputRequests}, carrying {@code state} sealed when given. */
-    JsonObject inputRequired(JsonObject inputRequests, String purpose, JsonObject state) {
+    public JsonObject inputRequired(JsonObject inputRequests, String purpose, JsonObject state) {
         JsonObject result = new JsonObject().put("resultType", "input_required").put("inputRequests", inputRequests);
         if (state != null) {
             result.put("requestState", seal.seal(purpose, state));
@@ -60,7 +72,7 @@ final class InputRound {
     }
 
     /** An {@code elicitation/create} input request for a form of the given properties, all required. */
-    static JsonObject elicitation(String message, JsonObject properties) {
+    public static JsonObject elicitation(String message, JsonObject properties) {
         JsonArray required = new JsonArray();
         properties.fieldNames().forEach(required::add);
         return new JsonObject().put("method", "elicitation/create").put("params", new JsonObject()
@@ -70,19 +82,19 @@ final class InputRound {
     }
 
     /** A {@code sampling/createMessage} input request with one user message. */
-    static JsonObject sampling(String text, int maxTokens) {
+    public static JsonObject sampling(String text, int maxTokens) {
         return new JsonObject().put("method", "sampling/createMessage").put("params", new JsonObject()
                 .put("messages", new JsonArray().add(new JsonObject().put("role", "user")
                         .put("content", new JsonObject().put("type", "text").put("text", text))))
                 .put("maxTokens", maxTokens));
     }
 
-    static JsonObject listRoots() {
+    public static JsonObject listRoots() {
         return new JsonObject().put("method", "roots/list").put("params", new JsonObject());
     }
 
     /** The accepted form content of an ElicitResult, or null when the user declined, cancelled or sent none. */
-    static JsonObject accepted(JsonObject elicitResult) {
+    public static JsonObject accepted(JsonObject elicitResult) {
         if (elicitResult == null || !"accept".equals(elicitResult.getValue("action"))) {
             return null;
         }

@@ -6,6 +6,8 @@ import dev.hyperterse.mcp.ClientAddress;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.McpException;
+import dev.hyperterse.mcp.McpExtensions;
+import dev.hyperterse.mcp.MirroredParam;
 import dev.hyperterse.mcp.ProtocolVersions;
 import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.mcp.ToolMethods;
@@ -44,7 +46,7 @@ public final class StatelessEndpoint {
 
     private final ToolMethods methods;
     private final ListenStreams listeners;
-    private final StatelessFixtures fixtures;
+    private final McpExtensions extensions;
     private final Future<RequestStateSeal> seal;
     private final SpentStates spentConfirmations;
     private final Metrics metrics;
@@ -52,19 +54,20 @@ public final class StatelessEndpoint {
     private final JsonArray supportedVersions;
 
     /**
-     * @param conformanceFixtures whether to serve the conformance suite's 2026-07-28 fixture tools
+     * @param extensions          what extensions add, of which this generation alone serves the
+     *                            tools and prompts that answer through input rounds
      * @param seal                seals input-round state (every node of a cluster needs the same
      *                            key, which may take a moment to agree on at start)
      * @param spentConfirmations  the confirmation states already used (each runs its call once)
      * @param maxListeners        the most {@code subscriptions/listen} streams open on this node
      * @param listenersPerClient  the most of them one client (network address) holds open
      */
-    public StatelessEndpoint(ToolMethods methods, boolean conformanceFixtures, Future<RequestStateSeal> seal,
+    public StatelessEndpoint(ToolMethods methods, McpExtensions extensions, Future<RequestStateSeal> seal,
                              SpentStates spentConfirmations, Metrics metrics, Tracing tracing, SseKeepAlive keepAlive,
                              int maxListeners, int listenersPerClient) {
         this.methods = methods;
         this.listeners = new ListenStreams(keepAlive, maxListeners, listenersPerClient);
-        this.fixtures = conformanceFixtures ? new StatelessFixtures(listeners) : null;
+        this.extensions = extensions;
         this.seal = seal;
         this.spentConfirmations = spentConfirmations;
         this.metrics = metrics;
@@ -198,12 +201,14 @@ public final class StatelessEndpoint {
                         .map(result -> cacheable(result, methods.answersDependOnCredentials())), record);
                 return;
             case "prompts/get":
-                if (fixtures != null && StatelessFixtures.INPUT_REQUIRED_PROMPT.equals(params.getValue("name"))) {
+                Object promptName = params.getValue("name");
+                RoundPrompt roundPrompt = promptName instanceof String ? extensions.roundPrompt((String) promptName) : null;
+                if (roundPrompt != null) {
                     if (!seal.isComplete() || seal.failed()) {
                         throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
                                 "Service Unavailable: input rounds cannot be sealed right now");
                     }
-                    answer(rc.response(), id, fixtures.inputRequiredPrompt(new InputRound(meta, inputResponses(params),
+                    answer(rc.response(), id, roundPrompt.get(new InputRound(meta, inputResponses(params),
                             params.getValue("requestState"), seal.result())), record);
                     return;
                 }
@@ -237,9 +242,10 @@ public final class StatelessEndpoint {
     private Future<JsonObject> listTools(JsonObject params, CallContext context) {
         // 2026-07-28 has outputSchema and structuredContent, and x-mcp-header
         return methods.listToolsMirrored(params, context).map(page -> {
-            if (fixtures != null && !page.containsKey("nextCursor")) {
+            if (!page.containsKey("nextCursor")) {
+                // the input-round tools come after the last page
                 JsonArray tools = page.getJsonArray("tools");
-                fixtures.definitions().forEach(tools::add);
+                extensions.roundToolDefinitions().forEach(tools::add);
             }
             return cacheable(page, methods.answersDependOnCredentials());
         });
@@ -273,13 +279,14 @@ public final class StatelessEndpoint {
         }
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
-        boolean fixture = fixtures != null && fixtures.has(tool);
+        McpExtensions.Round roundTool = extensions.roundTool(tool);
         // one snapshot from the header check to the answer: a reload meanwhile never splits the request
         BackendSource.Lease lease = methods.lease();
         try {
-            // the Mcp-Param-* headers of what the tool declares x-mcp-header (the stateless fixtures declare none)
-            StandardHeaders.checkParams(rc.request().headers(), args,
-                    fixture ? List.of() : methods.mirroredParams(lease.backend(), tool));
+            // the Mcp-Param-* headers of what the tool declares x-mcp-header
+            StandardHeaders.checkParams(rc.request().headers(), args, roundTool != null
+                    ? MirroredParam.declaredIn(roundTool.definition().getJsonObject("inputSchema"))
+                    : methods.mirroredParams(lease.backend(), tool));
         } catch (RuntimeException e) {
             lease.release();
             throw e;
@@ -292,7 +299,7 @@ public final class StatelessEndpoint {
         exchange.askWith(questions);
         Future<JsonObject> result;
         try {
-            result = fixture ? fixtures.call(tool, round, exchange)
+            result = roundTool != null ? roundTool.call().call(round, exchange)
                     : methods.callTool(lease.backend(), tool, args, context, exchange, true);
         } catch (RuntimeException e) {
             result = Future.failedFuture(e);
@@ -346,9 +353,9 @@ public final class StatelessEndpoint {
         listeners.open(rc.response(), id, tools, ClientAddress.of(rc.request().remoteAddress()));
     }
 
-    /** Whether this server sends tool-list changes: it reloads, or its fixtures can trigger one. */
+    /** Whether this server sends tool-list changes: it reloads, or an extension announces them. */
     private boolean sendsListChanged() {
-        return methods.listChanged() || fixtures != null;
+        return methods.listChanged() || extensions.announcesToolListChanges();
     }
 
     /** Adds the caching hints of a list or discovery result. */

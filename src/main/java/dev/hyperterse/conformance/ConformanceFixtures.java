@@ -1,4 +1,10 @@
-package dev.hyperterse.mcp;
+package dev.hyperterse.conformance;
+
+import dev.hyperterse.mcp.CallScope;
+import dev.hyperterse.mcp.JsonRpc;
+import dev.hyperterse.mcp.LogLevel;
+import dev.hyperterse.mcp.McpException;
+import dev.hyperterse.mcp.McpExtensions;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -6,7 +12,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -15,7 +20,8 @@ import java.util.function.Function;
  * content, a tool error, progress, logging, SSE polling (a stream closed mid-call), JSON Schema
  * 2020-12 keywords, and requests to the session's client (sampling, elicitation with defaults
  * (SEP-1034) and with each enum form (SEP-1330)); and the prompts ({@code test_simple_prompt}, …)
- * and resources ({@code test://static-text}, …) it reads. Served only with
+ * and resources ({@code test://static-text}, …) it reads, registered as an extension's tools,
+ * prompts and resources (both generations serve them). Served only with
  * {@code start --conformance-fixtures}; they touch no project and no database.
  */
 final class ConformanceFixtures {
@@ -33,9 +39,6 @@ final class ConformanceFixtures {
     static final String ELICITATION = "test_elicitation";
     static final String ELICITATION_DEFAULTS = "test_elicitation_sep1034_defaults";
     static final String ELICITATION_ENUMS = "test_elicitation_sep1330_enums";
-    static final List<String> NAMES = List.of(SIMPLE_TEXT, ERROR_HANDLING, WITH_PROGRESS, WITH_LOGGING, RECONNECTION,
-            JSON_SCHEMA_2020_12, IMAGE, AUDIO, EMBEDDED_RESOURCE, MIXED_CONTENT, SAMPLING, ELICITATION,
-            ELICITATION_DEFAULTS, ELICITATION_ENUMS);
     /** A 1x1 red PNG. */
     private static final String PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
     /** Eight silent samples of 16-bit mono WAV. */
@@ -45,7 +48,6 @@ final class ConformanceFixtures {
     static final String PROMPT_WITH_ARGUMENTS = "test_prompt_with_arguments";
     static final String PROMPT_WITH_RESOURCE = "test_prompt_with_embedded_resource";
     static final String PROMPT_WITH_IMAGE = "test_prompt_with_image";
-    static final List<String> PROMPTS = List.of(SIMPLE_PROMPT, PROMPT_WITH_ARGUMENTS, PROMPT_WITH_RESOURCE, PROMPT_WITH_IMAGE);
     static final String STATIC_TEXT = "test://static-text";
     static final String STATIC_BINARY = "test://static-binary";
     static final String WATCHED = "test://watched-resource";
@@ -61,8 +63,20 @@ final class ConformanceFixtures {
         this.vertx = vertx;
     }
 
-    boolean has(String name) {
-        return NAMES.contains(name);
+    /** Adds the tools, prompts, resources and the template (which completes to nothing). */
+    void register(McpExtensions.Builder registry) {
+        for (Object tool : definitions()) {
+            String name = ((JsonObject) tool).getString("name");
+            registry.tool((JsonObject) tool, (arguments, scope) -> call(name, arguments, scope));
+        }
+        for (Object prompt : promptDefinitions()) {
+            String name = ((JsonObject) prompt).getString("name");
+            registry.prompt((JsonObject) prompt, arguments -> Future.succeededFuture(getPrompt(name, arguments)));
+        }
+        for (Object resource : resourceDefinitions()) {
+            registry.resource((JsonObject) resource, uri -> Future.succeededFuture(readResource(uri)));
+        }
+        registry.resourceTemplate(templateDefinition(), TEMPLATE_MATCH, uri -> Future.succeededFuture(readResource(uri)));
     }
 
     JsonArray definitions() {
@@ -121,7 +135,7 @@ final class ConformanceFixtures {
     Future<JsonObject> call(String name, JsonObject arguments, CallScope scope) {
         switch (name) {
             case SIMPLE_TEXT:
-                return Future.succeededFuture(MetaTools.textResult("This is a simple text response for testing."));
+                return Future.succeededFuture(textResult("This is a simple text response for testing."));
             case IMAGE:
                 return Future.succeededFuture(content(image()));
             case AUDIO:
@@ -135,7 +149,7 @@ final class ConformanceFixtures {
                         new JsonObject().put("type", "text").put("text", "Multiple content types test:"), image(),
                         resource("test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")));
             case ERROR_HANDLING:
-                return Future.succeededFuture(MetaTools.textResult(
+                return Future.succeededFuture(textResult(
                         "This tool intentionally returns an error for testing").put("isError", true));
             case WITH_PROGRESS:
                 scope.progress(0, 100.0, null);
@@ -146,7 +160,7 @@ final class ConformanceFixtures {
                         })
                         .map(x -> {
                             scope.progress(100, 100.0, null);
-                            return MetaTools.textResult("Progress test completed");
+                            return textResult("Progress test completed");
                         });
             case WITH_LOGGING:
                 scope.log(LogLevel.INFO, "Tool execution started");
@@ -157,13 +171,13 @@ final class ConformanceFixtures {
                         })
                         .map(x -> {
                             scope.log(LogLevel.INFO, "Tool execution completed");
-                            return MetaTools.textResult("Logging test completed");
+                            return textResult("Logging test completed");
                         });
             case RECONNECTION:
                 scope.closeStream();
-                return pause(scope).map(x -> MetaTools.textResult("Reconnection test completed"));
+                return pause(scope).map(x -> textResult("Reconnection test completed"));
             case JSON_SCHEMA_2020_12:
-                return Future.succeededFuture(MetaTools.textResult("Received: " + arguments.encode()));
+                return Future.succeededFuture(textResult("Received: " + arguments.encode()));
             case SAMPLING:
                 return answered(scope.requestClient("sampling/createMessage", new JsonObject()
                         .put("messages", new JsonArray().add(user(textContent(string(name, arguments, "prompt")))))
@@ -219,10 +233,10 @@ final class ConformanceFixtures {
     private static Future<JsonObject> answered(Future<JsonObject> asked, Function<JsonObject, String> text) {
         return asked.transform(ar -> {
             if (ar.succeeded()) {
-                return Future.succeededFuture(MetaTools.textResult(text.apply(ar.result())));
+                return Future.succeededFuture(textResult(text.apply(ar.result())));
             }
             if (ar.cause() instanceof McpException || ar.cause() instanceof CallScope.NoAnswer) {
-                return Future.succeededFuture(MetaTools.textResult(ar.cause().getMessage()).put("isError", true));
+                return Future.succeededFuture(textResult(ar.cause().getMessage()).put("isError", true));
             }
             return Future.failedFuture(ar.cause());
         });
@@ -292,10 +306,6 @@ final class ConformanceFixtures {
 
     // ---- prompts and resources the suite reads ----
 
-    boolean hasPrompt(String name) {
-        return PROMPTS.contains(name);
-    }
-
     JsonArray promptDefinitions() {
         return new JsonArray()
                 .add(prompt(SIMPLE_PROMPT, "A simple prompt without arguments (conformance fixture)."))
@@ -331,11 +341,6 @@ final class ConformanceFixtures {
         return new JsonObject().put("messages", messages);
     }
 
-    boolean hasResource(String uri) {
-        return uri.equals(STATIC_TEXT) || uri.equals(STATIC_BINARY) || uri.equals(WATCHED)
-                || TEMPLATE_MATCH.matcher(uri).matches();
-    }
-
     JsonArray resourceDefinitions() {
         return new JsonArray()
                 .add(resource(STATIC_TEXT, "static-text", "A static text resource (conformance fixture).", "text/plain"))
@@ -343,11 +348,12 @@ final class ConformanceFixtures {
                 .add(resource(WATCHED, "watched-resource", "A resource to subscribe to (conformance fixture).", "text/plain"));
     }
 
-    JsonArray templateDefinitions() {
-        return new JsonArray().add(new JsonObject().put("uriTemplate", TEMPLATE).put("name", "template-data")
-                .put("description", "Data by id (conformance fixture).").put("mimeType", "application/json"));
+    JsonObject templateDefinition() {
+        return new JsonObject().put("uriTemplate", TEMPLATE).put("name", "template-data")
+                .put("description", "Data by id (conformance fixture).").put("mimeType", "application/json");
     }
 
+    /** The one entry of {@code contents} a read of {@code uri} answers with. */
     JsonObject readResource(String uri) {
         JsonObject content = new JsonObject().put("uri", uri);
         java.util.regex.Matcher m = TEMPLATE_MATCH.matcher(uri);
@@ -362,7 +368,7 @@ final class ConformanceFixtures {
         } else {
             content.put("mimeType", "text/plain").put("text", "This is the content of the static text resource.");
         }
-        return new JsonObject().put("contents", new JsonArray().add(content));
+        return content;
     }
 
     private static void requireArguments(String prompt, JsonObject arguments, String... names) {
@@ -403,6 +409,10 @@ final class ConformanceFixtures {
             done.tryFail(new McpException(JsonRpc.INTERNAL_ERROR, "cancelled"));
         });
         return done.future();
+    }
+
+    private static JsonObject textResult(String text) {
+        return content(textContent(text));
     }
 
     private static JsonObject image() {

@@ -1,18 +1,23 @@
-package dev.hyperterse.mcp.stateless;
+package dev.hyperterse.conformance;
 
+import dev.hyperterse.mcp.CallScope;
 import dev.hyperterse.mcp.LogLevel;
+import dev.hyperterse.mcp.McpExtensions;
+import dev.hyperterse.mcp.stateless.InputRound;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.function.IntSupplier;
 
 /**
  * The tools the official conformance suite calls to exercise protocol 2026-07-28: multi-round
  * input requests (elicitation, sampling, roots; sealed state across rounds; declared client
  * capabilities), a missing client capability, logs only on request, and a trigger for
- * tool-list-changed notifications. Served only with {@code start --conformance-fixtures}, only to
- * 2026-07-28 requests (the session generation cannot carry input rounds); they touch no project.
+ * tool-list-changed notifications. Registered as an extension's input-round tools and prompt, so
+ * only 2026-07-28 requests reach them (the session generation cannot carry input rounds). Served
+ * only with {@code start --conformance-fixtures}; they touch no project.
  */
 final class StatelessFixtures {
     static final String MISSING_CAPABILITY = "test_missing_capability";
@@ -33,14 +38,21 @@ final class StatelessFixtures {
             MULTIPLE_INPUTS, MULTI_ROUND, TAMPERED_STATE, CAPABILITIES, STREAMING_ELICITATION, LOGGING,
             TRIGGER_TOOL_CHANGE);
 
-    private final ListenStreams listeners;
+    /** Tells the listen streams that the tool list changed; how many were told. */
+    private final IntSupplier toolsListChanged;
 
-    StatelessFixtures(ListenStreams listeners) {
-        this.listeners = listeners;
+    StatelessFixtures(IntSupplier toolsListChanged) {
+        this.toolsListChanged = toolsListChanged;
     }
 
-    boolean has(String name) {
-        return NAMES.contains(name);
+    /** Adds the tools, the prompt that asks first, and the tool-list changes the trigger announces. */
+    void register(McpExtensions.Builder registry) {
+        for (Object tool : definitions()) {
+            String name = ((JsonObject) tool).getString("name");
+            registry.roundTool((JsonObject) tool, (round, scope) -> call(name, round, scope));
+        }
+        registry.roundPrompt(INPUT_REQUIRED_PROMPT, this::inputRequiredPrompt);
+        registry.announcesToolListChanges();
     }
 
     JsonArray definitions() {
@@ -53,15 +65,11 @@ final class StatelessFixtures {
         return all;
     }
 
-    Future<JsonObject> call(String name, InputRound round, StatelessExchange scope) {
+    Future<JsonObject> call(String name, InputRound round, CallScope scope) {
         String purpose = "tools/call:" + name;
         switch (name) {
             case MISSING_CAPABILITY:
-                if (!round.declares("sampling")) {
-                    throw new StatelessError(400, StatelessError.MISSING_CLIENT_CAPABILITY,
-                            "Missing required client capability: sampling",
-                            new JsonObject().put("requiredCapabilities", new JsonObject().put("sampling", new JsonObject())));
-                }
+                round.require("sampling");
                 return done("The client declared sampling.");
             case ELICITATION: {
                 JsonObject form = InputRound.accepted(round.response("user_name"));
@@ -149,7 +157,7 @@ final class StatelessFixtures {
                 scope.log(LogLevel.INFO, "Tool execution completed");
                 return done("Logging test completed");
             case TRIGGER_TOOL_CHANGE:
-                return done("Told " + listeners.toolsListChanged() + " listener(s) that the tool list changed");
+                return done("Told " + toolsListChanged.getAsInt() + " listener(s) that the tool list changed");
             default:
                 throw new IllegalArgumentException(name);
         }
