@@ -67,13 +67,7 @@ final class ValidateCommand implements Callable<Integer> {
         if (stripper == null) {
             return 2;
         }
-        OperatorLayer operator;
-        try {
-            operator = OperatorConfig.layer(config, Main.jarFile(), err);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 1;
-        }
+        OperatorLayer operator = OperatorConfig.layer(config, Main.jarFile(), err);
         if (operator == null) {
             return OperatorConfig.failedStatus(config);
         }

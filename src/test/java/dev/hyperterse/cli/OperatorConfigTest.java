@@ -146,9 +146,9 @@ class OperatorConfigTest {
         assertEquals(given, OperatorConfig.choose(given, jar), "--config wins");
     }
 
-    /** The environment store, for real: a process of its own, since a test cannot set its own variables. */
+    /** Variables and properties, for real: a process of its own, since a test cannot set its own variables. */
     @Test
-    void variablesComeThroughTheEnvironmentStoreOverTheFile() throws Exception {
+    void variablesAndPropertiesWinOverTheFile() throws Exception {
         Path file = operatorFile("server:\n  port: 19213\n  sessions:\n    max: 25\n");
         Run r = runJava(Map.of("HYPERTERSE_SERVER_PORT", "19214"), "start", PROJECT, "--config", file.toString(),
                 "--print-config");
