@@ -52,21 +52,21 @@ final class EffectiveConfig {
 
     /** The operator's keys, in the order of conf/hyperterse.yaml. */
     static final List<Row> OPERATOR = List.of(
-            row("server.host", e -> text(e.server().host())),
+            row("server.host", e -> text(e.server().network().host())),
             row("server.port", e -> String.valueOf(e.port())),
             row("server.log_level", e -> String.valueOf(e.logLevel())),
-            row("server.cors_origins", e -> list(e.server().corsOrigins())),
-            row("server.allowed_origins", e -> list(e.server().allowedOrigins())),
-            row("server.allowed_hosts", e -> list(e.server().allowedHosts())),
-            row("server.max_body_size", e -> size(e.server().maxBodyBytes())),
+            row("server.cors_origins", e -> list(e.server().network().corsOrigins())),
+            row("server.allowed_origins", e -> list(e.server().network().allowedOrigins())),
+            row("server.allowed_hosts", e -> list(e.server().network().allowedHosts())),
+            row("server.max_body_size", e -> size(e.server().limits().maxBodyBytes())),
             row("server.tool_errors", e -> e.server().toolErrors().name().toLowerCase(Locale.ROOT)),
-            row("server.page_size", e -> String.valueOf(e.server().pageSize())),
-            row("server.progress_interval", e -> duration(e.server().progressInterval())),
+            row("server.page_size", e -> String.valueOf(e.server().limits().pageSize())),
+            row("server.progress_interval", e -> duration(e.server().timeouts().progressInterval())),
             row("server.search_output_schema", e -> String.valueOf(e.server().searchOutputSchema())),
             row("server.console", e -> String.valueOf(e.server().console())),
-            row("server.sessions.idle_timeout", e -> duration(e.server().sessionIdleTimeout())),
-            row("server.sessions.max", e -> String.valueOf(e.server().maxSessions())),
-            row("server.sessions.per_client", e -> String.valueOf(e.server().sessionsPerClient())),
+            row("server.sessions.idle_timeout", e -> duration(e.server().sessions().idleTimeout())),
+            row("server.sessions.max", e -> String.valueOf(e.server().sessions().max())),
+            row("server.sessions.per_client", e -> String.valueOf(e.server().sessions().perClient())),
             row("server.http.idle_timeout", e -> duration(http(e).idle())),
             row("server.http.header_timeout", e -> duration(http(e).headers())),
             row("server.http.body_timeout", e -> duration(http(e).body())),
@@ -75,9 +75,10 @@ final class EffectiveConfig {
             // a secret: whether one is set, never what it is
             row("server.metrics.token", e -> e.server().metricsToken() == null || e.server().metricsToken().isEmpty()
                     ? "\"\"" : "\"***\""),
-            row("server.instances", e -> e.server().instances() == 0 ? "auto" : String.valueOf(e.server().instances())),
-            row("server.drain_period", e -> duration(e.server().drainPeriod())),
-            row("server.shutdown_timeout", e -> duration(e.server().shutdownTimeout())),
+            row("server.instances", e -> e.server().network().instances() == 0 ? "auto"
+                    : String.valueOf(e.server().network().instances())),
+            row("server.drain_period", e -> duration(e.server().timeouts().drainPeriod())),
+            row("server.shutdown_timeout", e -> duration(e.server().timeouts().shutdownTimeout())),
             row("observability.tracing.enabled", e -> String.valueOf(e.project().observability().tracingEnabled())),
             row("observability.tracing.include_inputs",
                     e -> String.valueOf(e.project().observability().tracingIncludeInputs())),
@@ -157,7 +158,7 @@ final class EffectiveConfig {
     }
 
     private static HttpLimits http(Effective e) {
-        return e.server().http() == null ? HttpLimits.DEFAULTS : e.server().http();
+        return e.server().limits().http() == null ? HttpLimits.DEFAULTS : e.server().limits().http();
     }
 
     /** A folder relative to the one it is written relative to; null when there is none. */

@@ -288,13 +288,16 @@ final class RootConfigReader {
         Duration drainPeriod = server.durationOrZero(required(server, "drain_period"));
         Integer instances = instances(server);
         Boolean console = server.bool(required(server, "console"));
-        return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
-                cors == null ? List.of() : cors, origins == null ? List.of() : origins,
-                hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
-                toolErrors == null ? ToolErrorMode.RESULT : toolErrors, orBad(idle), orBad(maxSessions),
-                orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
-                orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpLimits.DEFAULTS : timeouts,
-                metricsToken, orBad(instances), console != null && console, orBad(drainPeriod));
+        return new ServerSettings(
+                new ServerSettings.Network(port, host == null ? "" : host, cors == null ? List.of() : cors,
+                        origins == null ? List.of() : origins, hosts == null ? List.of() : hosts, orBad(instances)),
+                new ServerSettings.Sessions(orBad(idle), orBad(maxSessions), orBad(perClient)),
+                new ServerSettings.RequestLimits(maxBody == null ? BAD_INT : maxBody,
+                        timeouts == null ? HttpLimits.DEFAULTS : timeouts, orBad(pageSize)),
+                new ServerSettings.Timeouts(orBad(progressInterval), orBad(shutdownTimeout), orBad(drainPeriod)),
+                logLevel == null ? BAD_INT : logLevel.intValue(),
+                toolErrors == null ? ToolErrorMode.RESULT : toolErrors,
+                searchOutputSchema != null && searchOutputSchema, metricsToken, console != null && console);
     }
 
     /** {@code server.http.bodies_in_flight}: a size, or {@code auto} (a quarter of the heap). */

@@ -593,11 +593,11 @@ class ProjectCompilerErrorsTest {
     void sizesWithUnits() throws Exception {
         p.handlerTool("h", "description: h\n");
         root("name: x", "server:", "  max_body_size: 512KB", "  port: 8081");
-        assertEquals(512 * 1024, p.compile().config().server().maxBodyBytes());
-        assertEquals(8081, p.compile().config().server().port());
+        assertEquals(512 * 1024, p.compile().config().server().limits().maxBodyBytes());
+        assertEquals(8081, p.compile().config().server().network().port());
         root("name: x", "server:", "  max_body_size: 1000");
-        assertEquals(1000, p.compile().config().server().maxBodyBytes());
-        assertNull(p.compile().config().server().port(), "no port unless set");
+        assertEquals(1000, p.compile().config().server().limits().maxBodyBytes());
+        assertNull(p.compile().config().server().network().port(), "no port unless set");
     }
 
     @Test

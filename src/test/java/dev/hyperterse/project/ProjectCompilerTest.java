@@ -197,18 +197,18 @@ class ProjectCompilerTest {
         assertTrue(ProjectFixture.samePath(config.location().file(), dir.resolve(".hyperterse")));
 
         ServerSettings server = config.server();
-        assertEquals(9000, server.port(), "from .env.local; .env is not read once .env.local exists");
-        assertEquals("0.0.0.0", server.host());
+        assertEquals(9000, server.network().port(), "from .env.local; .env is not read once .env.local exists");
+        assertEquals("0.0.0.0", server.network().host());
         assertEquals(4, server.logLevel());
-        assertEquals(List.of("https://a.example"), server.corsOrigins());
-        assertEquals(List.of("https://b.example"), server.allowedOrigins());
-        assertEquals(List.of("shop.internal"), server.allowedHosts());
-        assertEquals(1024 * 1024, server.maxBodyBytes());
+        assertEquals(List.of("https://a.example"), server.network().corsOrigins());
+        assertEquals(List.of("https://b.example"), server.network().allowedOrigins());
+        assertEquals(List.of("shop.internal"), server.network().allowedHosts());
+        assertEquals(1024 * 1024, server.limits().maxBodyBytes());
         assertEquals(ToolErrorMode.RPC, server.toolErrors());
-        assertEquals(Duration.ofMinutes(10), server.sessionIdleTimeout());
-        assertEquals(50, server.maxSessions());
-        assertEquals(7, server.pageSize());
-        assertEquals(Duration.ofMillis(250), server.progressInterval());
+        assertEquals(Duration.ofMinutes(10), server.sessions().idleTimeout());
+        assertEquals(50, server.sessions().max());
+        assertEquals(7, server.limits().pageSize());
+        assertEquals(Duration.ofMillis(250), server.timeouts().progressInterval());
         assertTrue(server.searchOutputSchema());
     }
 
