@@ -98,31 +98,32 @@ final class EffectiveConfig {
     static final List<Row> PROJECT = List.of(
             row("name", e -> text(e.project().name())),
             row("version", e -> e.project().version() == null ? "null" : text(e.project().version())),
-            row("root", e -> folder(e.project().projectDir(), e.project().rootDir())),
-            row("adapters.directory", e -> folder(e.project().rootDir(), e.project().adaptersDir())),
-            row("prompts.directory", e -> folder(e.project().rootDir(), e.project().promptsDir())),
-            row("resources.directory", e -> folder(e.project().rootDir(), e.project().resourcesDir())),
-            row("tools.directory", e -> folder(e.project().rootDir(), e.project().toolsDir())),
+            row("root", e -> folder(folders(e).projectDir(), folders(e).rootDir())),
+            row("adapters.directory", e -> folder(folders(e).rootDir(), folders(e).adaptersDir())),
+            row("prompts.directory", e -> folder(folders(e).rootDir(), folders(e).promptsDir())),
+            row("resources.directory", e -> folder(folders(e).rootDir(), folders(e).resourcesDir())),
+            row("tools.directory", e -> folder(folders(e).rootDir(), folders(e).toolsDir())),
             row("tools.search.limit", e -> String.valueOf(e.project().searchLimit())),
             row("tools.search.ranking", e -> e.project().searchRanking().keyword()),
             row("tools.search.filter_by_auth", e -> String.valueOf(e.project().searchFiltersByAuth())),
-            row("tools.search.statements", e -> String.valueOf(e.project().search().statements())),
-            row("tools.cache.enabled", e -> String.valueOf(e.project().cache().enabled())),
-            row("tools.cache.ttl", e -> String.valueOf(e.project().cache().ttlSeconds())),
-            row("tools.cache.max_size", e -> size(e.project().cacheMaxBytes())),
-            row("tools.row_limit", e -> String.valueOf(e.project().limits().rowLimit())),
-            row("tools.result_max_bytes", e -> size(e.project().limits().resultMaxBytes())),
-            row("tools.statement_timeout", e -> duration(e.project().limits().statementTimeout())),
-            row("tools.script_timeout", e -> duration(e.project().limits().scriptTimeout())),
-            row("tools.script_workers", e -> String.valueOf(e.project().scriptWorkers())),
-            row("tools.fetch.allow_hosts", e -> list(e.project().fetchAllowHosts().stream().map(String::valueOf).toList())),
-            row("tools.strict_handler_inputs", e -> String.valueOf(e.project().strictHandlerInputs())),
+            row("tools.search.statements", e -> String.valueOf(tools(e).search().statements())),
+            row("tools.cache.enabled", e -> String.valueOf(tools(e).cache().enabled())),
+            row("tools.cache.ttl", e -> String.valueOf(tools(e).cache().ttlSeconds())),
+            row("tools.cache.max_size", e -> size(tools(e).cacheMaxBytes())),
+            row("tools.row_limit", e -> String.valueOf(tools(e).limits().rowLimit())),
+            row("tools.result_max_bytes", e -> size(tools(e).limits().resultMaxBytes())),
+            row("tools.statement_timeout", e -> duration(tools(e).limits().statementTimeout())),
+            row("tools.script_timeout", e -> duration(tools(e).limits().scriptTimeout())),
+            row("tools.script_workers", e -> String.valueOf(e.project().scripts().workers())),
+            row("tools.fetch.allow_hosts",
+                    e -> list(e.project().scripts().fetchAllowHosts().stream().map(String::valueOf).toList())),
+            row("tools.strict_handler_inputs", e -> String.valueOf(tools(e).strictHandlerInputs())),
             row("tools.exposure", e -> e.project().exposure().name().toLowerCase(Locale.ROOT)),
-            row("tools.confirm_without_elicitation", e -> e.project().access().runUnconfirmed() ? "run" : "refuse"),
-            row("tools.execute_tool_header", e -> String.valueOf(e.project().access().executeToolHeader())),
-            row("tools.parse_json_strings", e -> String.valueOf(e.project().access().parseJsonStrings())),
-            row("tools.expose_script_errors", e -> String.valueOf(e.project().exposeScriptErrors())),
-            row("auth.plugin", e -> e.project().defaultAuth() == null ? null : text(e.project().defaultAuth().plugin())));
+            row("tools.confirm_without_elicitation", e -> tools(e).access().runUnconfirmed() ? "run" : "refuse"),
+            row("tools.execute_tool_header", e -> String.valueOf(tools(e).access().executeToolHeader())),
+            row("tools.parse_json_strings", e -> String.valueOf(tools(e).access().parseJsonStrings())),
+            row("tools.expose_script_errors", e -> String.valueOf(tools(e).exposeScriptErrors())),
+            row("auth.plugin", e -> tools(e).defaultAuth() == null ? null : text(tools(e).defaultAuth().plugin())));
 
     static String render(Effective e, List<String> layers) {
         StringBuilder out = new StringBuilder();
@@ -155,6 +156,14 @@ final class EffectiveConfig {
                     .append('\n');
             open = path.subList(0, path.size() - 1);
         }
+    }
+
+    private static ProjectConfig.Folders folders(Effective e) {
+        return e.project().folders();
+    }
+
+    private static ProjectConfig.Tools tools(Effective e) {
+        return e.project().tools();
     }
 
     private static HttpLimits http(Effective e) {

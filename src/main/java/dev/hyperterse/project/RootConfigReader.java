@@ -217,16 +217,20 @@ final class RootConfigReader {
 
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
-        ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
-                        filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
-                cache, cacheMaxBytes, limits, scriptWorkers, settings,
-                defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
-                strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
-                exposeScriptErrors == null || exposeScriptErrors,
-                new ToolAccess(exposure(tools), runUnconfirmed(tools), executeToolHeader != null && executeToolHeader,
-                        parseJsonStrings != null && parseJsonStrings));
+        // read before tools.exposure and tools.confirm_without_elicitation, so errors keep their order
+        ObservabilitySettings observed =
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability);
+        ToolAccess access = new ToolAccess(exposure(tools), runUnconfirmed(tools),
+                executeToolHeader != null && executeToolHeader, parseJsonStrings != null && parseJsonStrings);
+        ProjectConfig config = new ProjectConfig(name, version, SourceLocation.of(rootShown),
+                new ProjectConfig.Folders(projectDir, rootDir, toolsDir, adaptersDir, promptsDir, resourcesDir),
+                new ProjectConfig.Tools(
+                        new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
+                                filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
+                        access, cache, cacheMaxBytes, limits, defaultAuth,
+                        strictHandlerInputs != null && strictHandlerInputs,
+                        exposeScriptErrors == null || exposeScriptErrors),
+                new ProjectConfig.Scripts(scriptWorkers, allowHosts), settings, observed);
         return new RootConfig(config, defaultAuth, authBroken,
                 new Folders(toolsLookedIn, promptsLookedIn, resourcesLookedIn));
     }

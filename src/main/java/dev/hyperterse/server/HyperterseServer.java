@@ -246,7 +246,7 @@ public final class HyperterseServer {
                             fanOut.listen();
                         }
                         ProjectWatcher watcher = reloader == null || options.watchInterval() == null ? null
-                                : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
+                                : new ProjectWatcher(vertx, project.config().folders().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
                                 sweeper, deadlines, reloader, watcher, stopping);
@@ -260,7 +260,7 @@ public final class HyperterseServer {
                                     }
                                 })
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
-                                        java.util.List.of("cannot watch " + project.config().projectDir() + ": "
+                                        java.util.List.of("cannot watch " + project.config().folders().projectDir() + ": "
                                                 + e.getMessage())))));
                     })
                     .recover(e -> {

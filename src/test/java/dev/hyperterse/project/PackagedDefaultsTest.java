@@ -34,11 +34,11 @@ class PackagedDefaultsTest {
         ProjectConfig config = ProjectFixture.withOneTool(dir).compile().config();
         assertEquals("test-project", config.name());
         assertNull(config.version());
-        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
+        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.folders().rootDir());
         assertEquals(10, config.searchLimit());
-        assertEquals(new CachePolicy(false, 120), config.cache());
-        assertEquals(Limits.DEFAULTS, config.limits(), "the model's constant agrees with the packaged defaults");
-        assertEquals(4, config.scriptWorkers());
+        assertEquals(new CachePolicy(false, 120), config.tools().cache());
+        assertEquals(Limits.DEFAULTS, config.tools().limits(), "the model's constant agrees with the packaged defaults");
+        assertEquals(4, config.scripts().workers());
 
         ServerSettings server = config.server();
         assertNull(server.network().port());
@@ -97,7 +97,8 @@ class PackagedDefaultsTest {
         assertEquals(3, server.sessions().max());
         assertEquals(Duration.ofMinutes(30), server.sessions().idleTimeout(), "a sibling keeps its default");
         assertEquals(3, server.logLevel());
-        assertEquals(new CachePolicy(false, 120), p.compile().config().cache(), "a key with no value keeps the default");
+        assertEquals(new CachePolicy(false, 120), p.compile().config().tools().cache(),
+                "a key with no value keeps the default");
     }
 
     @Test

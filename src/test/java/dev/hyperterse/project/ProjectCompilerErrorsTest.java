@@ -652,9 +652,9 @@ class ProjectCompilerErrorsTest {
     void searchStatementsAreShownUnlessTurnedOff() throws Exception {
         p.handlerTool("h", "description: h\n");
         root("name: x");
-        assertTrue(p.compile().config().search().statements(), "shown by default");
+        assertTrue(p.compile().config().tools().search().statements(), "shown by default");
         root("name: x", "tools:", "  search:", "    statements: false");
-        assertFalse(p.compile().config().search().statements());
+        assertFalse(p.compile().config().tools().search().statements());
         Path r = root("name: x", "tools:", "  search:", "    statements: sometimes");
         assertProblem(p.fails(), r, 4, "'tools.search.statements'");
     }

@@ -183,17 +183,17 @@ class ProjectCompilerTest {
         ProjectConfig config = compile().config();
         assertEquals("shop", config.name());
         assertEquals("1.10", config.version(), "version keeps its text");
-        assertEquals(dir.toAbsolutePath().normalize(), config.projectDir());
-        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
-        assertEquals(dir.resolve("app/tools").toAbsolutePath().normalize(), config.toolsDir());
-        assertEquals(dir.resolve("app/adapters").toAbsolutePath().normalize(), config.adaptersDir());
+        assertEquals(dir.toAbsolutePath().normalize(), config.folders().projectDir());
+        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.folders().rootDir());
+        assertEquals(dir.resolve("app/tools").toAbsolutePath().normalize(), config.folders().toolsDir());
+        assertEquals(dir.resolve("app/adapters").toAbsolutePath().normalize(), config.folders().adaptersDir());
         assertEquals(5, config.searchLimit());
-        assertEquals(new CachePolicy(true, 60), config.cache());
-        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.limits());
-        assertEquals(6, config.scriptWorkers());
+        assertEquals(new CachePolicy(true, 60), config.tools().cache());
+        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.tools().limits());
+        assertEquals(6, config.scripts().workers());
         assertEquals(java.util.List.of(new dev.hyperterse.model.HostPattern("api.example.com", false, -1),
                 new dev.hyperterse.model.HostPattern("weather.example", true, 8443),
-                new dev.hyperterse.model.HostPattern("::1", false, 9000)), config.fetchAllowHosts());
+                new dev.hyperterse.model.HostPattern("::1", false, 9000)), config.scripts().fetchAllowHosts());
         assertTrue(ProjectFixture.samePath(config.location().file(), dir.resolve(".hyperterse")));
 
         ServerSettings server = config.server();

@@ -92,7 +92,7 @@ class ClusterTest {
         Connectors connectors = Connectors.builtIn();
         AuthPlugins auth = AuthPlugins.builtIn();
         Project p = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(project(projectName));
-        Path folder = p.config().projectDir();
+        Path folder = p.config().folders().projectDir();
         ServeOptions serve = watch == null ? ServeOptions.DEFAULTS : ServeOptions.DEFAULTS.withReloads(
                 () -> new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(folder),
                 watch.isZero() ? null : watch);
