@@ -58,6 +58,10 @@ class PackagedDefaultsTest {
         assertEquals(dev.hyperterse.model.HttpLimits.DEFAULTS, server.limits().http(),
                 "the model's constant agrees with the packaged defaults");
         assertNull(server.metricsToken());
+        assertEquals(ServerSettings.DEFAULTS, server, "the model's constants agree with the packaged defaults");
+        assertEquals(ServerSettings.DEFAULTS, ServerSettings.builder().build());
+        assertEquals(ProjectConfig.Scripts.DEFAULTS, config.scripts(),
+                "the model's constant agrees with the packaged defaults");
     }
 
     @Test
