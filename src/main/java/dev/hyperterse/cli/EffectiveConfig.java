@@ -52,21 +52,21 @@ final class EffectiveConfig {
 
     /** The operator's keys, in the order of conf/hyperterse.yaml. */
     static final List<Row> OPERATOR = List.of(
-            row("server.host", e -> text(e.server().host())),
+            row("server.host", e -> text(e.server().network().host())),
             row("server.port", e -> String.valueOf(e.port())),
             row("server.log_level", e -> String.valueOf(e.logLevel())),
-            row("server.cors_origins", e -> list(e.server().corsOrigins())),
-            row("server.allowed_origins", e -> list(e.server().allowedOrigins())),
-            row("server.allowed_hosts", e -> list(e.server().allowedHosts())),
-            row("server.max_body_size", e -> size(e.server().maxBodyBytes())),
+            row("server.cors_origins", e -> list(e.server().network().corsOrigins())),
+            row("server.allowed_origins", e -> list(e.server().network().allowedOrigins())),
+            row("server.allowed_hosts", e -> list(e.server().network().allowedHosts())),
+            row("server.max_body_size", e -> size(e.server().limits().maxBodyBytes())),
             row("server.tool_errors", e -> e.server().toolErrors().name().toLowerCase(Locale.ROOT)),
-            row("server.page_size", e -> String.valueOf(e.server().pageSize())),
-            row("server.progress_interval", e -> duration(e.server().progressInterval())),
+            row("server.page_size", e -> String.valueOf(e.server().limits().pageSize())),
+            row("server.progress_interval", e -> duration(e.server().timeouts().progressInterval())),
             row("server.search_output_schema", e -> String.valueOf(e.server().searchOutputSchema())),
             row("server.console", e -> String.valueOf(e.server().console())),
-            row("server.sessions.idle_timeout", e -> duration(e.server().sessionIdleTimeout())),
-            row("server.sessions.max", e -> String.valueOf(e.server().maxSessions())),
-            row("server.sessions.per_client", e -> String.valueOf(e.server().sessionsPerClient())),
+            row("server.sessions.idle_timeout", e -> duration(e.server().sessions().idleTimeout())),
+            row("server.sessions.max", e -> String.valueOf(e.server().sessions().max())),
+            row("server.sessions.per_client", e -> String.valueOf(e.server().sessions().perClient())),
             row("server.http.idle_timeout", e -> duration(http(e).idle())),
             row("server.http.header_timeout", e -> duration(http(e).headers())),
             row("server.http.body_timeout", e -> duration(http(e).body())),
@@ -75,9 +75,10 @@ final class EffectiveConfig {
             // a secret: whether one is set, never what it is
             row("server.metrics.token", e -> e.server().metricsToken() == null || e.server().metricsToken().isEmpty()
                     ? "\"\"" : "\"***\""),
-            row("server.instances", e -> e.server().instances() == 0 ? "auto" : String.valueOf(e.server().instances())),
-            row("server.drain_period", e -> duration(e.server().drainPeriod())),
-            row("server.shutdown_timeout", e -> duration(e.server().shutdownTimeout())),
+            row("server.instances", e -> e.server().network().instances() == 0 ? "auto"
+                    : String.valueOf(e.server().network().instances())),
+            row("server.drain_period", e -> duration(e.server().timeouts().drainPeriod())),
+            row("server.shutdown_timeout", e -> duration(e.server().timeouts().shutdownTimeout())),
             row("observability.tracing.enabled", e -> String.valueOf(e.project().observability().tracingEnabled())),
             row("observability.tracing.include_inputs",
                     e -> String.valueOf(e.project().observability().tracingIncludeInputs())),
@@ -97,31 +98,32 @@ final class EffectiveConfig {
     static final List<Row> PROJECT = List.of(
             row("name", e -> text(e.project().name())),
             row("version", e -> e.project().version() == null ? "null" : text(e.project().version())),
-            row("root", e -> folder(e.project().projectDir(), e.project().rootDir())),
-            row("adapters.directory", e -> folder(e.project().rootDir(), e.project().adaptersDir())),
-            row("prompts.directory", e -> folder(e.project().rootDir(), e.project().promptsDir())),
-            row("resources.directory", e -> folder(e.project().rootDir(), e.project().resourcesDir())),
-            row("tools.directory", e -> folder(e.project().rootDir(), e.project().toolsDir())),
+            row("root", e -> folder(folders(e).projectDir(), folders(e).rootDir())),
+            row("adapters.directory", e -> folder(folders(e).rootDir(), folders(e).adaptersDir())),
+            row("prompts.directory", e -> folder(folders(e).rootDir(), folders(e).promptsDir())),
+            row("resources.directory", e -> folder(folders(e).rootDir(), folders(e).resourcesDir())),
+            row("tools.directory", e -> folder(folders(e).rootDir(), folders(e).toolsDir())),
             row("tools.search.limit", e -> String.valueOf(e.project().searchLimit())),
             row("tools.search.ranking", e -> e.project().searchRanking().keyword()),
             row("tools.search.filter_by_auth", e -> String.valueOf(e.project().searchFiltersByAuth())),
-            row("tools.search.statements", e -> String.valueOf(e.project().search().statements())),
-            row("tools.cache.enabled", e -> String.valueOf(e.project().cache().enabled())),
-            row("tools.cache.ttl", e -> String.valueOf(e.project().cache().ttlSeconds())),
-            row("tools.cache.max_size", e -> size(e.project().cacheMaxBytes())),
-            row("tools.row_limit", e -> String.valueOf(e.project().limits().rowLimit())),
-            row("tools.result_max_bytes", e -> size(e.project().limits().resultMaxBytes())),
-            row("tools.statement_timeout", e -> duration(e.project().limits().statementTimeout())),
-            row("tools.script_timeout", e -> duration(e.project().limits().scriptTimeout())),
-            row("tools.script_workers", e -> String.valueOf(e.project().scriptWorkers())),
-            row("tools.fetch.allow_hosts", e -> list(e.project().fetchAllowHosts().stream().map(String::valueOf).toList())),
-            row("tools.strict_handler_inputs", e -> String.valueOf(e.project().strictHandlerInputs())),
+            row("tools.search.statements", e -> String.valueOf(tools(e).search().statements())),
+            row("tools.cache.enabled", e -> String.valueOf(tools(e).cache().enabled())),
+            row("tools.cache.ttl", e -> String.valueOf(tools(e).cache().ttlSeconds())),
+            row("tools.cache.max_size", e -> size(tools(e).cacheMaxBytes())),
+            row("tools.row_limit", e -> String.valueOf(tools(e).limits().rowLimit())),
+            row("tools.result_max_bytes", e -> size(tools(e).limits().resultMaxBytes())),
+            row("tools.statement_timeout", e -> duration(tools(e).limits().statementTimeout())),
+            row("tools.script_timeout", e -> duration(tools(e).limits().scriptTimeout())),
+            row("tools.script_workers", e -> String.valueOf(e.project().scripts().workers())),
+            row("tools.fetch.allow_hosts",
+                    e -> list(e.project().scripts().fetchAllowHosts().stream().map(String::valueOf).toList())),
+            row("tools.strict_handler_inputs", e -> String.valueOf(tools(e).strictHandlerInputs())),
             row("tools.exposure", e -> e.project().exposure().name().toLowerCase(Locale.ROOT)),
-            row("tools.confirm_without_elicitation", e -> e.project().access().runUnconfirmed() ? "run" : "refuse"),
-            row("tools.execute_tool_header", e -> String.valueOf(e.project().access().executeToolHeader())),
-            row("tools.parse_json_strings", e -> String.valueOf(e.project().access().parseJsonStrings())),
-            row("tools.expose_script_errors", e -> String.valueOf(e.project().exposeScriptErrors())),
-            row("auth.plugin", e -> e.project().defaultAuth() == null ? null : text(e.project().defaultAuth().plugin())));
+            row("tools.confirm_without_elicitation", e -> tools(e).access().runUnconfirmed() ? "run" : "refuse"),
+            row("tools.execute_tool_header", e -> String.valueOf(tools(e).access().executeToolHeader())),
+            row("tools.parse_json_strings", e -> String.valueOf(tools(e).access().parseJsonStrings())),
+            row("tools.expose_script_errors", e -> String.valueOf(tools(e).exposeScriptErrors())),
+            row("auth.plugin", e -> tools(e).defaultAuth() == null ? null : text(tools(e).defaultAuth().plugin())));
 
     static String render(Effective e, List<String> layers) {
         StringBuilder out = new StringBuilder();
@@ -156,8 +158,16 @@ final class EffectiveConfig {
         }
     }
 
+    private static ProjectConfig.Folders folders(Effective e) {
+        return e.project().folders();
+    }
+
+    private static ProjectConfig.Tools tools(Effective e) {
+        return e.project().tools();
+    }
+
     private static HttpLimits http(Effective e) {
-        return e.server().http() == null ? HttpLimits.DEFAULTS : e.server().http();
+        return e.server().limits().http() == null ? HttpLimits.DEFAULTS : e.server().limits().http();
     }
 
     /** A folder relative to the one it is written relative to; null when there is none. */

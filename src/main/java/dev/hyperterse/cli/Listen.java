@@ -1,7 +1,5 @@
 package dev.hyperterse.cli;
 
-import dev.hyperterse.model.ServerSettings;
-
 /** Where to listen: flags win over the project's server block, which wins over the environment. */
 final class Listen {
     static final int DEFAULT_PORT = 8080;
@@ -32,12 +30,5 @@ final class Listen {
             throw new IllegalArgumentException(where + " must be between 0 and 65535, got " + port);
         }
         return port;
-    }
-
-    static ServerSettings override(ServerSettings s, String host) {
-        if (host == null) {
-            return s;
-        }
-        return s.withHost(host);
     }
 }

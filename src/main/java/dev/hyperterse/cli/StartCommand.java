@@ -221,16 +221,20 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (logFormat == null) {
             Logging.setFormat(project.config().observability().logFormat());
         }
-        ServerSettings settings = Listen.override(configured, host);
+        ServerSettings.Builder flagged = configured.toBuilder();
+        if (host != null) {
+            flagged.network(n -> n.host(host));
+        }
         if (console) {
-            settings = settings.withConsole(true);
+            flagged.console(true);
         }
         if (drainFlag != null) {
-            settings = settings.withDrainPeriod(drainFlag);
+            flagged.timeouts(t -> t.drainPeriod(drainFlag));
         }
+        ServerSettings settings = flagged.build();
         int listenPort;
         try {
-            listenPort = Listen.port(port, configured.port(), System.getenv("PORT"));
+            listenPort = Listen.port(port, configured.network().port(), System.getenv("PORT"));
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             loader.close();
@@ -240,7 +244,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (printConfig) {
             dev.hyperterse.server.ClusterOptions clusterOptions;
             try {
-                clusterOptions = clusterFlags().resolve(settings.host(), operator);
+                clusterOptions = clusterFlags().resolve(settings.network().host(), operator);
             } catch (IllegalArgumentException e) {
                 err.println("error: " + e.getMessage());
                 loader.close();
@@ -274,7 +278,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Vertx vertx;
         try {
-            joined = member(settings.host(), operator, early);
+            joined = member(settings.network().host(), operator, early);
             vertx = newVertx(telemetry, joined);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
@@ -323,7 +327,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                 startup.reasons().forEach(r -> err.println("  " + r));
                 if (startup.portInUse()) {
                     String env = System.getenv("PORT");
-                    err.println(portHint(port != null, configured.port() != null, env != null && !env.isBlank()));
+                    err.println(portHint(port != null, configured.network().port() != null,
+                            env != null && !env.isBlank()));
                 }
             } else {
                 err.println("cannot start '" + project.config().name() + "': " + cause.getMessage());
@@ -336,8 +341,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
-        Duration drain = settings.drainPeriod();
-        Duration running = settings.shutdownTimeout();
+        Duration drain = settings.timeouts().drainPeriod();
+        Duration running = settings.timeouts().shutdownTimeout();
         Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -104,9 +104,11 @@ public final class McpEndpoint {
         this.settings = settings;
         this.tracing = telemetry.tracing();
         this.metrics = telemetry.metrics();
-        this.originPolicy = new OriginPolicy(settings.allowedOrigins(), settings.allowedHosts(), settings.host());
-        this.bodyBudget = new BodyBudget(settings.http().bodiesInFlightBytes(), settings.maxBodyBytes());
-        this.bodies = new BodyReader(settings.maxBodyBytes(), bodyBudget, request -> ClientAddress.of(request.remoteAddress()),
+        ServerSettings.Network network = settings.network();
+        this.originPolicy = new OriginPolicy(network.allowedOrigins(), network.allowedHosts(), network.host());
+        ServerSettings.RequestLimits limits = settings.limits();
+        this.bodyBudget = new BodyBudget(limits.http().bodiesInFlightBytes(), limits.maxBodyBytes());
+        this.bodies = new BodyReader(limits.maxBodyBytes(), bodyBudget, request -> ClientAddress.of(request.remoteAddress()),
                 message -> JsonRpc.error(null, JsonRpc.SERVER_ERROR, message).toBuffer());
         McpExtensions extensions = McpExtensions.of(extension, new McpExtension.Host() {
             @Override
@@ -121,10 +123,10 @@ public final class McpEndpoint {
         });
         this.resources = new ResourceMethods(vertx, extensions);
         MetaTools metaTools = new MetaTools(vertx, settings.toolErrors(), settings.searchOutputSchema(),
-                settings.progressInterval(), resources);
-        ToolCatalog tools = new ToolCatalog(metaTools, extensions, settings.pageSize());
+                settings.timeouts().progressInterval(), resources);
+        ToolCatalog tools = new ToolCatalog(metaTools, extensions, limits.pageSize());
         this.vertx = vertx;
-        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, settings.http().sseKeepAlive().toMillis()));
+        this.keepAlive = new SseKeepAlive(vertx, Math.max(1, limits.http().sseKeepAlive().toMillis()));
         this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(extensions), resources,
                 new CompletionMethods(extensions));
         this.methods = new McpMethods(backends, sessions, toolMethods, resources, new SessionUse() {
@@ -150,7 +152,7 @@ public final class McpEndpoint {
         // listen streams are held as sessions are: within server.sessions.max and .per_client
         this.stateless = new StatelessEndpoint(toolMethods, extensions, seal, new SpentStates(clock, vertx),
                 metrics, tracing, keepAlive,
-                settings.maxSessions(), settings.sessionsPerClient());
+                settings.sessions().max(), settings.sessions().perClient());
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -305,7 +307,7 @@ public final class McpEndpoint {
                 .transform(x -> sessions.evictExpired())
                 .onSuccess(ended -> {
                     ended.forEach(id -> endedHere(id, false));
-                    live.endUnused(settings.sessionIdleTimeout());
+                    live.endUnused(settings.sessions().idleTimeout());
                 })
                 .mapEmpty();
     }

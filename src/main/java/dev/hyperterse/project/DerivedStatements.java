@@ -131,14 +131,14 @@ final class DerivedStatements {
         for (String name : allowed) {
             defs.add(new InputDef(name, InputType.STRING, null, false, false, null, at));
         }
-        Limits limits = root.config().limits();
+        Limits limits = root.config().tools().limits();
         if (toolName.startsWith("completion:")) {
             // MCP takes at most 100 completion values: a row limit of 100 tells when there are more
             limits = new Limits(Math.min(limits.rowLimit(), COMPLETION_ROWS), limits.resultMaxBytes(),
                     limits.statementTimeout(), limits.scriptTimeout());
         }
         derived.put(toolName, ToolDef.builder(toolName).path("").description(owner).statement(use, text).inputs(defs)
-                .auth(auth).cache(root.config().cache()).limits(limits).location(at, statementAt).build());
+                .auth(auth).cache(root.config().tools().cache()).limits(limits).location(at, statementAt).build());
         return toolName;
     }
 

@@ -205,25 +205,26 @@ public final class ProjectCompiler {
                 .read(YamlDocument.merge(defaults, rootNode), projectDir, rootShown);
 
         Set<String> unreadableAdapters = new HashSet<>();
-        Map<String, AdapterDef> adapters = readAdapters(root.config().adaptersDir(), projectDir, env,
+        Map<String, AdapterDef> adapters = readAdapters(root.config().folders().adaptersDir(), projectDir, env,
                 unreadableAdapters, problems);
         ToolReader toolReader = new ToolReader(root, adapters, unreadableAdapters, env, authBlocks,
                 scriptFiles, paths, problems);
         Found found = new Found();
-        Map<String, ToolDef> tools = readTools(root.config().toolsDir(), root.config().exposure(), toolReader,
+        Map<String, ToolDef> tools = readTools(root.config().folders().toolsDir(), root.config().exposure(), toolReader,
                 found, problems);
         DerivedStatements derived = new DerivedStatements(root, adapters, unreadableAdapters, env, problems);
         ArgumentReader arguments = new ArgumentReader(derived, problems);
-        Map<String, PromptDef> prompts = readPrompts(root.config().promptsDir(),
+        Map<String, PromptDef> prompts = readPrompts(root.config().folders().promptsDir(),
                 new PromptReader(root, authBlocks, arguments, problems), found, problems);
-        List<ResourceDef> resources = readResources(root.config().resourcesDir(),
+        List<ResourceDef> resources = readResources(root.config().folders().resourcesDir(),
                 new ResourceReader(root, authBlocks, arguments, derived, problems), found, problems);
-        if (root.config().toolsDir() != null && found.tools == 0 && found.others > 0) {
+        if (root.config().folders().toolsDir() != null && found.tools == 0 && found.others > 0) {
             // a project of prompts or resources may have an empty tools folder; said in case its
             // tool files were meant to be found (a config.yaml instead of a config.terse)
-            problems.warn(paths.show(root.config().toolsDir()), 0, "no tools: no config.terse file below the tools folder");
+            problems.warn(paths.show(root.config().folders().toolsDir()), 0,
+                    "no tools: no config.terse file below the tools folder");
         }
-        if (found.tools + found.others == 0 && root.config().rootDir() != null) {
+        if (found.tools + found.others == 0 && root.config().folders().rootDir() != null) {
             // as Hyperterse 2.3+: prompts or resources alone are a project; nothing at all is not
             problems.error(rootShown, 0, "the project defines no tools, prompts or resources, so there is "
                     + "nothing to serve: add a tool (" + shownIn(root.folders().tools(), "<tool>/config.terse")

@@ -239,7 +239,7 @@ final class ResourceReader {
     private byte[] readFile(ConfigMap cfg, String owner, Path folder, String written) {
         Path file;
         try {
-            file = ConfinedPaths.resolve(root.config().projectDir(), "the project folder", folder, written);
+            file = ConfinedPaths.resolve(root.config().folders().projectDir(), "the project folder", folder, written);
         } catch (IllegalArgumentException e) {
             cfg.error("file", "'file' of " + owner + ": " + e.getMessage());
             return null;

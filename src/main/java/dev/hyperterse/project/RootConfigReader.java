@@ -217,16 +217,20 @@ final class RootConfigReader {
 
         ServerSettings settings = server == null ? null : serverSettings(server);
         ConfigMap observability = section(top, "observability", OBSERVABILITY_KEYS);
-        ProjectConfig config = new ProjectConfig(name, version, projectDir, rootDir, toolsDir, adaptersDir,
-                new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
-                        filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
-                cache, cacheMaxBytes, limits, scriptWorkers, settings,
-                defaultAuth, SourceLocation.of(rootShown),
-                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability), allowHosts,
-                strictHandlerInputs != null && strictHandlerInputs, promptsDir, resourcesDir,
-                exposeScriptErrors == null || exposeScriptErrors,
-                new ToolAccess(exposure(tools), runUnconfirmed(tools), executeToolHeader != null && executeToolHeader,
-                        parseJsonStrings != null && parseJsonStrings));
+        // read before tools.exposure and tools.confirm_without_elicitation, so errors keep their order
+        ObservabilitySettings observed =
+                observability == null ? ObservabilitySettings.DEFAULTS : observability(observability);
+        ToolAccess access = new ToolAccess(exposure(tools), runUnconfirmed(tools),
+                executeToolHeader != null && executeToolHeader, parseJsonStrings != null && parseJsonStrings);
+        ProjectConfig config = new ProjectConfig(name, version, SourceLocation.of(rootShown),
+                new ProjectConfig.Folders(projectDir, rootDir, toolsDir, adaptersDir, promptsDir, resourcesDir),
+                new ProjectConfig.Tools(
+                        new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
+                                filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
+                        access, cache, cacheMaxBytes, limits, defaultAuth,
+                        strictHandlerInputs != null && strictHandlerInputs,
+                        exposeScriptErrors == null || exposeScriptErrors),
+                new ProjectConfig.Scripts(scriptWorkers, allowHosts), settings, observed);
         return new RootConfig(config, defaultAuth, authBroken,
                 new Folders(toolsLookedIn, promptsLookedIn, resourcesLookedIn));
     }
@@ -288,13 +292,16 @@ final class RootConfigReader {
         Duration drainPeriod = server.durationOrZero(required(server, "drain_period"));
         Integer instances = instances(server);
         Boolean console = server.bool(required(server, "console"));
-        return new ServerSettings(port, host == null ? "" : host, logLevel == null ? BAD_INT : logLevel.intValue(),
-                cors == null ? List.of() : cors, origins == null ? List.of() : origins,
-                hosts == null ? List.of() : hosts, maxBody == null ? BAD_INT : maxBody,
-                toolErrors == null ? ToolErrorMode.RESULT : toolErrors, orBad(idle), orBad(maxSessions),
-                orBad(pageSize), orBad(progressInterval), searchOutputSchema != null && searchOutputSchema,
-                orBad(shutdownTimeout), orBad(perClient), timeouts == null ? HttpLimits.DEFAULTS : timeouts,
-                metricsToken, orBad(instances), console != null && console, orBad(drainPeriod));
+        return new ServerSettings(
+                new ServerSettings.Network(port, host == null ? "" : host, cors == null ? List.of() : cors,
+                        origins == null ? List.of() : origins, hosts == null ? List.of() : hosts, orBad(instances)),
+                new ServerSettings.Sessions(orBad(idle), orBad(maxSessions), orBad(perClient)),
+                new ServerSettings.RequestLimits(maxBody == null ? BAD_INT : maxBody,
+                        timeouts == null ? HttpLimits.DEFAULTS : timeouts, orBad(pageSize)),
+                new ServerSettings.Timeouts(orBad(progressInterval), orBad(shutdownTimeout), orBad(drainPeriod)),
+                logLevel == null ? BAD_INT : logLevel.intValue(),
+                toolErrors == null ? ToolErrorMode.RESULT : toolErrors,
+                searchOutputSchema != null && searchOutputSchema, metricsToken, console != null && console);
     }
 
     /** {@code server.http.bodies_in_flight}: a size, or {@code auto} (a quarter of the heap). */

@@ -9,7 +9,6 @@ import dev.hyperterse.model.InputType;
 import dev.hyperterse.model.InputValueException;
 import dev.hyperterse.model.Limits;
 import dev.hyperterse.model.Placeholders;
-import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolAnnotations;
@@ -158,9 +157,9 @@ final class ToolReader {
                 .handler(databaseTool ? null : scripts.handler()).mappers(scripts.inputMapper(), scripts.outputMapper())
                 .auth(auth.auth()).cache(cache).invalidates(invalidated).limits(limits)
                 .location(SourceLocation.of(shown), statementLocation(cfg, shown)).scriptEnv(scriptEnv(cfg, owner, scripts))
-                .openInputs(!databaseTool && !root.config().strictHandlerInputs()).title(title(cfg)).tags(tags(cfg))
+                .openInputs(!databaseTool && !root.config().tools().strictHandlerInputs()).title(title(cfg)).tags(tags(cfg))
                 .annotations(annotations(cfg, databaseTool ? statement : null, databaseTool ? adapters.get(use) : null))
-                .exposeScriptErrors(root.config().exposeScriptErrors()).confirm(confirm(cfg)).output(output)
+                .exposeScriptErrors(root.config().tools().exposeScriptErrors()).confirm(confirm(cfg)).output(output)
                 .outputContent(outputContent).examples(examples(cfg)).build();
         return new ReadTool(tool, nameLocation, invalidates);
     }
@@ -314,10 +313,10 @@ final class ToolReader {
             return;
         }
         TreeSet<String> known = new TreeSet<>(adapters.keySet());
-        ProjectConfig config = root.config();
+        Path adaptersDir = root.config().folders().adaptersDir();
         String where = known.isEmpty()
-                ? "no adapters are defined" + (config.adaptersDir() == null ? ""
-                        : " (looked for *.terse files in " + paths.show(config.adaptersDir()) + ")")
+                ? "no adapters are defined" + (adaptersDir == null ? ""
+                        : " (looked for *.terse files in " + paths.show(adaptersDir) + ")")
                 : "known adapters: " + String.join(", ", known);
         cfg.error("use", "unknown adapter '" + use + "' in 'use'" + Suggestions.adapter(use, adapters) + "; " + where);
     }
@@ -762,7 +761,7 @@ final class ToolReader {
      * have side effects, so a handler tool is cached only when its own block turns caching on.
      */
     private CachePolicy cachePolicy(ConfigMap cfg, boolean databaseTool) {
-        CachePolicy root = this.root.config().cache();
+        CachePolicy root = this.root.config().tools().cache();
         CachePolicy base = databaseTool ? root : new CachePolicy(false, root.ttlSeconds());
         ConfigMap cache = cfg.map("cache");
         if (cache == null) {
@@ -781,7 +780,7 @@ final class ToolReader {
      * the root's.
      */
     private Limits limits(ConfigMap cfg, AdapterDef adapter, boolean databaseTool) {
-        Limits base = root.config().limits();
+        Limits base = root.config().tools().limits();
         Integer rows = cfg.positiveInt("row_limit");
         Duration timeout = cfg.duration("timeout");
         Integer adapterRows = null;

@@ -83,12 +83,12 @@ public final class HyperterseServer {
     }
 
     /**
-     * Connects the project and starts listening on {@code settings.host()}:{@code port}.
+     * Connects the project and starts listening on {@code settings.network().host()}:{@code port}.
      * Fails with a {@link StartupException} listing every reason the project cannot be served.
      */
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
                                                  Connectors connectors, AuthPlugins authPlugins, ServeOptions options) {
-        int instances = settings.instancesFor(Runtime.getRuntime().availableProcessors());
+        int instances = settings.network().instancesFor(Runtime.getRuntime().availableProcessors());
         return Listeners.deploy(vertx, instances)
                 .recover(e -> Future.failedFuture(new StartupException(java.util.List.of(
                         "cannot deploy " + Counted.of(instances, "HTTP listener") + ": " + e.getMessage()))))
@@ -127,21 +127,22 @@ public final class HyperterseServer {
             AtomicBoolean stopping = new AtomicBoolean();
             boolean reloads = options.recompile() != null;
             SessionStore sessions = vertx.isClustered()
-                    ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(),
-                            settings.sessionsPerClient(), options.clock())
-                    : new LocalSessionStore(settings.sessionIdleTimeout(), settings.maxSessions(),
-                            settings.sessionsPerClient(), options.clock());
+                    ? new ClusteredSessionStore(vertx, settings.sessions().idleTimeout(), settings.sessions().max(),
+                            settings.sessions().perClient(), options.clock())
+                    : new LocalSessionStore(settings.sessions().idleTimeout(), settings.sessions().max(),
+                            settings.sessions().perClient(), options.clock());
             McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.mcpExtension(),
                     reloads, options.clock(), telemetry);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
                             options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
-                    (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
+                    (old, now) -> swapped(endpoint, old, now), settings.timeouts().shutdownTimeout(),
+                    telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
-            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.http());
+            ConnectionDeadlines deadlines = new ConnectionDeadlines(vertx, settings.limits().http());
             ObservabilitySettings observability = project.config().observability();
             OperatorAccess operatorAccess = new OperatorAccess(endpoint.originPolicy(), settings.metricsToken());
             Console console = files == null ? null : new Console(files, live, operatorAccess);
@@ -150,7 +151,7 @@ public final class HyperterseServer {
             if (console != null) {
                 operatorPaths.addAll(console.paths());
             }
-            Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy(), operatorPaths);
+            Cors cors = new Cors(settings.network().corsOrigins(), endpoint.originPolicy(), operatorPaths);
             Readiness readiness = new Readiness(vertx, current, stopping::get,
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
@@ -198,8 +199,9 @@ public final class HyperterseServer {
                 return router;
             };
 
+            String host = settings.network().host();
             HttpServerOptions httpOptions = new HttpServerOptions()
-                    .setHost(settings.host())
+                    .setHost(host)
                     .setPort(port)
                     .setCompressionSupported(true)
                     .setMaxInitialLineLength(8192)
@@ -208,7 +210,7 @@ public final class HyperterseServer {
                     // then a connection has no handler, so a client sending fewer would escape the
                     // header deadline (ConnectionDeadlines); h2c upgrade requests are answered in HTTP/1.1
                     .setHttp2ClearTextEnabled(false)
-                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.http().idle().toMillis()))
+                    .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, settings.limits().http().idle().toMillis()))
                     .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
             deadlines.start();
             return listeners.listen(httpOptions, deadlines::opened, routes)
@@ -232,7 +234,7 @@ public final class HyperterseServer {
                         Runnable announce = () -> LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
                                 project.config().name(), Counted.of(project.tools().size(), "tool"),
                                 Counted.of(project.adapters().size(), "adapter"),
-                                displayHost(settings.host()), bound, MCP_PATH,
+                                displayHost(host), bound, MCP_PATH,
                                 Counted.of(listeners.count(), "listener"), Counted.of(loops.size(), "event loop"));
                         // in a cluster, a reload one node's watcher makes is repeated by the others
                         ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
@@ -241,7 +243,7 @@ public final class HyperterseServer {
                             fanOut.listen();
                         }
                         ProjectWatcher watcher = reloader == null || options.watchInterval() == null ? null
-                                : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
+                                : new ProjectWatcher(vertx, project.config().folders().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
                                 sweeper, deadlines, reloader, watcher, stopping);
@@ -250,12 +252,12 @@ public final class HyperterseServer {
                                 .onSuccess(started -> {
                                     announce.run();
                                     if (console != null) {
-                                        LOG.info("web console at http://{}:{}{}/", displayHost(settings.host()),
+                                        LOG.info("web console at http://{}:{}{}/", displayHost(host),
                                                 bound, Console.PATH);
                                     }
                                 })
                                 .recover(e -> server.close().transform(x -> Future.failedFuture(new StartupException(
-                                        java.util.List.of("cannot watch " + project.config().projectDir() + ": "
+                                        java.util.List.of("cannot watch " + project.config().folders().projectDir() + ": "
                                                 + e.getMessage())))));
                     })
                     .recover(e -> {
@@ -266,10 +268,10 @@ public final class HyperterseServer {
                         deadlines.stop();
                         listeners.close();
                         boolean inUse = addressInUse(e);
-                        String reason = inUse ? "port " + port + " is already in use on " + settings.host()
+                        String reason = inUse ? "port " + port + " is already in use on " + host
                                 + " (by another server, or an earlier run still going)" : e.getMessage();
                         return snapshot.close().transform(x -> Future.failedFuture(new StartupException(
-                                java.util.List.of("cannot listen on " + settings.host() + ":" + port + ": " + reason),
+                                java.util.List.of("cannot listen on " + host + ":" + port + ": " + reason),
                                 inUse)));
                     });
         }));
@@ -323,7 +325,7 @@ public final class HyperterseServer {
 
     /** Often enough that an idle session ends near its time, rarely enough to cost nothing. */
     private static long sweepMillis(ServerSettings settings) {
-        return Math.max(1000, Math.min(30_000, settings.sessionIdleTimeout().toMillis() / 2));
+        return Math.max(1000, Math.min(30_000, settings.sessions().idleTimeout().toMillis() / 2));
     }
 
     private static String displayHost(String host) {

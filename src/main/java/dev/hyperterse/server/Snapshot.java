@@ -12,6 +12,7 @@ import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.mcp.McpBackend;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ToolDef;
@@ -200,7 +201,7 @@ public final class Snapshot {
         for (dev.hyperterse.auth.AuthCheck check : assembly.distinctAuthChecks()) {
             if (check instanceof ScriptAuthCheck) {
                 // an auth script runs like a tool's scripts, with the default tool-call time limit
-                ((ScriptAuthCheck) check).bind(scripts.runtime()::call, project.config().limits().scriptTimeout());
+                ((ScriptAuthCheck) check).bind(scripts.runtime()::call, project.config().tools().limits().scriptTimeout());
             }
             starting.add(check.start(vertx));
         }
@@ -240,14 +241,15 @@ public final class Snapshot {
                         }
                         return vertx.executeBlocking(() -> {
                             ResultCache cache = usesCache(project)
-                                    ? new CaffeineResultCache(vertx, project.config().cacheMaxBytes()) : ResultCache.NONE;
+                                    ? new CaffeineResultCache(vertx, project.config().tools().cacheMaxBytes())
+                                    : ResultCache.NONE;
                             Pipeline pipeline = new Pipeline(project.tools(), project.derivedTools(), assembly.statements(), live,
                                     assembly.authChecks(), cacheForPipeline.apply(cache), scripts.runtime(), telemetry,
                                     checked.described(), unavailable(project, checked));
                             String version = project.config().version() == null ? "0.0.0" : project.config().version();
                             McpBackend backend = new McpBackend(project.config().name(), version, pipeline, indexing,
-                                    project.config().search(), project.prompts(), project.resources(),
-                                    project.config().access(), project.config().limits().resultMaxBytes());
+                                    project.config().tools().search(), project.prompts(), project.resources(),
+                                    project.config().tools().access(), project.config().tools().limits().resultMaxBytes());
                             return new Snapshot(vertx, project, live, assembly, cache, scripts, backend,
                                     checked.problems());
                         }, false).recover(e -> closeAll(live, assembly).transform(x -> Future.<Snapshot>failedFuture(e)));
@@ -294,7 +296,7 @@ public final class Snapshot {
                         new ScriptDiskCache(CacheFolders.scripts())), false);
         return engine.compose(e -> {
             ScriptEngine own = shared == null ? e : null;
-            Duration longest = project.config().limits().scriptTimeout();
+            Duration longest = project.config().tools().limits().scriptTimeout();
             for (ToolDef tool : project.tools().values()) {
                 if (tool.limits().scriptTimeout().compareTo(longest) > 0) {
                     longest = tool.limits().scriptTimeout();
@@ -302,10 +304,12 @@ public final class Snapshot {
             }
             Duration longestTimeout = longest;
             // setting the runtime up reads the project's folders: on a worker, not on this event loop
-            return vertx.executeBlocking(() -> ScriptRuntime.start(vertx, e, project.config().projectDir(), uses(project),
-                            project.config().scriptWorkers(), longestTimeout, telemetry.metrics(),
-                            new ScriptAccess(List.of(project.config().rootDir()),
-                                    new FetchRules(project.config().fetchAllowHosts(), serverPort))), false)
+            ProjectConfig.Folders folders = project.config().folders();
+            ProjectConfig.Scripts scriptSettings = project.config().scripts();
+            return vertx.executeBlocking(() -> ScriptRuntime.start(vertx, e, folders.projectDir(), uses(project),
+                            scriptSettings.workers(), longestTimeout, telemetry.metrics(),
+                            new ScriptAccess(List.of(folders.rootDir()),
+                                    new FetchRules(scriptSettings.fetchAllowHosts(), serverPort))), false)
                     .compose(starting -> starting)
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
@@ -347,7 +351,7 @@ public final class Snapshot {
         for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
             // an auth script's calls run under the project's script time limit
             uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
-                    passedEnv(block.scriptEnv(), project), project.config().limits().scriptTimeout()));
+                    passedEnv(block.scriptEnv(), project), project.config().tools().limits().scriptTimeout()));
         }
         return uses;
     }

@@ -42,7 +42,7 @@ public final class StatementChecks {
     static Map<String, Future<Connector>> connectAll(Vertx vertx, Project project, Connectors registry,
                                                      List<Loop> loops) {
         return startAll(project, registry, (factory, adapter) ->
-                LoopLocalConnector.connect(vertx, factory, adapter, project.config().projectDir(), loops));
+                LoopLocalConnector.connect(vertx, factory, adapter, project.config().folders().projectDir(), loops));
     }
 
     /**
@@ -52,7 +52,7 @@ public final class StatementChecks {
     public static Map<String, Future<Connector>> connectAllToCheck(Vertx vertx, Project project, Connectors registry,
                                                                    java.util.function.Consumer<String> notes) {
         return startAll(project, registry, (factory, adapter) ->
-                factory.connectToCheck(vertx, adapter, project.config().projectDir(), notes));
+                factory.connectToCheck(vertx, adapter, project.config().folders().projectDir(), notes));
     }
 
     private static Map<String, Future<Connector>> startAll(Project project, Connectors registry,

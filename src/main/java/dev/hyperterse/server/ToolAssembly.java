@@ -9,6 +9,7 @@ import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.connector.StatementException;
 import dev.hyperterse.model.AdapterDef;
 import dev.hyperterse.model.AuthDef;
+import dev.hyperterse.model.ProjectConfig;
 import dev.hyperterse.model.ScriptRef;
 import dev.hyperterse.model.SourceLocation;
 import dev.hyperterse.model.ToolDef;
@@ -113,7 +114,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
                 }
             }
         }
-        AuthDef rootDef = project.config().defaultAuth();
+        AuthDef rootDef = project.config().tools().defaultAuth();
         AuthCheck rootAuth = rootDef == null ? null
                 : checkFor(rootDef, "root auth", checks, project, authPlugins, problems);
         if (rootAuth != null && rootAuth.protectedResource().map(r -> r.authorizationServers().isEmpty()).orElse(false)) {
@@ -181,7 +182,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         List<AuthDef> others = new ArrayList<>();
         project.prompts().values().forEach(p -> others.add(p.auth()));
         project.resources().forEach(r -> others.add(r.auth()));
-        others.add(project.config().defaultAuth());
+        others.add(project.config().tools().defaultAuth());
         for (AuthDef block : others) {
             if (block != null && block.script() != null && !out.contains(block)) {
                 out.add(block);
@@ -191,7 +192,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
     }
 
     private static String owner(AuthDef block, Project project) {
-        return block.equals(project.config().defaultAuth()) ? "root auth"
+        return block.equals(project.config().tools().defaultAuth()) ? "root auth"
                 : project.tools().values().stream().filter(t -> block.equals(t.auth()))
                         .map(t -> "tool '" + t.name() + "'").findFirst().orElse("auth");
     }
@@ -216,8 +217,8 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
         DisplayPaths paths = new DisplayPaths(Path.of(""));
         ScriptCheck check;
         try {
-            check = new ScriptCheck(engine, project.config().projectDir(), List.of(project.config().rootDir()),
-                    scripts(project).keySet());
+            ProjectConfig.Folders folders = project.config().folders();
+            check = new ScriptCheck(engine, folders.projectDir(), List.of(folders.rootDir()), scripts(project).keySet());
         } catch (IOException e) {
             problems.add(new ConfigProblem(project.config().location(), "cannot open the project folder for scripts: "
                     + e.getMessage()));
@@ -245,7 +246,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             ScriptRef script = block.script();
             if (distinct.add(List.of(script.file(), script.exportName(), env))) {
                 // an auth script's calls run under the project's script time limit
-                jobs.add(new ScriptJob(script, env, project.config().limits().scriptTimeout(),
+                jobs.add(new ScriptJob(script, env, project.config().tools().limits().scriptTimeout(),
                         owner(block, project) + ": auth script"));
             }
         }

@@ -169,8 +169,8 @@ class CommandLineTextTest {
             Project compiled = new ProjectCompiler(Map.of("SHOP_POSTGRES_URL", "postgres://x/y",
                     "SHOP_MYSQL_URL", "mysql://x/y", "SHOP_REDIS_URL", "redis://x"),
                     Connectors.builtIn().types(), AuthPlugins.builtIn().names()).compile(p);
-            assertNull(compiled.config().server().port(), p + " sets server.port, so $PORT never applies");
-            assertEquals(18650, Listen.port(null, compiled.config().server().port(), "18650"), p.toString());
+            assertNull(compiled.config().server().network().port(), p + " sets server.port, so $PORT never applies");
+            assertEquals(18650, Listen.port(null, compiled.config().server().network().port(), "18650"), p.toString());
         }
     }
 

@@ -35,8 +35,8 @@ class BodiesInFlightTest {
     private static final int BODY = 300_000;
 
     @RegisterExtension
-    static final TestServer server = TestServer.quickstart(s -> s.withHttpLimits(new HttpLimits(
-            Duration.ofMinutes(5), Duration.ofSeconds(10), Duration.ofSeconds(60), BUDGET)), ServeOptions.DEFAULTS);
+    static final TestServer server = TestServer.quickstart(s -> s.limits(l -> l.http(new HttpLimits(
+            Duration.ofMinutes(5), Duration.ofSeconds(10), Duration.ofSeconds(60), BUDGET))), ServeOptions.DEFAULTS);
     static final RawHttp http = server.http();
 
     @Test

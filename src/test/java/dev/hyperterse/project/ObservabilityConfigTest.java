@@ -17,17 +17,17 @@ class ObservabilityConfigTest {
         var config = ProjectFixture.withOneTool(dir).compile().config();
         assertEquals(ObservabilitySettings.DEFAULTS, config.observability(), "the model's constant agrees with the packaged defaults");
         assertEquals(new ObservabilitySettings(false, false, true, "/metrics", "text"), config.observability());
-        assertEquals(Duration.ofSeconds(30), config.server().shutdownTimeout());
-        assertEquals(Duration.ofSeconds(5), config.server().drainPeriod());
+        assertEquals(Duration.ofSeconds(30), config.server().timeouts().shutdownTimeout());
+        assertEquals(Duration.ofSeconds(5), config.server().timeouts().drainPeriod());
     }
 
     @Test
     void aDrainPeriodOfZeroStopsListeningAtOnce(@TempDir Path dir) throws Exception {
         ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", "name: x\nserver:\n  drain_period: 0\n");
-        assertEquals(Duration.ZERO, p.compile().config().server().drainPeriod());
+        assertEquals(Duration.ZERO, p.compile().config().server().timeouts().drainPeriod());
         p.write(".hyperterse", "name: x\nserver:\n  drain_period: 1500ms\n");
-        assertEquals(Duration.ofMillis(1500), p.compile().config().server().drainPeriod());
+        assertEquals(Duration.ofMillis(1500), p.compile().config().server().timeouts().drainPeriod());
     }
 
     @Test
@@ -37,7 +37,7 @@ class ObservabilityConfigTest {
                 + "  metrics:\n    path: /internal/metrics\n  logs:\n    format: JSON\n");
         var config = p.compile().config();
         assertEquals(new ObservabilitySettings(true, false, true, "/internal/metrics", "json"), config.observability());
-        assertEquals(Duration.ofSeconds(5), config.server().shutdownTimeout());
+        assertEquals(Duration.ofSeconds(5), config.server().timeouts().shutdownTimeout());
     }
 
     @Test

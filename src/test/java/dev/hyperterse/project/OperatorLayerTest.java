@@ -48,17 +48,18 @@ class OperatorLayerTest {
                 Map.of("hyperterse.server.port", "8081", "hyperterse.server.sessions.max", "60",
                         "hyperterse.server.sessions.idle_timeout", "7m"));
         ServerSettings s = server(dir, "name: x\nserver:\n  host: 127.0.0.2\n", layer);
-        assertEquals(9090, s.port(), "the variable over the property over the file");
-        assertEquals("127.0.0.2", s.host(), "the project over the file");
-        assertEquals(60, s.maxSessions(), "the property over the file");
-        assertEquals(Duration.ofMinutes(5), s.sessionIdleTimeout(), "the variable over the property");
-        assertEquals(List.of("mcp.example.com"), s.allowedHosts(), "the file over the packaged defaults");
-        assertEquals(4L * 1024 * 1024, s.maxBodyBytes(), "the packaged default where nobody sets it");
+        assertEquals(9090, s.network().port(), "the variable over the property over the file");
+        assertEquals("127.0.0.2", s.network().host(), "the project over the file");
+        assertEquals(60, s.sessions().max(), "the property over the file");
+        assertEquals(Duration.ofMinutes(5), s.sessions().idleTimeout(), "the variable over the property");
+        assertEquals(List.of("mcp.example.com"), s.network().allowedHosts(), "the file over the packaged defaults");
+        assertEquals(4L * 1024 * 1024, s.limits().maxBodyBytes(), "the packaged default where nobody sets it");
         assertEquals(List.of(FILE, "-Dhyperterse.server.port", "-Dhyperterse.server.sessions.idle_timeout",
                 "-Dhyperterse.server.sessions.max", "HYPERTERSE_SERVER_PORT", "HYPERTERSE_SERVER_SESSIONS_IDLE_TIMEOUT"),
                 layer.sources());
 
-        assertEquals(4321, server(dir, "name: x\nserver:\n  port: 4321\n", layer).port(), "the project over the variable");
+        assertEquals(4321, server(dir, "name: x\nserver:\n  port: 4321\n", layer).network().port(),
+                "the project over the variable");
         assertTrue(ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config().observability()
                 .tracingEnabled(), "observability from the file");
     }
@@ -70,7 +71,7 @@ class OperatorLayerTest {
                 "HYPERTERSE_OBSERVABILITY_METRICS_PATH", "/internal/metrics"), Map.of());
         ProjectFixture.withOneTool(dir);
         var config = ProjectFixture.compiler(Map.of()).withOperatorLayer(layer).compile(dir).config();
-        assertEquals(List.of("a.example", "b.example"), config.server().allowedHosts());
+        assertEquals(List.of("a.example", "b.example"), config.server().network().allowedHosts());
         assertTrue(config.server().searchOutputSchema());
         assertEquals("/internal/metrics", config.observability().metricsPath());
     }

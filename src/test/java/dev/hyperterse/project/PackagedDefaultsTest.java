@@ -34,30 +34,34 @@ class PackagedDefaultsTest {
         ProjectConfig config = ProjectFixture.withOneTool(dir).compile().config();
         assertEquals("test-project", config.name());
         assertNull(config.version());
-        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
+        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.folders().rootDir());
         assertEquals(10, config.searchLimit());
-        assertEquals(new CachePolicy(false, 120), config.cache());
-        assertEquals(Limits.DEFAULTS, config.limits(), "the model's constant agrees with the packaged defaults");
-        assertEquals(4, config.scriptWorkers());
+        assertEquals(new CachePolicy(false, 120), config.tools().cache());
+        assertEquals(Limits.DEFAULTS, config.tools().limits(), "the model's constant agrees with the packaged defaults");
+        assertEquals(4, config.scripts().workers());
 
         ServerSettings server = config.server();
-        assertNull(server.port());
-        assertEquals("127.0.0.1", server.host());
+        assertNull(server.network().port());
+        assertEquals("127.0.0.1", server.network().host());
         assertEquals(3, server.logLevel());
-        assertEquals(List.of("*"), server.corsOrigins());
-        assertEquals(List.of(), server.allowedOrigins());
-        assertEquals(List.of(), server.allowedHosts());
-        assertEquals(4L * 1024 * 1024, server.maxBodyBytes());
+        assertEquals(List.of("*"), server.network().corsOrigins());
+        assertEquals(List.of(), server.network().allowedOrigins());
+        assertEquals(List.of(), server.network().allowedHosts());
+        assertEquals(4L * 1024 * 1024, server.limits().maxBodyBytes());
         assertEquals(ToolErrorMode.RESULT, server.toolErrors(), "tool failures are isError results unless configured");
-        assertEquals(Duration.ofMinutes(30), server.sessionIdleTimeout());
-        assertEquals(10_000, server.maxSessions());
-        assertEquals(100, server.pageSize());
-        assertEquals(Duration.ofSeconds(1), server.progressInterval());
+        assertEquals(Duration.ofMinutes(30), server.sessions().idleTimeout());
+        assertEquals(10_000, server.sessions().max());
+        assertEquals(100, server.limits().pageSize());
+        assertEquals(Duration.ofSeconds(1), server.timeouts().progressInterval());
         assertFalse(server.searchOutputSchema());
-        assertEquals(1000, server.sessionsPerClient(), "10% of max");
-        assertEquals(dev.hyperterse.model.HttpLimits.DEFAULTS, server.http(),
+        assertEquals(1000, server.sessions().perClient(), "10% of max");
+        assertEquals(dev.hyperterse.model.HttpLimits.DEFAULTS, server.limits().http(),
                 "the model's constant agrees with the packaged defaults");
         assertNull(server.metricsToken());
+        assertEquals(ServerSettings.DEFAULTS, server, "the model's constants agree with the packaged defaults");
+        assertEquals(ServerSettings.DEFAULTS, ServerSettings.builder().build());
+        assertEquals(ProjectConfig.Scripts.DEFAULTS, config.scripts(),
+                "the model's constant agrees with the packaged defaults");
     }
 
     @Test
@@ -75,11 +79,11 @@ class PackagedDefaultsTest {
         p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 25%\n"
                 + "  http:\n    header_timeout: 2s\n");
         ServerSettings server = p.compile().config().server();
-        assertEquals(50, server.sessionsPerClient());
-        assertEquals(Duration.ofSeconds(2), server.http().headers());
-        assertEquals(Duration.ofMinutes(5), server.http().idle(), "a sibling keeps its default");
+        assertEquals(50, server.sessions().perClient());
+        assertEquals(Duration.ofSeconds(2), server.limits().http().headers());
+        assertEquals(Duration.ofMinutes(5), server.limits().http().idle(), "a sibling keeps its default");
         p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    max: 200\n    per_client: 7\n");
-        assertEquals(7, p.compile().config().server().sessionsPerClient());
+        assertEquals(7, p.compile().config().server().sessions().perClient());
         for (String wrong : new String[] {"0", "0%", "150%", "lots", "-3"}) {
             p.write(".hyperterse", "name: x\nserver:\n  sessions:\n    per_client: '" + wrong + "'\n");
             Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, p::compile, wrong);
@@ -93,11 +97,12 @@ class PackagedDefaultsTest {
         ProjectFixture p = ProjectFixture.withOneTool(dir);
         p.write(".hyperterse", "name: x\nserver:\n  host: 0.0.0.0\n  sessions:\n    max: 3\ntools:\n  cache:\n    ttl:\n");
         ServerSettings server = p.compile().config().server();
-        assertEquals("0.0.0.0", server.host());
-        assertEquals(3, server.maxSessions());
-        assertEquals(Duration.ofMinutes(30), server.sessionIdleTimeout(), "a sibling keeps its default");
+        assertEquals("0.0.0.0", server.network().host());
+        assertEquals(3, server.sessions().max());
+        assertEquals(Duration.ofMinutes(30), server.sessions().idleTimeout(), "a sibling keeps its default");
         assertEquals(3, server.logLevel());
-        assertEquals(new CachePolicy(false, 120), p.compile().config().cache(), "a key with no value keeps the default");
+        assertEquals(new CachePolicy(false, 120), p.compile().config().tools().cache(),
+                "a key with no value keeps the default");
     }
 
     @Test

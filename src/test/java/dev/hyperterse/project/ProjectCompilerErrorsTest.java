@@ -593,11 +593,11 @@ class ProjectCompilerErrorsTest {
     void sizesWithUnits() throws Exception {
         p.handlerTool("h", "description: h\n");
         root("name: x", "server:", "  max_body_size: 512KB", "  port: 8081");
-        assertEquals(512 * 1024, p.compile().config().server().maxBodyBytes());
-        assertEquals(8081, p.compile().config().server().port());
+        assertEquals(512 * 1024, p.compile().config().server().limits().maxBodyBytes());
+        assertEquals(8081, p.compile().config().server().network().port());
         root("name: x", "server:", "  max_body_size: 1000");
-        assertEquals(1000, p.compile().config().server().maxBodyBytes());
-        assertNull(p.compile().config().server().port(), "no port unless set");
+        assertEquals(1000, p.compile().config().server().limits().maxBodyBytes());
+        assertNull(p.compile().config().server().network().port(), "no port unless set");
     }
 
     @Test
@@ -652,9 +652,9 @@ class ProjectCompilerErrorsTest {
     void searchStatementsAreShownUnlessTurnedOff() throws Exception {
         p.handlerTool("h", "description: h\n");
         root("name: x");
-        assertTrue(p.compile().config().search().statements(), "shown by default");
+        assertTrue(p.compile().config().tools().search().statements(), "shown by default");
         root("name: x", "tools:", "  search:", "    statements: false");
-        assertFalse(p.compile().config().search().statements());
+        assertFalse(p.compile().config().tools().search().statements());
         Path r = root("name: x", "tools:", "  search:", "    statements: sometimes");
         assertProblem(p.fails(), r, 4, "'tools.search.statements'");
     }

@@ -183,32 +183,32 @@ class ProjectCompilerTest {
         ProjectConfig config = compile().config();
         assertEquals("shop", config.name());
         assertEquals("1.10", config.version(), "version keeps its text");
-        assertEquals(dir.toAbsolutePath().normalize(), config.projectDir());
-        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.rootDir());
-        assertEquals(dir.resolve("app/tools").toAbsolutePath().normalize(), config.toolsDir());
-        assertEquals(dir.resolve("app/adapters").toAbsolutePath().normalize(), config.adaptersDir());
+        assertEquals(dir.toAbsolutePath().normalize(), config.folders().projectDir());
+        assertEquals(dir.resolve("app").toAbsolutePath().normalize(), config.folders().rootDir());
+        assertEquals(dir.resolve("app/tools").toAbsolutePath().normalize(), config.folders().toolsDir());
+        assertEquals(dir.resolve("app/adapters").toAbsolutePath().normalize(), config.folders().adaptersDir());
         assertEquals(5, config.searchLimit());
-        assertEquals(new CachePolicy(true, 60), config.cache());
-        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.limits());
-        assertEquals(6, config.scriptWorkers());
+        assertEquals(new CachePolicy(true, 60), config.tools().cache());
+        assertEquals(new Limits(500, 2L << 20, Duration.ofSeconds(20), Duration.ofSeconds(3)), config.tools().limits());
+        assertEquals(6, config.scripts().workers());
         assertEquals(java.util.List.of(new dev.hyperterse.model.HostPattern("api.example.com", false, -1),
                 new dev.hyperterse.model.HostPattern("weather.example", true, 8443),
-                new dev.hyperterse.model.HostPattern("::1", false, 9000)), config.fetchAllowHosts());
+                new dev.hyperterse.model.HostPattern("::1", false, 9000)), config.scripts().fetchAllowHosts());
         assertTrue(ProjectFixture.samePath(config.location().file(), dir.resolve(".hyperterse")));
 
         ServerSettings server = config.server();
-        assertEquals(9000, server.port(), "from .env.local; .env is not read once .env.local exists");
-        assertEquals("0.0.0.0", server.host());
+        assertEquals(9000, server.network().port(), "from .env.local; .env is not read once .env.local exists");
+        assertEquals("0.0.0.0", server.network().host());
         assertEquals(4, server.logLevel());
-        assertEquals(List.of("https://a.example"), server.corsOrigins());
-        assertEquals(List.of("https://b.example"), server.allowedOrigins());
-        assertEquals(List.of("shop.internal"), server.allowedHosts());
-        assertEquals(1024 * 1024, server.maxBodyBytes());
+        assertEquals(List.of("https://a.example"), server.network().corsOrigins());
+        assertEquals(List.of("https://b.example"), server.network().allowedOrigins());
+        assertEquals(List.of("shop.internal"), server.network().allowedHosts());
+        assertEquals(1024 * 1024, server.limits().maxBodyBytes());
         assertEquals(ToolErrorMode.RPC, server.toolErrors());
-        assertEquals(Duration.ofMinutes(10), server.sessionIdleTimeout());
-        assertEquals(50, server.maxSessions());
-        assertEquals(7, server.pageSize());
-        assertEquals(Duration.ofMillis(250), server.progressInterval());
+        assertEquals(Duration.ofMinutes(10), server.sessions().idleTimeout());
+        assertEquals(50, server.sessions().max());
+        assertEquals(7, server.limits().pageSize());
+        assertEquals(Duration.ofMillis(250), server.timeouts().progressInterval());
         assertTrue(server.searchOutputSchema());
     }
 

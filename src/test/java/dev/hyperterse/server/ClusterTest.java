@@ -4,6 +4,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.connector.Connectors;
+import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.testing.RawHttp;
@@ -91,12 +92,13 @@ class ClusterTest {
         Connectors connectors = Connectors.builtIn();
         AuthPlugins auth = AuthPlugins.builtIn();
         Project p = new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(project(projectName));
-        Path folder = p.config().projectDir();
+        Path folder = p.config().folders().projectDir();
         ServeOptions serve = watch == null ? ServeOptions.DEFAULTS : ServeOptions.DEFAULTS.withReloads(
                 () -> new ProjectCompiler(Map.of(), connectors.types(), auth.names()).compile(folder),
                 watch.isZero() ? null : watch);
-        HyperterseServer server = HyperterseServer.start(vertx, p,
-                        p.config().server().withProgressInterval(java.time.Duration.ofMillis(50)), 0, connectors, auth, serve)
+        ServerSettings settings = p.config().server().toBuilder()
+                .timeouts(t -> t.progressInterval(java.time.Duration.ofMillis(50))).build();
+        HyperterseServer server = HyperterseServer.start(vertx, p, settings, 0, connectors, auth, serve)
                 .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         Node node = new Node(hz, vertx, server, new RawHttp("http://127.0.0.1:" + server.port()));
         nodes.add(node);

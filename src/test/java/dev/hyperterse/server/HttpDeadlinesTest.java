@@ -40,7 +40,7 @@ class HttpDeadlinesTest {
     @RegisterExtension
     static final TestServer server = TestServer.of(scratch -> RunningServer.start(
             DelayConnectors.quickstartWithSlowTool(scratch), Map.of(), RunningServer.withDelay(new DelayConnectors()),
-            s -> s.withHttpLimits(TIMEOUTS), ServeOptions.DEFAULTS));
+            s -> s.limits(l -> l.http(TIMEOUTS)), ServeOptions.DEFAULTS));
     static final RawHttp http = server.http();
 
     @Test

@@ -74,7 +74,7 @@ class ListenerInstancesTest {
     private static RunningServer start(Path project, Pools pools, int instances, ServeOptions options)
             throws Exception {
         return RunningServer.start(project, Map.of(), new Connectors(List.of(new SqliteConnectorFactory(), pools)),
-                s -> s.withInstances(instances), options, fourLoops());
+                s -> s.network(n -> n.instances(instances)), options, fourLoops());
     }
 
     @Test
@@ -190,7 +190,7 @@ class ListenerInstancesTest {
                 + "statement: SELECT pg_sleep({{ inputs.s }}) IS NULL AS slept, pg_backend_pid() AS pid\n"
                 + "inputs:\n  s:\n    type: float\n");
         try (RunningServer server = RunningServer.start(project, Map.of(), Connectors.builtIn(),
-                s -> s.withInstances(3), ServeOptions.DEFAULTS, fourLoops())) {
+                s -> s.network(n -> n.instances(3)), ServeOptions.DEFAULTS, fourLoops())) {
             io.vertx.sqlclient.Pool admin = io.vertx.pgclient.PgBuilder.pool().connectingTo(url)
                     .using(server.server().vertx()).build();
             try {
@@ -240,7 +240,7 @@ class ListenerInstancesTest {
         RunningServer.writeTool(project, "wait", "description: 'Waits for a list item'\nuse: kv\n"
                 + "statement: BLPOP {{ inputs.key }} 0.3\ninputs:\n  key:\n    type: string\n");
         try (RunningServer server = RunningServer.start(project, Map.of(), Connectors.builtIn(),
-                s -> s.withInstances(3), ServeOptions.DEFAULTS, fourLoops())) {
+                s -> s.network(n -> n.instances(3)), ServeOptions.DEFAULTS, fourLoops())) {
             io.vertx.redis.client.Redis admin = io.vertx.redis.client.Redis.createClient(server.server().vertx(), url);
             try {
                 // each listener's pool checked its connection when it opened, and keeps it

@@ -43,7 +43,8 @@ class McpSdkClientTest {
                 + "timeout: 1s\nstatement: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
                 + "SELECT count(*) AS n FROM c'\n");
         return RunningServer.start(project,
-                s -> s.withPageSize(3).withSearchOutputSchema(true).withProgressInterval(Duration.ofMillis(50)),
+                s -> s.limits(l -> l.pageSize(3)).searchOutputSchema(true)
+                        .timeouts(t -> t.progressInterval(Duration.ofMillis(50))),
                 ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));
     });
     static McpSyncClient client;

@@ -28,7 +28,7 @@ class McpSessionsTest {
 
     static MutableClock clock = new MutableClock();
     @RegisterExtension
-    static final TestServer server = TestServer.quickstart(s -> s.withSessions(IDLE, 3),
+    static final TestServer server = TestServer.quickstart(s -> s.sessions(x -> x.idleTimeout(IDLE).max(3)),
             ServeOptions.DEFAULTS.withClock(clock));
     static final RawHttp http = server.http();
 

@@ -587,7 +587,7 @@ class McpStatelessTest {
     void listenStreamsPerClientAreBounded(@TempDir Path dir) throws Exception {
         Path project = RunningServer.copyExample("quickstart", dir);
         try (RunningServer bounded = RunningServer.start(project,
-                s -> s.withSessions(Duration.ofMinutes(30), 3).withSessionsPerClient(2), ServeOptions.DEFAULTS)) {
+                s -> s.sessions(x -> x.idleTimeout(Duration.ofMinutes(30)).max(3).perClient(2)), ServeOptions.DEFAULTS)) {
             RawHttp h = new RawHttp(bounded.baseUrl());
             List<SseStream> open = new ArrayList<>();
             try {
@@ -641,7 +641,7 @@ class McpStatelessTest {
         Path project = RunningServer.copyExample("quickstart", dir);
         List<AddressedStream> open = new ArrayList<>();
         try (RunningServer full = RunningServer.start(project,
-                s -> s.withSessions(Duration.ofMinutes(30), 4).withSessionsPerClient(2), ServeOptions.DEFAULTS)) {
+                s -> s.sessions(x -> x.idleTimeout(Duration.ofMinutes(30)).max(4).perClient(2)), ServeOptions.DEFAULTS)) {
             for (String client : List.of("127.0.0.2", "127.0.0.3")) {
                 for (int i = 0; i < 2; i++) {
                     AddressedStream stream = listenFrom(full.port(), client, client + "-" + i);

@@ -59,7 +59,7 @@ class McpStreamingTest {
         RunningServer.writeTool(project, "guarded", "description: 'Needs an API key'\nuse: shop\n"
                 + "statement: 'SELECT 1 AS one'\nauth:\n  plugin: api_key\n  policy:\n    value: '{{ env.SHOP_KEY }}'\n");
         return RunningServer.start(project, Map.of("SHOP_KEY", SECRET),
-                s -> s.withProgressInterval(Duration.ofMillis(50)));
+                s -> s.timeouts(t -> t.progressInterval(Duration.ofMillis(50))));
     });
     static final RawHttp http = server.http();
 

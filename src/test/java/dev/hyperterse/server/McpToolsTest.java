@@ -41,7 +41,7 @@ class McpToolsTest {
 
     @RegisterExtension
     static final TestServer tuned = TestServer.quickstart(
-            s -> s.withPageSize(1).withToolErrors(ToolErrorMode.RPC).withSearchOutputSchema(true),
+            s -> s.limits(l -> l.pageSize(1)).toolErrors(ToolErrorMode.RPC).searchOutputSchema(true),
             ServeOptions.DEFAULTS);
     @RegisterExtension
     static final TestServer withFixtures = TestServer.quickstart(s -> s, ServeOptions.DEFAULTS.withMcpExtension(new ConformanceExtension()));

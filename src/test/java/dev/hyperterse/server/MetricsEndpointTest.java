@@ -194,7 +194,7 @@ class MetricsEndpointTest {
         Files.writeString(project.resolve("app/tools/secret-handler/h.js"), "export default () => ({ ok: true });\n");
         for (String token : new String[] {null, "s3cret-scrape"}) {
             try (TelemetrySetup setup = TelemetrySetup.forTesting(null, false, true);
-                 RunningServer s = RunningServer.start(project, x -> x.withMetricsToken(token),
+                 RunningServer s = RunningServer.start(project, x -> x.metricsToken(token),
                          ServeOptions.DEFAULTS.withTelemetry(setup))) {
                 RawHttp h = new RawHttp(s.baseUrl());
                 String session = h.session("2025-11-25");

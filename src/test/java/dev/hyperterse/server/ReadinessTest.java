@@ -32,7 +32,7 @@ class ReadinessTest {
         Files.writeString(project.resolve("app/adapters/slow.terse"), "connector: delay\nconnection_string: 'delay://x'\n");
         DelayConnectors delay = new DelayConnectors();
         try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay),
-                s -> s.withMetricsToken("probe-s3cret"), ServeOptions.DEFAULTS)) {
+                s -> s.metricsToken("probe-s3cret"), ServeOptions.DEFAULTS)) {
             RawHttp http = new RawHttp(server.baseUrl());
             HttpResponse<String> ok = http.send("GET", "/ready", TOKEN);
             assertEquals(200, ok.statusCode(), ok.body());
@@ -71,7 +71,7 @@ class ReadinessTest {
         DelayConnectors delay = new DelayConnectors();
         for (String token : new String[] {null, "probe-s3cret"}) {
             try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay),
-                    s -> s.withMetricsToken(token), ServeOptions.DEFAULTS)) {
+                    s -> s.metricsToken(token), ServeOptions.DEFAULTS)) {
                 RawHttp http = new RawHttp(server.baseUrl());
                 String[][] asked = token == null ? new String[][] {{}, TOKEN}
                         : new String[][] {{}, {"Authorization", "Bearer wrong"}};

@@ -70,8 +70,8 @@ class ReloadTest {
 
     RunningServer start(Duration watch) throws Exception {
         // the token lets /ready show the generation
-        return RunningServer.start(project, Map.of(), connectors, s -> s.withShutdownTimeout(Duration.ofSeconds(10))
-                        .withMetricsToken(PROBE_TOKEN),
+        return RunningServer.start(project, Map.of(), connectors,
+                s -> s.timeouts(t -> t.shutdownTimeout(Duration.ofSeconds(10))).metricsToken(PROBE_TOKEN),
                 ServeOptions.DEFAULTS.withReloads(RunningServer.recompile(project, Map.of(), connectors), watch));
     }
 
@@ -222,7 +222,7 @@ class ReloadTest {
                     .contains("result"));
         }
         try (RunningServer strict = RunningServer.start(project, Map.of(), connectors,
-                s -> s.withMetricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
+                s -> s.metricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
                         .withReloads(RunningServer.recompile(project, Map.of(), connectors), null))) {
             fail("a strict start refuses the project: " + strict.baseUrl());
         } catch (java.util.concurrent.ExecutionException refused) {
@@ -230,7 +230,7 @@ class ReloadTest {
         }
         Files.delete(project.resolve("app/tools/broken/config.terse"));
         try (RunningServer strict = RunningServer.start(project, Map.of(), connectors,
-                s -> s.withMetricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
+                s -> s.metricsToken(PROBE_TOKEN), ServeOptions.DEFAULTS.withStrictStatements(true)
                         .withReloads(RunningServer.recompile(project, Map.of(), connectors), null))) {
             RawHttp http = new RawHttp(strict.baseUrl());
             RunningServer.writeTool(project, "broken", "use: shop\nstatement: SELECT nope FROM missing_table\n");

@@ -118,7 +118,7 @@ class ResultLimitsAndStartupChecksTest {
         project();
         RunningServer.writeTool(dir, "broken", "description: x\nuse: db\nstatement: SELECT nope FROM missing_table\n");
         try (LogCapture log = LogCapture.of(Snapshot.class);
-             RunningServer server = RunningServer.start(dir, s -> s.withMetricsToken("probe"), ServeOptions.DEFAULTS)) {
+             RunningServer server = RunningServer.start(dir, s -> s.metricsToken("probe"), ServeOptions.DEFAULTS)) {
             assertTrue(log.messages().stream().anyMatch(m -> m.contains("app/tools/broken/config.terse:3: tool 'broken':"
                     + " the statement does not prepare on adapter 'db': ") && m.contains("missing_table")
                     && m.contains("start --strict")), log.messages().toString());

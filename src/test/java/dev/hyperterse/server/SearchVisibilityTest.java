@@ -83,7 +83,7 @@ class SearchVisibilityTest {
     void executeAnswersAToolTheCallerMayNotSeeLikeAMissingOne() throws Exception {
         project(true);
         for (ToolErrorMode mode : ToolErrorMode.values()) {
-            try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s.withToolErrors(mode))) {
+            try (RunningServer server = RunningServer.start(dir, Map.of("HR_KEY", "hr-secret"), s -> s.toolErrors(mode))) {
                 RawHttp http = new RawHttp(server.baseUrl());
                 for (String[] caller : List.of(new String[0], new String[] {"X-API-Key", "wrong"})) {
                     HttpResponse<String> hidden = http.mcp(RawHttp.execute(1, "report-salaries", new JsonObject()), caller);

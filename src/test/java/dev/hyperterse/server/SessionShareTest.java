@@ -47,7 +47,8 @@ class SessionShareTest {
     @RegisterExtension
     static final TestServer server = TestServer.of(scratch -> RunningServer.start(
             DelayConnectors.quickstartWithSlowTool(scratch), Map.of(), RunningServer.withDelay(new DelayConnectors()),
-            s -> s.withSessions(Duration.ofMinutes(30), MAX).withSessionsPerClient(SHARE), ServeOptions.DEFAULTS));
+            s -> s.sessions(x -> x.idleTimeout(Duration.ofMinutes(30)).max(MAX).perClient(SHARE)),
+            ServeOptions.DEFAULTS));
     static final RawHttp http = server.http();
 
     @Test
@@ -132,7 +133,8 @@ class SessionShareTest {
         Path project = RunningServer.copyExample("quickstart", dir);
         List<AddressedStream> streams = new ArrayList<>();
         try (RunningServer full = RunningServer.start(project,
-                s -> s.withSessions(Duration.ofMinutes(30), MAX).withSessionsPerClient(SHARE), ServeOptions.DEFAULTS)) {
+                s -> s.sessions(x -> x.idleTimeout(Duration.ofMinutes(30)).max(MAX).perClient(SHARE)),
+                ServeOptions.DEFAULTS)) {
             RawHttp h = new RawHttp(full.baseUrl());
             List<String> sessions = new ArrayList<>();
             for (String client : List.of("127.0.0.2", "127.0.0.3", "127.0.0.4")) {

@@ -99,7 +99,7 @@ class ToolExposureTest {
     @Test
     void bothListsTheMetaToolsFirstAndPagesWithCursors() throws Exception {
         try (RunningServer server = RunningServer.start(project("both"), Map.of(),
-                s -> s.withPageSize(2))) {
+                s -> s.limits(l -> l.pageSize(2)))) {
             RawHttp http = new RawHttp(server.baseUrl());
             JsonObject first = post(http, RawHttp.request(1, "tools/list", null), "X-API-Key", "s3cret-key")
                     .getJsonObject("result");

@@ -63,7 +63,7 @@ class WebConsoleBrowserTest {
                 + "inputs:\n  user:\n    type: string\n  password:\n    type: string\n");
         TelemetrySetup telemetry = TelemetrySetup.forTesting(null, false, true);
         return RunningServer.start(dir, Map.of("SHOP_API_KEY", KEY),
-                s -> s.withConsole(true).withMetricsToken(METRICS_TOKEN),
+                s -> s.console(true).metricsToken(METRICS_TOKEN),
                 ServeOptions.DEFAULTS.withTelemetry(telemetry)).alsoClosing(telemetry);
     });
 
@@ -81,7 +81,7 @@ class WebConsoleBrowserTest {
         RunningServer.writeTool(dir, "my-orders", "description: 'The orders of the caller'\nuse: db\n"
                 + "statement: SELECT id, item FROM orders WHERE owner = {{ auth.claims.sub }} ORDER BY id\n");
         return RunningServer.start(dir, Map.of("JWT_SECRET", JWT_SECRET),
-                s -> s.withConsole(true).withMetricsToken(METRICS_TOKEN));
+                s -> s.console(true).metricsToken(METRICS_TOKEN));
     });
 
     Path profile;

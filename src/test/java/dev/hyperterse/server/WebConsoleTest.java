@@ -41,7 +41,7 @@ class WebConsoleTest {
         Path dir = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(dir, "sign-in", "use: shop\nstatement: SELECT {{ inputs.user }} AS user_name\n"
                 + "inputs:\n  user:\n    type: string\n  api_token:\n    type: string\n");
-        return RunningServer.start(dir, s -> s.withConsole(true).withMetricsToken(TOKEN), ServeOptions.DEFAULTS);
+        return RunningServer.start(dir, s -> s.console(true).metricsToken(TOKEN), ServeOptions.DEFAULTS);
     });
 
     @RegisterExtension
@@ -49,7 +49,7 @@ class WebConsoleTest {
         Path dir = RunningServer.copyExample("quickstart", scratch);
         RunningServer.writeTool(dir, "payroll", "use: shop\nstatement: SELECT {{ inputs.who }} AS who\n"
                 + "inputs:\n  who:\n    type: string\nauth:\n  plugin: api_key\n  policy: {value: ops-key}\n");
-        return RunningServer.start(dir, s -> s.withConsole(true), ServeOptions.DEFAULTS);
+        return RunningServer.start(dir, s -> s.console(true), ServeOptions.DEFAULTS);
     });
 
     @Test

@@ -40,17 +40,17 @@ public final class RunningServer implements AutoCloseable {
         return start(projectDir, Map.of(), s -> s);
     }
 
-    public static RunningServer start(Path projectDir, Map<String, String> env, UnaryOperator<ServerSettings> tweak)
+    public static RunningServer start(Path projectDir, Map<String, String> env, UnaryOperator<ServerSettings.Builder> tweak)
             throws Exception {
         return start(projectDir, env, tweak, ServeOptions.DEFAULTS);
     }
 
-    public static RunningServer start(Path projectDir, UnaryOperator<ServerSettings> tweak, ServeOptions options)
+    public static RunningServer start(Path projectDir, UnaryOperator<ServerSettings.Builder> tweak, ServeOptions options)
             throws Exception {
         return start(projectDir, Map.of(), tweak, options);
     }
 
-    public static RunningServer start(Path projectDir, Map<String, String> env, UnaryOperator<ServerSettings> tweak,
+    public static RunningServer start(Path projectDir, Map<String, String> env, UnaryOperator<ServerSettings.Builder> tweak,
                                       ServeOptions options) throws Exception {
         return start(projectDir, env, Connectors.builtIn(), tweak, options);
     }
@@ -60,21 +60,22 @@ public final class RunningServer implements AutoCloseable {
      * server and SQL clients report into it). Tests that reload pass {@link #recompile}.
      */
     public static RunningServer start(Path projectDir, Map<String, String> env, Connectors connectors,
-                                      UnaryOperator<ServerSettings> tweak, ServeOptions options) throws Exception {
+                                      UnaryOperator<ServerSettings.Builder> tweak, ServeOptions options) throws Exception {
         return start(projectDir, env, connectors, tweak, options, new VertxOptions().setMaxEventLoopExecuteTime(2)
                 .setMaxEventLoopExecuteTimeUnit(TimeUnit.SECONDS));
     }
 
     /** With Vert.x options of the test's own (e.g. a stricter blocked-thread check). */
     public static RunningServer start(Path projectDir, Map<String, String> env, Connectors connectors,
-                                      UnaryOperator<ServerSettings> tweak, ServeOptions options,
+                                      UnaryOperator<ServerSettings.Builder> tweak, ServeOptions options,
                                       VertxOptions vertxOptions) throws Exception {
         AuthPlugins auth = AuthPlugins.builtIn();
         Project project = new ProjectCompiler(env, connectors.types(), auth.names()).compile(projectDir);
         Vertx vertx = options.telemetry().newVertx(vertxOptions);
+        ServerSettings settings = tweak.apply(project.config().server().toBuilder()).build();
         try {
-            HyperterseServer server = HyperterseServer.start(vertx, project, tweak.apply(project.config().server()), 0,
-                    connectors, auth, options).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            HyperterseServer server = HyperterseServer.start(vertx, project, settings, 0, connectors, auth, options)
+                    .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
             return new RunningServer(vertx, server, project);
         } catch (Exception e) {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

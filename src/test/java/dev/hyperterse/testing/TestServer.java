@@ -54,7 +54,7 @@ public final class TestServer implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** The quickstart example with these settings and options. */
-    public static TestServer quickstart(UnaryOperator<ServerSettings> tweak, ServeOptions options) {
+    public static TestServer quickstart(UnaryOperator<ServerSettings.Builder> tweak, ServeOptions options) {
         return of(scratch -> RunningServer.start(RunningServer.copyExample("quickstart", scratch), tweak, options));
     }
 
