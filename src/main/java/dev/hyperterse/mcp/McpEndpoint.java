@@ -6,6 +6,7 @@ import dev.hyperterse.mcp.http.BodyReader;
 import dev.hyperterse.mcp.stateless.RequestStateKey;
 import dev.hyperterse.mcp.stateless.RequestStateSeal;
 import dev.hyperterse.mcp.stateless.SpentStates;
+import dev.hyperterse.mcp.core.Generation;
 import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ServerSettings;
@@ -75,6 +76,7 @@ public final class McpEndpoint {
     private final ResourceMethods resources;
     private final ToolMethods toolMethods;
     private final StatelessEndpoint stateless;
+    private final MethodTable table;
     private final Tracing tracing;
     private final Metrics metrics;
     private final SseKeepAlive keepAlive;
@@ -127,9 +129,10 @@ public final class McpEndpoint {
         ToolCatalog tools = new ToolCatalog(metaTools, extensions, limits.pageSize());
         this.vertx = vertx;
         this.keepAlive = new SseKeepAlive(vertx, Math.max(1, limits.http().sseKeepAlive().toMillis()));
-        this.toolMethods = new ToolMethods(backends, tools, listChanged, new PromptMethods(extensions), resources,
+        this.toolMethods = new ToolMethods(backends, tools, listChanged);
+        this.table = new MethodTable(backends, toolMethods, extensions, new PromptMethods(extensions), resources,
                 new CompletionMethods(extensions));
-        this.methods = new McpMethods(backends, sessions, toolMethods, resources, new SessionUse() {
+        this.methods = new McpMethods(backends, sessions, toolMethods, resources, table, new SessionUse() {
             @Override
             public boolean inUse(String sessionId) {
                 return live.inUse(sessionId);
@@ -150,7 +153,7 @@ public final class McpEndpoint {
                 .map(key -> new RequestStateSeal(key, clock))
                 .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
         // listen streams are held as sessions are: within server.sessions.max and .per_client
-        this.stateless = new StatelessEndpoint(toolMethods, extensions, seal, new SpentStates(clock, vertx),
+        this.stateless = new StatelessEndpoint(toolMethods, table, extensions, seal, new SpentStates(clock, vertx),
                 metrics, tracing, keepAlive,
                 settings.sessions().max(), settings.sessions().perClient());
         if (vertx.isClustered()) {
@@ -525,7 +528,7 @@ public final class McpEndpoint {
             }
         }
         long started = System.nanoTime();
-        String method = McpMethods.METHODS.contains(env.method) ? env.method : "other";
+        String method = table.label(env.method, Generation.SESSION);
         TraceSpan span = tracing.enabled() ? tracing.start("mcp " + method) : TraceSpan.NONE;
         if (span.recording()) {
             span.set("rpc.system", "jsonrpc").set("rpc.method", method).set("mcp.method.name", method);

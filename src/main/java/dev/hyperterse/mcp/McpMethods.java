@@ -1,5 +1,7 @@
 package dev.hyperterse.mcp;
 
+import dev.hyperterse.mcp.core.Generation;
+import dev.hyperterse.mcp.core.McpMethod;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.pipeline.ToolException;
@@ -12,10 +14,10 @@ import org.slf4j.LoggerFactory;
 
 
 /**
- * The JSON-RPC methods of MCP this server answers ({@code initialize}, {@code ping},
- * {@code tools/list}, {@code tools/call}, {@code logging/setLevel}, and the prompt, resource and
- * completion methods, whose logic lives in {@link PromptMethods}, {@link ResourceMethods} and
- * {@link CompletionMethods}) and the notifications it acts on ({@code notifications/cancelled}). Transport concerns stay in {@link McpEndpoint}.
+ * The session generation's side of the MCP methods: looks a request's method up in
+ * {@link MethodTable} and answers what only sessions do ({@code initialize},
+ * {@code logging/setLevel}, {@code resources/subscribe}) and the notifications it acts on
+ * ({@code notifications/cancelled}). Transport concerns stay in {@link McpEndpoint}.
  */
 final class McpMethods {
     private static final Logger LOG = LoggerFactory.getLogger(McpMethods.class);
@@ -23,29 +25,26 @@ final class McpMethods {
             + "natural-language query to find the right tool and its inputs, then call 'execute' with "
             + "{\"tool\": <name>, \"inputs\": {...}}.";
 
-    /** The methods this server answers; metrics and spans name any other one {@code other}. */
-    static final java.util.Set<String> METHODS =
-            java.util.Set.of("initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "prompts/list",
-                    "prompts/get", "resources/list", "resources/templates/list", "resources/read",
-                    "resources/subscribe", "resources/unsubscribe", "completion/complete");
-
     private final BackendSource backends;
     private final SessionStore sessions;
     private final ToolMethods tools;
     private final ResourceMethods resources;
+    private final MethodTable table;
     private final SessionUse sessionUse;
 
     /**
      * @param tools       tools/list and tools/call, shared with the stateless generation
+     * @param table       every method, looked up by name for the session generation
      * @param sessionUse  which sessions are in use here, for a store that must make room
      */
     McpMethods(BackendSource backends, SessionStore sessions, ToolMethods tools,
-               ResourceMethods resources, SessionUse sessionUse) {
+               ResourceMethods resources, MethodTable table, SessionUse sessionUse) {
         this.backends = backends;
         this.sessions = sessions;
         this.sessionUse = sessionUse;
         this.tools = tools;
         this.resources = resources;
+        this.table = table;
     }
 
     /**
@@ -102,33 +101,49 @@ final class McpMethods {
     }
 
     private Future<JsonObject> dispatch(Envelope env, Session session, RunningRequest scope, RoutingContext rc) {
-        JsonObject params = env.params;
-        switch (env.method) {
-            case "initialize":
-                return initialize(params, rc);
-            case "ping":
-                return Future.succeededFuture(new JsonObject());
-            case "tools/list":
-                return tools.listTools(params, context(rc, session, scope), structuredOutput(session, rc));
-            case "tools/call":
-                return toolsCall(params, session, scope, rc);
-            case "logging/setLevel":
-                return setLevel(params, session);
-            case "prompts/list":
-            case "prompts/get":
-            case "resources/list":
-            case "resources/templates/list":
-            case "resources/read":
-            case "completion/complete":
-                return tools.content(env.method, params, context(rc, session, scope));
-            case "resources/subscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, true, sessions,
-                        context(rc, session, scope)));
-            case "resources/unsubscribe":
-                return backends.onBackend(b -> resources.subscribe(b, params, session, false, sessions,
-                        context(rc, session, scope)));
-            default:
-                throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
+        McpMethod<MethodCall, McpBackend> method = table.find(env.method, Generation.SESSION);
+        if (method == null) {
+            throw new McpException(JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(env.method));
+        }
+        return method.handler().handle(new MethodCall(Generation.SESSION, env.method, env.params,
+                () -> context(rc, session, scope), new SessionWire(session, scope, rc)));
+    }
+
+    /** What the session generation does its own way, for one request. */
+    private final class SessionWire implements Wire {
+        private final Session session;
+        private final RunningRequest scope;
+        private final RoutingContext rc;
+
+        SessionWire(Session session, RunningRequest scope, RoutingContext rc) {
+            this.session = session;
+            this.scope = scope;
+            this.rc = rc;
+        }
+
+        @Override
+        public Future<JsonObject> initialize(MethodCall call) {
+            return McpMethods.this.initialize(call.params(), rc);
+        }
+
+        @Override
+        public Future<JsonObject> listTools(MethodCall call) {
+            return tools.listTools(call.params(), call.context(), structuredOutput(session, rc));
+        }
+
+        @Override
+        public Future<JsonObject> callTool(MethodCall call) {
+            return toolsCall(call, session, scope, rc);
+        }
+
+        @Override
+        public Future<JsonObject> setLevel(MethodCall call) {
+            return McpMethods.this.setLevel(call.params(), session);
+        }
+
+        @Override
+        public Future<JsonObject> subscribe(MethodCall call, boolean on) {
+            return backends.onBackend(b -> resources.subscribe(b, call.params(), session, on, sessions, call.context()));
         }
     }
 
@@ -169,12 +184,9 @@ final class McpMethods {
         return declared;
     }
 
-    /** Prompts, resources and completions are declared only when the project (or an extension) has them. */
+    /** What the session generation's methods declare ({@link MethodTable}). */
     private JsonObject capabilities() {
-        return new JsonObject()
-                .put("tools", new JsonObject().put("listChanged", tools.listChanged()))
-                .put("logging", new JsonObject())
-                .mergeIn(tools.contentCapabilities(true));
+        return table.capabilities(Generation.SESSION);
     }
 
     /**
@@ -192,7 +204,8 @@ final class McpMethods {
                 scope.cancellation());
     }
 
-    private Future<JsonObject> toolsCall(JsonObject params, Session session, RunningRequest scope, RoutingContext rc) {
+    private Future<JsonObject> toolsCall(MethodCall call, Session session, RunningRequest scope, RoutingContext rc) {
+        JsonObject params = call.params();
         Object name = params.getValue("name");
         if (!(name instanceof String)) {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'name' must be a string");
@@ -202,7 +215,7 @@ final class McpMethods {
             throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call: 'arguments' must be an object");
         }
         return tools.callTool((String) name, arguments == null ? new JsonObject() : (JsonObject) arguments,
-                context(rc, session, scope), scope, structuredOutput(session, rc));
+                call.context(), scope, structuredOutput(session, rc));
     }
 
     private Future<JsonObject> setLevel(JsonObject params, Session session) {

@@ -10,10 +10,11 @@ import org.slf4j.LoggerFactory;
 
 
 /**
- * The MCP methods this server implements, once, for every wire generation: the server's identity,
- * {@code tools/list} and {@code tools/call}. A generation's adapter (the session transport in this
- * package, the stateless one in {@code mcp.stateless}) decodes its envelope, then calls these with
- * a {@link CallScope} for progress, logs and cancellation; none of these knows which adapter called.
+ * The tool methods this server implements, once, for every wire generation: the server's identity,
+ * {@code tools/list} and {@code tools/call} ({@link MethodTable} routes every method to its
+ * handler). A generation's adapter (the session transport in this package, the stateless one in
+ * {@code mcp.stateless}) decodes its envelope, then calls these with a {@link CallScope} for
+ * progress, logs and cancellation; none of these knows which adapter called.
  */
 public final class ToolMethods {
     private static final Logger LOG = LoggerFactory.getLogger(ToolMethods.class);
@@ -25,73 +26,14 @@ public final class ToolMethods {
     /** The status metrics and spans give a request answered with an {@code isError} result. */
     public static final String TOOL_ERROR = "tool_error";
 
-    /** The prompt, resource and completion methods besides {@code tools/*}. */
-    public static final java.util.Set<String> CONTENT_METHODS = java.util.Set.of("prompts/list", "prompts/get",
-            "resources/list", "resources/templates/list", "resources/read", "completion/complete");
-
     private final BackendSource backends;
     private final ToolCatalog tools;
     private final boolean listChanged;
-    private final PromptMethods prompts;
-    private final ResourceMethods resources;
-    private final CompletionMethods completions;
 
-    ToolMethods(BackendSource backends, ToolCatalog tools, boolean listChanged, PromptMethods prompts,
-                ResourceMethods resources, CompletionMethods completions) {
+    ToolMethods(BackendSource backends, ToolCatalog tools, boolean listChanged) {
         this.backends = backends;
         this.tools = tools;
         this.listChanged = listChanged;
-        this.prompts = prompts;
-        this.resources = resources;
-        this.completions = completions;
-    }
-
-    /**
-     * The {@code prompts}, {@code resources} and {@code completions} capabilities, each only when
-     * the project (or an extension) has them.
-     *
-     * @param subscribe whether resources can be subscribed to (the session generation)
-     */
-    public JsonObject contentCapabilities(boolean subscribe) {
-        return backends.read(b -> {
-            JsonObject caps = new JsonObject();
-            if (prompts.offered(b)) {
-                caps.put("prompts", new JsonObject().put("listChanged", listChanged));
-            }
-            if (resources.offered(b)) {
-                JsonObject r = new JsonObject().put("listChanged", listChanged);
-                caps.put("resources", subscribe ? r.put("subscribe", true) : r);
-            }
-            if (completions.offered(b)) {
-                caps.put("completions", new JsonObject());
-            }
-            return caps;
-        });
-    }
-
-    /**
-     * Runs one of {@link #CONTENT_METHODS} on the current snapshot (kept until it completes);
-     * fails with an {@link McpException} for a caller's mistake.
-     */
-    public Future<JsonObject> content(String method, JsonObject params, CallContext context) {
-        return backends.onBackend(b -> {
-            switch (method) {
-                case "prompts/list":
-                    return prompts.list(b, context);
-                case "prompts/get":
-                    return prompts.get(b, params, context);
-                case "resources/list":
-                    return resources.list(b, context, false);
-                case "resources/templates/list":
-                    return resources.list(b, context, true);
-                case "resources/read":
-                    return resources.read(b, params, context);
-                case "completion/complete":
-                    return completions.complete(b, params, context);
-                default:
-                    throw new IllegalArgumentException("not a content method: " + method);
-            }
-        });
     }
 
     /** Whether the server tells clients when a reload changed its tools. */

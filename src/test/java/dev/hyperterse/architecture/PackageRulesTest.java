@@ -101,6 +101,19 @@ class PackageRulesTest {
     }
 
     /**
+     * The MCP core (the method registry) is what both generations stand on: it uses no other
+     * package of the project, so neither generation nor the methods it routes can leak into it.
+     */
+    @Test
+    void theCoreUsesNoOtherPackageOfTheProject() {
+        noClasses().that().resideInAPackage(ROOT + "mcp.core..")
+                .should().dependOnClassesThat(describe("belong to the project outside mcp.core",
+                        (JavaClass c) -> c.getPackageName().startsWith(ROOT)
+                                && !c.getPackageName().startsWith(ROOT + "mcp.core")))
+                .check(CLASSES);
+    }
+
+    /**
      * The conformance fixtures are test scaffolding that reaches the server as an MCP extension:
      * no package but the command line that wires them in knows of them, so the core serves them
      * through its extension registry and never branches on them.

@@ -6,7 +6,13 @@ import dev.hyperterse.mcp.ClientAddress;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.McpException;
+import dev.hyperterse.mcp.McpBackend;
 import dev.hyperterse.mcp.McpExtensions;
+import dev.hyperterse.mcp.MethodCall;
+import dev.hyperterse.mcp.MethodTable;
+import dev.hyperterse.mcp.Wire;
+import dev.hyperterse.mcp.core.Generation;
+import dev.hyperterse.mcp.core.McpMethod;
 import dev.hyperterse.mcp.MirroredParam;
 import dev.hyperterse.mcp.ProtocolVersions;
 import dev.hyperterse.mcp.SseKeepAlive;
@@ -23,7 +29,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Protocol 2026-07-28 on the shared MCP endpoint: every POST is one self-contained request. Its
@@ -35,16 +41,13 @@ import java.util.Set;
  */
 public final class StatelessEndpoint {
     public static final String VERSION = "2026-07-28";
-    /** The methods this generation answers; metrics name any other one {@code other}. */
-    static final Set<String> METHODS = Set.of("server/discover", "tools/list", "tools/call", "subscriptions/listen",
-            "prompts/list", "prompts/get", "resources/list", "resources/templates/list", "resources/read",
-            "completion/complete");
     /** How long clients may cache answers about a catalog that can change (a reloading server). */
     static final long TTL_WHEN_RELOADING_MILLIS = 60_000;
     /** How long clients may cache answers about a catalog that only a restart changes. */
     static final long TTL_FIXED_MILLIS = 3_600_000;
 
     private final ToolMethods methods;
+    private final MethodTable table;
     private final ListenStreams listeners;
     private final McpExtensions extensions;
     private final Future<RequestStateSeal> seal;
@@ -54,6 +57,7 @@ public final class StatelessEndpoint {
     private final JsonArray supportedVersions;
 
     /**
+     * @param table               every method, looked up by name for this generation
      * @param extensions          what extensions add, of which this generation alone serves the
      *                            tools and prompts that answer through input rounds
      * @param seal                seals input-round state (every node of a cluster needs the same
@@ -62,10 +66,11 @@ public final class StatelessEndpoint {
      * @param maxListeners        the most {@code subscriptions/listen} streams open on this node
      * @param listenersPerClient  the most of them one client (network address) holds open
      */
-    public StatelessEndpoint(ToolMethods methods, McpExtensions extensions, Future<RequestStateSeal> seal,
+    public StatelessEndpoint(ToolMethods methods, MethodTable table, McpExtensions extensions, Future<RequestStateSeal> seal,
                              SpentStates spentConfirmations, Metrics metrics, Tracing tracing, SseKeepAlive keepAlive,
                              int maxListeners, int listenersPerClient) {
         this.methods = methods;
+        this.table = table;
         this.listeners = new ListenStreams(keepAlive, maxListeners, listenersPerClient);
         this.extensions = extensions;
         this.seal = seal;
@@ -151,7 +156,7 @@ public final class StatelessEndpoint {
             return;
         }
         String name = (String) method;
-        RequestRecord record = RequestRecord.start(tracing, metrics, METHODS.contains(name) ? name : "other");
+        RequestRecord record = RequestRecord.start(tracing, metrics, table.label(name, Generation.STATELESS));
         JsonObject p = params == null ? new JsonObject() : (JsonObject) params;
         tracing.within(record.span(), () -> {
             try {
@@ -178,56 +183,81 @@ public final class StatelessEndpoint {
 
     private void dispatch(RoutingContext rc, Object id, String method, JsonObject params, RequestMeta meta,
                           RequestRecord record) {
-        switch (method) {
-            case "server/discover":
-                answer(rc.response(), id, discover(), record);
-                return;
-            case "tools/list":
-                answer(rc.response(), id, listTools(params, context(rc, null)), record);
-                return;
-            case "tools/call":
-                toolsCall(rc, id, params, meta, record);
-                return;
-            case "subscriptions/listen":
-                listen(rc, id, params);
-                record.ok();
-                return;
-            case "prompts/list":
-            case "resources/list":
-            case "resources/templates/list":
-            case "resources/read":
-                // lists and reads carry caching hints
-                answer(rc.response(), id, methods.content(method, params, context(rc, null))
-                        .map(result -> cacheable(result, methods.answersDependOnCredentials())), record);
-                return;
-            case "prompts/get":
-                Object promptName = params.getValue("name");
-                RoundPrompt roundPrompt = promptName instanceof String ? extensions.roundPrompt((String) promptName) : null;
-                if (roundPrompt != null) {
-                    if (!seal.isComplete() || seal.failed()) {
-                        throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
-                                "Service Unavailable: input rounds cannot be sealed right now");
-                    }
-                    answer(rc.response(), id, roundPrompt.get(new InputRound(meta, inputResponses(params),
-                            params.getValue("requestState"), seal.result())), record);
-                    return;
-                }
-                answer(rc.response(), id, methods.content(method, params, context(rc, null)), record);
-                return;
-            case "completion/complete":
-                answer(rc.response(), id, methods.content(method, params, context(rc, null)), record);
-                return;
-            default:
-                // initialize, ping, logging/setLevel and resources/subscribe were removed in this revision
-                throw new StatelessError(404, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(method));
+        McpMethod<MethodCall, McpBackend> found = table.find(method, Generation.STATELESS);
+        if (found == null) {
+            // initialize, ping, logging/setLevel and resources/subscribe were removed in this revision
+            throw new StatelessError(404, JsonRpc.METHOD_NOT_FOUND, "Method not found: " + CallerText.cut(method));
+        }
+        Future<JsonObject> result = found.handler().handle(new MethodCall(Generation.STATELESS, method, params,
+                () -> context(rc, null), new StatelessWire(rc, id, meta, record)));
+        if (result != null) {
+            answer(rc.response(), id, result, record);
+        }
+    }
+
+    /** What 2026-07-28 does its own way, for one request. */
+    private final class StatelessWire implements Wire {
+        private final RoutingContext rc;
+        private final Object id;
+        private final RequestMeta meta;
+        private final RequestRecord record;
+
+        StatelessWire(RoutingContext rc, Object id, RequestMeta meta, RequestRecord record) {
+            this.rc = rc;
+            this.id = id;
+            this.meta = meta;
+            this.record = record;
+        }
+
+        @Override
+        public Future<JsonObject> discover(MethodCall call) {
+            return StatelessEndpoint.this.discover();
+        }
+
+        @Override
+        public Future<JsonObject> listTools(MethodCall call) {
+            return StatelessEndpoint.this.listTools(call.params(), call.context());
+        }
+
+        @Override
+        public Future<JsonObject> callTool(MethodCall call) {
+            toolsCall(rc, id, call.params(), meta, record);
+            return null;
+        }
+
+        @Override
+        public Future<JsonObject> listen(MethodCall call) {
+            StatelessEndpoint.this.listen(rc, id, call.params());
+            record.ok();
+            return null;
+        }
+
+        /** Lists and reads carry caching hints. */
+        @Override
+        public Future<JsonObject> listing(Future<JsonObject> result) {
+            return result.map(r -> cacheable(r, methods.answersDependOnCredentials()));
+        }
+
+        /** The prompts that answer through input rounds come first. */
+        @Override
+        public Future<JsonObject> getPrompt(MethodCall call, Supplier<Future<JsonObject>> catalog) {
+            JsonObject params = call.params();
+            Object promptName = params.getValue("name");
+            RoundPrompt roundPrompt = promptName instanceof String ? extensions.roundPrompt((String) promptName) : null;
+            if (roundPrompt == null) {
+                return catalog.get();
+            }
+            if (!seal.isComplete() || seal.failed()) {
+                throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
+                        "Service Unavailable: input rounds cannot be sealed right now");
+            }
+            return roundPrompt.get(new InputRound(meta, inputResponses(params), params.getValue("requestState"),
+                    seal.result()));
         }
     }
 
     private Future<JsonObject> discover() {
-        JsonObject capabilities = new JsonObject()
-                .put("tools", new JsonObject().put("listChanged", sendsListChanged()))
-                .put("logging", new JsonObject())
-                .mergeIn(methods.contentCapabilities(false));
+        JsonObject capabilities = table.capabilities(Generation.STATELESS);
         return Future.succeededFuture(cacheable(new JsonObject()
                 .put("supportedVersions", supportedVersions.copy())
                 .put("capabilities", capabilities)
