@@ -20,7 +20,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --jar) jar=${2:?--jar needs a path}; shift 2 ;;
     --only) only=${2:?--only needs a client name}; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -81,7 +81,7 @@ fi
 if wanted java-sdk; then
   # the SDK is a test dependency of the build: resolve its classpath (downloads, compiles nothing)
   java_cp=""
-  if command -v mvn >/dev/null && mvn -B -q -f "$root/pom.xml" dependency:build-classpath -Dmdep.includeScope=test \
+  if command -v mvn >/dev/null && mvn -B -q -Dstyle.color=never -f "$root/pom.xml" dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$work/java.classpath" >&2 && [[ -s $work/java.classpath ]]; then
     java_cp=$(cat "$work/java.classpath")
   fi

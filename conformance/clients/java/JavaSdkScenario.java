@@ -78,7 +78,7 @@ public class JavaSdkScenario {
         McpClient.SyncSpec spec = McpClient.sync(HttpClientStreamableHttpTransport.builder(base)
                         .endpoint(url.getPath()).build())
                 .requestTimeout(Duration.ofSeconds(30))
-                .clientInfo(new McpSchema.Implementation("hyperterse-client-scenario", "1.0.0"))
+                .clientInfo(McpSchema.Implementation.builder("hyperterse-client-scenario", "1.0.0").build())
                 // validate structuredContent against each tool's listed outputSchema
                 .enableCallToolSchemaCaching(true);
         if (logging) {
@@ -116,8 +116,7 @@ public class JavaSdkScenario {
             return names.size() + " tools in " + pages + " pages";
         });
         check("search", () -> {
-            McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("search",
-                    Map.of("query", "customer by id")));
+            McpSchema.CallToolResult result = call(client, "search", Map.of("query", "customer by id"));
             expect(!Boolean.TRUE.equals(result.isError()), text(result));
             JsonArray hits = new JsonObject(text(result)).getJsonArray("tools");
             expect(!hits.isEmpty() && "get-customer".equals(hits.getJsonObject(0).getString("name")), "hits " + hits);
@@ -137,8 +136,7 @@ public class JavaSdkScenario {
         });
         check("typed-output", () -> {
             // the SDK checks structuredContent against the outputSchema it cached from tools/list
-            McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest("get-customer",
-                    Map.of("customer_id", 2)));
+            McpSchema.CallToolResult result = call(client, "get-customer", Map.of("customer_id", 2));
             expect(!Boolean.TRUE.equals(result.isError()), text(result));
             JsonArray rows = new JsonObject(asMap(result.structuredContent())).getJsonArray("rows");
             expect("Grace Hopper".equals(rows.getJsonObject(0).getString("name")), "rows " + rows);
@@ -156,10 +154,8 @@ public class JavaSdkScenario {
             return "isError: " + error.getString("error");
         });
         check("protocol-error", () -> {
-            String noInputs = expectRpcError(-32602, () -> client.callTool(new McpSchema.CallToolRequest("execute",
-                    Map.of("tool", "get-customer"))));
-            String unknown = expectRpcError(-32602, () -> client.callTool(new McpSchema.CallToolRequest("no-such-tool",
-                    Map.of())));
+            String noInputs = expectRpcError(-32602, () -> call(client, "execute", Map.of("tool", "get-customer")));
+            String unknown = expectRpcError(-32602, () -> call(client, "no-such-tool", Map.of()));
             return "execute without inputs: " + noInputs + "; unknown tool name: " + unknown;
         });
         check("unknown-method", () -> {
@@ -172,8 +168,8 @@ public class JavaSdkScenario {
             Map<String, Boolean> arguments = prompt.arguments().stream().collect(Collectors.toMap(
                     McpSchema.PromptArgument::name, a -> Boolean.TRUE.equals(a.required())));
             expect(arguments.equals(Map.of("order_id", true, "tone", false)), "arguments " + prompt.arguments());
-            McpSchema.GetPromptResult got = client.getPrompt(new McpSchema.GetPromptRequest("order-update",
-                    Map.of("order_id", "3", "tone", "formal")));
+            McpSchema.GetPromptResult got = client.getPrompt(McpSchema.GetPromptRequest.builder("order-update")
+                    .arguments(Map.of("order_id", "3", "tone", "formal")).build());
             List<String> texts = got.messages().stream()
                     .map(m -> ((McpSchema.TextContent) m.content()).text()).toList();
             expect(texts.contains("Tell the customer where order 3 is, in a formal tone."), "texts " + texts);
@@ -184,20 +180,22 @@ public class JavaSdkScenario {
             List<String> uris = client.listResourceTemplates().resourceTemplates().stream()
                     .map(McpSchema.ResourceTemplate::uriTemplate).toList();
             expect(uris.contains("shop://orders/{id}"), "templates " + uris);
-            McpSchema.ReadResourceResult read = client.readResource(new McpSchema.ReadResourceRequest("shop://orders/3"));
+            McpSchema.ReadResourceResult read = client.readResource(McpSchema.ReadResourceRequest.builder("shop://orders/3").build());
             String text = ((McpSchema.TextResourceContents) read.contents().get(0)).text();
             JsonObject row = new JsonArray(text).getJsonObject(0);
             expect("Grace Hopper".equals(row.getString("customer")) && row.getInteger("id") == 3, "contents " + text);
             return resources + " resources, templates " + uris + ", read shop://orders/3";
         });
         check("completion", () -> {
-            List<String> tone = new ArrayList<>(client.completeCompletion(new McpSchema.CompleteRequest(
-                    new McpSchema.PromptReference("order-update"), new McpSchema.CompleteRequest.CompleteArgument("tone", "f")))
+            List<String> tone = new ArrayList<>(client.completeCompletion(McpSchema.CompleteRequest.builder(
+                    McpSchema.PromptReference.builder("order-update").build(),
+                    new McpSchema.CompleteRequest.CompleteArgument("tone", "f")).build())
                     .completion().values());
             tone.sort(null);
             expect(tone.equals(List.of("formal", "friendly")), "tone values " + tone);
-            List<String> ids = client.completeCompletion(new McpSchema.CompleteRequest(
-                    new McpSchema.ResourceReference("shop://orders/{id}"), new McpSchema.CompleteRequest.CompleteArgument("id", "1")))
+            List<String> ids = client.completeCompletion(McpSchema.CompleteRequest.builder(
+                    new McpSchema.ResourceReference("shop://orders/{id}"),
+                    new McpSchema.CompleteRequest.CompleteArgument("id", "1")).build())
                     .completion().values();
             expect(ids.equals(List.of("1", "10")), "id values " + ids);
             return "prompt argument tone: " + tone + "; template argument id: " + ids;
@@ -220,8 +218,12 @@ public class JavaSdkScenario {
         });
     }
 
+    static McpSchema.CallToolResult call(McpSyncClient client, String name, Map<String, Object> arguments) {
+        return client.callTool(McpSchema.CallToolRequest.builder(name).arguments(arguments).build());
+    }
+
     static McpSchema.CallToolResult execute(McpSyncClient client, String tool, Map<String, Object> inputs) {
-        return client.callTool(new McpSchema.CallToolRequest("execute", Map.of("tool", tool, "inputs", inputs)));
+        return call(client, "execute", Map.of("tool", tool, "inputs", inputs));
     }
 
     static void check(String name, Supplier<String> body) {
