@@ -90,8 +90,11 @@ fi
 # --- the server ---------------------------------------------------------------------------
 cp -r "$root/tools-examples/quickstart" "$work/project"
 rm -rf "$work/project/data"
-sed -i 's/^tools:$/tools:\n  exposure: both/' "$work/project/.hyperterse"
-grep -q '^  exposure: both$' "$work/project/.hyperterse" || { echo "could not set tools.exposure" >&2; exit 2; }
+if grep -q '^tools:$' "$work/project/.hyperterse"; then
+  sed -i 's/^tools:$/tools:\n  exposure: both/' "$work/project/.hyperterse"
+else
+  printf 'tools:\n  exposure: both\n' >>"$work/project/.hyperterse"
+fi
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 HYPERTERSE_SERVER_PAGE_SIZE=3 HYPERTERSE_SERVER_SEARCH_OUTPUT_SCHEMA=true \
   java -jar "$jar" start "$work/project" -p "$port" >"$work/server.log" 2>&1 &

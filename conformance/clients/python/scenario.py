@@ -125,24 +125,17 @@ class Scenario:
     # -- the checks ---------------------------------------------------------------------------
 
     async def run(self) -> None:
-        client = self.new_client()
-        async with client:
-            await self.check("connect", lambda: self.connect(client))
-            await self.check("capabilities", lambda: self.capabilities(client))
-            await self.check("tools-list", lambda: self.tools_list(client))
-            await self.check("search", lambda: self.search(client))
-            await self.check("execute", lambda: self.execute(client))
-            await self.check("typed-output", lambda: self.typed_output(client))
-            await self.check("tool-error", lambda: self.tool_error(client))
-            await self.check("protocol-error", lambda: self.protocol_error(client))
-            await self.check("unknown-method", lambda: self.unknown_method(client))
-            await self.check("prompts", lambda: self.prompts(client))
-            await self.check("resources", lambda: self.resources(client))
-            await self.check("completion", lambda: self.completion(client))
-            if not self.modern():
-                await self.check("logging", lambda: self.logging_legacy(client))
+        # each check's name is its method's, with dashes: tools-list is tools_list
+        on_one_client = ["connect", "capabilities", "tools-list", "search", "execute", "typed-output", "tool-error",
+                         "protocol-error", "unknown-method", "prompts", "resources", "completion"]
+        if not self.modern():
+            on_one_client.append("logging")  # logging/setLevel on the session
+        async with self.new_client() as client:
+            for name in on_one_client:
+                method = getattr(self, name.replace("-", "_") + ("_legacy" if name == "logging" else ""))
+                await self.check(name, lambda: method(client))
         if self.modern():
-            await self.check("logging", self.logging_modern)
+            await self.check("logging", self.logging_modern)  # a client of its own, with a log level
         await self.check("execute-cold", self.execute_cold)
 
     async def connect(self, client) -> str:
@@ -266,35 +259,31 @@ class Scenario:
         return f"prompt argument tone: {tone.values}; template argument id: {ids.values}"
 
     async def logging_legacy(self, client) -> str:
-        self.logs.clear()
         await client.set_logging_level("debug")
-        result = await self.call(client, "execute", {"tool": "get-customer", "inputs": {"customer_id": 1}})
-        assert not result.is_error, text_of(result)
-        await self.wait_for_logs(2)
-        levels = [l.level for l in self.logs]
-        assert "debug" in levels and "info" in levels, f"logs {self.logs}"
-        assert all(l.logger == "hyperterse" for l in self.logs), f"loggers {[l.logger for l in self.logs]}"
+        levels = await self.logs_of_one_execute(client)
         await client.set_logging_level("emergency")
-        return f"logging/setLevel debug, then {len(self.logs)} notifications/message during execute: {levels}"
+        return f"logging/setLevel debug, then {len(levels)} notifications/message during execute: {levels}"
 
     async def logging_modern(self) -> str:
         # 2026-07-28 has no logging/setLevel: a request opts in with _meta's logLevel (the SDK's
         # log_level; FastMCP always asks for debug)
-        self.logs.clear()
         async with self.new_client(log_level="debug") as client:
-            result = await self.call(client, "execute", {"tool": "get-customer", "inputs": {"customer_id": 1}})
-            assert not result.is_error, text_of(result)
-            await self.wait_for_logs(2)
-        levels = [l.level for l in self.logs]
-        assert "debug" in levels and "info" in levels, f"logs {self.logs}"
-        assert all(l.logger == "hyperterse" for l in self.logs), f"loggers {[l.logger for l in self.logs]}"
-        return f"_meta logLevel debug (no logging/setLevel at 2026-07-28): {len(self.logs)} notifications/message: {levels}"
+            levels = await self.logs_of_one_execute(client)
+        return f"_meta logLevel debug (no logging/setLevel at 2026-07-28): {len(levels)} notifications/message: {levels}"
 
-    async def wait_for_logs(self, count: int) -> None:
-        for _ in range(100):
-            if len(self.logs) >= count:
-                return
+    async def logs_of_one_execute(self, client) -> list[str]:
+        """The levels of the log notifications one execute brings: debug (started) and info (done)."""
+        self.logs.clear()
+        result = await self.call(client, "execute", {"tool": "get-customer", "inputs": {"customer_id": 1}})
+        assert not result.is_error, text_of(result)
+        for _ in range(100):  # the callback may run after the call returned
+            if len(self.logs) >= 2:
+                break
             await asyncio.sleep(0.05)
+        levels = [log.level for log in self.logs]
+        assert "debug" in levels and "info" in levels, f"logs {self.logs}"
+        assert all(log.logger == "hyperterse" for log in self.logs), f"loggers {[log.logger for log in self.logs]}"
+        return levels
 
     async def execute_cold(self) -> str:
         # a fresh client whose first call is execute: it has listed no tool, so it cannot know of
