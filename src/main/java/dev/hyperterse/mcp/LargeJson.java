@@ -57,9 +57,13 @@ public final class LargeJson {
         }
     }
 
-    /** {@link JsonObject#toBuffer()} or {@link JsonArray#toBuffer()}, on a worker when the value is large. */
+    /**
+     * {@link JsonObject#toBuffer()} or {@link JsonArray#toBuffer()}, byte for byte (rows already
+     * encoded for an answer's text block are copied, not encoded again: {@link AnswerJson}), on a
+     * worker when the value is large.
+     */
     public static Future<Buffer> toBuffer(Object json) {
-        return sizedBy(json, () -> Json.CODEC.toBuffer(json, false));
+        return sizedBy(json, () -> AnswerJson.encode(json));
     }
 
     /**
