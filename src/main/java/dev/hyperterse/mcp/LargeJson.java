@@ -46,8 +46,12 @@ public final class LargeJson {
      * event loop, otherwise at once on the calling thread (then the future is already complete).
      */
     public static <T> Future<T> sizedBy(Object sizedBy, Callable<T> work) {
+        return onWorkerIf(large(sizedBy), work);
+    }
+
+    private static <T> Future<T> onWorkerIf(boolean large, Callable<T> work) {
         Context context = Vertx.currentContext();
-        if (context != null && Context.isOnEventLoopThread() && large(sizedBy)) {
+        if (large && context != null && Context.isOnEventLoopThread()) {
             return context.executeBlocking(work, false);
         }
         try {
@@ -57,9 +61,15 @@ public final class LargeJson {
         }
     }
 
-    /** {@link JsonObject#toBuffer()} or {@link JsonArray#toBuffer()}, on a worker when the value is large. */
+    /**
+     * {@link JsonObject#toBuffer()} or {@link JsonArray#toBuffer()}, byte for byte: a small value
+     * where the caller is, written straight into the buffer with the rows its text block already
+     * holds copied rather than encoded again ({@link AnswerJson}: the common answer, on the event
+     * loop); a large one by the codec as before, on a worker, off every event loop either way.
+     */
     public static Future<Buffer> toBuffer(Object json) {
-        return sizedBy(json, () -> Json.CODEC.toBuffer(json, false));
+        boolean large = large(json);
+        return onWorkerIf(large, () -> large ? Json.CODEC.toBuffer(json, false) : AnswerJson.encode(json));
     }
 
     /**

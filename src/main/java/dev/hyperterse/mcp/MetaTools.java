@@ -459,10 +459,16 @@ final class MetaTools {
                     }
                     // the text block is the rows encoded: large rows are encoded on a worker
                     return LargeJson.sizedBy(result.rows(), () -> {
-                        JsonObject rendered = rowsResult(result);
-                        // the text block carries the same rows, for clients that ignore structuredContent
-                        return shape == null || result.outputMismatch() != null ? rendered
-                                : rendered.put("structuredContent", OutputShape.content(result));
+                        String rows = result.rows().encode();
+                        JsonObject rendered = rowsResult(result, rows);
+                        if (shape == null || result.outputMismatch() != null) {
+                            return rendered;
+                        }
+                        // the text block carries the same rows, for clients that ignore
+                        // structuredContent: encoded once, for both
+                        JsonObject content = OutputShape.content(result);
+                        content.put("rows", EncodedJsonArray.of(result.rows(), rows));
+                        return rendered.put("structuredContent", content);
                     });
                 })
                 .recover(e -> {
@@ -527,8 +533,9 @@ final class MetaTools {
         return textResult(error.encode()).put("isError", true);
     }
 
-    private static JsonObject rowsResult(ToolResult result) {
-        JsonObject out = textResult(result.rows().encode());
+    /** @param rows the rows, encoded */
+    private static JsonObject rowsResult(ToolResult result, String rows) {
+        JsonObject out = textResult(rows);
         if (result.truncated()) {
             out.getJsonArray("content").add(new JsonObject().put("type", "text").put("text", cutNote(result)));
         }

@@ -230,10 +230,16 @@ final class PgParameters {
     }
 
     private static long integer(Object value, long min, long max, String type) throws BadValue {
-        BigDecimal exact;
         if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            exact = BigDecimal.valueOf(((Number) value).longValue());
-        } else if (value instanceof BigInteger) {
+            // the usual case (a JSON integer), checked without a BigDecimal
+            long n = ((Number) value).longValue();
+            if (n < min || n > max) {
+                throw new BadValue(describe(value) + " is out of range for type " + type);
+            }
+            return n;
+        }
+        BigDecimal exact;
+        if (value instanceof BigInteger) {
             exact = new BigDecimal((BigInteger) value);
         } else if (value instanceof BigDecimal) {
             exact = (BigDecimal) value;

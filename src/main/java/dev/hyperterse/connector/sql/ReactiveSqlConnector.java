@@ -36,6 +36,7 @@ public final class ReactiveSqlConnector implements Connector {
     private final Pool pool;
     private final SqlFlavor flavor;
     private final Endpoint endpoint;
+    private final StatementDeadlines deadlines;
 
     public ReactiveSqlConnector(Vertx vertx, String adapterName, Pool pool, SqlFlavor flavor, Endpoint endpoint) {
         this.vertx = vertx;
@@ -43,6 +44,7 @@ public final class ReactiveSqlConnector implements Connector {
         this.pool = pool;
         this.flavor = flavor;
         this.endpoint = endpoint;
+        this.deadlines = new StatementDeadlines(vertx);
     }
 
     @Override
@@ -102,7 +104,7 @@ public final class ReactiveSqlConnector implements Connector {
         StatementRun run = new StatementRun();
         Duration timeout = options.timeout();
         boolean limited = timeout != null && !timeout.isZero() && !timeout.isNegative();
-        long timer = !limited ? -1 : vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+        StatementDeadlines.Deadline deadline = !limited ? null : deadlines.watch(timeout, () -> {
             if (result.tryFail(Failures.timedOut(timeout))) {
                 stop(run);
             }
@@ -125,8 +127,8 @@ public final class ReactiveSqlConnector implements Connector {
                 })
                 .onComplete(done -> {
                     run.finish();
-                    if (timer >= 0) {
-                        vertx.cancelTimer(timer);
+                    if (deadline != null) {
+                        deadline.done();
                     }
                     if (done.succeeded()) {
                         result.tryComplete(done.result());
@@ -155,6 +157,7 @@ public final class ReactiveSqlConnector implements Connector {
 
     @Override
     public Future<Void> close() {
+        deadlines.close();
         return pool.close();
     }
 }
