@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * The web console's view of the server's own metrics: each tool's calls, failures, latency
@@ -127,19 +129,9 @@ public final class LiveCalls extends ForwardingMetrics {
     public JsonObject snapshot() {
         JsonArray toolRows = new JsonArray();
         new TreeMap<>(tools).forEach((name, counts) -> toolRows.add(counts.toJson(name)));
-        Call[] kept = new Call[RECENT];
-        int n = 0;
-        for (int i = 0; i < RECENT; i++) {
-            Call call = recent.get(i);
-            if (call != null) {
-                kept[n++] = call;
-            }
-        }
-        Arrays.sort(kept, 0, n, Comparator.comparingLong(Call::number).reversed());
         JsonArray last = new JsonArray();
-        for (int i = 0; i < n; i++) {
-            last.add(kept[i].toJson());
-        }
+        IntStream.range(0, RECENT).mapToObj(recent::get).filter(Objects::nonNull)
+                .sorted(Comparator.comparingLong(Call::number).reversed()).forEach(call -> last.add(call.toJson()));
         return new JsonObject().put("at", clock.millis()).put("tools", toolRows).put("recent", last);
     }
 
