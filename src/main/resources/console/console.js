@@ -271,6 +271,28 @@
     return (result.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   }
 
+  // An image or audio block as the browser shows it, from a data: URL (the page's policy allows
+  // data: for images and media, nothing else): only a media type of the block's own family and
+  // base64 data make one, so a block that is anything else stays JSON only.
+  const MEDIA_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
+  const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  function mediaOf(block, where) {
+    if (!block || (block.type !== 'image' && block.type !== 'audio')) return null;
+    const type = String(block.mimeType || '');
+    if (!MEDIA_TYPE.test(type) || !type.toLowerCase().startsWith(block.type + '/')
+      || typeof block.data !== 'string' || !BASE64.test(block.data)) return null;
+    const url = 'data:' + type + ';base64,' + block.data;
+    const label = (block.type === 'image' ? 'Image' : 'Audio') + ' from ' + where + ' (' + type + ')';
+    const media = block.type === 'image'
+      ? el('img', { src: url, alt: label, class: 'media' })
+      : el('audio', { src: url, controls: true, preload: 'metadata', 'aria-label': label, class: 'media' });
+    return el('figure', { class: 'content-media' }, media, el('figcaption', {}, label));
+  }
+
+  function mediaOfResult(result) {
+    return (result.content || []).map((block, i) => mediaOf(block, 'content[' + i + ']')).filter((m) => m !== null);
+  }
+
   function rowsOf(result) {
     if (result.structuredContent && Array.isArray(result.structuredContent.rows)) return result.structuredContent.rows;
     try {
@@ -316,6 +338,8 @@
       add(container, el('h4', {}, 'Rows'), table(rows, 500),
         rows.length > 500 ? el('p', { class: 'help' }, 'The first 500 rows are shown; JSON has all.') : null);
     }
+    const media = mediaOfResult(result);
+    if (media.length) add(container, el('h4', {}, media.length === 1 ? 'Media' : 'Media (' + media.length + ')'), media);
     add(container, 
       el('details', { open: !rows }, el('summary', {}, 'Text content'), el('pre', {}, textOf(result))),
       el('details', {}, el('summary', {}, 'structuredContent'),
@@ -637,8 +661,10 @@
         result.append(el('p', { class: 'outcome good' }, 'Rendered in ' + ms.toFixed(1) + ' ms'));
         for (const m of message.result.messages || []) {
           const content = m.content || {};
-          result.append(el('h4', {}, m.role), el('pre', { class: 'prompt-message' },
-            content.type === 'text' ? content.text : content.type === 'resource' ? pretty(content.resource) : pretty(content)));
+          // an image or a sound is shown as one, anything else as its text or JSON
+          result.append(el('h4', {}, m.role), mediaOf(content, 'the ' + m.role + ' message')
+            || el('pre', { class: 'prompt-message' }, content.type === 'text' ? content.text
+              : content.type === 'resource' ? pretty(content.resource) : pretty(content)));
         }
         result.append(el('details', {}, el('summary', {}, 'JSON'), el('pre', {}, pretty(message.result))));
       } catch (e) {

@@ -258,10 +258,10 @@ public final class Pipeline {
             long nanos = System.nanoTime() - started;
             metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, nanos);
             if (metrics.recordsCalls()) {
-                // only for the web console: its recent calls, inputs as traces show them
+                // only for the web console: its recent calls, inputs as traces show them when it reads them
                 metrics.callFinished(tool == null ? "unknown" : tool.name(),
                         caller != null && caller.succeeded() ? caller.result().subject() : null,
-                        tool == null ? null : TracedInputs.of(inputs), outcome,
+                        tool == null ? null : TracedInputs.later(inputs), outcome,
                         ar.succeeded() ? null : ar.cause() instanceof ToolException
                                 ? BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS) : "internal error",
                         nanos);

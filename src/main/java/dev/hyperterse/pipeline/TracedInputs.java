@@ -6,7 +6,9 @@ import dev.hyperterse.model.Redaction;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A call's inputs as a span attribute ({@code observability.tracing.include_inputs}): values of
@@ -29,6 +31,53 @@ final class TracedInputs {
     static String of(JsonObject inputs) {
         String text = masked(inputs, new int[] {MAX_VALUES}).encode();
         return BoundedText.cut(text, MAX_LENGTH);
+    }
+
+    /**
+     * {@link #of} made when asked for: the web console's last calls keep a call's inputs and make
+     * them into text only when the Live page reads them. Inputs are kept that way only when they
+     * are small (at most {@link #MAX_VALUES} values, names and strings of at most
+     * {@link #VALUE_CHARS} characters, numbers of a fixed size), so that keeping them holds no more
+     * than their text would; larger ones are made into text at once. Nothing changes a call's
+     * inputs once it finished, so the text is the same whenever it is made.
+     */
+    static Supplier<String> later(JsonObject inputs) {
+        if (small(inputs.getMap(), new int[] {MAX_VALUES})) {
+            return () -> of(inputs);
+        }
+        String text = of(inputs);
+        return () -> text;
+    }
+
+    private static boolean small(Object v, int[] budget) {
+        if (v instanceof JsonObject) {
+            return small(((JsonObject) v).getMap(), budget);
+        }
+        if (v instanceof JsonArray) {
+            return small(((JsonArray) v).getList(), budget);
+        }
+        if (v instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                if (budget[0]-- <= 0 || !(e.getKey() instanceof String)
+                        || ((String) e.getKey()).length() > VALUE_CHARS || !small(e.getValue(), budget)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (v instanceof List) {
+            for (Object item : (List<?>) v) {
+                if (budget[0]-- <= 0 || !small(item, budget)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (v instanceof String) {
+            return ((String) v).length() <= VALUE_CHARS;
+        }
+        return v == null || v instanceof Boolean || v instanceof Integer || v instanceof Long || v instanceof Double
+                || v instanceof Float || v instanceof Short || v instanceof Byte;
     }
 
     private static JsonObject masked(JsonObject in, int[] budget) {

@@ -23,10 +23,12 @@ final class Console {
     static final String LIVE_PATH = "/console/live";
     /**
      * Scripts and styles only from this server (no inline code, no eval), requests only to it,
-     * no plugins, frames, forms posted elsewhere or base URL changes.
+     * no plugins, frames, forms posted elsewhere or base URL changes. Images and audio may also
+     * be {@code data:} URLs: a tool's image and audio content is shown from the result itself (an
+     * image or a sound runs no code, and a {@code data:} URL reaches no other server).
      */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
-            + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+            + "img-src 'self' data:; media-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
             + "frame-ancestors 'none'";
 
     private final ConsoleAssets assets;

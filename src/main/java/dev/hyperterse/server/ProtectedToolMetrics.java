@@ -8,6 +8,7 @@ import dev.hyperterse.telemetry.Telemetry;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The metrics of one project version when {@code server.metrics.token} is not set: the calls,
@@ -68,7 +69,8 @@ final class ProtectedToolMetrics extends ForwardingMetrics {
 
     /** A hidden tool's call is shown without its name, caller, inputs or error, as its counts are. */
     @Override
-    public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+    public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                             long nanos) {
         if (hidden.contains(tool)) {
             metrics.callFinished(PROTECTED, null, null, outcome, null, nanos);
         } else {

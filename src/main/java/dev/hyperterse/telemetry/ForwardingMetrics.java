@@ -1,6 +1,7 @@
 package dev.hyperterse.telemetry;
 
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * Metrics that pass every event on to the metrics they wrap: the base of a wrapper that changes or
@@ -31,7 +32,8 @@ public abstract class ForwardingMetrics implements Metrics {
     }
 
     @Override
-    public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+    public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                             long nanos) {
         metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
     }
 

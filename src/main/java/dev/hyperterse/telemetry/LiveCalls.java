@@ -5,9 +5,17 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * The web console's view of the server's own metrics: each tool's calls, failures, latency
@@ -16,22 +24,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * them. It observes what the server counts, passing every event on to the metrics it wraps, and
  * exists only while the console is on: without it nothing here is on a call's path.
  *
- * <p>Tool names come from the project (an unknown tool counts as {@code unknown}), so the tables
- * are bounded by the catalog; every per-tool record is updated under its own lock, held for a
- * few field writes.
+ * <p>A call costs little here, and the Live page pays for what it shows when it reads it: a call
+ * adds to counters without locks, writes its duration into its tool's window and one small record
+ * (references, no text) into the ring of last calls; sorting the durations, turning inputs into
+ * text and building JSON happen in {@link #snapshot}. Tool names come from the project (an
+ * unknown tool counts as {@code unknown}), so the tables are bounded by the catalog.
  */
 public final class LiveCalls extends ForwardingMetrics {
     /** The most recent calls kept. */
     public static final int RECENT = 50;
-    /** The calls per tool whose durations make its percentiles. */
+    /** The calls per tool whose durations make its percentiles (a power of two: a slot is a mask away). */
     static final int LATENCY_WINDOW = 1024;
+    /** A window slot no call has written yet. */
+    private static final long EMPTY = -1;
 
     private final Clock clock;
     private final Map<String, ToolCounts> tools = new ConcurrentHashMap<>();
-    private final Object recentLock = new Object();
-    // guarded by recentLock: a ring of the last RECENT calls, next written at recentNext
-    private final JsonObject[] recent = new JsonObject[RECENT];
-    private long recentNext;
+    /** The ring of the last calls: call number n is in slot n % RECENT, unless a newer one is. */
+    private final AtomicReferenceArray<Call> recent = new AtomicReferenceArray<>(RECENT);
+    private final AtomicLong calls = new AtomicLong();
 
     public LiveCalls(Metrics metrics, Clock clock) {
         super(metrics);
@@ -40,39 +51,58 @@ public final class LiveCalls extends ForwardingMetrics {
 
     /** Per tool: counts since start, and a ring of recent durations. */
     private static final class ToolCounts {
-        long calls;
-        long errors;
-        long cacheHits;
-        long cacheMisses;
-        final long[] nanos = new long[LATENCY_WINDOW];
-        long recorded;
+        /** Calls since start; call n writes its duration into slot n of the window. */
+        final AtomicLong calls = new AtomicLong();
+        final LongAdder errors = new LongAdder();
+        final LongAdder cacheHits = new LongAdder();
+        final LongAdder cacheMisses = new LongAdder();
+        final AtomicLongArray nanos = new AtomicLongArray(LATENCY_WINDOW);
 
-        synchronized void call(boolean failed, long duration) {
-            calls++;
+        ToolCounts() {
+            for (int i = 0; i < LATENCY_WINDOW; i++) {
+                nanos.setPlain(i, EMPTY);
+            }
+        }
+
+        void call(boolean failed, long duration) {
+            long n = calls.getAndIncrement();
+            // opaque: a reader sees a whole duration, never half of one
+            nanos.setOpaque((int) (n & (LATENCY_WINDOW - 1)), Math.max(0, duration));
             if (failed) {
-                errors++;
-            }
-            nanos[(int) (recorded++ % LATENCY_WINDOW)] = duration;
-        }
-
-        synchronized void cache(boolean hit) {
-            if (hit) {
-                cacheHits++;
-            } else {
-                cacheMisses++;
+                errors.increment();
             }
         }
 
-        synchronized JsonObject toJson(String name) {
-            int n = (int) Math.min(recorded, LATENCY_WINDOW);
-            long[] sorted = Arrays.copyOf(nanos, n);
+        JsonObject toJson(String name) {
+            // errors before calls: a call is counted before its failure, so errors never exceed calls
+            long failed = errors.sum();
+            long total = calls.get();
+            long[] window = new long[LATENCY_WINDOW];
+            int n = 0;
+            for (int i = 0; i < LATENCY_WINDOW; i++) {
+                long duration = nanos.getOpaque(i);
+                if (duration != EMPTY) {
+                    window[n++] = duration;
+                }
+            }
+            long[] sorted = Arrays.copyOf(window, n);
             Arrays.sort(sorted);
-            JsonObject json = new JsonObject().put("tool", name).put("calls", calls).put("errors", errors)
-                    .put("cache_hits", cacheHits).put("cache_misses", cacheMisses);
+            JsonObject json = new JsonObject().put("tool", name).put("calls", total).put("errors", failed)
+                    .put("cache_hits", cacheHits.sum()).put("cache_misses", cacheMisses.sum());
             if (n > 0) {
                 json.put("p50_ms", millis(percentile(sorted, 0.50))).put("p99_ms", millis(percentile(sorted, 0.99)));
             }
             return json;
+        }
+    }
+
+    /** One finished call as it was handed over: its inputs become text only when shown. */
+    private record Call(long number, long at, String tool, String caller, Supplier<String> inputs, String outcome,
+                        String error, long nanos) {
+        JsonObject toJson() {
+            return new JsonObject().put("at", at).put("tool", tool).put("caller", caller)
+                    .put("duration_ms", millis(nanos)).put("outcome", outcome)
+                    .put("inputs", inputs == null ? null : inputs.get()).put("error", error);
         }
     }
 
@@ -99,13 +129,10 @@ public final class LiveCalls extends ForwardingMetrics {
     public JsonObject snapshot() {
         JsonArray toolRows = new JsonArray();
         new TreeMap<>(tools).forEach((name, counts) -> toolRows.add(counts.toJson(name)));
-        JsonArray calls = new JsonArray();
-        synchronized (recentLock) {
-            for (long i = recentNext - 1; i >= 0 && i >= recentNext - RECENT; i--) {
-                calls.add(recent[(int) (i % RECENT)].copy());
-            }
-        }
-        return new JsonObject().put("at", clock.millis()).put("tools", toolRows).put("recent", calls);
+        JsonArray last = new JsonArray();
+        IntStream.range(0, RECENT).mapToObj(recent::get).filter(Objects::nonNull)
+                .sorted(Comparator.comparingLong(Call::number).reversed()).forEach(call -> last.add(call.toJson()));
+        return new JsonObject().put("at", clock.millis()).put("tools", toolRows).put("recent", last);
     }
 
     @Override
@@ -120,19 +147,24 @@ public final class LiveCalls extends ForwardingMetrics {
     }
 
     @Override
-    public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
-        JsonObject call = new JsonObject().put("at", clock.millis()).put("tool", tool)
-                .put("caller", caller).put("duration_ms", millis(nanos)).put("outcome", outcome)
-                .put("inputs", inputs).put("error", error);
-        synchronized (recentLock) {
-            recent[(int) (recentNext++ % RECENT)] = call;
+    public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                             long nanos) {
+        long number = calls.getAndIncrement();
+        Call call = new Call(number, clock.millis(), tool, caller, inputs, outcome, error, nanos);
+        int slot = (int) (number % RECENT);
+        // a call that took its number long ago (its thread was paused) does not replace a newer one
+        for (Call there = recent.get(slot); there == null || there.number() < number; there = recent.get(slot)) {
+            if (recent.compareAndSet(slot, there, call)) {
+                break;
+            }
         }
         metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
     }
 
     @Override
     public void cacheLookup(String tool, boolean hit) {
-        counts(tool).cache(hit);
+        ToolCounts counts = counts(tool);
+        (hit ? counts.cacheHits : counts.cacheMisses).increment();
         metrics.cacheLookup(tool, hit);
     }
 

@@ -1,6 +1,7 @@
 package dev.hyperterse.telemetry;
 
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * What the server counts. Every method does nothing by default, so {@link #NONE} costs nothing
@@ -51,11 +52,13 @@ public interface Metrics {
      * @param tool    the tool's name, or {@code unknown}
      * @param caller  the caller's subject when one was authenticated, else null
      * @param inputs  the inputs as traces show them (secret-looking names masked, text redacted,
-     *                cut short), or null when not shown
+     *                cut short), made when asked for (so a call pays nothing for a text no one
+     *                reads; asked for on any thread, any number of times), or null when not shown
      * @param outcome {@code ok}, or the key of the stage that failed
      * @param error   the failure's message as the caller gets it, or null
      */
-    default void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+    default void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                              long nanos) {
     }
 
     /** A cached tool's result was looked up: found ({@code hit}) or loaded ({@code miss}). */

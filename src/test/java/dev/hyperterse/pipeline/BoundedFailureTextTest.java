@@ -51,4 +51,30 @@ class BoundedFailureTextTest {
         String longName = TracedInputs.of(new JsonObject().put("n".repeat(1_000_000), 1));
         assertTrue(longName.length() < 200, longName);
     }
+
+    @Test
+    void theConsolesInputsAreMadeWhenReadAndOnlySmallInputsAreKeptUntilThen() {
+        JsonObject small = new JsonObject().put("customer_id", 7).put("password", "hunter2")
+                .put("tags", new JsonArray().add("a").add(true).add(1.5)).put("filter", new JsonObject().put("q", "x"));
+        java.util.function.Supplier<String> later = TracedInputs.later(small);
+        String now = TracedInputs.of(small);
+        assertEquals(now, later.get(), "the same text as traces show");
+        assertEquals(later.get(), later.get(), "asked twice, the same");
+        small.put("customer_id", 8);
+        assertEquals(TracedInputs.of(small), later.get(), "small inputs are kept, not copied, until read");
+
+        JsonObject longText = new JsonObject().put("q", "z".repeat(TracedInputs.VALUE_CHARS + 1));
+        JsonObject many = new JsonObject();
+        for (int i = 0; i <= TracedInputs.MAX_VALUES; i++) {
+            many.put("k" + i, i);
+        }
+        JsonObject bigNumber = new JsonObject().put("n", java.math.BigInteger.TEN.pow(100_000));
+        JsonObject longName = new JsonObject().put("n".repeat(TracedInputs.VALUE_CHARS + 1), 1);
+        for (JsonObject large : java.util.List.of(longText, many, bigNumber, longName)) {
+            java.util.function.Supplier<String> text = TracedInputs.later(large);
+            String before = TracedInputs.of(large);
+            large.put("added", "later");
+            assertEquals(before, text.get(), "large inputs are made into text at once, not kept");
+        }
+    }
 }

@@ -9,6 +9,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -61,7 +64,8 @@ class LiveCallsTest {
         LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
         assertTrue(live.recordsCalls());
         for (int i = 0; i < LiveCalls.RECENT + 7; i++) {
-            live.callFinished("t" + i, i % 2 == 0 ? "ada" : null, "{\"i\":" + i + "}", "ok", null, 1_000_000L);
+            String inputs = "{\"i\":" + i + "}";
+            live.callFinished("t" + i, i % 2 == 0 ? "ada" : null, () -> inputs, "ok", null, 1_000_000L);
         }
         JsonArray recent = live.snapshot().getJsonArray("recent");
         assertEquals(LiveCalls.RECENT, recent.size());
@@ -74,6 +78,69 @@ class LiveCallsTest {
     }
 
     @Test
+    void aCallsInputsBecomeTextOnlyWhenTheLivePageReadsThem() {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        AtomicInteger made = new AtomicInteger();
+        for (int i = 0; i < 3 * LiveCalls.RECENT; i++) {
+            live.callFinished("t", null, () -> made.incrementAndGet() + "", "ok", null, 1);
+        }
+        assertEquals(0, made.get(), "nothing made on the calls' path");
+        live.snapshot();
+        assertEquals(LiveCalls.RECENT, made.get(), "only the calls shown");
+    }
+
+    @Test
+    void callsFromManyThreadsAreAllCountedAndTheLastOnesKeptInOrder() throws InterruptedException {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        int threads = 4;
+        int each = 20_000;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String caller = "thread-" + t;
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < each; i++) {
+                    live.toolCall("shared", i % 4 == 0 ? "execution" : "ok", 1_000_000L);
+                    live.cacheLookup("shared", i % 2 == 0);
+                    int n = i;
+                    live.callFinished("shared", caller, () -> Integer.toString(n), "ok", null, 1_000_000L);
+                }
+            });
+            thread.start();
+            running.add(thread);
+        }
+        start.countDown();
+        for (Thread thread : running) {
+            thread.join();
+        }
+        JsonObject snapshot = live.snapshot();
+        JsonObject shared = snapshot.getJsonArray("tools").getJsonObject(0);
+        assertEquals(threads * each, shared.getInteger("calls"));
+        assertEquals(threads * each / 4, shared.getInteger("errors"));
+        assertEquals(threads * each / 2, shared.getInteger("cache_hits"));
+        assertEquals(threads * each / 2, shared.getInteger("cache_misses"));
+        assertEquals(1.0, shared.getDouble("p50_ms"));
+        JsonArray recent = snapshot.getJsonArray("recent");
+        assertEquals(LiveCalls.RECENT, recent.size());
+        for (int t = 0; t < threads; t++) {
+            // each thread's calls among the last ones are its last, newest first
+            int expected = each - 1;
+            for (Object row : recent) {
+                JsonObject call = (JsonObject) row;
+                if (call.getString("caller").equals("thread-" + t)) {
+                    assertTrue(Integer.parseInt(call.getString("inputs")) <= expected, call.encode());
+                    expected = Integer.parseInt(call.getString("inputs")) - 1;
+                }
+            }
+        }
+    }
+
+    @Test
     void passesEveryEventOn() {
         List<String> seen = new ArrayList<>();
         Metrics counting = new Metrics() {
@@ -83,7 +150,8 @@ class LiveCallsTest {
             }
 
             @Override
-            public void callFinished(String tool, String caller, String inputs, String outcome, String error, long nanos) {
+            public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                                     long nanos) {
                 seen.add("finished " + tool);
             }
 
