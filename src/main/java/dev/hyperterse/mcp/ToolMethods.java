@@ -69,6 +69,11 @@ public final class ToolMethods {
         });
     }
 
+    /** Of these resource URIs, those a listen stream of this caller may watch (see {@link ResourceMethods#watchable}). */
+    public Future<java.util.List<String>> watchable(java.util.List<String> uris, CallContext context) {
+        return backends.onBackend(b -> resources.watchable(b, uris, context));
+    }
+
     /**
      * Runs one of {@link #CONTENT_METHODS} on the current snapshot (kept until it completes);
      * fails with an {@link McpException} for a caller's mistake.

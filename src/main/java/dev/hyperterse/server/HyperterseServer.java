@@ -48,8 +48,6 @@ public final class HyperterseServer {
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
-    static final JsonObject TOOLS_LIST_CHANGED = new JsonObject().put("jsonrpc", "2.0")
-            .put("method", "notifications/tools/list_changed");
 
     private final Vertx vertx;
     private final Listeners listeners;
@@ -136,11 +134,13 @@ public final class HyperterseServer {
             if (options.conformanceFixtures()) {
                 LOG.warn("serving the MCP conformance fixture tools (--conformance-fixtures): for testing only");
             }
+            // what clients are told when a reload changes the project (in a cluster, also another node's)
+            ProjectChanges changes = !reloads ? null : new ProjectChanges(endpoint, project);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
                             options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
-                    (old, now) -> swapped(endpoint, old, now), settings.shutdownTimeout(), telemetry.metrics());
+                    (old, now) -> swapped(changes, old, now), settings.shutdownTimeout(), telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
 
@@ -237,9 +237,10 @@ public final class HyperterseServer {
                                 Counted.of(project.adapters().size(), "adapter"),
                                 displayHost(settings.host()), bound, MCP_PATH,
                                 Counted.of(listeners.count(), "listener"), Counted.of(loops.size(), "event loop"));
-                        // in a cluster, a reload one node's watcher makes is repeated by the others
+                        // in a cluster, a reload one node's watcher makes is repeated by the others,
+                        // and what it changed is announced by every node to its own clients
                         ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
-                                : new ClusterReloads(vertx, reloader::reload);
+                                : new ClusterReloads(vertx, reloader::reload, changes::serving, changes::heard);
                         if (fanOut != null) {
                             fanOut.listen();
                         }
@@ -290,16 +291,13 @@ public final class HyperterseServer {
     }
 
     /**
-     * After a reload: sessions learn that the project's tools changed (only if they did). The
-     * listener, the sessions and telemetry were set up at start, so their settings wait for a restart.
+     * After a reload: clients learn what changed of the project's tools, prompts and resources
+     * (only if anything did, see {@link ProjectChanges}). The listener, the sessions and telemetry
+     * were set up at start, so their settings wait for a restart.
      */
-    private static void swapped(McpEndpoint endpoint, Snapshot old, Snapshot now) {
+    private static void swapped(ProjectChanges changes, Snapshot old, Snapshot now) {
         now.startIndexing();
-        if (ToolSet.changed(old.project(), now.project())) {
-            int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
-            LOG.debug("the project's tools changed: told {}", Counted.of(told, "session"));
-        }
-        PromptsAndResources.notifyChanges(endpoint, old.project(), now.project());
+        changes.served(now.project());
         if (!old.project().config().server().equals(now.project().config().server())
                 || !old.project().config().observability().equals(now.project().config().observability())) {
             LOG.warn("'server' and 'observability' settings changed: they take effect at the next restart");
