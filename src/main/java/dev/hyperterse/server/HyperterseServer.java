@@ -48,6 +48,10 @@ public final class HyperterseServer {
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
+    /** After the drain: the listener closes once no request arrived for this long... */
+    static final Duration REFUSE_QUIET = Duration.ofMillis(500);
+    /** ...or after this long, however many still arrive. */
+    static final Duration REFUSE_AT_MOST = Duration.ofSeconds(3);
 
     private final Vertx vertx;
     private final Listeners listeners;
@@ -57,13 +61,13 @@ public final class HyperterseServer {
     private final ConnectionDeadlines deadlines;
     private final Reloader reloader;
     private final ProjectWatcher watcher;
-    private final AtomicBoolean stopping;
+    private final StoppingGate gate;
     // guarded by this: the one way this server stops (graceful or not), once
     private Future<Void> stopped;
 
     private HyperterseServer(Vertx vertx, Listeners listeners, CurrentSnapshot current, McpEndpoint endpoint,
                              long sweeper, ConnectionDeadlines deadlines, Reloader reloader, ProjectWatcher watcher,
-                             AtomicBoolean stopping) {
+                             StoppingGate gate) {
         this.vertx = vertx;
         this.listeners = listeners;
         this.current = current;
@@ -72,7 +76,7 @@ public final class HyperterseServer {
         this.deadlines = deadlines;
         this.reloader = reloader;
         this.watcher = watcher;
-        this.stopping = stopping;
+        this.gate = gate;
     }
 
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
@@ -122,7 +126,6 @@ public final class HyperterseServer {
             if (invalidation != null) {
                 invalidation.listen(() -> current.peek().cache());
             }
-            AtomicBoolean stopping = new AtomicBoolean();
             boolean reloads = options.recompile() != null;
             SessionStore sessions = vertx.isClustered()
                     ? new ClusteredSessionStore(vertx, settings.sessionIdleTimeout(), settings.maxSessions(),
@@ -154,7 +157,8 @@ public final class HyperterseServer {
                 operatorPaths.addAll(console.paths());
             }
             Cors cors = new Cors(settings.corsOrigins(), endpoint.originPolicy(), operatorPaths);
-            Readiness readiness = new Readiness(vertx, current, stopping::get,
+            StoppingGate gate = new StoppingGate(Set.of("/heartbeat", READY_PATH), System::nanoTime);
+            Readiness readiness = new Readiness(vertx, current, gate::stopping,
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
             // each listener routes with a router of its own; the handlers are shared and thread-safe
@@ -162,13 +166,9 @@ public final class HyperterseServer {
                 Router router = Router.router(v);
                 router.route().handler(deadlines::handle);
                 // a draining node still answers, but not on a kept-alive connection: the client's
-                // next request opens a new one, which the balancer sends to a node staying up
-                router.route().handler(rc -> {
-                    if (stopping.get()) {
-                        rc.response().putHeader(HttpHeaders.CONNECTION, "close");
-                    }
-                    rc.next();
-                });
+                // next request opens a new one, which the balancer sends to a node staying up;
+                // after the drain it refuses what still arrives, unrun
+                router.route().handler(gate::handle);
                 router.route().handler(cors);
                 router.get("/heartbeat").handler(rc -> rc.response()
                         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -248,7 +248,7 @@ public final class HyperterseServer {
                                 : new ProjectWatcher(vertx, project.config().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
-                                sweeper, deadlines, reloader, watcher, stopping);
+                                sweeper, deadlines, reloader, watcher, gate);
                         return (watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server))
                                 .onSuccess(started -> {
@@ -390,7 +390,9 @@ public final class HyperterseServer {
      * still serves for {@code drain} (new connections and calls included, answered with
      * {@code Connection: close}), so a load balancer or Kubernetes takes the node out of rotation
      * before it stops listening; then open GET and {@code subscriptions/listen} streams end (their
-     * clients reconnect, through the balancer, elsewhere) and no new connection is accepted; calls
+     * clients reconnect, through the balancer, elsewhere), requests still arriving are refused
+     * unrun (503, see {@link StoppingGate}) until none came for {@link #REFUSE_QUIET} (at most
+     * {@link #REFUSE_AT_MOST}), and no new connection is accepted; calls
      * still running get until {@code timeout} to finish (their answers are delivered); then
      * whatever still runs is cancelled and every pool is closed.
      */
@@ -402,7 +404,7 @@ public final class HyperterseServer {
     }
 
     private Future<Void> gracefully(Duration drain, Duration timeout) {
-        stopping.set(true);
+        gate.drain();
         long drainMillis = Math.max(0, drain.toMillis());
         long millis = Math.max(0, timeout.toMillis());
         if (watcher != null) {
@@ -416,6 +418,18 @@ public final class HyperterseServer {
             vertx.setTimer(drainMillis, id -> drained.complete());
         }
         return drained.future().compose(x -> {
+            if (drainMillis == 0) {
+                return Future.succeededFuture();
+            }
+            // after the drain: requests still arriving are refused, unrun, and the listener closes
+            // once they stopped arriving (a balancer that passes refused requests on has then
+            // stopped sending), so no connection a balancer just opened is dropped with its request
+            endpoint.endStreams();
+            gate.refuse();
+            long refusing = System.nanoTime();
+            return gate.quiet(vertx, REFUSE_QUIET.toMillis(), REFUSE_AT_MOST.toMillis())
+                    .onComplete(y -> LOG.info("refused new requests for {} ms", (System.nanoTime() - refusing) / 1_000_000));
+        }).compose(x -> {
             vertx.cancelTimer(sweeper);
             Snapshot serving = current.peek();
             int running = serving.calls().count();
@@ -459,7 +473,7 @@ public final class HyperterseServer {
     }
 
     private Future<Void> now() {
-        stopping.set(true);
+        gate.drain();
         if (watcher != null) {
             watcher.stop();
         }
