@@ -48,10 +48,13 @@ public final class HyperterseServer {
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
-    /** After the drain: the listener closes once no request arrived for this long... */
-    static final Duration REFUSE_QUIET = Duration.ofMillis(500);
+    /**
+     * After the drain: the listener closes once no request arrived for this long (long enough that
+     * a gap between requests a balancer still sends is not taken for it having stopped)...
+     */
+    static final Duration REFUSE_QUIET = Duration.ofSeconds(2);
     /** ...or after this long, however many still arrive. */
-    static final Duration REFUSE_AT_MOST = Duration.ofSeconds(3);
+    static final Duration REFUSE_AT_MOST = Duration.ofSeconds(10);
 
     private final Vertx vertx;
     private final Listeners listeners;
