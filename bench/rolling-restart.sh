@@ -5,7 +5,8 @@
 # session GET streams, subscriptions/listen streams) while each node in turn gets SIGTERM (it
 # drains: /ready 503, serves on for server.drain_period, ends its streams, stops listening), exits
 # and is started again; the next node goes once the restarted one is ready. Then one node is
-# SIGKILLed and started again. Prints the load's counts after each phase.
+# SIGKILLed and started again, then one is stopped (scale to 2) and started again (scale to 3).
+# Prints the load's counts after each phase.
 #
 #   bench/rolling-restart.sh [ROUNDS]      (default 1: each node restarted once)
 #   TAKE_OUT=1 bench/rolling-restart.sh    the operator takes each node out of nginx first (marks
@@ -36,7 +37,10 @@ cleanup() {
   for f in "$WORK"/*.pid; do [[ -e $f ]] && kill -TERM "$(cat "$f")" 2>/dev/null || true; done
   sleep 2
   for f in "$WORK"/*.pid; do [[ -e $f ]] && kill -KILL "$(cat "$f")" 2>/dev/null || true; done
-  if [[ -n ${KEEP_LOGS:-} ]]; then cp "$WORK"/*.log "$KEEP_LOGS"/ 2>/dev/null || true; fi
+  if [[ -n ${KEEP_LOGS:-} ]]; then
+    cp "$WORK"/*.log "$KEEP_LOGS"/ 2>/dev/null || true
+    cp "$WORK/nginx/logs/error.log" "$KEEP_LOGS/nginx-error.log" 2>/dev/null || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -49,7 +53,7 @@ for i in 1 2 3; do
   rm -rf "$WORK/n$i/data"
 done
 
-# deploy/nginx.conf's location block, with the upstream on loopback and files under $WORK;
+# deploy/nginx.conf's location blocks, with the upstream on loopback and files under $WORK;
 # nodes named in $WORK/down are marked down
 mkdir -p "$WORK/nginx/logs"
 touch "$WORK/down"
@@ -61,6 +65,7 @@ local i down
   echo "http {"
   echo "  access_log off; client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy;"
   echo "  upstream hyperterse {"
+  echo "    zone hyperterse 64k; random;"
   for i in 1 2 3; do
     if grep -qx "$i" "$WORK/down"; then down=" down"; else down=""; fi
     echo "    server 127.0.0.1:$((HTTP_BASE + i)) max_fails=1 fail_timeout=5s$down;"
@@ -68,7 +73,7 @@ local i down
   echo "  }"
   echo "  server {"
   echo "    listen 127.0.0.1:$LB_PORT;"
-  sed -n '/^    location \/ {/,/^    }/p' "$ROOT/deploy/nginx.conf"
+  sed -n '/^    location /,/^    }/p' "$ROOT/deploy/nginx.conf"
   echo "  }"
   echo "}"
 } >"$WORK/nginx/nginx.conf"
@@ -150,4 +155,15 @@ sleep 15
 log "node 2 ready again in $(start 2) ms"
 sleep 5
 log "after the SIGKILL:"
+snapshot
+
+# scaling: node 3 leaves (SIGTERM, as a scale-down does), the load runs on 2 nodes, then node 3
+# joins again (a scale-up: nginx lists it all along and skips it while it refuses connections)
+load
+sleep 10
+log "node 3: stopped (scale down to 2) in $(stop 3 TERM) ms"
+sleep 10
+log "node 3 ready again (scale up to 3) in $(start 3) ms"
+sleep 10
+log "after the scale down and up:"
 snapshot

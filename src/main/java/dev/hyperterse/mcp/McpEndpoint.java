@@ -120,7 +120,7 @@ public final class McpEndpoint {
 
             @Override
             public int toolsListChanged() {
-                return stateless.toolsListChanged();
+                return stateless.listChanged("notifications/tools/list_changed");
             }
         });
         this.resources = new ResourceMethods(vertx, extensions);
@@ -257,10 +257,8 @@ public final class McpEndpoint {
      * @return how many sessions it went to
      */
     public int notifyAll(JsonObject notification) {
-        int sent = 0;
-        if ("notifications/tools/list_changed".equals(notification.getString("method"))) {
-            sent += stateless.toolsListChanged();
-        }
+        // 2026-07-28 listen streams that asked for this list change get it too
+        int sent = stateless.listChanged(notification.getString("method"));
         for (LiveSession session : live.all()) {
             session.notify(notification);
             sent++;
@@ -272,10 +270,12 @@ public final class McpEndpoint {
      * Tells the sessions with live state on this node that watch {@code uri} that its content
      * changed ({@code notifications/resources/updated}). Subscriptions are kept with the session,
      * so in a cluster each node tells the sessions it holds, whichever node took the subscription.
+     * The 2026-07-28 listen streams on this node that name {@code uri} are told too.
      *
-     * @return how many sessions it went to
+     * @return how many sessions and listen streams it went to
      */
     public Future<Integer> resourceUpdated(String uri) {
+        int streams = stateless.resourceUpdated(uri);
         JsonObject notification = new JsonObject().put("jsonrpc", "2.0").put("method", "notifications/resources/updated")
                 .put("params", new JsonObject().put("uri", uri));
         List<Future<Boolean>> told = new ArrayList<>();
@@ -285,7 +285,7 @@ public final class McpEndpoint {
                     .otherwise(false));
         }
         return Future.join(told).transform(x -> Future.succeededFuture(
-                (int) told.stream().filter(f -> Boolean.TRUE.equals(f.result())).count()));
+                streams + (int) told.stream().filter(f -> Boolean.TRUE.equals(f.result())).count()));
     }
 
     /** Sessions with live state on this node (streams, running calls, recent use). */

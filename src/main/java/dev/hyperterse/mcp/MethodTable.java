@@ -23,11 +23,13 @@ public final class MethodTable {
     private static final Set<Generation> STATELESS_ONLY = Set.of(STATELESS);
 
     private final BackendSource backends;
+    private final ResourceMethods resources;
     private final MethodRegistry<MethodCall, McpBackend> registry;
 
     MethodTable(BackendSource backends, ToolMethods tools, McpExtensions extensions, PromptMethods prompts,
                 ResourceMethods resources, CompletionMethods completions) {
         this.backends = backends;
+        this.resources = resources;
         boolean listChanged = tools.listChanged();
         this.registry = MethodRegistry.<MethodCall, McpBackend>builder()
                 .add("initialize", SESSIONS, c -> c.wire().initialize(c))
@@ -78,6 +80,11 @@ public final class MethodTable {
     /** The capabilities a generation announces, read from one state of the current snapshot. */
     public JsonObject capabilities(Generation generation) {
         return backends.read(b -> registry.capabilities(generation, b));
+    }
+
+    /** Of these resource URIs, those a listen stream of this caller may watch (see {@link ResourceMethods#watchable}). */
+    public Future<java.util.List<String>> watchable(java.util.List<String> uris, dev.hyperterse.pipeline.CallContext context) {
+        return backends.onBackend(b -> resources.watchable(b, uris, context));
     }
 
     public MethodRegistry<MethodCall, McpBackend> registry() {

@@ -136,6 +136,24 @@ final class ResourceMethods {
         })).map(x -> new JsonObject());
     }
 
+    /**
+     * Of the URIs a {@code subscriptions/listen} stream asks to watch ({@code resourceSubscriptions}),
+     * those naming a concrete resource of the project that the caller may read (watching a resource
+     * is reading it as it changes); the others are left out of what the stream is acknowledged.
+     */
+    Future<List<String>> watchable(McpBackend backend, List<String> uris, CallContext context) {
+        List<Future<String>> each = new ArrayList<>();
+        for (String uri : uris) {
+            Target target = find(backend, uri);
+            if (target != null && !target.resource().isTemplate()) {
+                each.add(McpResults.admitted(backend.pipeline(), target.resource().accessKey(), context,
+                        () -> notFound(uri)).map(x -> uri).otherwise((String) null));
+            }
+        }
+        return Future.join(each).transform(x -> Future.succeededFuture(
+                each.stream().map(Future::result).filter(java.util.Objects::nonNull).toList()));
+    }
+
     private record Target(ResourceDef resource, Map<String, String> values) {
     }
 

@@ -48,8 +48,13 @@ public final class HyperterseServer {
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
-    static final JsonObject TOOLS_LIST_CHANGED = new JsonObject().put("jsonrpc", "2.0")
-            .put("method", "notifications/tools/list_changed");
+    /**
+     * After the drain: the listener closes once no request arrived for this long (long enough that
+     * a gap between requests a balancer still sends is not taken for it having stopped)...
+     */
+    static final Duration REFUSE_QUIET = Duration.ofSeconds(2);
+    /** ...or after this long, however many still arrive. */
+    static final Duration REFUSE_AT_MOST = Duration.ofSeconds(10);
 
     private final Vertx vertx;
     private final Listeners listeners;
@@ -59,13 +64,13 @@ public final class HyperterseServer {
     private final ConnectionDeadlines deadlines;
     private final Reloader reloader;
     private final ProjectWatcher watcher;
-    private final AtomicBoolean stopping;
+    private final StoppingGate gate;
     // guarded by this: the one way this server stops (graceful or not), once
     private Future<Void> stopped;
 
     private HyperterseServer(Vertx vertx, Listeners listeners, CurrentSnapshot current, McpEndpoint endpoint,
                              long sweeper, ConnectionDeadlines deadlines, Reloader reloader, ProjectWatcher watcher,
-                             AtomicBoolean stopping) {
+                             StoppingGate gate) {
         this.vertx = vertx;
         this.listeners = listeners;
         this.current = current;
@@ -74,7 +79,7 @@ public final class HyperterseServer {
         this.deadlines = deadlines;
         this.reloader = reloader;
         this.watcher = watcher;
-        this.stopping = stopping;
+        this.gate = gate;
     }
 
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
@@ -124,7 +129,6 @@ public final class HyperterseServer {
             if (invalidation != null) {
                 invalidation.listen(() -> current.peek().cache());
             }
-            AtomicBoolean stopping = new AtomicBoolean();
             boolean reloads = options.recompile() != null;
             SessionStore sessions = vertx.isClustered()
                     ? new ClusteredSessionStore(vertx, settings.sessions().idleTimeout(), settings.sessions().max(),
@@ -133,11 +137,13 @@ public final class HyperterseServer {
                             settings.sessions().perClient(), options.clock());
             McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.mcpExtension(),
                     reloads, options.clock(), telemetry);
+            // what clients are told when a reload changes the project (in a cluster, also another node's)
+            ProjectChanges changes = !reloads ? null : new ProjectChanges(endpoint, project);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
                             options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
-                    (old, now) -> swapped(endpoint, old, now), settings.timeouts().shutdownTimeout(),
+                    (old, now) -> swapped(changes, old, now), settings.timeouts().shutdownTimeout(),
                     telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
             long sweeper = vertx.setPeriodic(sweepMillis(settings), id -> endpoint.sweep());
@@ -152,7 +158,8 @@ public final class HyperterseServer {
                 operatorPaths.addAll(console.paths());
             }
             Cors cors = new Cors(settings.network().corsOrigins(), endpoint.originPolicy(), operatorPaths);
-            Readiness readiness = new Readiness(vertx, current, stopping::get,
+            StoppingGate gate = new StoppingGate(Set.of("/heartbeat", READY_PATH), System::nanoTime);
+            Readiness readiness = new Readiness(vertx, current, gate::stopping,
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
             // each listener routes with a router of its own; the handlers are shared and thread-safe
@@ -160,13 +167,9 @@ public final class HyperterseServer {
                 Router router = Router.router(v);
                 router.route().handler(deadlines::handle);
                 // a draining node still answers, but not on a kept-alive connection: the client's
-                // next request opens a new one, which the balancer sends to a node staying up
-                router.route().handler(rc -> {
-                    if (stopping.get()) {
-                        rc.response().putHeader(HttpHeaders.CONNECTION, "close");
-                    }
-                    rc.next();
-                });
+                // next request opens a new one, which the balancer sends to a node staying up;
+                // after the drain it refuses what still arrives, unrun
+                router.route().handler(gate::handle);
                 router.route().handler(cors);
                 router.get("/heartbeat").handler(rc -> rc.response()
                         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
@@ -236,9 +239,10 @@ public final class HyperterseServer {
                                 Counted.of(project.adapters().size(), "adapter"),
                                 displayHost(host), bound, MCP_PATH,
                                 Counted.of(listeners.count(), "listener"), Counted.of(loops.size(), "event loop"));
-                        // in a cluster, a reload one node's watcher makes is repeated by the others
+                        // in a cluster, a reload one node's watcher makes is repeated by the others,
+                        // and what it changed is announced by every node to its own clients
                         ClusterReloads fanOut = reloader == null || !vertx.isClustered() ? null
-                                : new ClusterReloads(vertx, reloader::reload);
+                                : new ClusterReloads(vertx, reloader::reload, changes::serving, changes::heard);
                         if (fanOut != null) {
                             fanOut.listen();
                         }
@@ -246,7 +250,7 @@ public final class HyperterseServer {
                                 : new ProjectWatcher(vertx, project.config().folders().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
-                                sweeper, deadlines, reloader, watcher, stopping);
+                                sweeper, deadlines, reloader, watcher, gate);
                         return (watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server))
                                 .onSuccess(started -> {
@@ -289,16 +293,13 @@ public final class HyperterseServer {
     }
 
     /**
-     * After a reload: sessions learn that the project's tools changed (only if they did). The
-     * listener, the sessions and telemetry were set up at start, so their settings wait for a restart.
+     * After a reload: clients learn what changed of the project's tools, prompts and resources
+     * (only if anything did, see {@link ProjectChanges}). The listener, the sessions and telemetry
+     * were set up at start, so their settings wait for a restart.
      */
-    private static void swapped(McpEndpoint endpoint, Snapshot old, Snapshot now) {
+    private static void swapped(ProjectChanges changes, Snapshot old, Snapshot now) {
         now.startIndexing();
-        if (ToolSet.changed(old.project(), now.project())) {
-            int told = endpoint.notifyAll(TOOLS_LIST_CHANGED);
-            LOG.debug("the project's tools changed: told {}", Counted.of(told, "session"));
-        }
-        PromptsAndResources.notifyChanges(endpoint, old.project(), now.project());
+        changes.served(now.project());
         if (!old.project().config().server().equals(now.project().config().server())
                 || !old.project().config().observability().equals(now.project().config().observability())) {
             LOG.warn("'server' and 'observability' settings changed: they take effect at the next restart");
@@ -391,7 +392,9 @@ public final class HyperterseServer {
      * still serves for {@code drain} (new connections and calls included, answered with
      * {@code Connection: close}), so a load balancer or Kubernetes takes the node out of rotation
      * before it stops listening; then open GET and {@code subscriptions/listen} streams end (their
-     * clients reconnect, through the balancer, elsewhere) and no new connection is accepted; calls
+     * clients reconnect, through the balancer, elsewhere), requests still arriving are refused
+     * unrun (503, see {@link StoppingGate}) until none came for {@link #REFUSE_QUIET} (at most
+     * {@link #REFUSE_AT_MOST}), and no new connection is accepted; calls
      * still running get until {@code timeout} to finish (their answers are delivered); then
      * whatever still runs is cancelled and every pool is closed.
      */
@@ -403,7 +406,7 @@ public final class HyperterseServer {
     }
 
     private Future<Void> gracefully(Duration drain, Duration timeout) {
-        stopping.set(true);
+        gate.drain();
         long drainMillis = Math.max(0, drain.toMillis());
         long millis = Math.max(0, timeout.toMillis());
         if (watcher != null) {
@@ -417,6 +420,18 @@ public final class HyperterseServer {
             vertx.setTimer(drainMillis, id -> drained.complete());
         }
         return drained.future().compose(x -> {
+            if (drainMillis == 0) {
+                return Future.succeededFuture();
+            }
+            // after the drain: requests still arriving are refused, unrun, and the listener closes
+            // once they stopped arriving (a balancer that passes refused requests on has then
+            // stopped sending), so no connection a balancer just opened is dropped with its request
+            endpoint.endStreams();
+            gate.refuse();
+            long refusing = System.nanoTime();
+            return gate.quiet(vertx, REFUSE_QUIET.toMillis(), REFUSE_AT_MOST.toMillis())
+                    .onComplete(y -> LOG.info("refused new requests for {} ms", (System.nanoTime() - refusing) / 1_000_000));
+        }).compose(x -> {
             vertx.cancelTimer(sweeper);
             Snapshot serving = current.peek();
             int running = serving.calls().count();
@@ -460,7 +475,7 @@ public final class HyperterseServer {
     }
 
     private Future<Void> now() {
-        stopping.set(true);
+        gate.drain();
         if (watcher != null) {
             watcher.stop();
         }

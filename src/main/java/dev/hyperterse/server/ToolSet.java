@@ -11,14 +11,11 @@ import java.util.Objects;
 /**
  * What a client can learn about a project's tools (through {@code search} and {@code execute}):
  * names, descriptions, statements, inputs and who may call them; not where they are written.
- * Sessions are told {@code notifications/tools/list_changed} after a reload only when this changed.
+ * Clients are told {@code notifications/tools/list_changed} after a reload only when this changed
+ * ({@link ProjectChanges}).
  */
 final class ToolSet {
     private ToolSet() {
-    }
-
-    static boolean changed(Project before, Project after) {
-        return !of(before).equals(of(after));
     }
 
     static List<Object> of(Project project) {

@@ -201,7 +201,11 @@ class DeploymentFilesTest {
         // sent twice (nginx passes a POST on only while it was not sent, unless non_idempotent is set)
         List<String> directives = nginx.lines().map(String::strip).filter(l -> !l.startsWith("#")).toList();
         assertTrue(directives.contains("proxy_next_upstream error timeout;"), directives.toString());
-        assertTrue(directives.stream().noneMatch(l -> l.contains("non_idempotent")), "POSTs are not retried once sent");
+        // a POST is passed on after it was sent only when the node answered 503: it was not run
+        assertTrue(directives.stream().filter(l -> l.contains("non_idempotent"))
+                .allMatch(l -> l.equals("proxy_next_upstream http_503 non_idempotent;")), "POSTs are not retried once sent");
+        assertTrue(directives.contains("error_page 503 = @refused;"), "a request a stopping node refused is sent again");
+        assertTrue(directives.contains("random;"), "so a refused request may meet the stopping node again, which marks it failed");
         assertTrue(directives.contains("proxy_connect_timeout 2s;"), "a node that is gone is given up on quickly");
     }
 

@@ -73,6 +73,8 @@ class ClusterTest {
         RunningServer.writeTool(p, "get-counter-fresh", "use: db\nstatement: SELECT n FROM counters WHERE id = 1\ncache:\n  enabled: false\n");
         RunningServer.writeTool(p, "bump", "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
                 + "cache:\n  enabled: false\ninvalidates: [get-counter]\n");
+        RunningServer.writeTool(p, "bump-quietly", "use: db\nstatement: UPDATE counters SET n = n + 1 WHERE id = 1\n"
+                + "cache:\n  enabled: false\n");
         RunningServer.writeTool(p, "slow-count", "use: db\ntimeout: 20s\ncache:\n  enabled: false\nstatement: '"
                 + "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c'\n");
         return p;
@@ -122,6 +124,12 @@ class ClusterTest {
 
     static int counter(Node node) throws Exception {
         JsonObject body = call(node, null, "get-counter");
+        return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"))
+                .getJsonObject(0).getInteger("n");
+    }
+
+    static int fresh(Node node) throws Exception {
+        JsonObject body = call(node, null, "get-counter-fresh");
         return new JsonArray(body.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"))
                 .getJsonObject(0).getInteger("n");
     }
@@ -235,15 +243,20 @@ class ClusterTest {
         Node b = start(cluster, port, "shared");
         assertEquals(0, counter(b));
         assertEquals(0, counter(a));
+        // each node caches its own results: a write that invalidates nothing leaves B answering
+        // its cached 0 while the table says 1
+        call(a, null, "bump-quietly");
+        assertEquals(0, counter(b), "B answers from its own cache");
+        assertEquals(1, fresh(b), "the table holds 1");
         call(a, null, "bump");
-        assertEquals(1, counter(a), "A dropped its own entry");
+        assertEquals(2, counter(a), "A dropped its own entry");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         int seen = counter(b);
-        while (seen != 1 && System.nanoTime() < deadline) {
+        while (seen != 2 && System.nanoTime() < deadline) {
             Thread.sleep(50);
             seen = counter(b);
         }
-        assertEquals(1, seen, "B's cached 0 was dropped by A's invalidation (its TTL is 300 s)");
+        assertEquals(2, seen, "B's cached 0 was dropped by A's invalidation (its TTL is 300 s)");
     }
 
     @Test
@@ -286,5 +299,109 @@ class ClusterTest {
         }
         assertEquals("[{\"two\":2}]", answer.getJsonObject("result").getJsonArray("content").getJsonObject(0)
                 .getString("text"), "B serves the tool A's watcher found: " + answer);
+    }
+    // ---- what clients hear of a change, whichever node took it ----
+
+    /** A 2026-07-28 request with its _meta and headers, as a conformant client sends it. */
+    static dev.hyperterse.testing.SseStream listen(Node node, String id, JsonObject filter) throws Exception {
+        JsonObject meta = new JsonObject().put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+                .put("io.modelcontextprotocol/clientInfo", new JsonObject().put("name", "test").put("version", "1"))
+                .put("io.modelcontextprotocol/clientCapabilities", new JsonObject());
+        JsonObject request = RawHttp.request(id, "subscriptions/listen",
+                new JsonObject().put("_meta", meta).put("notifications", filter));
+        return node.http().mcpStream(request, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen");
+    }
+
+    /** The methods (with the resource's URI for an update) a stream carries until it is quiet for {@code quiet}. */
+    static List<String> heard(dev.hyperterse.testing.SseStream stream, java.time.Duration first, java.time.Duration quiet)
+            throws Exception {
+        List<String> methods = new ArrayList<>();
+        dev.hyperterse.testing.SseStream.Event e = stream.nextMessage(first);
+        while (e != null) {
+            if (e.data() != null && !e.data().isEmpty()) {
+                JsonObject m = e.json();
+                JsonObject params = m.getJsonObject("params", new JsonObject());
+                methods.add(m.getString("method") + (params.containsKey("uri") ? " " + params.getString("uri") : ""));
+            }
+            e = stream.silentFor(quiet) ? null : stream.next(quiet);
+        }
+        return methods;
+    }
+
+    Path withNotes(String name) throws Exception {
+        Path notes = Files.createDirectories(project(name).resolve("app/resources/notes"));
+        Files.writeString(notes.resolve("config.terse"), "uri: docs://notes\ntext: 'first'\n");
+        return project(name);
+    }
+
+    static void change(Path project) throws Exception {
+        RunningServer.writeTool(project, "get-two", "use: db\nstatement: SELECT 2 AS two\n");
+        Files.writeString(project.resolve("app/resources/notes/config.terse"), "uri: docs://notes\ntext: 'second'\n");
+    }
+
+    /**
+     * Node A's copy of the project changes; node B's copy does not (yet): a ConfigMap that reaches
+     * nodes at different times, or a project edited on one machine. B's clients, of both
+     * generations, still hear of the change A took, once, and A's clients hear of it once too.
+     */
+    @Test
+    void clientsOfEveryNodeHearOfAChangeOneNodeTook() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Path onA = withNotes("copy-a");
+        withNotes("copy-b");
+        Node a = start(cluster, port, "copy-a", java.time.Duration.ofMillis(200));
+        Node b = start(cluster, port, "copy-b", java.time.Duration.ZERO); // reloads only when told
+        java.time.Duration wait = java.time.Duration.ofSeconds(20);
+        java.time.Duration quiet = java.time.Duration.ofSeconds(2);
+        String onB = b.http().session("2025-11-25");
+        String stayOnA = a.http().session("2025-11-25");
+        for (String session : List.of(onB, stayOnA)) {
+            HttpResponse<String> subscribed = b.http().mcp(RawHttp.request(1, "resources/subscribe",
+                            new JsonObject().put("uri", "docs://notes")), "Mcp-Session-Id", session,
+                    "MCP-Protocol-Version", "2025-11-25");
+            assertEquals(200, subscribed.statusCode(), subscribed.body());
+        }
+        JsonObject everything = new JsonObject().put("toolsListChanged", true).put("promptsListChanged", true)
+                .put("resourcesListChanged", true).put("resourceSubscriptions", new JsonArray().add("docs://notes").add("docs://none"));
+        try (dev.hyperterse.testing.SseStream sessionB = b.http().listen(onB, null);
+             dev.hyperterse.testing.SseStream sessionA = a.http().listen(stayOnA, null);
+             dev.hyperterse.testing.SseStream listenB = listen(b, "sub-b", everything)) {
+            JsonObject ack = listenB.nextMessage(wait).json();
+            assertEquals("notifications/subscriptions/acknowledged", ack.getString("method"));
+            assertEquals(new JsonObject().put("toolsListChanged", true).put("resourcesListChanged", true)
+                            .put("resourceSubscriptions", new JsonArray().add("docs://notes")),
+                    ack.getJsonObject("params").getJsonObject("notifications"),
+                    "no prompts in the project, and no resource docs://none: neither is promised");
+
+            change(onA);
+            List<String> expected = List.of("notifications/tools/list_changed", "notifications/resources/updated docs://notes");
+            assertEquals(expected, heard(sessionB, wait, quiet), "B's session hears of A's change once");
+            assertEquals(expected, heard(listenB, wait, quiet), "B's listen stream hears of A's change once");
+            assertEquals(expected, heard(sessionA, wait, quiet), "A tells its own clients once");
+        }
+    }
+
+    /**
+     * Both nodes serve one copy (a shared volume): B reloads the change itself and hears of it from
+     * A; its clients are told once.
+     */
+    @Test
+    void aChangeBothNodesReloadedIsAnnouncedOnce() throws Exception {
+        String cluster = "hyperterse-test-" + UUID.randomUUID();
+        int port = freePortBlock();
+        Path shared = withNotes("one-copy");
+        Node a = start(cluster, port, "one-copy", java.time.Duration.ofMillis(200));
+        Node b = start(cluster, port, "one-copy", java.time.Duration.ZERO);
+        try (dev.hyperterse.testing.SseStream listenB = listen(b, "sub-b", new JsonObject().put("toolsListChanged", true)
+                .put("resourceSubscriptions", new JsonArray().add("docs://notes")))) {
+            assertEquals("notifications/subscriptions/acknowledged",
+                    listenB.nextMessage(java.time.Duration.ofSeconds(20)).json().getString("method"));
+            change(shared);
+            assertEquals(List.of("notifications/tools/list_changed", "notifications/resources/updated docs://notes"),
+                    heard(listenB, java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(3)));
+            assertEquals(1, call(b, null, "get-two").getJsonObject("result").getJsonArray("content").size(),
+                    "B serves the new tool: it reloaded the change itself");
+        }
     }
 }

@@ -80,6 +80,71 @@ class GracefulShutdownTest {
         }
     }
 
+    /**
+     * After the drain, what still arrives is refused unrun (503, {@code Connection: close}) for as
+     * long as it keeps arriving (at most {@link HyperterseServer#REFUSE_AT_MOST}); the listener
+     * closes once requests stopped, so no request a balancer had just written is dropped unanswered.
+     */
+    @Test
+    void afterTheDrainRequestsStillArrivingAreRefusedUnrunUntilTheyStop() throws Exception {
+        try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay), s -> s,
+                ServeOptions.DEFAULTS)) {
+            long started = System.nanoTime();
+            // one call served first, so the server is warm when the drain starts
+            assertEquals(200, call(new RawHttp(server.baseUrl()), 1).statusCode());
+            started = System.nanoTime();
+            CompletableFuture<Void> stopped = server.server().shutdown(Duration.ofMillis(300), Duration.ofSeconds(10))
+                    .toCompletionStage().toCompletableFuture();
+            List<Integer> statuses = new ArrayList<>(List.of(200));
+            HttpResponse<String> refused = null;
+            // a balancer that keeps sending: each request on a connection of its own
+            while (!stopped.isDone() && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(20)) {
+                HttpResponse<String> r;
+                try {
+                    // each call its own input: none is answered from the cache
+                    r = call(new RawHttp(server.baseUrl()), statuses.size() + 2);
+                } catch (RuntimeException e) {
+                    if (refused != null) {
+                        break; // the listener closed
+                    }
+                    statuses.add(-1); // a slow machine's client timeout: keep sending
+                    continue;
+                }
+                statuses.add(r.statusCode());
+                if (r.statusCode() == 503 && refused == null) {
+                    refused = r;
+                }
+                Thread.sleep(20);
+            }
+            assertTrue(statuses.contains(200), "served during the drain: " + statuses);
+            assertTrue(refused != null, "refused after the drain: " + statuses);
+            assertEquals(statuses.size(), statuses.indexOf(503) + statuses.subList(statuses.indexOf(503), statuses.size())
+                    .stream().filter(c -> c == 503).count(), "once refusing, every request is refused: " + statuses);
+            assertEquals("close", refused.headers().firstValue("connection").orElse(null));
+            assertTrue(new JsonObject(refused.body()).getJsonObject("error").getString("message").contains("not run"),
+                    refused.body());
+            stopped.get(20, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMs >= 300 + HyperterseServer.REFUSE_AT_MOST.toMillis() - 100,
+                    "requests kept arriving, so it refused them for as long as it may (" + tookMs + " ms)");
+            assertEquals(statuses.stream().filter(c -> c == 200).count(), delay.executed.get(),
+                    "every call answered 200 ran, no refused one did");
+        }
+    }
+
+    /** With nothing arriving after the drain, the listener closes after a short quiet. */
+    @Test
+    void afterAQuietDrainTheListenerClosesSoon() throws Exception {
+        try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay), s -> s,
+                ServeOptions.DEFAULTS)) {
+            long started = System.nanoTime();
+            server.server().shutdown(Duration.ofMillis(300), Duration.ofSeconds(10))
+                    .toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(tookMs >= 300 + HyperterseServer.REFUSE_QUIET.toMillis(), tookMs + " ms");
+        }
+    }
+
     @Test
     void streamsStayOpenDuringTheDrainAndAreEndedBeforeTheListenerCloses() throws Exception {
         try (RunningServer server = RunningServer.start(project, Map.of(), RunningServer.withDelay(delay), s -> s,

@@ -563,8 +563,9 @@ class McpStatelessTest {
                         .getString("io.modelcontextprotocol/subscriptionId"));
                 assertEquals(new JsonObject().put("toolsListChanged", true), ack.getJsonObject("params").getJsonObject("notifications"));
                 JsonObject otherAck = prompts.nextMessage(Duration.ofSeconds(5)).json();
-                assertEquals(new JsonObject(), otherAck.getJsonObject("params").getJsonObject("notifications"),
-                        "no prompts here, so nothing is promised");
+                assertEquals(new JsonObject().put("promptsListChanged", true),
+                        otherAck.getJsonObject("params").getJsonObject("notifications"),
+                        "the project has prompts and the server reloads: their list changes are promised");
 
                 RunningServer.writeTool(project, "product-count", "use: shop\nstatement: SELECT count(*) AS n FROM products\n");
                 reloading.server().reload().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -572,7 +573,8 @@ class McpStatelessTest {
                 assertEquals("notifications/tools/list_changed", changed.getString("method"));
                 assertEquals("sub-1", changed.getJsonObject("params").getJsonObject("_meta")
                         .getString("io.modelcontextprotocol/subscriptionId"));
-                assertTrue(prompts.silentFor(Duration.ofMillis(500)), "a stream that did not ask hears nothing");
+                assertTrue(prompts.silentFor(Duration.ofMillis(500)),
+                        "a stream that did not ask for tools hears nothing (the prompts did not change)");
                 assertFalse(tools.ended(), "the listen stream stays open");
             }
         }

@@ -37,6 +37,8 @@ public final class DelayConnectors implements ConnectorFactory {
     public final AtomicInteger closed = new AtomicInteger();
     /** Statements still running when their connector was closed: calls a close cut off. */
     public final AtomicInteger cutOff = new AtomicInteger();
+    /** Statements run (each, cached or not, reached the connector). */
+    public final AtomicInteger executed = new AtomicInteger();
 
     /**
      * Copies the quickstart example into {@code scratch} and adds adapter {@code slow} ({@code
@@ -109,6 +111,7 @@ public final class DelayConnectors implements ConnectorFactory {
             }
             long ms = values.isEmpty() || values.get(0) == null ? 0 : ((Number) values.get(0)).longValue();
             Promise<QueryResult> result = Promise.promise();
+            executed.incrementAndGet();
             running.incrementAndGet();
             Runnable done = () -> {
                 running.decrementAndGet();

@@ -15,16 +15,48 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The open {@code subscriptions/listen} streams of this node. Each stream carries only the
- * notification types its request opted in to, each tagged with the subscription id (the listen
- * request's JSON-RPC id). A stream lives until the client closes it, until {@link #endAll}
+ * notification types its request opted in to (list changes of tools, prompts, resources; updates
+ * of the resources it names), each tagged with the subscription id (the listen request's JSON-RPC id). A stream lives until the client closes it, until {@link #endAll}
  * (shutdown) ends it with a result, or until a node holding all the streams it may gives its
  * place to another client (see {@link #open}).
  */
 final class ListenStreams {
     static final String TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
+    static final String PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed";
+    static final String RESOURCES_LIST_CHANGED = "notifications/resources/list_changed";
+    static final String RESOURCE_UPDATED = "notifications/resources/updated";
 
-    /** One open stream: its response, its subscription id, whether it wants tool-list changes, and its client. */
-    private record Listener(HttpServerResponse response, Object subscriptionId, boolean toolsListChanged, long timer,
+    /**
+     * What a stream was acknowledged: the list changes ({@code notifications/…/list_changed}
+     * methods) and the resources whose updates it gets.
+     */
+    record Wanted(Set<String> lists, Set<String> resources) {
+        Wanted {
+            lists = Set.copyOf(lists);
+            resources = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(resources));
+        }
+
+        /** The {@code notifications} filter of the acknowledgement: only what will be sent. */
+        JsonObject acknowledged() {
+            JsonObject honoured = new JsonObject();
+            if (lists.contains(TOOLS_LIST_CHANGED)) {
+                honoured.put("toolsListChanged", true);
+            }
+            if (lists.contains(PROMPTS_LIST_CHANGED)) {
+                honoured.put("promptsListChanged", true);
+            }
+            if (lists.contains(RESOURCES_LIST_CHANGED)) {
+                honoured.put("resourcesListChanged", true);
+            }
+            if (!resources.isEmpty()) {
+                honoured.put("resourceSubscriptions", new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(resources)));
+            }
+            return honoured;
+        }
+    }
+
+    /** One open stream: its response, its subscription id, what it wants, and its client. */
+    private record Listener(HttpServerResponse response, Object subscriptionId, Wanted wanted, long timer,
                             String client) {
     }
 
@@ -59,13 +91,13 @@ final class ListenStreams {
      * as at shutdown) to make room, if that client holds at least two more than this one: streams
      * held open by a few clients never lock every other client out.
      *
-     * @param toolsListChanged whether the client asked for tool-list changes and the server sends them
+     * @param wanted           what the client asked for, of what the server sends
      * @param client           the client's network identity, its share counted by
      * @throws StatelessError  (429) when this client holds its share, or the node is full and no
      *                         client holds two more streams than this one
      */
-    void open(HttpServerResponse response, Object subscriptionId, boolean toolsListChanged, String client) {
-        Listener listener = new Listener(response, subscriptionId, toolsListChanged, keepAlive.start(response), client);
+    void open(HttpServerResponse response, Object subscriptionId, Wanted wanted, String client) {
+        Listener listener = new Listener(response, subscriptionId, wanted, keepAlive.start(response), client);
         Listener replaced;
         try {
             replaced = admit(listener);
@@ -77,13 +109,9 @@ final class ListenStreams {
             endWithResult(replaced);
         }
         SseKeepAlive.openStream(response);
-        JsonObject honoured = new JsonObject();
-        if (toolsListChanged) {
-            honoured.put("toolsListChanged", true);
-        }
         response.write(StatelessExchange.frame(StatelessExchange.notification(
                 "notifications/subscriptions/acknowledged",
-                new JsonObject().put("_meta", tag(subscriptionId)).put("notifications", honoured))));
+                new JsonObject().put("_meta", tag(subscriptionId)).put("notifications", wanted.acknowledged()))));
         open.add(listener);
         response.closeHandler(v -> close(listener));
         if (response.closed()) {
@@ -93,15 +121,41 @@ final class ListenStreams {
 
     /** Tells every stream that asked for it that the tool list changed; returns how many it reached. */
     int toolsListChanged() {
+        return listChanged(TOOLS_LIST_CHANGED);
+    }
+
+    /**
+     * Tells every stream that asked for it that a list changed ({@code method}: one of the
+     * {@code notifications/…/list_changed}); returns how many it reached.
+     */
+    int listChanged(String method) {
         int sent = 0;
         for (Listener l : open) {
-            if (l.toolsListChanged() && !l.response().closed() && !l.response().ended()) {
-                l.response().write(StatelessExchange.frame(StatelessExchange.notification(TOOLS_LIST_CHANGED,
-                        new JsonObject().put("_meta", tag(l.subscriptionId())))));
+            if (l.wanted().lists().contains(method) && send(l, method, new JsonObject())) {
                 sent++;
             }
         }
         return sent;
+    }
+
+    /** Tells every stream watching {@code uri} that its content changed; returns how many it reached. */
+    int resourceUpdated(String uri) {
+        int sent = 0;
+        for (Listener l : open) {
+            if (l.wanted().resources().contains(uri) && send(l, RESOURCE_UPDATED, new JsonObject().put("uri", uri))) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    private static boolean send(Listener l, String method, JsonObject params) {
+        if (l.response().closed() || l.response().ended()) {
+            return false;
+        }
+        l.response().write(StatelessExchange.frame(StatelessExchange.notification(method,
+                params.put("_meta", tag(l.subscriptionId())))));
+        return true;
     }
 
     int size() {

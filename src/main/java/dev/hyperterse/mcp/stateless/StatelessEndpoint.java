@@ -29,6 +29,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +46,9 @@ public final class StatelessEndpoint {
     static final long TTL_WHEN_RELOADING_MILLIS = 60_000;
     /** How long clients may cache answers about a catalog that only a restart changes. */
     static final long TTL_FIXED_MILLIS = 3_600_000;
+    /** The most resources one listen stream watches, and the longest URI: as for a session's subscriptions. */
+    static final int MAX_WATCHED_RESOURCES = 100;
+    static final int MAX_WATCHED_URI_CHARS = 2048;
 
     private final ToolMethods methods;
     private final MethodTable table;
@@ -105,9 +109,18 @@ public final class StatelessEndpoint {
         return versionHeader != null && VERSION.equals(versionHeader.trim());
     }
 
-    /** Tells the listen streams that asked for it that the tools changed (after a reload). */
-    public int toolsListChanged() {
-        return listeners.toolsListChanged();
+    /**
+     * Tells the listen streams that asked for it that a list changed (after a reload):
+     * {@code method} is {@code notifications/tools/list_changed}, {@code …/prompts/…} or
+     * {@code …/resources/…}; any other method reaches none.
+     */
+    public int listChanged(String method) {
+        return listeners.listChanged(method);
+    }
+
+    /** Tells the listen streams watching {@code uri} that its content changed (after a reload). */
+    public int resourceUpdated(String uri) {
+        return listeners.resourceUpdated(uri);
     }
 
     /** Open {@code subscriptions/listen} streams on this node. */
@@ -379,8 +392,51 @@ public final class StatelessEndpoint {
             throw new StatelessError(200, JsonRpc.INVALID_PARAMS,
                     "Invalid params: subscriptions/listen: 'notifications' must be an object (the notification types wanted)");
         }
-        boolean tools = Boolean.TRUE.equals(((JsonObject) filter).getValue("toolsListChanged")) && sendsListChanged();
-        listeners.open(rc.response(), id, tools, ClientAddress.of(rc.request().remoteAddress()));
+        JsonObject asked = (JsonObject) filter;
+        Set<String> lists = new java.util.HashSet<>();
+        if (Boolean.TRUE.equals(asked.getValue("toolsListChanged")) && sendsListChanged()) {
+            lists.add(ListenStreams.TOOLS_LIST_CHANGED);
+        }
+        // prompts, resources and their contents change only by a reload, and are promised only
+        // when the project offers them (as server/discover's capabilities say)
+        JsonObject offered = methods.listChanged() ? table.capabilities(Generation.STATELESS) : new JsonObject();
+        if (Boolean.TRUE.equals(asked.getValue("promptsListChanged")) && offered.containsKey("prompts")) {
+            lists.add(ListenStreams.PROMPTS_LIST_CHANGED);
+        }
+        if (Boolean.TRUE.equals(asked.getValue("resourcesListChanged")) && offered.containsKey("resources")) {
+            lists.add(ListenStreams.RESOURCES_LIST_CHANGED);
+        }
+        List<String> uris = resourceSubscriptions(asked.getValue("resourceSubscriptions"));
+        String client = ClientAddress.of(rc.request().remoteAddress());
+        if (uris.isEmpty() || !offered.containsKey("resources")) {
+            listeners.open(rc.response(), id, new ListenStreams.Wanted(lists, Set.of()), client);
+            return;
+        }
+        table.watchable(uris, context(rc, null)).onComplete(ar -> {
+            try {
+                listeners.open(rc.response(), id, new ListenStreams.Wanted(lists,
+                        new java.util.LinkedHashSet<>(ar.succeeded() ? ar.result() : List.of())), client);
+            } catch (StatelessError e) {
+                reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
+            }
+        });
+    }
+
+    /** The resource URIs a listen request names: strings, as many as a session may watch. */
+    private static List<String> resourceSubscriptions(Object value) {
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof JsonArray) || ((JsonArray) value).size() > MAX_WATCHED_RESOURCES
+                || ((JsonArray) value).stream().anyMatch(u -> !(u instanceof String)
+                        || ((String) u).length() > MAX_WATCHED_URI_CHARS)) {
+            throw new StatelessError(200, JsonRpc.INVALID_PARAMS, "Invalid params: subscriptions/listen: "
+                    + "'notifications.resourceSubscriptions' must be an array of at most " + MAX_WATCHED_RESOURCES
+                    + " resource URIs (each at most " + MAX_WATCHED_URI_CHARS + " characters)");
+        }
+        List<String> uris = new ArrayList<>();
+        ((JsonArray) value).forEach(u -> uris.add((String) u));
+        return uris;
     }
 
     /** Whether this server sends tool-list changes: it reloads, or an extension announces them. */
