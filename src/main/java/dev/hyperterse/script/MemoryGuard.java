@@ -60,8 +60,14 @@ final class MemoryGuard {
     /** The share of the old generation's maximum that, in use after a collection, stops running calls. */
     static final double THRESHOLD = 0.9;
     private static final long MB = 1024 * 1024;
-    /** How long the guard waits for stopped calls to leave their scripts before it collects what they held. */
-    private static final Duration SETTLE = Duration.ofSeconds(2);
+    /**
+     * How long the guard waits for stopped calls to leave their scripts before it collects what they
+     * held. A stopped call leaves within milliseconds on a machine with CPU to spare; on a starved
+     * one it took over 2 s, and a collection made before it left reclaimed nothing, so the next
+     * call was stopped for the last one's garbage. Reports made while the guard waits are not acted
+     * on (they count what the stopped calls still hold).
+     */
+    private static final Duration SETTLE = Duration.ofSeconds(10);
 
     private static final MemoryGuard SHARED = new MemoryGuard();
 
