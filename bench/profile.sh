@@ -18,6 +18,7 @@
 #   BENCH_PG_URL [postgres://postgres@127.0.0.1:5432/hyperterse_bench?sslmode=disable]
 #   BENCH_THREADS_PREFIX [vert.x-eventloop] which threads the tables are about ("" for all)
 #   BENCH_JAR [target/hyperterse.jar, built when stale] the server to profile
+#   BENCH_ARGS [] more arguments to the server's start (e.g. --console)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$BENCH_DIR/scenarios/pg.sh" # ensure_pg_data, write_pg_project, execute_body
@@ -48,7 +49,7 @@ execute_body get-customer-cached '{"customer_id":__ID__}' >"$WORK/cached.json"
 port_free "$PORT" || die "port $PORT is in use (set BENCH_PORT)"
 # shellcheck disable=SC2086
 BENCH_PG_URL=$PG_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -XX:FlightRecorderOptions:stackdepth=256 \
-  -jar "$JAR" start "$WORK/project" --port "$PORT" --log-level 2 >"$OUT/logs/profile.log" 2>&1 &
+  -jar "$JAR" start "$WORK/project" --port "$PORT" --log-level 2 ${BENCH_ARGS:-} >"$OUT/logs/profile.log" 2>&1 &
 PID=$!
 BENCH_PIDS+=("$PID")
 wait_ready "http://127.0.0.1:$PORT/heartbeat" "$(now_ms)" "$PID" >/dev/null || die "the server did not start; see $OUT/logs/profile.log"
