@@ -12,17 +12,20 @@ import io.vertx.core.json.JsonObject;
 public final class InputRound {
     private final RequestMeta meta;
     private final JsonObject responses;
-    private final Object requestState;
+    /** The request's {@code requestState}, verified once, or null when it carried none. */
+    private final JsonObject verifiedState;
     private final RequestStateSeal seal;
 
     /**
-     * @param responses    the request's {@code inputResponses} (empty when none)
-     * @param requestState the request's {@code requestState} as sent, or null
+     * @param responses the request's {@code inputResponses} (empty when none)
+     * @param params    the request's params, whose {@code requestState}, when present, is verified here
+     * @throws StatelessError (-32602) when the state is not a string, was altered, forged or expired:
+     *                        the request is refused before anything runs
      */
-    InputRound(RequestMeta meta, JsonObject responses, Object requestState, RequestStateSeal seal) {
+    InputRound(RequestMeta meta, JsonObject responses, JsonObject params, RequestStateSeal seal) {
         this.meta = meta;
         this.responses = responses;
-        this.requestState = requestState;
+        this.verifiedState = params.containsKey("requestState") ? seal.verify(params.getValue("requestState")) : null;
         this.seal = seal;
     }
 
@@ -54,12 +57,12 @@ public final class InputRound {
 
     /** Whether the request carried a {@code requestState}. */
     public boolean hasState() {
-        return requestState != null;
+        return verifiedState != null;
     }
 
-    /** The verified state sealed for {@code purpose}; throws -32602 when it was tampered with or expired. */
+    /** The request's state when it was sealed for {@code purpose}; throws -32602 when it was sealed for another. */
     public JsonObject state(String purpose) {
-        return seal.open(purpose, requestState);
+        return RequestStateSeal.stateFor(purpose, verifiedState);
     }
 
     /** An InputRequiredResult asking for {@code inputRequests}, carrying {@code state} sealed when given. */

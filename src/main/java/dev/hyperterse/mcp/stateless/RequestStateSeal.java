@@ -44,24 +44,21 @@ public final class RequestStateSeal {
     }
 
     /**
-     * The state sealed for {@code purpose}; throws -32602 when the token was altered, was sealed
-     * with another key, belongs to another purpose or expired.
+     * The verified contents of {@code token} (what it was sealed for, its expiry and its state);
+     * throws -32602 when the token was altered, was sealed with another key or expired. A request
+     * carrying a forged, altered or stale state is refused before anything runs, rather than read as
+     * no state; which round the state belongs to is {@link #stateFor}'s question.
      */
-    JsonObject open(String purpose, Object token) {
-        JsonObject body = authentic(token);
-        if (!purpose.equals(body.getString("for"))) {
-            throw rejected("requestState belongs to another request");
-        }
-        return body.getJsonObject("state", new JsonObject());
+    JsonObject verify(Object token) {
+        return authentic(token);
     }
 
-    /**
-     * Checks that {@code token} is a state this server sealed and that it has not expired, whatever
-     * it was sealed for; throws -32602 otherwise. A request carrying a forged, altered or stale
-     * state is refused before anything runs, rather than read as no state.
-     */
-    void check(Object token) {
-        authentic(token);
+    /** The state in {@code verified} (from {@link #verify}) when it was sealed for {@code purpose}; else -32602. */
+    static JsonObject stateFor(String purpose, JsonObject verified) {
+        if (!purpose.equals(verified.getString("for"))) {
+            throw rejected("requestState belongs to another request");
+        }
+        return verified.getJsonObject("state", new JsonObject());
     }
 
     private JsonObject authentic(Object token) {

@@ -264,8 +264,7 @@ public final class StatelessEndpoint {
                 throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
                         "Service Unavailable: input rounds cannot be sealed right now");
             }
-            return roundPrompt.get(new InputRound(meta, inputResponses(params), params.getValue("requestState"),
-                    seal.result()));
+            return roundPrompt.get(new InputRound(meta, inputResponses(params), params, seal.result()));
         }
     }
 
@@ -317,9 +316,8 @@ public final class StatelessEndpoint {
         if (seal.failed()) {
             throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
         }
-        if (params.containsKey("requestState")) {
-            seal.result().check(params.getValue("requestState"));
-        }
+        // a state that is not authentic is refused here, before the snapshot is leased
+        InputRound round = new InputRound(meta, responses, params, seal.result());
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
         McpExtensions.Round roundTool = extensions.roundTool(tool);
@@ -334,7 +332,6 @@ public final class StatelessEndpoint {
             lease.release();
             throw e;
         }
-        InputRound round = new InputRound(meta, responses, params.getValue("requestState"), seal.result());
         StatelessExchange exchange = new StatelessExchange(rc.response(), meta, listeners.keepAlive());
         CallContext context = context(rc, exchange);
         RoundQuestions questions = new RoundQuestions(round, tool, args, context, spentConfirmations);
