@@ -12,7 +12,6 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
 import dev.hyperterse.telemetry.Telemetry;
-import dev.hyperterse.telemetry.TraceSpan;
 import dev.hyperterse.telemetry.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -527,16 +526,9 @@ public final class McpEndpoint {
                 request.confirmWith(new SessionConfirmation(request));
             }
         }
-        long started = System.nanoTime();
-        String method = table.label(env.method, Generation.SESSION);
-        TraceSpan span = tracing.enabled() ? tracing.start("mcp " + method) : TraceSpan.NONE;
-        if (span.recording()) {
-            span.set("rpc.system", "jsonrpc").set("rpc.method", method).set("mcp.method.name", method);
-            if (session != null) {
-                span.set("mcp.protocol.version", session.protocolVersion());
-            }
-        }
-        tracing.within(span, () -> methods.request(env, session, request, rc)).onComplete(ar -> {
+        RequestRecord record = RequestRecord.start(tracing, metrics, table.label(env.method, Generation.SESSION),
+                session == null ? null : session.protocolVersion());
+        tracing.within(record.span(), () -> methods.request(env, session, request, rc)).onComplete(ar -> {
             if (liveSession != null) {
                 liveSession.unregister(request);
             }
@@ -547,27 +539,9 @@ public final class McpEndpoint {
                 LOG.warn("request {} failed unexpectedly: {}", env.method, ar.cause().toString());
                 response = JsonRpc.error(env.id, JsonRpc.INTERNAL_ERROR, "Internal error");
             }
-            String status = request.cancellation().isComplete() ? "cancelled" : status(response);
-            if (!"ok".equals(status)) {
-                JsonObject error = response.getJsonObject("error");
-                if (!ToolMethods.TOOL_ERROR.equals(status)) {
-                    span.set("rpc.jsonrpc.error_code", status);
-                }
-                span.fail(status, error == null ? status : error.getString("message"));
-            }
-            span.end();
-            metrics.request(method, status, System.nanoTime() - started);
+            record.finish(response, request.cancellation().isComplete());
             request.respond(response);
         });
-    }
-
-    /** {@code ok}, {@code tool_error} for an {@code isError} result, or the JSON-RPC error code of a response. */
-    private static String status(JsonObject response) {
-        Object error = response.getValue("error");
-        if (!(error instanceof JsonObject)) {
-            return ToolMethods.resultStatus(response.getValue("result"));
-        }
-        return String.valueOf(((JsonObject) error).getValue("code"));
     }
 
     // ---- GET ----

@@ -16,6 +16,7 @@ import dev.hyperterse.mcp.core.McpMethod;
 import dev.hyperterse.mcp.MirroredParam;
 import dev.hyperterse.mcp.ProtocolVersions;
 import dev.hyperterse.mcp.SseKeepAlive;
+import dev.hyperterse.mcp.RequestRecord;
 import dev.hyperterse.mcp.ToolMethods;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.telemetry.Metrics;
@@ -169,7 +170,7 @@ public final class StatelessEndpoint {
             return;
         }
         String name = (String) method;
-        RequestRecord record = RequestRecord.start(tracing, metrics, table.label(name, Generation.STATELESS));
+        RequestRecord record = RequestRecord.start(tracing, metrics, table.label(name, Generation.STATELESS), VERSION);
         JsonObject p = params == null ? new JsonObject() : (JsonObject) params;
         tracing.within(record.span(), () -> {
             try {
@@ -308,7 +309,7 @@ public final class StatelessEndpoint {
                 try {
                     toolsCall(rc, id, params, meta, record);
                 } catch (StatelessError e) {
-                    reject(rc.response(), e.httpStatus(), id, e.code(), e.getMessage(), e.data());
+                    refuse(rc.response(), id, e, record);
                 }
             });
             return;
@@ -347,20 +348,19 @@ public final class StatelessEndpoint {
         result.onComplete(ar -> {
             ToolMethods.ServerIdentity server = methods.identity(lease.backend());
             lease.release();
-            boolean cancelled = exchange.cancellation().isComplete();
+            JsonObject response;
+            int httpStatus = 200;
             if (ar.succeeded()) {
-                record.finish(cancelled ? "cancelled" : ToolMethods.resultStatus(ar.result()), null);
-                exchange.respond(JsonRpc.result(id, complete(ar.result(), server)), 200);
+                response = JsonRpc.result(id, complete(ar.result(), server));
             } else if (ar.cause() instanceof StatelessError) {
                 StatelessError e = (StatelessError) ar.cause();
-                record.finish(cancelled ? "cancelled" : String.valueOf(e.code()), e.getMessage());
-                exchange.respond(JsonRpc.error(id, e.code(), e.getMessage(), e.data()), e.httpStatus());
+                response = JsonRpc.error(id, e.code(), e.getMessage(), e.data());
+                httpStatus = e.httpStatus();
             } else {
-                JsonObject error = ToolMethods.errorResponse(id, "tools/call", ar.cause());
-                JsonObject body = error.getJsonObject("error");
-                record.finish(cancelled ? "cancelled" : String.valueOf(body.getValue("code")), body.getString("message"));
-                exchange.respond(error, 200);
+                response = ToolMethods.errorResponse(id, "tools/call", ar.cause());
             }
+            record.finish(response, exchange.cancellation().isComplete());
+            exchange.respond(response, httpStatus);
         });
     }
 
@@ -454,8 +454,7 @@ public final class StatelessEndpoint {
                 send(response, 200, JsonRpc.result(id, complete(ar.result())));
             } else {
                 JsonObject error = ToolMethods.errorResponse(id, record.method(), ar.cause());
-                JsonObject body = error.getJsonObject("error");
-                record.finish(String.valueOf(body.getValue("code")), body.getString("message"));
+                record.finish(error, false);
                 send(response, 200, error);
             }
         });
