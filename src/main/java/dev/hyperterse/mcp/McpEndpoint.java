@@ -3,11 +3,7 @@ package dev.hyperterse.mcp;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.hyperterse.mcp.http.BodyBudget;
 import dev.hyperterse.mcp.http.BodyReader;
-import dev.hyperterse.mcp.stateless.RequestStateKey;
-import dev.hyperterse.mcp.stateless.RequestStateSeal;
-import dev.hyperterse.mcp.stateless.SpentStates;
 import dev.hyperterse.mcp.core.Generation;
-import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;
@@ -74,7 +70,7 @@ public final class McpEndpoint {
     private final McpMethods methods;
     private final ResourceMethods resources;
     private final ToolMethods toolMethods;
-    private final StatelessEndpoint stateless;
+    private final GenerationAdapter stateless;
     private final MethodTable table;
     private final Tracing tracing;
     private final Metrics metrics;
@@ -83,22 +79,16 @@ public final class McpEndpoint {
     private final BodyReader bodies;
 
     /**
-     * @param extension what is served besides the project's definitions ({@link McpExtension#NONE}: nothing)
-     * @param clock     the clock sessions idle by (the store's)
-     */
-    public McpEndpoint(Vertx vertx, Supplier<McpBackend> backend, SessionStore sessions, ServerSettings settings,
-                       McpExtension extension, Clock clock) {
-        this(vertx, BackendSource.of(backend), sessions, settings, extension, false, clock, Telemetry.NONE);
-    }
-
-    /**
      * @param backends    leases each request the snapshot it runs on
      * @param listChanged declare {@code tools.listChanged}: the server tells sessions when a reload
      *                    changed the project's tools ({@link #notifyAll})
      * @param telemetry   a span and a count per JSON-RPC request
+     * @param sessionless makes the generation served without sessions (2026-07-28) from the parts
+     *                    both generations share
      */
     public McpEndpoint(Vertx vertx, BackendSource backends, SessionStore sessions, ServerSettings settings,
-                       McpExtension extension, boolean listChanged, Clock clock, Telemetry telemetry) {
+                       McpExtension extension, boolean listChanged, Clock clock, Telemetry telemetry,
+                       GenerationAdapter.Factory sessionless) {
         this.sessions = sessions;
         this.backends = backends;
         this.live = new LiveSessions(clock);
@@ -119,7 +109,7 @@ public final class McpEndpoint {
 
             @Override
             public int toolsListChanged() {
-                return stateless.listChanged("notifications/tools/list_changed");
+                return McpEndpoint.this.stateless.listChanged("notifications/tools/list_changed");
             }
         });
         this.resources = new ResourceMethods(vertx, extensions);
@@ -147,14 +137,8 @@ public final class McpEndpoint {
                 endedHere(sessionId, true);
             }
         });
-        // the secret comes from the environment so every node of a cluster can be given the same one
-        Future<RequestStateSeal> seal = RequestStateKey.resolve(vertx, System.getenv(RequestStateKey.ENV))
-                .map(key -> new RequestStateSeal(key, clock))
-                .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
-        // listen streams are held as sessions are: within server.sessions.max and .per_client
-        this.stateless = new StatelessEndpoint(toolMethods, table, extensions, seal, new SpentStates(clock, vertx),
-                metrics, tracing, keepAlive,
-                settings.sessions().max(), settings.sessions().perClient());
+        this.stateless = sessionless.create(new GenerationAdapter.Shared(vertx, toolMethods, table, extensions, settings,
+                metrics, tracing, keepAlive, clock));
         if (vertx.isClustered()) {
             listenToPeers();
         }
@@ -420,7 +404,7 @@ public final class McpEndpoint {
     /** A POST whose body was read: the protocol generation, then the session, then the message. */
     private void post(RoutingContext rc, Object message) {
         MultiMap headers = rc.request().headers();
-        if (StatelessEndpoint.speaks(headers.get(VERSION_HEADER), message)) {
+        if (stateless.speaks(headers.get(VERSION_HEADER), message)) {
             // the version a request speaks picks its generation: 2026-07-28 is served without sessions
             stateless.post(rc, message);
             return;
@@ -550,7 +534,7 @@ public final class McpEndpoint {
         if (!guard(rc)) {
             return;
         }
-        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+        if (stateless.named(rc.request().getHeader(VERSION_HEADER))) {
             noStreamsOrSessions(rc);
             return;
         }
@@ -620,7 +604,7 @@ public final class McpEndpoint {
         if (!guard(rc)) {
             return;
         }
-        if (StatelessEndpoint.named(rc.request().getHeader(VERSION_HEADER))) {
+        if (stateless.named(rc.request().getHeader(VERSION_HEADER))) {
             noStreamsOrSessions(rc);
             return;
         }
@@ -656,9 +640,9 @@ public final class McpEndpoint {
     }
 
     /** GET and DELETE have no meaning in 2026-07-28 (no GET stream, no sessions). */
-    private static void noStreamsOrSessions(RoutingContext rc) {
+    private void noStreamsOrSessions(RoutingContext rc) {
         rc.response().putHeader(HttpHeaders.ALLOW, "POST");
-        reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method Not Allowed: protocol " + StatelessEndpoint.VERSION
+        reject(rc, 405, null, JsonRpc.SERVER_ERROR, "Method Not Allowed: protocol " + stateless.version()
                 + " has no GET stream and no sessions; POST each request");
     }
 
@@ -699,7 +683,7 @@ public final class McpEndpoint {
         String version = rc.request().getHeader(VERSION_HEADER);
         if (version != null && !ProtocolVersions.supported(version.trim())) {
             reject(rc, 400, null, JsonRpc.SERVER_ERROR, "Bad Request: Unsupported protocol version: "
-                    + version + " (supported: " + StatelessEndpoint.VERSION + ", "
+                    + version + " (supported: " + stateless.version() + ", "
                     + String.join(", ", ProtocolVersions.SUPPORTED) + ")");
             return false;
         }

@@ -1,7 +1,5 @@
 package dev.hyperterse.mcp;
 
-import dev.hyperterse.mcp.stateless.RoundPrompt;
-import dev.hyperterse.mcp.stateless.RoundTool;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -8,6 +8,7 @@ import dev.hyperterse.mcp.ClusteredSessionStore;
 import dev.hyperterse.mcp.LocalSessionStore;
 import dev.hyperterse.mcp.SessionStore;
 import dev.hyperterse.mcp.McpEndpoint;
+import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.Project;
@@ -136,7 +137,7 @@ public final class HyperterseServer {
                     : new LocalSessionStore(settings.sessions().idleTimeout(), settings.sessions().max(),
                             settings.sessions().perClient(), options.clock());
             McpEndpoint endpoint = new McpEndpoint(vertx, current, sessions, settings, options.mcpExtension(),
-                    reloads, options.clock(), telemetry);
+                    reloads, options.clock(), telemetry, StatelessEndpoint::create);
             // what clients are told when a reload changes the project (in a cluster, also another node's)
             ProjectChanges changes = !reloads ? null : new ProjectChanges(endpoint, project);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),

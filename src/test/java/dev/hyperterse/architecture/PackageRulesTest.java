@@ -82,7 +82,8 @@ class PackageRulesTest {
 
     /**
      * The two wire generations are siblings: the 2026-07-28 adapter uses the methods and the core's
-     * request abstractions, never the session generation's state and streams; the HTTP guards use
+     * request abstractions, never the session generation's state and streams; the session
+     * generation and the shared parts do not know the adapter's package; the HTTP guards use
      * neither generation.
      */
     @Test
@@ -94,6 +95,11 @@ class PackageRulesTest {
         noClasses().that().resideInAPackage(ROOT + "mcp.stateless..")
                 .should().dependOnClassesThat(describe("belong to the session generation",
                         (JavaClass c) -> c.getPackageName().equals(ROOT + "mcp") && sessionOnly.contains(topLevel(c))))
+                .check(CLASSES);
+        // the session generation and the parts both share know the 2026-07-28 adapter only as a
+        // GenerationAdapter, which the server's wiring makes
+        noClasses().that().resideInAPackage(ROOT + "mcp")
+                .should().dependOnClassesThat().resideInAPackage(ROOT + "mcp.stateless..")
                 .check(CLASSES);
         noClasses().that().resideInAPackage(ROOT + "mcp.http..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + "mcp", ROOT + "mcp.stateless..")

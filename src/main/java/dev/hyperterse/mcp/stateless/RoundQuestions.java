@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp.stateless;
 
+import dev.hyperterse.mcp.InputRound;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.McpException;
 import dev.hyperterse.mcp.UserConfirmation;

@@ -1,8 +1,11 @@
 package dev.hyperterse.mcp.stateless;
 
+import dev.hyperterse.mcp.RoundPrompt;
+import dev.hyperterse.mcp.InputRound;
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.mcp.BackendSource;
 import dev.hyperterse.mcp.ClientAddress;
+import dev.hyperterse.mcp.GenerationAdapter;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.McpException;
@@ -26,6 +29,8 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +46,8 @@ import java.util.function.Supplier;
  * results carry caching hints, and methods that need more from the client answer with an
  * InputRequiredResult whose state is sealed ({@link RequestStateSeal}) rather than kept.
  */
-public final class StatelessEndpoint {
+public final class StatelessEndpoint implements GenerationAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(StatelessEndpoint.class);
     public static final String VERSION = "2026-07-28";
     /** How long clients may cache answers about a catalog that can change (a reloading server). */
     static final long TTL_WHEN_RELOADING_MILLIS = 60_000;
@@ -60,6 +66,21 @@ public final class StatelessEndpoint {
     private final Metrics metrics;
     private final Tracing tracing;
     private final JsonArray supportedVersions;
+
+    /**
+     * The 2026-07-28 generation over the parts both generations share. The request-state key
+     * comes from the environment ({@value RequestStateKey#ENV}) so every node of a cluster can be
+     * given the same one; without it the nodes agree on one.
+     */
+    public static StatelessEndpoint create(GenerationAdapter.Shared shared) {
+        Future<RequestStateSeal> seal = RequestStateKey.resolve(shared.vertx(), System.getenv(RequestStateKey.ENV))
+                .map(key -> new RequestStateSeal(key, shared.clock()))
+                .onFailure(e -> LOG.error("cannot agree on the request-state key with the cluster: {}", e.toString()));
+        // listen streams are held as sessions are: within server.sessions.max and .per_client
+        return new StatelessEndpoint(shared.toolMethods(), shared.table(), shared.extensions(), seal,
+                new SpentStates(shared.clock(), shared.vertx()), shared.metrics(), shared.tracing(), shared.keepAlive(),
+                shared.settings().sessions().max(), shared.settings().sessions().perClient());
+    }
 
     /**
      * @param table               every method, looked up by name for this generation
@@ -89,6 +110,11 @@ public final class StatelessEndpoint {
         this.supportedVersions = versions;
     }
 
+    @Override
+    public String version() {
+        return VERSION;
+    }
+
     /**
      * Whether a POST speaks this generation: its {@code MCP-Protocol-Version} header names
      * 2026-07-28, or its {@code _meta} names a protocol version and the header names none of the
@@ -96,7 +122,8 @@ public final class StatelessEndpoint {
      * Anything else, including a request without {@code _meta} at an unknown version, keeps the
      * session generation's rules.
      */
-    public static boolean speaks(String versionHeader, Object message) {
+    @Override
+    public boolean speaks(String versionHeader, Object message) {
         String header = versionHeader == null ? null : versionHeader.trim();
         if (VERSION.equals(header)) {
             return true;
@@ -105,21 +132,18 @@ public final class StatelessEndpoint {
         return declares && (header == null || header.isEmpty() || !ProtocolVersions.supported(header));
     }
 
-    /** Whether a GET or DELETE names this generation's version (which has neither). */
-    public static boolean named(String versionHeader) {
-        return versionHeader != null && VERSION.equals(versionHeader.trim());
-    }
-
     /**
      * Tells the listen streams that asked for it that a list changed (after a reload):
      * {@code method} is {@code notifications/tools/list_changed}, {@code …/prompts/…} or
      * {@code …/resources/…}; any other method reaches none.
      */
+    @Override
     public int listChanged(String method) {
         return listeners.listChanged(method);
     }
 
     /** Tells the listen streams watching {@code uri} that its content changed (after a reload). */
+    @Override
     public int resourceUpdated(String uri) {
         return listeners.resourceUpdated(uri);
     }
@@ -130,11 +154,13 @@ public final class StatelessEndpoint {
     }
 
     /** Ends every listen stream with its result (shutdown). */
+    @Override
     public void closeAll() {
         listeners.endAll();
     }
 
     /** Answers one POST whose body was parsed to {@code message}. */
+    @Override
     public void post(RoutingContext rc, Object message) {
         if (!(message instanceof JsonObject)) {
             reject(rc.response(), 400, null, JsonRpc.INVALID_REQUEST,
@@ -265,7 +291,7 @@ public final class StatelessEndpoint {
                 throw new StatelessError(503, JsonRpc.INTERNAL_ERROR,
                         "Service Unavailable: input rounds cannot be sealed right now");
             }
-            return roundPrompt.get(new InputRound(meta, inputResponses(params), params, seal.result()));
+            return roundPrompt.get(new SealedRound(meta, inputResponses(params), params, seal.result()));
         }
     }
 
@@ -318,7 +344,7 @@ public final class StatelessEndpoint {
             throw new StatelessError(503, JsonRpc.INTERNAL_ERROR, "Service Unavailable: input rounds cannot be sealed right now");
         }
         // a state that is not authentic is refused here, before the snapshot is leased
-        InputRound round = new InputRound(meta, responses, params, seal.result());
+        InputRound round = new SealedRound(meta, responses, params, seal.result());
         JsonObject args = arguments == null ? new JsonObject() : (JsonObject) arguments;
         String tool = (String) name;
         McpExtensions.Round roundTool = extensions.roundTool(tool);

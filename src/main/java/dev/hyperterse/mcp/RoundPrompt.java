@@ -1,4 +1,4 @@
-package dev.hyperterse.mcp.stateless;
+package dev.hyperterse.mcp;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,5 @@
-package dev.hyperterse.mcp.stateless;
+package dev.hyperterse.mcp;
 
-import dev.hyperterse.mcp.CallScope;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
