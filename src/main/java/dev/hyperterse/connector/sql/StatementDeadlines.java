@@ -16,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the statements still running and, for each whose limit falls within the next two sweeps, sets
  * the exact timer then, on the statement's own context. So a limit still acts at its time and on
  * the same thread as before, and only a statement that runs close to its limit costs a timer. A
- * limit no longer than two sweeps gets its timer at once.
+ * limit no longer than two sweeps gets its timer at once. The sweep stops itself once no statement
+ * has been watched for {@link #IDLE_SWEEPS} sweeps in a row (an idle server sets no timer), and the
+ * next statement with a far limit starts it again.
  */
 final class StatementDeadlines {
     /** How often running statements are looked at. */
@@ -24,6 +26,8 @@ final class StatementDeadlines {
     private static final long NEAR_NANOS = 2 * SWEEP_MILLIS * 1_000_000L;
     /** A sweeper silent for this long was stopped (its context closed): the next statement starts another. */
     private static final long SWEEPER_LOST_NANOS = 5 * SWEEP_MILLIS * 1_000_000L;
+    /** Sweeps in a row that found nothing to watch before the sweep stops (a second). */
+    static final int IDLE_SWEEPS = 10;
 
     private final Vertx vertx;
     private final Set<Deadline> watched = ConcurrentHashMap.newKeySet();
@@ -32,6 +36,8 @@ final class StatementDeadlines {
     private volatile boolean closed;
     /** When the sweep last ran ({@link System#nanoTime()}). */
     private volatile long lastSweep;
+    /** Sweeps in a row that found no statement watched; only the sweep touches it. */
+    private int idleSweeps;
 
     StatementDeadlines(Vertx vertx) {
         this.vertx = vertx;
@@ -71,7 +77,50 @@ final class StatementDeadlines {
             vertx.cancelTimer(sweeper);
         }
         lastSweep = now;
-        sweeper = vertx.setPeriodic(SWEEP_MILLIS, id -> sweep(System.nanoTime()));
+        idleSweeps = 0;
+        sweeper = vertx.setPeriodic(SWEEP_MILLIS, this::periodicSweep);
+    }
+
+    /** One run of the periodic sweep whose timer is {@code id}. */
+    private void periodicSweep(long id) {
+        synchronized (this) {
+            if (sweeper != id) {
+                // replaced by a newer sweep (this one had gone silent) or stopped: only one sweeps
+                vertx.cancelTimer(id);
+                return;
+            }
+        }
+        sweep(System.nanoTime());
+    }
+
+    /**
+     * Stops the sweep after {@link #IDLE_SWEEPS} idle ones. A statement watched meanwhile either
+     * sees the sweep as lost (and starts one) or is found by the check after the stop.
+     */
+    private void stopWhenIdle(long now) {
+        if (!watched.isEmpty()) {
+            idleSweeps = 0;
+            return;
+        }
+        if (++idleSweeps < IDLE_SWEEPS) {
+            return;
+        }
+        synchronized (this) {
+            if (sweeper >= 0) {
+                vertx.cancelTimer(sweeper);
+                sweeper = -1;
+            }
+            // so the next far limit starts a sweep at once
+            lastSweep = now - SWEEPER_LOST_NANOS - 1;
+        }
+        if (!watched.isEmpty()) {
+            ensureSweeping(System.nanoTime());
+        }
+    }
+
+    /** Whether the periodic sweep runs (for tests). */
+    synchronized boolean sweeping() {
+        return sweeper >= 0;
     }
 
     /** Sets the timer of each statement whose limit is near at {@code now}. */
@@ -82,6 +131,7 @@ final class StatementDeadlines {
                 deadline.armOnItsContext();
             }
         }
+        stopWhenIdle(now);
     }
 
     /** Ends the sweep; statements still running keep their limits, each by a timer of its own. */

@@ -88,4 +88,20 @@ class StatementDeadlinesTest {
         // and one noted after closing acts too
         expiry(vertx.getOrCreateContext(), Duration.ofMillis(400), elapsed).get(10, TimeUnit.SECONDS);
     }
+
+    @Test
+    void theSweepStopsWhenIdleAndTheNextFarLimitStartsItAgain() throws Exception {
+        Context context = vertx.getOrCreateContext();
+        long[] elapsed = new long[1];
+        assertSame(context, expiry(context, Duration.ofMillis(300), elapsed).get(10, TimeUnit.SECONDS));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (deadlines.sweeping() && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        assertTrue(!deadlines.sweeping(), "an idle connector sets no timer");
+        // without a sweep started again, this limit would never act
+        CompletableFuture<Context> again = expiry(context, Duration.ofMillis(400), elapsed);
+        assertSame(context, again.get(10, TimeUnit.SECONDS));
+        assertTrue(elapsed[0] >= TimeUnit.MILLISECONDS.toNanos(400), "not before its time: " + elapsed[0]);
+    }
 }
