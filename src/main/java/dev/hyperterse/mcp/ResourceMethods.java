@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 
 /**
@@ -28,7 +29,7 @@ import java.util.Map;
  * file is read on a worker and only from the template's own folder; a statement-backed template
  * runs through the pipeline like a tool.
  */
-final class ResourceMethods {
+public final class ResourceMethods {
     /** Code the MCP specification gives "resource not found". */
     static final int RESOURCE_NOT_FOUND = -32002;
     /** The most URIs one session may watch: subscriptions are kept with the session (in the cluster's store). */
@@ -104,15 +105,26 @@ final class ResourceMethods {
     }
 
     /**
-     * {@code resources/subscribe} ({@code on}) or {@code resources/unsubscribe} of the URI in
-     * {@code params}: the session's watch list is kept in the session store, so whichever node of
-     * a cluster holds the session's stream hears of the subscription.
+     * Where a caller's resource subscriptions are kept: a session's watch list, in the session
+     * store, so whichever node of a cluster holds the session's stream hears of them.
      */
-    Future<JsonObject> subscribe(McpBackend backend, JsonObject params, Session session, boolean on,
-                                 SessionStore sessions, CallContext context) {
+    public interface Subscriptions {
+        /**
+         * Adds ({@code on}) or removes {@code uri}; adding to a list that already holds
+         * {@code max} other URIs fails with {@code full}'s exception.
+         */
+        Future<Void> change(String uri, boolean on, int max, Supplier<McpException> full);
+    }
+
+    /**
+     * {@code resources/subscribe} ({@code on}) or {@code resources/unsubscribe} of the URI in
+     * {@code params}, kept in {@code held} (null when the caller has no session: refused).
+     */
+    public Future<JsonObject> subscribe(McpBackend backend, JsonObject params, boolean on, Subscriptions held,
+                                        CallContext context) {
         String method = on ? "resources/subscribe" : "resources/unsubscribe";
         String uri = McpResults.requiredString(params, method, "uri");
-        if (session == null) {
+        if (held == null) {
             throw new McpException(JsonRpc.INVALID_REQUEST, method + ": subscriptions belong to a session; "
                     + "initialize one first");
         }
@@ -127,13 +139,9 @@ final class ResourceMethods {
         // watching a resource is reading it as it changes: the caller must pass its auth as for a read
         Future<?> admitted = target == null ? Future.succeededFuture()
                 : McpResults.admitted(backend.pipeline(), target.resource().accessKey(), context, () -> notFound(uri));
-        return admitted.compose(x -> sessions.update(session.id(), held -> {
-            if (on && held.subscriptions().size() >= MAX_SUBSCRIPTIONS && !held.subscribes(uri)) {
-                throw new McpException(JsonRpc.INVALID_PARAMS, method + ": a session may watch at most "
-                        + MAX_SUBSCRIPTIONS + " resources");
-            }
-            return held.withSubscription(uri, on);
-        })).map(x -> new JsonObject());
+        return admitted.compose(x -> held.change(uri, on, MAX_SUBSCRIPTIONS, () -> new McpException(JsonRpc.INVALID_PARAMS,
+                method + ": a session may watch at most " + MAX_SUBSCRIPTIONS + " resources")))
+                .map(x -> new JsonObject());
     }
 
     /**

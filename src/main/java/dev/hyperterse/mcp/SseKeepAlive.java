@@ -5,6 +5,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
+import java.util.function.Predicate;
+
 /**
  * How often an open SSE stream sends a comment line (which clients ignore) while it has nothing
  * else to send, so the server's idle timeout and proxies between it and the client never take a
@@ -34,10 +36,13 @@ public record SseKeepAlive(Vertx vertx, long everyMillis) {
         response.writeHead();
     }
 
-    /** Sends the comment on the connection every interval until it stops taking frames; returns the timer. */
-    long start(SseConnection connection) {
+    /**
+     * Sends the comment through {@code send} every interval until it answers false (the connection
+     * stopped taking frames); returns the timer.
+     */
+    public long start(Predicate<Buffer> send) {
         return vertx.setPeriodic(everyMillis, everyMillis, timer -> {
-            if (!connection.send(COMMENT)) {
+            if (!send.test(COMMENT)) {
                 vertx.cancelTimer(timer);
             }
         });

@@ -27,13 +27,13 @@ import java.util.Map;
  * keeps a set of names beside every object of three or more members (half again the time of a
  * large body).
  */
-final class StrictJson {
+public final class StrictJson {
 
     private StrictJson() {
     }
 
     /** An object of the body names a member twice. */
-    static final class RepeatedName extends Exception {
+    public static final class RepeatedName extends Exception {
         private static final long serialVersionUID = 1L;
 
         private final String name;
@@ -44,7 +44,7 @@ final class StrictJson {
         }
 
         /** The member name, whole: cut it before showing it. */
-        String name() {
+        public String name() {
             return name;
         }
     }
@@ -55,7 +55,7 @@ final class StrictJson {
      * @throws DecodeException when it is not one JSON text (its cause is Jackson's, as from {@code Json.decodeValue})
      * @throws RepeatedName    when an object names a member twice
      */
-    static Object read(Buffer body) throws RepeatedName {
+    public static Object read(Buffer body) throws RepeatedName {
         JsonParser parser = JacksonCodec.createParser(body);
         try (parser) {
             parser.nextToken();

@@ -25,6 +25,10 @@ public final class ToolMethods {
 
     /** The status metrics and spans give a request answered with an {@code isError} result. */
     public static final String TOOL_ERROR = "tool_error";
+    /** What the server tells a client it is for ({@code instructions}, in both generations). */
+    public static final String INSTRUCTIONS = "This server exposes its tools through two meta-tools. Call 'search' with a "
+            + "natural-language query to find the right tool and its inputs, then call 'execute' with "
+            + "{\"tool\": <name>, \"inputs\": {...}}.";
 
     private final BackendSource backends;
     private final ToolCatalog tools;
@@ -42,7 +46,7 @@ public final class ToolMethods {
     }
 
     public String instructions() {
-        return McpMethods.INSTRUCTIONS;
+        return INSTRUCTIONS;
     }
 
     public ServerIdentity identity() {

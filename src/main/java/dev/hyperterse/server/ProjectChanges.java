@@ -1,6 +1,6 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.mcp.McpEndpoint;
+import dev.hyperterse.mcp.session.McpEndpoint;
 import dev.hyperterse.model.PromptDef;
 import dev.hyperterse.model.ResourceDef;
 import dev.hyperterse.project.Project;
