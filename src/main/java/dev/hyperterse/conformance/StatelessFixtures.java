@@ -1,9 +1,9 @@
 package dev.hyperterse.conformance;
 
 import dev.hyperterse.mcp.CallScope;
+import dev.hyperterse.mcp.InputRound;
 import dev.hyperterse.mcp.LogLevel;
 import dev.hyperterse.mcp.McpExtensions;
-import dev.hyperterse.mcp.InputRound;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -19,8 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code resources/list}, {@code resources/templates/list}, {@code resources/read} and

@@ -1,14 +1,14 @@
 package dev.hyperterse.server;
 
-import dev.hyperterse.model.Counted;
 import dev.hyperterse.auth.AuthPlugins;
 import dev.hyperterse.cache.CacheStats;
 import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.mcp.session.ClusteredSessionStore;
 import dev.hyperterse.mcp.session.LocalSessionStore;
-import dev.hyperterse.mcp.session.SessionStore;
 import dev.hyperterse.mcp.session.McpEndpoint;
+import dev.hyperterse.mcp.session.SessionStore;
 import dev.hyperterse.mcp.stateless.StatelessEndpoint;
+import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.project.Project;

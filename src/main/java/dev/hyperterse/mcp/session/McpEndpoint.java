@@ -1,5 +1,6 @@
 package dev.hyperterse.mcp.session;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.hyperterse.mcp.BackendSource;
 import dev.hyperterse.mcp.ClientAddress;
 import dev.hyperterse.mcp.GenerationAdapter;
@@ -16,10 +17,9 @@ import dev.hyperterse.mcp.ResourceMethods;
 import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.mcp.StrictJson;
 import dev.hyperterse.mcp.ToolMethods;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.hyperterse.mcp.core.Generation;
 import dev.hyperterse.mcp.http.BodyBudget;
 import dev.hyperterse.mcp.http.BodyReader;
-import dev.hyperterse.mcp.core.Generation;
 import dev.hyperterse.model.CallerText;
 import dev.hyperterse.model.ServerSettings;
 import dev.hyperterse.telemetry.Metrics;

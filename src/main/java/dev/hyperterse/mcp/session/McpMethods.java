@@ -18,9 +18,9 @@ import dev.hyperterse.model.CallerText;
 import dev.hyperterse.pipeline.CallContext;
 import dev.hyperterse.pipeline.ToolException;
 import io.vertx.core.Future;
-import java.util.List;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,11 +1,11 @@
 package dev.hyperterse.mcp.session;
 
+import dev.hyperterse.connector.ResultBudget;
 import dev.hyperterse.mcp.JsonRpc;
 import dev.hyperterse.mcp.LargeJson;
 import dev.hyperterse.mcp.LogLevel;
 import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.model.ByteSizes;
-import dev.hyperterse.connector.ResultBudget;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

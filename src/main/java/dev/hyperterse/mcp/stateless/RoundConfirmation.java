@@ -1,7 +1,7 @@
 package dev.hyperterse.mcp.stateless;
 
-import dev.hyperterse.mcp.InputRound;
 import dev.hyperterse.auth.ApiKeyPlugin;
+import dev.hyperterse.mcp.InputRound;
 import dev.hyperterse.mcp.UserConfirmation;
 import dev.hyperterse.pipeline.CallContext;
 import io.vertx.core.Future;
