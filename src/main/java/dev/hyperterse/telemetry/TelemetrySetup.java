@@ -174,7 +174,8 @@ public final class TelemetrySetup implements AutoCloseable {
     }
 
     private VertxBuilder builder(VertxOptions options) {
-        VertxOptions copy = new VertxOptions(options);
+        // epoll on Linux where its native library loads; NIO elsewhere (Vert.x falls back by itself)
+        VertxOptions copy = new VertxOptions(options).setPreferNativeTransport(true);
         VertxBuilder builder = Vertx.builder();
         if (registry != null) {
             copy.setMetricsOptions(new MicrometerMetricsOptions()
