@@ -17,6 +17,9 @@
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
 // STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
 // (bench/search/distill/table.py writes them) at other BM25 shares.
+// TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
+// (catalog IDF, query prior, max share, each point with its own floor), both leave-one-catalog-out
+// over the nine real catalogs; they print their tables and rank nothing else.
 
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
@@ -30,6 +33,7 @@ import dev.hyperterse.search.RankFusion;
 import dev.hyperterse.search.SearchHit;
 import dev.hyperterse.search.SearchIndex;
 import dev.hyperterse.search.StaticEmbedder;
+import dev.hyperterse.search.StaticPooling;
 import dev.hyperterse.search.TextEmbedder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -118,6 +122,10 @@ public final class SearchQuality {
 
         if (System.getenv("TUNE_ACTIONS") != null) {
             tuneActions(catalogs, intents, dir);
+            return;
+        }
+        if (System.getenv("TUNE_POOLING") != null) {
+            tunePooling(catalogs, intents, dir);
             return;
         }
         StringBuilder md = new StringBuilder();
@@ -533,6 +541,298 @@ public final class SearchQuality {
                 so[0] / so[4], so[1] / so[4], so[2] / so[4], so[3] / so[4]);
         System.out.printf("%nchosen on every catalog: %s (MRR@10 %.3f); on the four tuning catalogs only: %s%n", onAll,
                 mrrOver.apply(onAll, k -> true), onTuning);
+    }
+
+    /**
+     * TUNE_POOLING=1: the static ranking's pooling ({@link StaticPooling}: IDF blends in tool and
+     * query vectors, its constant, the weight of a query token no tool has, the query's
+     * vocabulary-rank prior, the max-pooled share) on a grid fixed before any run, chosen
+     * leave-one-catalog-out as {@link #tuneActions} does: for each of the nine real catalogs, the
+     * grid point that ranks the other eight catalogs' intents best (MRR@10 over their intents),
+     * applied to it. Done for the whole grid and for each idea alone (a sub-grid). Prints each
+     * catalog's choice and figures, the unseen catalogs' total so measured (with a paired
+     * bootstrap interval of the MRR@10 difference), the four tuning catalogs' held-out split
+     * under the point chosen on every catalog, and the points chosen on every catalog and on the
+     * four tuning catalogs only.
+     */
+    private static void tunePooling(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
+            throws Exception {
+        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
+        all.remove(MIXED);
+        List<Intent> everyIntent = new ArrayList<>(intents);
+        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                List<ToolDef> tools = new ArrayList<>();
+                for (Object t : new JsonObject(Files.readString(file)).getJsonArray("tools")) {
+                    tools.add(tool((JsonObject) t));
+                }
+                all.put(file.getFileName().toString().replace(".json", ""), tools);
+            }
+        }
+        for (String line : Files.readAllLines(dir.resolve("intents-unseen.txt"))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                int sep = line.indexOf(" :: ");
+                String[] head = line.substring(0, sep).trim().split("\\s+");
+                everyIntent.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+            }
+        }
+        // the grid, fixed before the first run
+        List<StaticPooling> grid = new ArrayList<>();
+        double[] blends = {0, 0.25, 0.5, 0.75, 1};
+        for (double toolIdf : blends) {
+            for (double queryIdf : blends) {
+                boolean idf = toolIdf > 0 || queryIdf > 0;
+                for (double c : idf ? new double[] {0.5, 1, 2} : new double[] {1}) {
+                    for (boolean unseenAtMean : queryIdf > 0 ? new boolean[] {false, true} : new boolean[] {false}) {
+                        for (double prior : new double[] {0, 1e-4, 3e-5, 1e-5}) {
+                            for (double maxShare : new double[] {0, 0.25, 0.5}) {
+                                grid.add(new StaticPooling(toolIdf, queryIdf, c, unseenAtMean, prior, maxShare, 0));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        System.err.println(grid.size() + " grid points");
+        Map<String, SearchIndex> indexes = new LinkedHashMap<>();
+        all.forEach((name, tools) -> indexes.put(name, new SearchIndex(tools, DEPTH, SearchRanking.STATIC,
+                RankFusion.DEFAULT)));
+        Map<String, List<Intent>> intentsOf = new LinkedHashMap<>();
+        for (Intent i : everyIntent) {
+            intentsOf.computeIfAbsent(i.catalog(), k -> new ArrayList<>()).add(i);
+        }
+        // per grid point (each with its own floor, below), per catalog, per intent (in intentsOf's
+        // order): the rank of the right tool (0: not in the top ten) and whether a top-1 miss is a
+        // sibling action
+        Map<StaticPooling, Map<String, int[]>> ranks = new LinkedHashMap<>();
+        Map<StaticPooling, Map<String, boolean[]>> siblingOf = new LinkedHashMap<>();
+        List<StaticPooling> floored = new ArrayList<>();
+        long started = System.nanoTime();
+        for (StaticPooling p : grid) {
+            Map<String, int[]> byCatalog = new LinkedHashMap<>();
+            Map<String, boolean[]> sibByCatalog = new LinkedHashMap<>();
+            Map<String, double[]> rightScores = new LinkedHashMap<>();
+            Map<String, double[]> topScores = new LinkedHashMap<>();
+            for (var e : indexes.entrySet()) {
+                SearchIndex index = e.getValue();
+                index.embedToolsStatically(ActionWeights.OFF, p);
+                List<Intent> list = intentsOf.get(e.getKey());
+                int[] r = new int[list.size()];
+                boolean[] sib = new boolean[list.size()];
+                double[] right = new double[list.size()];
+                double[] top = new double[list.size()];
+                for (int k = 0; k < list.size(); k++) {
+                    Intent intent = list.get(k);
+                    List<SearchHit> hits = index.search(intent.text());
+                    for (int h = 0; h < hits.size() && h < DEPTH; h++) {
+                        if (intent.expected().contains(hits.get(h).name())) {
+                            r[k] = h + 1;
+                            right[k] = hits.get(h).rawScore();
+                            break;
+                        }
+                    }
+                    top[k] = hits.isEmpty() ? 0 : hits.get(0).rawScore();
+                    sib[k] = r[k] != 1 && !hits.isEmpty() && intent.expected().stream()
+                            .anyMatch(x -> siblings(x, hits.get(0).name(), all.get(e.getKey())));
+                }
+                byCatalog.put(e.getKey(), r);
+                sibByCatalog.put(e.getKey(), sib);
+                rightScores.put(e.getKey(), right);
+                topScores.put(e.getKey(), top);
+            }
+            // the point's floor, by the rule that chose the first one: the highest (in steps of 0.01
+            // from 0.13) that keeps every dev intent's right tool in its top ten
+            double lowest = 1;
+            for (String c : catalogs.keySet()) {
+                if (!intentsOf.containsKey(c)) {
+                    continue;
+                }
+                List<Intent> list = intentsOf.get(c);
+                for (int k = 0; k < list.size(); k++) {
+                    if (list.get(k).split().equals("dev") && byCatalog.get(c)[k] > 0) {
+                        lowest = Math.min(lowest, rightScores.get(c)[k]);
+                    }
+                }
+            }
+            double floor = 0.13;
+            while (floor + 0.01 <= lowest + 1e-9 && floor < 0.5) {
+                floor = Math.round((floor + 0.01) * 100) / 100.0;
+            }
+            for (String c : byCatalog.keySet()) {
+                int[] r = byCatalog.get(c);
+                boolean[] sib = sibByCatalog.get(c);
+                for (int k = 0; k < r.length; k++) {
+                    if (r[k] > 0 && rightScores.get(c)[k] < floor) {
+                        r[k] = 0;
+                    }
+                    if (topScores.get(c)[k] < floor) {
+                        sib[k] = false; // no hit at all
+                    }
+                }
+            }
+            StaticPooling withFloor = p.withMinScore(floor);
+            floored.add(withFloor);
+            ranks.put(withFloor, byCatalog);
+            siblingOf.put(withFloor, sibByCatalog);
+        }
+        grid = floored;
+        System.err.printf("grid ranked in %.0f s%n", (System.nanoTime() - started) / 1e9);
+        StaticPooling off = grid.get(0);
+        System.out.println("off (the mean alone) with its floor by the rule: " + describe(off));
+        Set<String> unseen = new java.util.LinkedHashSet<>(all.keySet());
+        unseen.removeAll(catalogs.keySet());
+        java.util.function.BiFunction<StaticPooling, java.util.function.Predicate<String>, Double> mrrOver = (p, take) -> {
+            double rr = 0, n = 0;
+            for (var e : ranks.get(p).entrySet()) {
+                if (take.test(e.getKey())) {
+                    for (int r : e.getValue()) {
+                        rr += r == 0 ? 0 : 1.0 / r;
+                        n++;
+                    }
+                }
+            }
+            return rr / n;
+        };
+        java.util.function.Function<int[], double[]> figures = r -> {
+            double[] f = new double[5];
+            for (int x : r) {
+                f[0] += x == 1 ? 1 : 0;
+                f[1] += x == 0 ? 0 : 1.0 / x;
+                f[2] += x >= 1 && x <= 5 ? 1 : 0;
+                f[3] += x == 0 ? 0 : 1;
+                f[4]++;
+            }
+            return f;
+        };
+        Map<String, java.util.function.Predicate<StaticPooling>> ideas = new LinkedHashMap<>();
+        ideas.put("the whole grid", p -> true);
+        ideas.put("IDF alone (no prior, no max)", p -> p.queryPrior() == 0 && p.maxShare() == 0);
+        ideas.put("IDF in tools and query alike, unseen at 1, c = 1", p -> p.toolIdf() == p.queryIdf()
+                && !p.unseenAtMean() && p.idfConstant() == 1 && p.queryPrior() == 0 && p.maxShare() == 0);
+        ideas.put("the query's rank prior alone", p -> p.toolIdf() == 0 && p.queryIdf() == 0 && p.maxShare() == 0);
+        ideas.put("max pooling share alone", p -> p.toolIdf() == 0 && p.queryIdf() == 0 && p.queryPrior() == 0);
+        ideas.put("IDF and the rank prior (no max)", p -> p.maxShare() == 0);
+        for (var idea : ideas.entrySet()) {
+            List<StaticPooling> sub = grid.stream().filter(idea.getValue()).toList();
+            java.util.function.Function<java.util.function.Predicate<String>, StaticPooling> best = take -> {
+                StaticPooling chosen = off;
+                double bestMrr = mrrOver.apply(off, take);
+                for (StaticPooling p : sub) {
+                    double m = mrrOver.apply(p, take);
+                    if (m > bestMrr + 1e-9) {
+                        bestMrr = m;
+                        chosen = p;
+                    }
+                }
+                return chosen;
+            };
+            System.out.printf("%n#### %s (%d points)%n%n", idea.getKey(), sub.size());
+            System.out.println("| catalog | chosen on the other eight (tool IDF / query IDF / c / unseen / prior / max / floor) |"
+                    + " off: top-1 / MRR@10 / recall@5 / recall@10 / sibling misses | with it |");
+            System.out.println("|---|---|---|---|");
+            double[] unseenOff = new double[7];
+            double[] unseenOn = new double[7];
+            List<double[]> pairs = new ArrayList<>();
+            for (String c : all.keySet()) {
+                StaticPooling p = best.apply(k -> !k.equals(c));
+                int[] rOff = ranks.get(off).get(c);
+                int[] rOn = ranks.get(p).get(c);
+                double[] fOff = figures.apply(rOff);
+                double[] fOn = figures.apply(rOn);
+                int sOff = 0, sOn = 0, mOff = 0, mOn = 0;
+                for (int k = 0; k < rOff.length; k++) {
+                    sOff += siblingOf.get(off).get(c)[k] ? 1 : 0;
+                    sOn += siblingOf.get(p).get(c)[k] ? 1 : 0;
+                    mOff += rOff[k] != 1 ? 1 : 0;
+                    mOn += rOn[k] != 1 ? 1 : 0;
+                }
+                System.out.printf("| `%s`%s | %s | %.2f / %.3f / %.2f / %.2f / %d of %d | %.2f / %.3f / %.2f / %.2f / %d of %d |%n",
+                        c, unseen.contains(c) ? " (unseen)" : "", describe(p), fOff[0] / fOff[4], fOff[1] / fOff[4],
+                        fOff[2] / fOff[4], fOff[3] / fOff[4], sOff, mOff, fOn[0] / fOn[4], fOn[1] / fOn[4],
+                        fOn[2] / fOn[4], fOn[3] / fOn[4], sOn, mOn);
+                if (unseen.contains(c)) {
+                    for (int i = 0; i < 5; i++) {
+                        unseenOff[i] += fOff[i];
+                        unseenOn[i] += fOn[i];
+                    }
+                    unseenOff[5] += mOff;
+                    unseenOff[6] += sOff;
+                    unseenOn[5] += mOn;
+                    unseenOn[6] += sOn;
+                    for (int k = 0; k < rOff.length; k++) {
+                        pairs.add(new double[] {rOff[k] == 0 ? 0 : 1.0 / rOff[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]});
+                    }
+                }
+            }
+            System.out.printf("| **unseen catalogs** | (each its own choice) | %.2f / %.3f / %.2f / %.2f / %.0f of %.0f |"
+                            + " %.2f / %.3f / %.2f / %.2f / %.0f of %.0f |%n",
+                    unseenOff[0] / unseenOff[4], unseenOff[1] / unseenOff[4], unseenOff[2] / unseenOff[4],
+                    unseenOff[3] / unseenOff[4], unseenOff[6], unseenOff[5], unseenOn[0] / unseenOn[4],
+                    unseenOn[1] / unseenOn[4], unseenOn[2] / unseenOn[4], unseenOn[3] / unseenOn[4], unseenOn[6],
+                    unseenOn[5]);
+            // paired bootstrap over the unseen intents: the MRR@10 difference's 95 % interval
+            Random random = new Random(34);
+            double[] diffs = new double[2000];
+            for (int b = 0; b < diffs.length; b++) {
+                double d = 0;
+                for (int k = 0; k < pairs.size(); k++) {
+                    double[] x = pairs.get(random.nextInt(pairs.size()));
+                    d += x[1] - x[0];
+                }
+                diffs[b] = d / pairs.size();
+            }
+            Arrays.sort(diffs);
+            StaticPooling onAll = best.apply(k -> true);
+            StaticPooling onTuning = best.apply(k -> !unseen.contains(k));
+            double[] tuningChoiceOnUnseen = new double[5];
+            for (String c : unseen) {
+                double[] f = figures.apply(ranks.get(onTuning).get(c));
+                for (int i = 0; i < 5; i++) {
+                    tuningChoiceOnUnseen[i] += f[i];
+                }
+            }
+            // the same-catalog split: the four tuning catalogs' held-out intents, off and with the point
+            // chosen on every catalog
+            double[] heldOff = new double[5];
+            double[] heldOn = new double[5];
+            for (String c : catalogs.keySet()) {
+                if (!all.containsKey(c)) {
+                    continue;
+                }
+                List<Intent> list = intentsOf.get(c);
+                for (int k = 0; k < list.size(); k++) {
+                    if (!list.get(k).split().equals("heldout")) {
+                        continue;
+                    }
+                    double[] a = figures.apply(new int[] {ranks.get(off).get(c)[k]});
+                    double[] b = figures.apply(new int[] {ranks.get(onAll).get(c)[k]});
+                    for (int i = 0; i < 5; i++) {
+                        heldOff[i] += a[i];
+                        heldOn[i] += b[i];
+                    }
+                }
+            }
+            System.out.printf("%nunseen MRR@10 difference, leave-one-catalog-out choices against off: %+.3f (paired"
+                    + " bootstrap 95 %% interval %+.3f .. %+.3f, %d intents)%n", (unseenOn[1] - unseenOff[1]) / unseenOn[4],
+                    diffs[(int) (diffs.length * 0.025)], diffs[(int) (diffs.length * 0.975)], pairs.size());
+            System.out.printf("chosen on every catalog: %s (MRR@10 over all nine %.3f against %.3f off)%n", describe(onAll),
+                    mrrOver.apply(onAll, k -> true), mrrOver.apply(off, k -> true));
+            System.out.printf("chosen on the four tuning catalogs only: %s; on the unseen catalogs: %.2f / %.3f / %.2f / %.2f%n",
+                    describe(onTuning), tuningChoiceOnUnseen[0] / tuningChoiceOnUnseen[4],
+                    tuningChoiceOnUnseen[1] / tuningChoiceOnUnseen[4], tuningChoiceOnUnseen[2] / tuningChoiceOnUnseen[4],
+                    tuningChoiceOnUnseen[3] / tuningChoiceOnUnseen[4]);
+            System.out.printf("same-catalog held-out intents (the four tuning catalogs, %.0f): off %.2f / %.3f / %.2f / %.2f,"
+                            + " with the point chosen on every catalog %.2f / %.3f / %.2f / %.2f%n", heldOff[4],
+                    heldOff[0] / heldOff[4], heldOff[1] / heldOff[4], heldOff[2] / heldOff[4], heldOff[3] / heldOff[4],
+                    heldOn[0] / heldOn[4], heldOn[1] / heldOn[4], heldOn[2] / heldOn[4], heldOn[3] / heldOn[4]);
+        }
+    }
+
+    private static String describe(StaticPooling p) {
+        return String.format("%.2f / %.2f / %s / %s / %s / %.2f / %.2f", p.toolIdf(), p.queryIdf(),
+                p.toolIdf() > 0 || p.queryIdf() > 0 ? String.valueOf(p.idfConstant()) : "–",
+                p.queryIdf() > 0 ? (p.unseenAtMean() ? "mean" : "1") : "–",
+                p.queryPrior() == 0 ? "0" : String.valueOf(p.queryPrior()), p.maxShare(), p.minScore());
     }
 
     private static List<Variant> variants() {

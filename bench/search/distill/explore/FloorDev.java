@@ -2,7 +2,8 @@
 // catalogs, the score of the right tool and of the best one; for each dev query of
 // bench/search/unrelated.txt, the best score in each catalog. Prints, for score floors, the dev
 // MRR@10 and recall@10 that would remain and the share of unrelated asks answered with nothing.
-// The server's own floor (SemanticRanking.STATIC_MIN_SCORE) applies first: lower floors read as it.
+// The server's own floor (SemanticRanking.STATIC_MIN_SCORE; STATIC_POOLED_MIN_SCORE with the catalog's token
+// weights, the default) applies first: lower floors read as it.
 // With the argument "semantic" (and the model's jars on the class path), the same for `semantic`.
 // Floors relative to the best hit (keep hits within 50-80 % of it) were measured too: each cost dev
 // recall before it cut any unrelated ask to nothing.
@@ -65,7 +66,7 @@ public final class FloorDev {
         noise.forEach(h -> noiseTop.append(h.isEmpty() ? "- " : String.format("%.2f ", h.get(0).rawScore())));
         System.out.println("best score, unrelated dev asks: " + noiseTop);
         System.out.println("| floor | dev MRR@10 | recall@10 | mean hits | unrelated: none | unrelated mean hits |");
-        for (double floor : new double[] {0, 0.1, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.2, 0.22, 0.25}) {
+        for (double floor : new double[] {0, 0.1, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.35}) {
             double mrr = 0, recall = 0, hitsRelated = 0;
             for (int k = 0; k < intents.size(); k++) {
                 List<SearchHit> kept = kept(related.get(k), floor);

@@ -151,7 +151,12 @@ public final class SearchIndex {
 
     /** Like {@link #embedToolsStatically()}, with the action stage's weights. */
     public EmbeddedTools embedToolsStatically(ActionWeights actionWeights) {
-        return embedTools(StaticEmbedder.bundled(), null, SemanticRanking.STATIC_BM25_WEIGHT, actionWeights);
+        return embedToolsStatically(actionWeights, StaticPooling.DEFAULT);
+    }
+
+    /** Like {@link #embedToolsStatically()}, with the action stage's weights and the table's pooling. */
+    public EmbeddedTools embedToolsStatically(ActionWeights actionWeights, StaticPooling pooling) {
+        return embedTools(StaticEmbedder.bundled(), null, SemanticRanking.STATIC_BM25_WEIGHT, actionWeights, pooling);
     }
 
     /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path)}, with BM25's share of the score. */
@@ -162,13 +167,22 @@ public final class SearchIndex {
     /** Like {@link #embedTools(TextEmbedder, java.nio.file.Path, double)}, with the action stage's weights. */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
                                     ActionWeights actionWeights) {
+        return embedTools(embedder, cacheDir, bm25Weight, actionWeights, StaticPooling.DEFAULT);
+    }
+
+    /**
+     * Like {@link #embedTools(TextEmbedder, java.nio.file.Path, double, ActionWeights)}; a static
+     * table's token vectors pooled as {@code pooling} says (a model ignores it).
+     */
+    public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
+                                    ActionWeights actionWeights, StaticPooling pooling) {
         if (meaningRanking == null) {
             throw new IllegalStateException("this index does not rank by meaning");
         }
         ToolDef[] tools = Arrays.stream(entries).map(e -> e.tool).toArray(ToolDef[]::new);
         SemanticRanking.Built built = SemanticRanking.build(tools, Objects.requireNonNull(embedder, "embedder"),
                 cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight,
-                Objects.requireNonNull(actionWeights, "actionWeights"));
+                Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
         this.semantic = built.ranking();
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
     }

@@ -37,7 +37,9 @@ final class SemanticRanking {
      * common word ("a table at a restaurant", {@code list_tables}) lifts a tool only by its BM25
      * share. Chosen on bench/search's dev intents as the highest floor that drops no right tool
      * from their top ten: queries about nothing a catalog does (bench/search/unrelated.txt) get no
-     * hit twice as often as under the cosine rule alone, and the rest get fewer.
+     * hit twice as often as under the cosine rule alone, and the rest get fewer. This is the floor of
+     * the table's mean alone ({@link StaticPooling#OFF}); with the catalog's token weights, which
+     * move every score, the pooling carries its own ({@link StaticPooling#minScore}).
      */
     static final double STATIC_MIN_SCORE = 0.13;
 
@@ -53,9 +55,13 @@ final class SemanticRanking {
     private final double minScore;
     /** Reads the query's action against each tool's; moves nothing when its weights are off. */
     private final ActionStage actions;
+    /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
+    private final StaticPooling pooling;
+    /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
+    private final TokenWeights tokenWeights;
 
     private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight,
-                            ActionWeights actionWeights) {
+                            ActionWeights actionWeights, StaticPooling pooling, TokenWeights tokenWeights) {
         this.tools = tools;
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
@@ -68,8 +74,11 @@ final class SemanticRanking {
             System.arraycopy(vectors[t], 0, this.vectors, t * dims, dims);
         }
         this.bm25Weight = bm25Weight;
-        this.minScore = embedder instanceof StaticEmbedder ? STATIC_MIN_SCORE : 0;
+        this.minScore = !(embedder instanceof StaticEmbedder) ? 0
+                : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
         this.actions = actionWeights.off() ? null : new ActionStage(tools, VerbLexicon.bundled(), actionWeights);
+        this.pooling = pooling;
+        this.tokenWeights = tokenWeights;
     }
 
     /** What was built and how much of it came from the disk cache. */
@@ -82,6 +91,34 @@ final class SemanticRanking {
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights) {
+        return build(tools, embedder, cache, bm25Weight, actionWeights, StaticPooling.OFF);
+    }
+
+    /**
+     * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights)}; with the
+     * static table, its token vectors pooled as {@code pooling} says (a model's are not: it pools
+     * inside). Vectors weighted by the catalog's own token frequencies depend on every tool, so
+     * they are computed afresh (microseconds a tool), never cached.
+     */
+    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
+                       ActionWeights actionWeights, StaticPooling pooling) {
+        if (embedder instanceof StaticEmbedder table && !pooling.off()) {
+            int[][] ids = new int[tools.length][];
+            for (int i = 0; i < tools.length; i++) {
+                ids[i] = table.tokenIds(text(tools[i]));
+            }
+            TokenWeights weights = pooling.usesIdf()
+                    ? TokenWeights.of(ids, pooling.idfConstant(), pooling.unseenAtMean()) : null;
+            double blend = pooling.toolIdf();
+            java.util.function.IntToDoubleFunction toolWeight = blend > 0
+                    ? id -> (1 - blend) + blend * weights.idf(id) : null;
+            float[][] vectors = new float[tools.length][];
+            for (int i = 0; i < tools.length; i++) {
+                vectors[i] = unit(table.embed(ids[i], toolWeight, pooling.maxShare()));
+            }
+            return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, pooling,
+                    weights), tools.length, 0, null);
+        }
         Map<String, float[]> stored = Map.of();
         String problem = null;
         if (cache != null) {
@@ -117,7 +154,7 @@ final class SemanticRanking {
                 problem = "could not write " + cache.file() + ": " + e.getMessage();
             }
         }
-        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights), embedded,
+        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null), embedded,
                 tools.length - embedded, problem);
     }
 
@@ -150,7 +187,7 @@ final class SemanticRanking {
      * ids are positions in the tools), possibly empty.
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25) {
-        float[] q = unit(embedder.embed(query));
+        float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
         float[] lexical = new float[tools.length];
         float best = 0;
         for (ScoreDoc doc : bm25) {
@@ -217,6 +254,17 @@ final class SemanticRanking {
             hits.add(new SearchHit(tool.name(), SearchIndex.relevanceScore(raw), raw, tool));
         }
         return hits;
+    }
+
+    /** The query's vector from the static table, pooled as {@link #pooling} says. */
+    private float[] queryVector(String query) {
+        StaticEmbedder table = (StaticEmbedder) embedder;
+        double blend = pooling.queryIdf();
+        double prior = pooling.queryPrior();
+        java.util.function.IntToDoubleFunction weight = blend == 0 && prior == 0 ? null
+                : id -> (blend > 0 ? (1 - blend) + blend * tokenWeights.idf(id) : 1)
+                        * (prior > 0 ? table.rankPrior(id, prior) : 1);
+        return table.embed(table.tokenIds(query), weight, pooling.maxShare());
     }
 
     /** Higher score first; ties by name in code point order, then declaration order. */

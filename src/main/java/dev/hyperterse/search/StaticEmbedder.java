@@ -44,7 +44,8 @@ public final class StaticEmbedder implements TextEmbedder {
     private volatile Table table;
 
     /** The tokenizer, then per token a scale and {@code dims} bytes: vector = scale × bytes. */
-    private record Table(WordPieceTokenizer tokenizer, int dims, float[] scales, byte[] vectors, String model) {}
+    private record Table(WordPieceTokenizer tokenizer, int dims, float[] scales, byte[] vectors, String model,
+                         double harmonic) {}
 
     private StaticEmbedder(String source, Callable<InputStream> opener) {
         this.source = source;
@@ -86,11 +87,25 @@ public final class StaticEmbedder implements TextEmbedder {
      * unit length; zeros for a text with no known token.
      */
     float[] embed(String text, java.util.function.IntToDoubleFunction weight) {
+        return embed(table().tokenizer.encode(text), weight, 0);
+    }
+
+    /**
+     * The vector of a text's token ids (as {@link #tokenIds} reads them), each token's vector scaled
+     * by {@code weight} of its id (null: 1), unit length; with {@code maxShare} above 0 that share
+     * of it is the per-dimension maximum over the weighted token vectors (unit length) instead of
+     * their mean. Zeros for a text with no known token.
+     */
+    float[] embed(int[] ids, java.util.function.IntToDoubleFunction weight, double maxShare) {
         Table t = table();
-        int[] ids = t.tokenizer.encode(text);
         int dims = t.dims;
         float[] sum = new float[dims];
+        float[] max = maxShare > 0 ? new float[dims] : null;
+        if (max != null) {
+            Arrays.fill(max, Float.NEGATIVE_INFINITY);
+        }
         int unknown = t.tokenizer.unknownId();
+        byte[] v = t.vectors;
         for (int id : ids) {
             if (id == unknown) {
                 continue;
@@ -100,22 +115,48 @@ public final class StaticEmbedder implements TextEmbedder {
                 continue;
             }
             int base = id * dims;
-            byte[] v = t.vectors;
             for (int d = 0; d < dims; d++) {
                 sum[d] += scale * v[base + d];
             }
+            if (max != null) {
+                for (int d = 0; d < dims; d++) {
+                    max[d] = Math.max(max[d], scale * v[base + d]);
+                }
+            }
         }
+        normalize(sum);
+        if (max != null && max[0] != Float.NEGATIVE_INFINITY) {
+            normalize(max);
+            for (int d = 0; d < dims; d++) {
+                sum[d] = (float) ((1 - maxShare) * sum[d] + maxShare * max[d]);
+            }
+            normalize(sum);
+        }
+        return sum;
+    }
+
+    private static void normalize(float[] vector) {
         double norm = 0;
-        for (float x : sum) {
+        for (float x : vector) {
             norm += x * x;
         }
         if (norm > 0) {
             float inverse = (float) (1 / Math.sqrt(norm));
-            for (int d = 0; d < dims; d++) {
-                sum[d] *= inverse;
+            for (int d = 0; d < vector.length; d++) {
+                vector[d] *= inverse;
             }
         }
-        return sum;
+    }
+
+    /**
+     * A general prior on how much a token says, from its rank alone: {@code a / (a + p)}, p its
+     * probability by Zipf's law, proportional to {@code 1 / (id + 2)} (the vocabulary lists tokens
+     * roughly by frequency), as the table's own weights are made with a = 1e-4.
+     */
+    double rankPrior(int id, double a) {
+        Table t = table();
+        double p = 1.0 / (id + 2) / t.harmonic;
+        return a / (a + p);
     }
 
     /** The token ids of a text, as the table's tokenizer reads it (reads the table). */
@@ -174,6 +215,11 @@ public final class StaticEmbedder implements TextEmbedder {
             hash = 31 * hash + vectors[i];
         }
         String model = "all-MiniLM-L6-v2-static-" + dims + "-" + Long.toHexString(hash);
-        return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model);
+        // the sum of 1 / (id + 2) over the vocabulary: Zipf's law's normalizer, for rankPrior
+        double harmonic = 0;
+        for (int i = tokens - 1; i >= 0; i--) {
+            harmonic += 1.0 / (i + 2);
+        }
+        return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model, harmonic);
     }
 }

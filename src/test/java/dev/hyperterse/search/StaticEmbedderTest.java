@@ -95,18 +95,25 @@ class StaticEmbedderTest {
 
     @Test
     void aStaticHitScoresAtLeastTheFloorSoUnrelatedQueriesListLittleOrNothing() {
+        // the catalog's token weights leave unrelated texts a little closer than the table's mean
+        // alone (bench/RESULTS.md: fewer unrelated asks answered with nothing), hence 4 against 3
+        for (StaticPooling pooling : List.of(StaticPooling.DEFAULT, StaticPooling.OFF)) {
+            SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+            index.embedToolsStatically(ActionWeights.DEFAULT, pooling);
+            int hits = 0;
+            for (String query : List.of("who won the football match last night", "play some relaxing jazz",
+                    "how many calories are in an avocado", "turn off the living room lights",
+                    "translate this paragraph into Japanese", "set an alarm for six in the morning")) {
+                for (SearchHit hit : index.search(query)) {
+                    assertTrue(hit.rawScore() >= pooling.minScore(), query + ": " + hit.name() + " " + hit.rawScore());
+                    hits++;
+                }
+            }
+            assertTrue(hits <= (pooling == StaticPooling.OFF ? 3 : 4),
+                    hits + " hits for six queries about nothing these tools do");
+        }
         SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
         index.embedToolsStatically();
-        int hits = 0;
-        for (String query : List.of("who won the football match last night", "play some relaxing jazz",
-                "how many calories are in an avocado", "turn off the living room lights",
-                "translate this paragraph into Japanese", "set an alarm for six in the morning")) {
-            for (SearchHit hit : index.search(query)) {
-                assertTrue(hit.rawScore() >= SemanticRanking.STATIC_MIN_SCORE, query + ": " + hit.name() + " " + hit.rawScore());
-                hits++;
-            }
-        }
-        assertTrue(hits <= 3, hits + " hits for six queries about nothing these tools do");
         // the floor keeps what the query is about
         assertEquals("get_weather", index.search("will it rain in Paris tomorrow").get(0).name());
     }
