@@ -123,7 +123,8 @@ public final class HyperterseServer {
                                 "cannot serve the console: " + e.getMessage()))));
         return consoleFiles.compose(files -> Snapshot.open(vertx, project, connectors, authPlugins,
                         ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
-                        options.scriptEngine(), listening::get, loops, options.strictStatements())
+                        options.scriptEngine(), listening::get, loops, options.strictStatements(),
+                        options.scriptsChecked())
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -140,9 +141,11 @@ public final class HyperterseServer {
             // what clients are told when a reload changes the project (in a cluster, also another node's)
             ProjectChanges changes = !reloads ? null : new ProjectChanges(endpoint, project);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
+                    // a new version waits for its scripts' warm-up: the running one serves meanwhile
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
-                            options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
+                            options.scriptEngine(), listening::get, loops, options.strictStatements(),
+                            false), current,
                     (old, now) -> swapped(changes, old, now), settings.timeouts().shutdownTimeout(),
                     telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
