@@ -150,6 +150,11 @@ final class ScriptPool {
         }
     }
 
+    /** The script's file. */
+    java.nio.file.Path file() {
+        return script.file();
+    }
+
     /** Contexts alive now (idle or serving a call). */
     int size() {
         return live.size();

@@ -63,8 +63,26 @@ public final class ScriptRuntime implements ScriptInvoker {
     private record PoolKey(Path file, String export, Map<String, String> env) {
     }
 
-    /** A pool's warm-up, completed (never failed) once it ended, and how messages name its script. */
-    private record WarmUp(Future<Void> ended, String script) {
+    /**
+     * One pool's warm-up: loading its script once ahead of the first call. Whoever claims it loads
+     * the script: the warm-up task, or a call that comes before the task began (then the task
+     * does nothing). {@code outcome} fails with the {@link ScriptLoadException} when the load did.
+     */
+    private static final class WarmUp {
+        final ScriptPool pool;
+        final Duration limit;
+        /** How messages name the script: relative to the project folder. */
+        final String script;
+        final AtomicBoolean claimed = new AtomicBoolean();
+        final Promise<Void> outcome = Promise.promise();
+        /** Completes (never fails) once the load ended, whoever made it. */
+        final Future<Void> ended = outcome.future().otherwiseEmpty();
+
+        WarmUp(ScriptPool pool, Duration limit, String script) {
+            this.pool = pool;
+            this.limit = limit;
+            this.script = script;
+        }
     }
 
     /** How a call finds its pool: the tool and the script it names. */
@@ -72,33 +90,44 @@ public final class ScriptRuntime implements ScriptInvoker {
     }
 
     private final Map<UseKey, ScriptPool> pools;
-    /**
-     * Each pool's warm-up, completed (never failed) once it ended: a call to a pool whose
-     * warm-up failed loads the script itself, and answers the reason should it fail again.
-     */
+    /** The warm-ups, in the order the scripts are named. */
+    private final List<WarmUp> warmUps;
     private final Map<ScriptPool, WarmUp> readiness;
     /** Every warm-up: fails with the first {@link ScriptLoadException}. */
     private final Future<Void> warmed;
-    /** Set once {@link #close()} began. */
-    private final AtomicBoolean closing;
+    private final AtomicBoolean warmUpBegun = new AtomicBoolean();
+    /** Set once {@link #close()} began: a warm-up it cancels is no failure to report. */
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final WorkerExecutor workers;
+    /** Where warm-ups run: {@link #workers} when nothing is served meanwhile, else a smaller pool of their own. */
+    private final WorkerExecutor warmer;
     private final ScheduledExecutorService watchdog;
     private final ScriptFetch fetch;
     private final Vertx vertx;
     private final Metrics metrics;
+    /** How the log describes the runtime once every script is ready. */
+    private final String description;
 
-    private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, Map<ScriptPool, WarmUp> readiness,
-                          Future<Void> warmed, AtomicBoolean closing, WorkerExecutor workers,
-                          ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics) {
+    private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, List<WarmUp> warmUps, WorkerExecutor workers,
+                          WorkerExecutor warmer, ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics,
+                          String description) {
         this.vertx = vertx;
         this.pools = pools;
-        this.readiness = readiness;
-        this.warmed = warmed;
-        this.closing = closing;
+        this.warmUps = List.copyOf(warmUps);
+        Map<ScriptPool, WarmUp> byPool = new java.util.IdentityHashMap<>();
+        List<Future<Void>> outcomes = new ArrayList<>();
+        for (WarmUp w : warmUps) {
+            byPool.put(w.pool, w);
+            outcomes.add(w.outcome.future());
+        }
+        this.readiness = byPool;
+        this.warmed = Future.all(outcomes).mapEmpty();
         this.workers = workers;
+        this.warmer = warmer;
         this.watchdog = watchdog;
         this.fetch = fetch;
         this.metrics = metrics;
+        this.description = description;
     }
 
     /**
@@ -115,11 +144,13 @@ public final class ScriptRuntime implements ScriptInvoker {
     }
 
     /**
-     * Sets the runtime up and completes at once, each script's warm-up (parse, link, run
-     * top-level code) running on the worker pool meanwhile: a call to a script not warmed yet
-     * waits for it (see {@link #call}); {@link #ready()} tells when every warm-up has ended. A
-     * warm-up that fails is logged, and the script's calls load it themselves (answering the
-     * reason should it fail again): the caller is expected to have checked the scripts before.
+     * Sets the runtime up and completes at once; the scripts' warm-ups (parse, link, run
+     * top-level code) begin with {@link #warmUp()}, one script after another on a pool of their
+     * own (half the processors), so the calls' workers and the event loops keep the rest of the
+     * machine. A call to a script whose warm-up has not begun loads it itself; one whose warm-up
+     * is under way waits for it (see {@link #call}); {@link #ready()} tells when every one has
+     * ended. A warm-up that fails is logged, and the script's calls load it themselves (answering
+     * the reason should it fail again): the caller is expected to have checked the scripts before.
      *
      * @param workerCount    threads for script calls
      * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
@@ -153,7 +184,8 @@ public final class ScriptRuntime implements ScriptInvoker {
         long maxExecute = longestTimeout.plusSeconds(30).toMillis();
         // a name of its own: Vert.x reuses a live pool of the same name with its old size, and on a
         // reload the outgoing version's pool is still open when this one starts
-        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts-" + POOLS.incrementAndGet(),
+        long number = POOLS.incrementAndGet();
+        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts-" + number,
                 workerCount, maxExecute, TimeUnit.MILLISECONDS);
         ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hyperterse-script-watchdog");
@@ -172,49 +204,69 @@ public final class ScriptRuntime implements ScriptInvoker {
                     (a, b) -> a.compareTo(b) >= 0 ? a : b);
             pools.put(new UseKey(use.tool(), script.file(), script.exportName()), pool);
         }
+        List<WarmUp> warmUps = new ArrayList<>();
+        distinct.forEach((key, pool) -> warmUps.add(new WarmUp(pool, warmLimits.get(key),
+                contexts.displayName(key.file()))));
+        // while serving, warm-ups leave the calls' workers and half the processors to the calls
+        int warmThreads = Math.max(1, Math.min(workerCount, Runtime.getRuntime().availableProcessors() / 2));
+        WorkerExecutor warmer = serving ? vertx.createSharedWorkerExecutor("hyperterse-script-warm-up-" + number,
+                warmThreads, maxExecute, TimeUnit.MILLISECONDS) : workers;
+        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), warmUps, workers, warmer, watchdog, fetch,
+                metrics, "loaded and warmed on " + engine.mode() + ", " + Counted.of(workerCount, "worker"));
+        if (!serving) {
+            runtime.warmUp();
+        }
+        return Future.succeededFuture(runtime);
+    }
+
+    /**
+     * Begins loading every script once, ahead of its first call (a script a call has begun
+     * loading already is left to it); does nothing after the first time. {@link #start} begins
+     * it itself; after {@link #prepare}, the server does once it serves.
+     */
+    public void warmUp() {
+        if (!warmUpBegun.compareAndSet(false, true)) {
+            return;
+        }
         long started = System.nanoTime();
-        // set by close(): a warm-up it cancels is no failure to report
-        AtomicBoolean closing = new AtomicBoolean();
-        List<Future<Void>> warming = new ArrayList<>();
-        Map<ScriptPool, WarmUp> readiness = new java.util.IdentityHashMap<>();
-        distinct.forEach((key, pool) -> {
-            String name = contexts.displayName(key.file());
-            Future<Void> warm = workers.executeBlocking(() -> {
+        for (WarmUp w : warmUps) {
+            warmer.executeBlocking(() -> {
+                if (!w.claimed.compareAndSet(false, true)) {
+                    return false; // a call is loading it
+                }
                 long t0 = System.nanoTime();
-                pool.warm(warmLimits.get(key));
-                LOG.debug("script {}#{} loaded in {} ms", key.file(), key.export(),
-                        (System.nanoTime() - t0) / 1_000_000);
-                return null;
-            }, false);
-            if (serving) {
-                warm.onFailure(e -> {
-                    if (!closing.get()) {
-                        LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this "
-                                + "error should it persist)", name, e.getMessage());
-                    }
-                });
-            }
-            warming.add(warm);
-            readiness.put(pool, new WarmUp(warm.otherwiseEmpty(), name));
-        });
-        Future<Void> warmed = Future.all(warming).mapEmpty();
-        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), readiness, warmed, closing, workers,
-                watchdog, fetch, metrics);
-        Future.join(warming).onComplete(ar -> {
-            long millis = (System.nanoTime() - started) / 1_000_000;
-            long failed = warming.stream().filter(Future::failed).count();
+                w.pool.warm(w.limit);
+                LOG.debug("script {} loaded in {} ms", w.script, (System.nanoTime() - t0) / 1_000_000);
+                return true;
+            }, false).onComplete(ar -> {
+                if (ar.failed()) {
+                    loadFailed(w, ar.cause());
+                } else if (ar.result()) {
+                    w.outcome.tryComplete();
+                }
+            });
+        }
+        Future.join(warmUps.stream().map(w -> (Future<Void>) w.outcome.future()).toList()).onComplete(ar -> {
             if (closing.get()) {
                 return;
             }
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            long failed = warmUps.stream().filter(w -> w.outcome.future().failed()).count();
             if (failed == 0) {
-                LOG.info("scripts: {} ready in {} ms (loaded and warmed on {}, {})", distinct.size(), millis,
-                        engine.mode(), Counted.of(workerCount, "worker"));
-            } else if (serving) {
-                LOG.info("scripts: {} of {} ready in {} ms ({} could not be loaded)", distinct.size() - failed,
-                        distinct.size(), millis, failed);
+                LOG.info("scripts: {} ready in {} ms ({})", warmUps.size(), millis, description);
+            } else if (warmer != workers) {
+                LOG.info("scripts: {} of {} ready in {} ms ({} could not be loaded)", warmUps.size() - failed,
+                        warmUps.size(), millis, failed);
             }
         });
-        return Future.succeededFuture(runtime);
+    }
+
+    /** A script's load failed: said as an error while serving (when no start-up waits to report it). */
+    private void loadFailed(WarmUp w, Throwable failure) {
+        if (w.outcome.tryFail(failure) && warmer != workers && !closing.get()) {
+            LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
+                    + "it persist)", w.script, failure.getMessage());
+        }
     }
 
     /**
@@ -253,10 +305,34 @@ public final class ScriptRuntime implements ScriptInvoker {
         }
         long called = System.nanoTime();
         WarmUp warmUp = readiness.get(pool);
-        Future<Object> answer = warmUp.ended().isComplete() ? run(tool, script, pool, payload, timeout, called, reach)
-                : afterWarmUp(warmUp, tool, script, pool, payload, timeout, called, reach);
+        Future<Object> answer;
+        if (warmUp.ended.isComplete()) {
+            answer = run(tool, script, pool, payload, timeout, called, reach);
+        } else if (warmUp.claimed.compareAndSet(false, true)) {
+            // its warm-up has not begun: this call loads the script (on a call worker), in its stead
+            answer = run(tool, script, pool, payload, timeout, called, reach).andThen(ar -> {
+                ScriptLoadException load = ar.failed() ? loadFailure(ar.cause()) : null;
+                if (load != null) {
+                    loadFailed(warmUp, load);
+                } else {
+                    warmUp.outcome.tryComplete();
+                }
+            });
+        } else {
+            answer = afterWarmUp(warmUp, tool, script, pool, payload, timeout, called, reach);
+        }
         return answer.andThen(ar -> metrics.scriptCall(metricLabel(tool), outcome(ar.cause()),
                 System.nanoTime() - called));
+    }
+
+    /** The load failure behind a call's failure, or null when the script loaded. */
+    private static ScriptLoadException loadFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ScriptLoadException load) {
+                return load;
+            }
+        }
+        return null;
     }
 
     /** A call made while its script's warm-up still runs: it runs once that has ended, if its time allows. */
@@ -269,7 +345,7 @@ public final class ScriptRuntime implements ScriptInvoker {
                 answer.fail(notReadyInTime(warmUp, timeout));
             }
         });
-        warmUp.ended().onComplete(x -> {
+        warmUp.ended.onComplete(x -> {
             if (!decided.compareAndSet(false, true)) {
                 return; // the timer answered already
             }
@@ -285,7 +361,7 @@ public final class ScriptRuntime implements ScriptInvoker {
 
     private static ScriptFailure notReadyInTime(WarmUp warmUp, Duration timeout) {
         return new ScriptFailure("timed out after " + Durations.show(timeout) + " waiting for the script "
-                + warmUp.script() + " to be ready: the server is still loading it", true, null);
+                + warmUp.script + " to be ready: the server is still loading it", true, null);
     }
 
     /** Runs a call on a worker, its time limit counted from {@code called}. */
@@ -375,7 +451,11 @@ public final class ScriptRuntime implements ScriptInvoker {
         return vertx.executeBlocking(() -> {
             new java.util.HashSet<>(pools.values()).forEach(ScriptPool::close);
             watchdog.shutdownNow();
+            // calls still waiting for a warm-up that will not run now go on, and hear the pool is closed
+            warmUps.forEach(w -> w.outcome.tryFail(new ScriptLoadException(w.pool.file(), 0, 0,
+                    "the server is shutting down")));
             return null;
-        }, false).transform(x -> Future.join(workers.close(), fetch.close()).mapEmpty());
+        }, false).transform(x -> Future.join(workers.close(), warmer == workers ? Future.succeededFuture()
+                : warmer.close(), fetch.close()).mapEmpty());
     }
 }

@@ -222,6 +222,9 @@ public final class HyperterseServer {
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
+                        // scripts checked before the start load now (ServeOptions.scriptsChecked), so
+                        // that setting up the listeners and the databases had the machine to itself
+                        current.peek().warmUpScripts();
                         // serving now: what only some calls need is readied in the background,
                         // once a new server's first calls (a client's initialize, tools/list, a
                         // call) had the machine to themselves; a search or a scrape before that

@@ -141,8 +141,9 @@ public final class Snapshot {
      *                         (empty: one pool per adapter)
      * @param strictStatements a statement that does not prepare fails the open ({@code start --strict})
      *                         instead of making its tool unavailable
-     * @param scriptsLater     open without waiting for the scripts' warm-up (a call to a script waits
-     *                         for that script instead; see {@link #scriptsReady()}): for a project whose
+     * @param scriptsLater     open without loading the scripts ({@link #warmUpScripts()} begins it once
+     *                         the server serves; a call to a script loads it, or waits for its load under
+     *                         way; see {@link #scriptsReady()}): for a project whose
      *                         scripts were checked already, so that a warm-up failing is unexpected.
      *                         Otherwise a script that does not load fails the open, naming it
      */
@@ -296,6 +297,16 @@ public final class Snapshot {
      */
     public Future<Void> scriptsReady() {
         return scripts.runtime() == null ? Future.succeededFuture() : scripts.runtime().ready();
+    }
+
+    /**
+     * Begins loading this snapshot's scripts, when it was opened without waiting for them (a call
+     * that comes first loads its own script); does nothing otherwise, or the second time.
+     */
+    public void warmUpScripts() {
+        if (scripts.runtime() != null) {
+            scripts.runtime().warmUp();
+        }
     }
 
     /**
