@@ -382,9 +382,17 @@ public final class Snapshot {
         }, false);
     }
 
-    /** Each tool's scripts with the environment values the tool passes in ({@code env:}). */
+    /**
+     * Each tool's scripts with the environment values the tool passes in ({@code env:}), the auth
+     * blocks' first: they are loaded in this order, and an auth script may guard every call.
+     */
     private static List<ScriptRuntime.Use> uses(Project project) {
         List<ScriptRuntime.Use> uses = new ArrayList<>();
+        for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
+            // an auth script's calls run under the project's script time limit
+            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
+                    passedEnv(block.scriptEnv(), project), project.config().tools().limits().scriptTimeout()));
+        }
         for (ToolDef tool : project.tools().values()) {
             Map<String, String> env = passedEnv(tool.scriptEnv(), project);
             for (ScriptRef script : java.util.Arrays.asList(tool.inputMapper(), tool.handler(), tool.outputMapper())) {
@@ -392,11 +400,6 @@ public final class Snapshot {
                     uses.add(new ScriptRuntime.Use(tool.name(), script, env, tool.limits().scriptTimeout()));
                 }
             }
-        }
-        for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
-            // an auth script's calls run under the project's script time limit
-            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
-                    passedEnv(block.scriptEnv(), project), project.config().tools().limits().scriptTimeout()));
         }
         return uses;
     }
