@@ -38,7 +38,12 @@ class ScriptsLoadWhileServingTest {
     }
 
     private static RunningServer start(Path dir) throws Exception {
-        return RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withScriptsChecked(true));
+        return RunningServer.start(dir, s -> s.metricsToken("probe"), ServeOptions.DEFAULTS.withScriptsChecked(true));
+    }
+
+    /** What an operator's probe sees of the scripts in {@code /ready}'s details. */
+    private static String scriptsStatus(RawHttp http) throws Exception {
+        return new JsonObject(http.send("GET", "/ready", "Authorization", "Bearer probe").body()).getString("scripts");
     }
 
     private static Snapshot snapshot(RunningServer server) {
@@ -57,6 +62,7 @@ class ScriptsLoadWhileServingTest {
                     "the database tool answered while the script was still loading");
             JsonObject ready = new JsonObject(http.send("GET", "/ready").body());
             assertTrue(ready.getBoolean("ready"), ready.encode());
+            assertEquals("loading", scriptsStatus(http));
 
             // made before the script is ready: it waits for it, and succeeds
             CompletableFuture<JsonArray> handler = CompletableFuture.supplyAsync(() -> {
@@ -71,6 +77,7 @@ class ScriptsLoadWhileServingTest {
             assertFalse(handler.isDone(), "the call waits for its script");
             assertEquals(new JsonArray().add(new JsonObject().put("loaded", true)), handler.get(60, TimeUnit.SECONDS));
             assertTrue(snapshot(server).scriptsReady().succeeded());
+            assertEquals("ready", scriptsStatus(http));
             assertEquals(toolsBefore, http.mcp(RawHttp.request(1, "tools/list", new JsonObject())).body(),
                     "tools/list does not depend on the scripts' readiness");
         }
@@ -112,6 +119,7 @@ class ScriptsLoadWhileServingTest {
             assertTrue(failed != null && failed.getMessage().contains("the top-level code gave up"), String.valueOf(failed));
             JsonObject ready = new JsonObject(http.send("GET", "/ready").body());
             assertTrue(ready.getBoolean("ready"), "the other tools serve: " + ready.encode());
+            assertEquals("failed", scriptsStatus(http));
         }
     }
 }
