@@ -264,7 +264,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 0;
         }
 
-        // the engine starts and the scripts are checked while tracing and Vert.x are set up
+        // the engine starts and the scripts are checked while tracing and Vert.x are set up. The
+        // checks stay a gate before serving: a script that does not load is a configuration error,
+        // reported at its file:line before anything listens (so /heartbeat and /ready never answered
+        // for a start that fails). A second start takes them from the disk cache in milliseconds; the
+        // scripts' loading and warm-up, the longer part then, comes after serving (withScriptsChecked)
         java.util.concurrent.CompletableFuture<List<ConfigProblem>> scriptChecks = loader.checkScripts(project);
         TelemetrySetup telemetry;
         try {
@@ -310,7 +314,10 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         ServeOptions options = ServeOptions.DEFAULTS
                 .withMcpExtension(conformanceFixtures ? new ConformanceExtension() : McpExtension.NONE).withTelemetry(telemetry)
-                .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict);
+                .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict)
+                // checked above: the server serves while its scripts load, a call to one not loaded
+                // yet waiting for it
+                .withScriptsChecked(true);
         if (watch) {
             options = options.withReloads(() -> loader.compile(path), interval);
         }

@@ -85,9 +85,11 @@ final class ScriptPool {
                     + ScriptErrors.withoutProjectFolder(e.getMessage(), contexts.root().toString()), false, e);
         }
         if (System.nanoTime() - end >= 0) {
-            // loading a fresh context used up the time: keep the context for the next call
+            // loading a fresh context used up the time: keep the context for the next call (as
+            // for a call that loads its script before its warm-up began, right after a start)
             release(loaded);
-            throw new ScriptFailure("timed out after " + Durations.show(limit), true, null);
+            throw new ScriptFailure("timed out after " + Durations.show(limit) + " loading the script "
+                    + contexts.displayName(script.file()) + " (it stays loaded: the next call runs at once)", true, null);
         }
         long callNumber = loaded.begin(end, reach);
         MemoryGuard.Call guarded = memoryGuard.began(loaded, callNumber);
@@ -148,6 +150,11 @@ final class ScriptPool {
                 loaded.close();
             }
         }
+    }
+
+    /** The script's file. */
+    java.nio.file.Path file() {
+        return script.file();
     }
 
     /** Contexts alive now (idle or serving a call). */

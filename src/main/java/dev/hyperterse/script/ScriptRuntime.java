@@ -30,6 +30,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * threads (never on an event loop), each call cancelled when its time limit passes. The limit
  * counts from the call, waiting for a free worker included, so a caller hears back in time even
  * while runaway scripts hold every worker; a call whose limit passed while it waited never runs.
+ *
+ * <p>Each script is loaded once ahead of its first call (the warm-up). {@link #start} completes
+ * once every script is ready; {@link #prepare} completes at once, the warm-ups running on, so a
+ * server can answer its database tools meanwhile: a call to a script not ready yet waits for that
+ * script's warm-up (never on an event loop, within the call's own time limit) and then runs.
  */
 public final class ScriptRuntime implements ScriptInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
@@ -58,30 +63,94 @@ public final class ScriptRuntime implements ScriptInvoker {
     private record PoolKey(Path file, String export, Map<String, String> env) {
     }
 
+    /**
+     * One pool's warm-up: loading its script once ahead of the first call. Whoever claims it loads
+     * the script: the warm-up task, or a call that comes before the task began (then the task
+     * does nothing). {@code outcome} fails with the {@link ScriptLoadException} when the load did.
+     */
+    private static final class WarmUp {
+        final ScriptPool pool;
+        final Duration limit;
+        /** How messages name the script: relative to the project folder. */
+        final String script;
+        final AtomicBoolean claimed = new AtomicBoolean();
+        final Promise<Void> outcome = Promise.promise();
+        /** Completes (never fails) once the load ended, whoever made it. */
+        final Future<Void> ended = outcome.future().otherwiseEmpty();
+
+        WarmUp(ScriptPool pool, Duration limit, String script) {
+            this.pool = pool;
+            this.limit = limit;
+            this.script = script;
+        }
+    }
+
     /** How a call finds its pool: the tool and the script it names. */
     private record UseKey(String tool, Path file, String export) {
     }
 
     private final Map<UseKey, ScriptPool> pools;
+    /** The warm-ups, in the order the scripts are named. */
+    private final List<WarmUp> warmUps;
+    private final Map<ScriptPool, WarmUp> readiness;
+    /** Every warm-up: fails with the first {@link ScriptLoadException}. */
+    private final Future<Void> warmed;
+    private final AtomicBoolean warmUpBegun = new AtomicBoolean();
+    /** Set once {@link #close()} began: a warm-up it cancels is no failure to report. */
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final WorkerExecutor workers;
+    /** Where warm-ups run: {@link #workers} when nothing is served meanwhile, else a smaller pool of their own. */
+    private final WorkerExecutor warmer;
     private final ScheduledExecutorService watchdog;
     private final ScriptFetch fetch;
     private final Vertx vertx;
     private final Metrics metrics;
+    /** How the log describes the runtime once every script is ready. */
+    private final String description;
 
-    private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, WorkerExecutor workers,
-                          ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics) {
+    private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, List<WarmUp> warmUps, WorkerExecutor workers,
+                          WorkerExecutor warmer, ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics,
+                          String description) {
         this.vertx = vertx;
         this.pools = pools;
+        this.warmUps = List.copyOf(warmUps);
+        Map<ScriptPool, WarmUp> byPool = new java.util.IdentityHashMap<>();
+        List<Future<Void>> outcomes = new ArrayList<>();
+        for (WarmUp w : warmUps) {
+            byPool.put(w.pool, w);
+            outcomes.add(w.outcome.future());
+        }
+        this.readiness = byPool;
+        this.warmed = Future.all(outcomes).mapEmpty();
         this.workers = workers;
+        this.warmer = warmer;
         this.watchdog = watchdog;
         this.fetch = fetch;
         this.metrics = metrics;
+        this.description = description;
     }
 
     /**
      * Loads every script once (the warm-up: parse, link, run top-level code) on the worker pool
      * and completes when all are ready, or fails with the first {@link ScriptLoadException}.
+     * Parameters as {@link #prepare}.
+     */
+    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                              Collection<Use> uses, int workerCount, Duration longestTimeout,
+                                              Metrics metrics, ScriptAccess access) {
+        return open(vertx, engine, projectDir, uses, workerCount, longestTimeout, metrics, access, false)
+                .compose(runtime -> runtime.warmed.transform(ar -> ar.succeeded() ? Future.succeededFuture(runtime)
+                        : runtime.close().transform(x -> Future.<ScriptRuntime>failedFuture(ar.cause()))));
+    }
+
+    /**
+     * Sets the runtime up and completes at once; the scripts' warm-ups (parse, link, run
+     * top-level code) begin with {@link #warmUp()}, one script after another on a pool of their
+     * own (half the processors), so the calls' workers and the event loops keep the rest of the
+     * machine. A call to a script whose warm-up has not begun loads it itself; one whose warm-up
+     * is under way waits for it (see {@link #call}); {@link #ready()} tells when every one has
+     * ended. A warm-up that fails is logged, and the script's calls load it themselves (answering
+     * the reason should it fail again): the caller is expected to have checked the scripts before.
      *
      * @param workerCount    threads for script calls
      * @param longestTimeout the longest script time limit, so Vert.x's blocked-thread checker
@@ -91,9 +160,16 @@ public final class ScriptRuntime implements ScriptInvoker {
      * @param metrics        where calls, busy workers, queueing and loaded contexts are reported
      * @param access         what the scripts may reach: module folders and where {@code fetch} may go
      */
-    public static Future<ScriptRuntime> start(Vertx vertx, ScriptEngine engine, Path projectDir,
+    public static Future<ScriptRuntime> prepare(Vertx vertx, ScriptEngine engine, Path projectDir,
+                                                Collection<Use> uses, int workerCount, Duration longestTimeout,
+                                                Metrics metrics, ScriptAccess access) {
+        return open(vertx, engine, projectDir, uses, workerCount, longestTimeout, metrics, access, true);
+    }
+
+    /** @param serving whether calls may come before the warm-ups end (then a failed one is logged) */
+    private static Future<ScriptRuntime> open(Vertx vertx, ScriptEngine engine, Path projectDir,
                                               Collection<Use> uses, int workerCount, Duration longestTimeout,
-                                              Metrics metrics, ScriptAccess access) {
+                                              Metrics metrics, ScriptAccess access, boolean serving) {
         ScriptFetch fetch = new ScriptFetch(vertx, access.fetch());
         ScriptContexts contexts;
         try {
@@ -108,7 +184,8 @@ public final class ScriptRuntime implements ScriptInvoker {
         long maxExecute = longestTimeout.plusSeconds(30).toMillis();
         // a name of its own: Vert.x reuses a live pool of the same name with its old size, and on a
         // reload the outgoing version's pool is still open when this one starts
-        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts-" + POOLS.incrementAndGet(),
+        long number = POOLS.incrementAndGet();
+        WorkerExecutor workers = vertx.createSharedWorkerExecutor("hyperterse-scripts-" + number,
                 workerCount, maxExecute, TimeUnit.MILLISECONDS);
         ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hyperterse-script-watchdog");
@@ -127,23 +204,77 @@ public final class ScriptRuntime implements ScriptInvoker {
                     (a, b) -> a.compareTo(b) >= 0 ? a : b);
             pools.put(new UseKey(use.tool(), script.file(), script.exportName()), pool);
         }
-        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), workers, watchdog, fetch, metrics);
+        List<WarmUp> warmUps = new ArrayList<>();
+        distinct.forEach((key, pool) -> warmUps.add(new WarmUp(pool, warmLimits.get(key),
+                contexts.displayName(key.file()))));
+        // while serving, warm-ups leave the calls' workers and half the processors to the calls
+        int warmThreads = Math.max(1, Math.min(workerCount, Runtime.getRuntime().availableProcessors() / 2));
+        WorkerExecutor warmer = serving ? vertx.createSharedWorkerExecutor("hyperterse-script-warm-up-" + number,
+                warmThreads, maxExecute, TimeUnit.MILLISECONDS) : workers;
+        ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), warmUps, workers, warmer, watchdog, fetch,
+                metrics, "loaded and warmed on " + engine.mode() + ", " + Counted.of(workerCount, "worker"));
+        if (!serving) {
+            runtime.warmUp();
+        }
+        return Future.succeededFuture(runtime);
+    }
+
+    /**
+     * Begins loading every script once, ahead of its first call (a script a call has begun
+     * loading already is left to it); does nothing after the first time. {@link #start} begins
+     * it itself; after {@link #prepare}, the server does once it serves.
+     */
+    public void warmUp() {
+        if (!warmUpBegun.compareAndSet(false, true)) {
+            return;
+        }
         long started = System.nanoTime();
-        List<Future<Void>> warming = new ArrayList<>();
-        distinct.forEach((key, pool) -> warming.add(workers.executeBlocking(() -> {
-            long t0 = System.nanoTime();
-            pool.warm(warmLimits.get(key));
-            LOG.debug("script {}#{} loaded in {} ms", key.file(), key.export(), (System.nanoTime() - t0) / 1_000_000);
-            return null;
-        }, false)));
-        return Future.all(warming).transform(ar -> {
-            if (ar.failed()) {
-                return runtime.close().transform(x -> Future.failedFuture(ar.cause()));
+        for (WarmUp w : warmUps) {
+            warmer.executeBlocking(() -> {
+                if (!w.claimed.compareAndSet(false, true)) {
+                    return false; // a call is loading it
+                }
+                long t0 = System.nanoTime();
+                w.pool.warm(w.limit);
+                LOG.debug("script {} loaded in {} ms", w.script, (System.nanoTime() - t0) / 1_000_000);
+                return true;
+            }, false).onComplete(ar -> {
+                if (ar.failed()) {
+                    loadFailed(w, ar.cause());
+                } else if (ar.result()) {
+                    w.outcome.tryComplete();
+                }
+            });
+        }
+        Future.join(warmUps.stream().map(w -> (Future<Void>) w.outcome.future()).toList()).onComplete(ar -> {
+            if (closing.get()) {
+                return;
             }
-            LOG.info("scripts: {} loaded and warmed in {} ms on {} ({})", distinct.size(),
-                    (System.nanoTime() - started) / 1_000_000, engine.mode(), Counted.of(workerCount, "worker"));
-            return Future.succeededFuture(runtime);
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            long failed = warmUps.stream().filter(w -> w.outcome.future().failed()).count();
+            if (failed == 0) {
+                LOG.info("scripts: {} ready in {} ms ({})", warmUps.size(), millis, description);
+            } else if (warmer != workers) {
+                LOG.info("scripts: {} of {} ready in {} ms ({} could not be loaded)", warmUps.size() - failed,
+                        warmUps.size(), millis, failed);
+            }
         });
+    }
+
+    /** A script's load failed: said as an error while serving (when no start-up waits to report it). */
+    private void loadFailed(WarmUp w, Throwable failure) {
+        if (w.outcome.tryFail(failure) && warmer != workers && !closing.get()) {
+            LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
+                    + "it persist)", w.script, failure.getMessage());
+        }
+    }
+
+    /**
+     * Completes once every script's warm-up has ended, or fails with the first
+     * {@link ScriptLoadException} (the calls to that script load it again themselves).
+     */
+    public Future<Void> ready() {
+        return warmed;
     }
 
     /** Starts a runtime for scripts that no tool passes environment values to (tests, checks). */
@@ -161,6 +292,11 @@ public final class ScriptRuntime implements ScriptInvoker {
         return call("", script, payload, timeout);
     }
 
+    /**
+     * Runs a call on a worker within {@code timeout} from now. A call to a script whose warm-up
+     * has not ended yet waits for it first (a callback, no thread waits), within the same limit:
+     * past it, the call fails saying it waited for the script to be ready.
+     */
     @Override
     public Future<Object> call(String tool, ScriptRef script, JsonObject payload, Duration timeout, ClientReach reach) {
         ScriptPool pool = pools.get(new UseKey(tool, script.file(), script.exportName()));
@@ -168,12 +304,75 @@ public final class ScriptRuntime implements ScriptInvoker {
             return Future.failedFuture(new ScriptFailure("the script " + script.file().getFileName() + " was not loaded"));
         }
         long called = System.nanoTime();
+        WarmUp warmUp = readiness.get(pool);
+        Future<Object> answer;
+        if (warmUp.ended.isComplete()) {
+            answer = run(tool, script, pool, payload, timeout, called, reach);
+        } else if (warmUp.claimed.compareAndSet(false, true)) {
+            // its warm-up has not begun: this call loads the script (on a call worker), in its stead
+            answer = run(tool, script, pool, payload, timeout, called, reach).andThen(ar -> {
+                ScriptLoadException load = ar.failed() ? loadFailure(ar.cause()) : null;
+                if (load != null) {
+                    loadFailed(warmUp, load);
+                } else {
+                    warmUp.outcome.tryComplete();
+                }
+            });
+        } else {
+            answer = afterWarmUp(warmUp, tool, script, pool, payload, timeout, called, reach);
+        }
+        return answer.andThen(ar -> metrics.scriptCall(metricLabel(tool), outcome(ar.cause()),
+                System.nanoTime() - called));
+    }
+
+    /** The load failure behind a call's failure, or null when the script loaded. */
+    private static ScriptLoadException loadFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ScriptLoadException load) {
+                return load;
+            }
+        }
+        return null;
+    }
+
+    /** A call made while its script's warm-up still runs: it runs once that has ended, if its time allows. */
+    private Future<Object> afterWarmUp(WarmUp warmUp, String tool, ScriptRef script, ScriptPool pool,
+                                       JsonObject payload, Duration timeout, long called, ClientReach reach) {
+        Promise<Object> answer = Promise.promise();
+        AtomicBoolean decided = new AtomicBoolean();
+        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+            if (decided.compareAndSet(false, true)) {
+                answer.fail(notReadyInTime(warmUp, timeout));
+            }
+        });
+        warmUp.ended.onComplete(x -> {
+            if (!decided.compareAndSet(false, true)) {
+                return; // the timer answered already
+            }
+            vertx.cancelTimer(timer);
+            if (System.nanoTime() - (called + timeout.toNanos()) >= 0) {
+                answer.fail(notReadyInTime(warmUp, timeout));
+                return;
+            }
+            run(tool, script, pool, payload, timeout, called, reach).onComplete(answer);
+        });
+        return answer.future();
+    }
+
+    private static ScriptFailure notReadyInTime(WarmUp warmUp, Duration timeout) {
+        return new ScriptFailure("timed out after " + Durations.show(timeout) + " waiting for the script "
+                + warmUp.script + " to be ready: the server is still loading it", true, null);
+    }
+
+    /** Runs a call on a worker, its time limit counted from {@code called}. */
+    private Future<Object> run(String tool, ScriptRef script, ScriptPool pool, JsonObject payload, Duration timeout,
+                               long called, ClientReach reach) {
         long deadline = called + timeout.toNanos();
         Promise<Object> answer = Promise.promise();
         // the timer answers a call still waiting for a worker; once running, the watchdog stops it
         AtomicBoolean decided = new AtomicBoolean();
         long[] timer = new long[1];
-        timer[0] = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+        timer[0] = vertx.setTimer(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), id -> {
             if (decided.compareAndSet(false, true)) {
                 metrics.scriptQueueTimedOut(System.nanoTime() - called);
                 answer.tryFail(waitedTooLong(timeout));
@@ -212,8 +411,7 @@ public final class ScriptRuntime implements ScriptInvoker {
                 answer.tryFail(ar.cause());
             }
         });
-        return answer.future().andThen(ar -> metrics.scriptCall(metricLabel(tool), outcome(ar.cause()),
-                System.nanoTime() - called));
+        return answer.future();
     }
 
     /** How a call ended, for metrics: {@code ok}, {@code timeout}, {@code memory} (stopped by the memory guard) or {@code error}. */
@@ -249,10 +447,15 @@ public final class ScriptRuntime implements ScriptInvoker {
      * workers may all be busy, and an event loop must not wait.
      */
     public Future<Void> close() {
+        closing.set(true);
         return vertx.executeBlocking(() -> {
             new java.util.HashSet<>(pools.values()).forEach(ScriptPool::close);
             watchdog.shutdownNow();
+            // calls still waiting for a warm-up that will not run now go on, and hear the pool is closed
+            warmUps.forEach(w -> w.outcome.tryFail(new ScriptLoadException(w.pool.file(), 0, 0,
+                    "the server is shutting down")));
             return null;
-        }, false).transform(x -> Future.join(workers.close(), fetch.close()).mapEmpty());
+        }, false).transform(x -> Future.join(workers.close(), warmer == workers ? Future.succeededFuture()
+                : warmer.close(), fetch.close()).mapEmpty());
     }
 }

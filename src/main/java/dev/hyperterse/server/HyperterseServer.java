@@ -124,7 +124,8 @@ public final class HyperterseServer {
                                 "cannot serve the console: " + e.getMessage()))));
         return consoleFiles.compose(files -> Snapshot.open(vertx, project, connectors, authPlugins,
                         ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
-                        options.scriptEngine(), listening::get, loops, options.strictStatements())
+                        options.scriptEngine(), listening::get, loops, options.strictStatements(),
+                        options.scriptsChecked())
                 .compose(snapshot -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
@@ -141,9 +142,11 @@ public final class HyperterseServer {
             // what clients are told when a reload changes the project (in a cluster, also another node's)
             ProjectChanges changes = !reloads ? null : new ProjectChanges(endpoint, project);
             Reloader reloader = !reloads ? null : new Reloader(vertx, options.recompile(),
+                    // a new version waits for its scripts' warm-up: the running one serves meanwhile
                     next -> Snapshot.open(vertx, next, connectors, authPlugins,
                             ProtectedToolMetrics.of(telemetry, next, nameProtectedTools), cacheForPipeline,
-                            options.scriptEngine(), listening::get, loops, options.strictStatements()), current,
+                            options.scriptEngine(), listening::get, loops, options.strictStatements(),
+                            false), current,
                     (old, now) -> swapped(changes, old, now), settings.timeouts().shutdownTimeout(),
                     telemetry.metrics());
             registerGauges(telemetry.metrics(), current, endpoint);
@@ -220,6 +223,9 @@ public final class HyperterseServer {
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
+                        // scripts checked before the start load now (ServeOptions.scriptsChecked), so
+                        // that setting up the listeners and the databases had the machine to itself
+                        current.peek().warmUpScripts();
                         // serving now: what only some calls need is readied in the background,
                         // once a new server's first calls (a client's initialize, tools/list, a
                         // call) had the machine to themselves; a search or a scrape before that

@@ -33,6 +33,8 @@ import java.util.function.Predicate;
  * port, and the tools whose statement did not prepare, with file, line and the database's reason)
  * only a caller the operator authorised ({@link OperatorAccess#authorised}). Such tools leave the
  * server ready: the others serve, and a probe failing for good would only take it out of rotation.
+ * So do scripts still loading after a start ({@code "scripts": "loading"} in the details): a call
+ * to one of them waits for it rather than failing.
  */
 final class Readiness implements Handler<RoutingContext> {
     /** Kept under common probe timeouts, so a slow database shows as down rather than as a probe timeout. */
@@ -83,6 +85,11 @@ final class Readiness implements Handler<RoutingContext> {
             for (ConfigProblem p : snapshot.unprepared()) {
                 unavailable.add(new JsonObject().put("at", String.valueOf(p.location()))
                         .put("error", Redaction.secrets(p.message())));
+            }
+            String scripts = snapshot.scriptsStatus();
+            if (scripts != null) {
+                // while they load the server serves (ready): a call to one of them waits for it
+                body.put("scripts", scripts);
             }
             answer(rc, up ? 200 : 503, body
                     .put("project", snapshot.project().config().name())

@@ -25,41 +25,59 @@ import java.util.concurrent.Callable;
  * @param strictStatements    a statement its database does not prepare stops start-up and fails a
  *                            reload ({@code start --strict}); off by default, as in Hyperterse: that
  *                            tool answers an error saying so and the others serve
+ * @param scriptsChecked      the project's scripts passed their checks before the start (as {@code start}
+ *                            checks them): the server then serves without waiting for their warm-up, a
+ *                            call to a script not ready yet waiting for it. Off by default: the server
+ *                            serves once every script is loaded, and one that does not load stops the
+ *                            start. Reloads always wait (the running version serves meanwhile)
  */
 public record ServeOptions(McpExtension mcpExtension, Clock clock, TelemetrySetup telemetry,
                            Callable<Project> recompile, Duration watchInterval,
-                           dev.hyperterse.script.ScriptEngine scriptEngine, boolean strictStatements) {
+                           dev.hyperterse.script.ScriptEngine scriptEngine, boolean strictStatements,
+                           boolean scriptsChecked) {
     public static final ServeOptions DEFAULTS =
-            new ServeOptions(McpExtension.NONE, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null, false);
+            new ServeOptions(McpExtension.NONE, Clock.systemUTC(), TelemetrySetup.disabled(), null, null, null, false,
+                    false);
 
     public ServeOptions withMcpExtension(McpExtension extension) {
-        return new ServeOptions(extension, clock, telemetry, recompile, watchInterval, scriptEngine, strictStatements);
+        return new ServeOptions(extension, clock, telemetry, recompile, watchInterval, scriptEngine, strictStatements,
+                scriptsChecked);
     }
 
     public ServeOptions withClock(Clock newClock) {
         return new ServeOptions(mcpExtension, newClock, telemetry, recompile, watchInterval, scriptEngine,
-                strictStatements);
+                strictStatements, scriptsChecked);
     }
 
     public ServeOptions withTelemetry(TelemetrySetup setup) {
         return new ServeOptions(mcpExtension, clock, setup, recompile, watchInterval, scriptEngine,
-                strictStatements);
+                strictStatements, scriptsChecked);
     }
 
     /** Lets the server reload: on {@link HyperterseServer#reload()}, and every {@code interval} when not null. */
     public ServeOptions withReloads(Callable<Project> compile, Duration interval) {
         return new ServeOptions(mcpExtension, clock, telemetry, compile, interval, scriptEngine,
-                strictStatements);
+                strictStatements, scriptsChecked);
     }
 
     /** The process's script engine (shared by every version the server serves); null: each starts its own. */
     public ServeOptions withScriptEngine(dev.hyperterse.script.ScriptEngine engine) {
         return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, engine,
-                strictStatements);
+                strictStatements, scriptsChecked);
     }
 
     /** Whether a statement that does not prepare stops start-up (and fails a reload). */
     public ServeOptions withStrictStatements(boolean strict) {
-        return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, scriptEngine, strict);
+        return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, scriptEngine, strict,
+                scriptsChecked);
+    }
+
+    /**
+     * Whether the project's scripts were checked before the start, so the server may serve while
+     * they are loaded (see {@code scriptsChecked}).
+     */
+    public ServeOptions withScriptsChecked(boolean checked) {
+        return new ServeOptions(mcpExtension, clock, telemetry, recompile, watchInterval, scriptEngine,
+                strictStatements, checked);
     }
 }

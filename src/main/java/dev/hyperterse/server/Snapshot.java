@@ -126,7 +126,7 @@ public final class Snapshot {
      */
     public static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins) {
         return open(vertx, project, registry, authPlugins, Telemetry.NONE, java.util.function.UnaryOperator.identity(),
-                null, () -> -1, List.of(), false);
+                null, () -> -1, List.of(), false, false);
     }
 
     /**
@@ -141,11 +141,16 @@ public final class Snapshot {
      *                         (empty: one pool per adapter)
      * @param strictStatements a statement that does not prepare fails the open ({@code start --strict})
      *                         instead of making its tool unavailable
+     * @param scriptsLater     open without loading the scripts ({@link #warmUpScripts()} begins it once
+     *                         the server serves; a call to a script loads it, or waits for its load under
+     *                         way; see {@link #scriptsReady()}): for a project whose
+     *                         scripts were checked already, so that a warm-up failing is unexpected.
+     *                         Otherwise a script that does not load fails the open, naming it
      */
     static Future<Snapshot> open(Vertx vertx, Project project, Connectors registry, AuthPlugins authPlugins,
                                  Telemetry telemetry, java.util.function.UnaryOperator<ResultCache> cacheForPipeline,
                                  ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops,
-                                 boolean strictStatements) {
+                                 boolean strictStatements, boolean scriptsLater) {
         // indexing needs only the tools, and only search needs the index: it is built on a worker
         // once the snapshot serves (startIndexing) or at the first search, whichever comes first
         // (the hybrid ranking's first index also loads Lucene, about half a second of a start)
@@ -169,13 +174,14 @@ public final class Snapshot {
         Map<String, Future<Connector>> pending = StatementChecks.connectAll(vertx, project, registry, loops);
         pending.replaceAll((name, connecting) -> connecting.map(
                 c -> (Connector) new InstrumentedConnector(c, project.adapters().get(name).connector(), telemetry)));
-        // scripts are checked by the runtime's warm-up below, on its workers
+        // scripts are loaded by the runtime's warm-up below, on its workers (checked before, by
+        // start, when the open does not wait for it)
         return vertx.executeBlocking(() -> ToolAssembly.of(project, registry, authPlugins, null), false)
                 .recover(e -> Future.failedFuture(e instanceof ProjectException
                         ? new StartupException(((ProjectException) e).problems().stream()
                                 .map(ConfigProblem::toString).toList())
                         : e))
-                .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort)
+                .compose(assembly -> startScripts(vertx, project, engine, telemetry, serverPort, scriptsLater)
                         .compose(scripts -> connect(vertx, project, assembly, scripts, telemetry,
                                         cacheForPipeline, indexing, pending, strictStatements)
                                 .recover(e -> scripts.close(vertx).transform(x -> Future.failedFuture(e))),
@@ -284,9 +290,45 @@ public final class Snapshot {
         return closeAll(connectors, assembly).transform(x -> scripts.close(vertx));
     }
 
-    /** The scripts a project uses, loaded and warmed; an empty holder when it has none. */
+    /**
+     * Completes once every script this snapshot serves has been loaded and warmed (at once when it
+     * has none, or when it was opened waiting for them); fails when one could not be (its calls
+     * then load it themselves and answer the reason).
+     */
+    public Future<Void> scriptsReady() {
+        return scripts.runtime() == null ? Future.succeededFuture() : scripts.runtime().ready();
+    }
+
+    /**
+     * Begins loading this snapshot's scripts, when it was opened without waiting for them (a call
+     * that comes first loads its own script); does nothing otherwise, or the second time.
+     */
+    public void warmUpScripts() {
+        if (scripts.runtime() != null) {
+            scripts.runtime().warmUp();
+        }
+    }
+
+    /**
+     * Where this snapshot's scripts are: {@code loading} (their calls wait), {@code ready}, or
+     * {@code failed} (one could not be loaded: its calls load it themselves and answer the reason);
+     * null when it has none.
+     */
+    public String scriptsStatus() {
+        if (scripts.runtime() == null) {
+            return null;
+        }
+        Future<Void> ready = scripts.runtime().ready();
+        return !ready.isComplete() ? "loading" : ready.succeeded() ? "ready" : "failed";
+    }
+
+    /**
+     * The scripts a project uses, loaded and warmed, or (with {@code later}) set up with their
+     * warm-ups running on; an empty holder when it has none.
+     */
     private static Future<Scripts> startScripts(Vertx vertx, Project project, ScriptEngine shared,
-                                                Telemetry telemetry, java.util.function.IntSupplier serverPort) {
+                                                Telemetry telemetry, java.util.function.IntSupplier serverPort,
+                                                boolean later) {
         Map<ScriptRef, String> used = ToolAssembly.scripts(project);
         if (used.isEmpty()) {
             return Future.succeededFuture(new Scripts(null, null));
@@ -306,10 +348,13 @@ public final class Snapshot {
             // setting the runtime up reads the project's folders: on a worker, not on this event loop
             ProjectConfig.Folders folders = project.config().folders();
             ProjectConfig.Scripts scriptSettings = project.config().scripts();
-            return vertx.executeBlocking(() -> ScriptRuntime.start(vertx, e, folders.projectDir(), uses(project),
-                            scriptSettings.workers(), longestTimeout, telemetry.metrics(),
-                            new ScriptAccess(List.of(folders.rootDir()),
-                                    new FetchRules(scriptSettings.fetchAllowHosts(), serverPort))), false)
+            ScriptAccess access = new ScriptAccess(List.of(folders.rootDir()),
+                    new FetchRules(scriptSettings.fetchAllowHosts(), serverPort));
+            return vertx.executeBlocking(() -> later
+                            ? ScriptRuntime.prepare(vertx, e, folders.projectDir(), uses(project),
+                                    scriptSettings.workers(), longestTimeout, telemetry.metrics(), access)
+                            : ScriptRuntime.start(vertx, e, folders.projectDir(), uses(project),
+                                    scriptSettings.workers(), longestTimeout, telemetry.metrics(), access), false)
                     .compose(starting -> starting)
                     .map(runtime -> new Scripts(runtime, own))
                     .recover(failure -> closeEngine(vertx, own).transform(x -> {
@@ -337,9 +382,17 @@ public final class Snapshot {
         }, false);
     }
 
-    /** Each tool's scripts with the environment values the tool passes in ({@code env:}). */
+    /**
+     * Each tool's scripts with the environment values the tool passes in ({@code env:}), the auth
+     * blocks' first: they are loaded in this order, and an auth script may guard every call.
+     */
     private static List<ScriptRuntime.Use> uses(Project project) {
         List<ScriptRuntime.Use> uses = new ArrayList<>();
+        for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
+            // an auth script's calls run under the project's script time limit
+            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
+                    passedEnv(block.scriptEnv(), project), project.config().tools().limits().scriptTimeout()));
+        }
         for (ToolDef tool : project.tools().values()) {
             Map<String, String> env = passedEnv(tool.scriptEnv(), project);
             for (ScriptRef script : java.util.Arrays.asList(tool.inputMapper(), tool.handler(), tool.outputMapper())) {
@@ -347,11 +400,6 @@ public final class Snapshot {
                     uses.add(new ScriptRuntime.Use(tool.name(), script, env, tool.limits().scriptTimeout()));
                 }
             }
-        }
-        for (AuthDef block : ToolAssembly.scriptAuthBlocks(project)) {
-            // an auth script's calls run under the project's script time limit
-            uses.add(new ScriptRuntime.Use(ScriptAuthPlugin.useKey(block), block.script(),
-                    passedEnv(block.scriptEnv(), project), project.config().tools().limits().scriptTimeout()));
         }
         return uses;
     }

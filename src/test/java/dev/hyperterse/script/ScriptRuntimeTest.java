@@ -224,6 +224,26 @@ class ScriptRuntimeTest extends ScriptTestBase {
         }
     }
 
+    /** Prepared for a server that serves meanwhile: a call that comes before the warm-up loads its script itself. */
+    @Test
+    void aPreparedRuntimeLoadsAScriptAtItsFirstCallWhenNoWarmUpHasBegun() throws Exception {
+        p.write("h.js", "export default () => 'first';");
+        ScriptRuntime runtime = ScriptFixture.await(ScriptRuntime.prepare(p.vertx, p.engine, p.dir,
+                java.util.List.of(new ScriptRuntime.Use("", p.ref("h.js"), java.util.Map.of())), 1,
+                Duration.ofSeconds(5), dev.hyperterse.telemetry.Metrics.NONE,
+                new ScriptAccess(java.util.List.of(p.dir), FetchRules.OPEN)));
+        try {
+            assertTrue(!runtime.ready().isComplete(), "nothing is loaded before the warm-up or a call");
+            assertEquals("first", ScriptFixture.await(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5))));
+            assertTrue(runtime.ready().succeeded(), "the call's load counts as the script's warm-up");
+            runtime.warmUp();
+            assertEquals("first", ScriptFixture.await(runtime.call(p.ref("h.js"), payload(), Duration.ofSeconds(5))));
+            assertEquals(1, runtime.contexts(p.ref("h.js")), "the warm-up loaded nothing more");
+        } finally {
+            ScriptFixture.await(runtime.close());
+        }
+    }
+
     @Test
     void startFailsForAMissingExport() {
         p.write("h.js", "export function a() {}", "export const b = 1;");

@@ -1,0 +1,125 @@
+package dev.hyperterse.server;
+
+import dev.hyperterse.testing.ProjectFiles;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A start whose scripts were checked ({@code start} checks them first) serves its database tools
+ * while the scripts load: a call to a script not loaded yet waits for it, within its own time limit.
+ */
+class ScriptsLoadWhileServingTest {
+    /** How long the slow script's top-level code runs: long enough to call everything else meanwhile. */
+    private static final long SLOW_LOAD_MS = 4000;
+
+    @TempDir
+    Path dir;
+
+    private void project() {
+        ProjectFiles.write(dir, ".hyperterse", "name: later\n");
+        ProjectFiles.sqliteMemoryDb(dir);
+        RunningServer.writeTool(dir, "db-one", "description: one row\nuse: db\nstatement: SELECT 1 AS one\n");
+        RunningServer.writeTool(dir, "slow", "description: a slow script\nhandler: ./handler.js\ntimeout: 30s\n");
+        ProjectFiles.write(dir, "app/tools/slow/handler.js", "const until = Date.now() + " + SLOW_LOAD_MS + ";\n"
+                + "while (Date.now() < until) {}\n"
+                + "export default () => ({ loaded: true });\n");
+    }
+
+    private static RunningServer start(Path dir) throws Exception {
+        return RunningServer.start(dir, s -> s.metricsToken("probe"), ServeOptions.DEFAULTS.withScriptsChecked(true));
+    }
+
+    /** What an operator's probe sees of the scripts in {@code /ready}'s details. */
+    private static String scriptsStatus(RawHttp http) throws Exception {
+        return new JsonObject(http.send("GET", "/ready", "Authorization", "Bearer probe").body()).getString("scripts");
+    }
+
+    private static Snapshot snapshot(RunningServer server) {
+        return server.server().snapshots().peek();
+    }
+
+    @Test
+    void databaseToolsAnswerWhileAScriptLoadsAndItsCallWaitsForIt() throws Exception {
+        project();
+        try (RunningServer server = start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(200, http.send("GET", "/heartbeat").statusCode());
+            String toolsBefore = http.mcp(RawHttp.request(1, "tools/list", new JsonObject())).body();
+            assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
+            assertFalse(snapshot(server).scriptsReady().isComplete(),
+                    "the database tool answered while the script was still loading");
+            JsonObject ready = new JsonObject(http.send("GET", "/ready").body());
+            assertTrue(ready.getBoolean("ready"), ready.encode());
+            assertEquals("loading", scriptsStatus(http));
+
+            // made before the script is ready: it waits for it, and succeeds
+            CompletableFuture<JsonArray> handler = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return http.rows("slow", new JsonObject());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(200);
+            assertFalse(snapshot(server).scriptsReady().isComplete(), "called before the script was ready");
+            assertFalse(handler.isDone(), "the call waits for its script");
+            assertEquals(new JsonArray().add(new JsonObject().put("loaded", true)), handler.get(60, TimeUnit.SECONDS));
+            assertTrue(snapshot(server).scriptsReady().succeeded());
+            assertEquals("ready", scriptsStatus(http));
+            assertEquals(toolsBefore, http.mcp(RawHttp.request(1, "tools/list", new JsonObject())).body(),
+                    "tools/list does not depend on the scripts' readiness");
+        }
+    }
+
+    @Test
+    void aCallWhoseTimeLimitPassesBeforeItsScriptIsReadySaysSo() throws Exception {
+        project();
+        // the same script for a tool with a shorter limit: its warm-up has the longer one
+        RunningServer.writeTool(dir, "slow-short", "description: the slow script, impatient\n"
+                + "handler: ../slow/handler.js\ntimeout: 1s\n");
+        try (RunningServer server = start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            // the warm-up began as the server began to serve (were this call first, it would load
+            // the script itself, and say its top-level code did not finish within 1s)
+            String message = http.errorMessage("slow-short", new JsonObject());
+            assertTrue(message.contains("timed out after 1s waiting for the script app/tools/slow/handler.js to be "
+                    + "ready: the server is still loading it") || message.contains("timed out after 1s loading the "
+                    + "script app/tools/slow/handler.js"), message);
+            // the patient tool still gets its answer once the script is loaded
+            assertEquals(new JsonArray().add(new JsonObject().put("loaded", true)), http.rows("slow", new JsonObject()));
+        }
+    }
+
+    @Test
+    void aScriptThatFailsToLoadAnswersItsCallsWithTheReason() throws Exception {
+        project();
+        RunningServer.writeTool(dir, "broken", "description: loads, then throws\nhandler: ./handler.js\n");
+        ProjectFiles.write(dir, "app/tools/broken/handler.js",
+                "throw new Error('the top-level code gave up');\nexport default () => 1;\n");
+        try (RunningServer server = start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
+            String message = http.errorMessage("broken", new JsonObject());
+            assertTrue(message.contains("cannot load the script") && message.contains("the top-level code gave up"),
+                    message);
+            Throwable failed = snapshot(server).scriptsReady().toCompletionStage().toCompletableFuture()
+                    .handle((ok, e) -> e).get(60, TimeUnit.SECONDS);
+            assertTrue(failed != null && failed.getMessage().contains("the top-level code gave up"), String.valueOf(failed));
+            JsonObject ready = new JsonObject(http.send("GET", "/ready").body());
+            assertTrue(ready.getBoolean("ready"), "the other tools serve: " + ready.encode());
+            assertEquals("failed", scriptsStatus(http));
+        }
+    }
+}
