@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code java -jar hyperterse.jar <command>}. */
@@ -13,10 +14,7 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "A declarative MCP server: database and script tools described in a project folder, "
-                + "served to AI agents over MCP Streamable HTTP at /mcp.",
-        subcommands = {StartCommand.class, ValidateCommand.class, InitCommand.class, SchemaCommand.class,
-                AotCacheCommand.class,
-                CommandLine.HelpCommand.class})
+                + "served to AI agents over MCP Streamable HTTP at /mcp.")
 public final class Main implements Callable<Integer> {
     /** Exit status of a command line that names no command or an unknown option (picocli's usage error). */
     static final int USAGE_ERROR = 2;
@@ -27,7 +25,7 @@ public final class Main implements Callable<Integer> {
     public static void main(String[] args) {
         quietLibraryDefaults();
         Logging.install();
-        int code = commandLine().execute(args);
+        int code = commandLine(args).execute(args);
         System.exit(code);
     }
 
@@ -42,9 +40,46 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** The command line with its subcommands, as {@code java -jar hyperterse.jar} runs it. */
+    /** The subcommands' names (without {@code help}), in the order the usage help lists them. */
+    static final List<String> COMMANDS = List.of("start", "validate", "init", "schema", "aot-cache");
+
+    /** A new instance of the subcommand called {@code name}, or null when none is. */
+    private static Object command(String name) {
+        return switch (name) {
+            case "start" -> new StartCommand();
+            case "validate" -> new ValidateCommand();
+            case "init" -> new InitCommand();
+            case "schema" -> new SchemaCommand();
+            case "aot-cache" -> new AotCacheCommand();
+            default -> null;
+        };
+    }
+
+    /** The command line with all its subcommands, as {@code java -jar hyperterse.jar} runs it. */
     public static CommandLine commandLine() {
-        return WordWrappedHelp.install(new CommandLine(new Main()));
+        return commandLine(new String[0]);
+    }
+
+    /**
+     * The command line for {@code args}: when the first argument names a subcommand, the model
+     * holds that subcommand only (whatever follows it is parsed, reported and helped by that
+     * subcommand alone, so the output is the same as with the whole tree); otherwise (no
+     * command, {@code help}, an option of its own, an unknown word) the whole tree. Picocli
+     * builds a command's model by reflection over its annotations, which is most of what it
+     * costs a start.
+     */
+    public static CommandLine commandLine(String[] args) {
+        CommandLine cli = new CommandLine(new Main());
+        Object named = args.length > 0 ? command(args[0]) : null;
+        if (named != null) {
+            cli.addSubcommand(args[0], named);
+        } else {
+            for (String name : COMMANDS) {
+                cli.addSubcommand(name, command(name));
+            }
+            cli.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        return WordWrappedHelp.install(cli);
     }
 
     /** No command given: a usage error, like an unknown option. */

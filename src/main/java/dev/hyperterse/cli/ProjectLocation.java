@@ -17,7 +17,7 @@ final class ProjectLocation {
 
     Path resolve() {
         if (file != null && folder != null) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new Main()),
+            throw new picocli.CommandLine.ParameterException(Main.commandLine(),
                     "give either PATH or --file, not both");
         }
         if (file != null) {

@@ -2,7 +2,6 @@ package dev.hyperterse.telemetry;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -28,6 +27,7 @@ import ch.qos.logback.core.status.NopStatusListener;
 public final class LogConfigurator extends ContextAwareBase implements Configurator {
     /** The name {@code Logging.setFormat} finds the console appender by. */
     public static final String APPENDER = "STDERR";
+    /** The text line as a logback pattern ({@link TextLineLayout} writes it, a configuration file may use it). */
     public static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{0} - %safeMsg%n%debugEx";
 
     @Override
@@ -41,13 +41,10 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
-    /** The text lines' encoder ({@link #PATTERN}), started. */
+    /** The text lines' encoder ({@link #PATTERN}, by {@link TextLineLayout}), started. */
     public static LayoutWrappingEncoder<ILoggingEvent> textEncoder(LoggerContext context) {
-        PatternLayout layout = new PatternLayout();
+        TextLineLayout layout = new TextLineLayout();
         layout.setContext(context);
-        layout.getInstanceConverterMap().put("safeMsg", SafeMessageConverter::new);
-        layout.getInstanceConverterMap().put("debugEx", DebugThrowableConverter::new);
-        layout.setPattern(PATTERN);
         layout.start();
         LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);

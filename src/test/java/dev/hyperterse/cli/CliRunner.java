@@ -16,9 +16,13 @@ public final class CliRunner {
     }
 
     public static Run run(String... args) {
+        return run(Main.commandLine(args), args);
+    }
+
+    /** Runs {@code args} on {@code cli} (a command line from {@link Main#commandLine(String[])} or the whole tree). */
+    static Run run(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         // the commands set the process's log level, as they should; tests share one process

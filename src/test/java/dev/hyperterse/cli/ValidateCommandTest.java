@@ -25,7 +25,7 @@ class ValidateCommandTest {
         Files.writeString(dir.resolve("app/tools/t/handler.ts"), "export default (p: {a: number) => 1;\n");
         StringWriter err = new StringWriter();
         StringWriter out = new StringWriter();
-        int code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
+        int code = Main.commandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", dir.toString());
         assertEquals(1, code, err::toString);
         assertTrue(err.toString().contains("1 configuration error:"), err.toString());
@@ -33,7 +33,7 @@ class ValidateCommandTest {
 
         Files.writeString(dir.resolve("app/tools/t/handler.ts"), "export default (p: {a: number}) => p.a;\n");
         err.getBuffer().setLength(0);
-        code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
+        code = Main.commandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", dir.toString());
         assertEquals(0, code, err::toString);
         assertTrue(out.toString().contains("project 't' is valid: 1 tool,"), out.toString());
@@ -136,7 +136,7 @@ class ValidateCommandTest {
         Files.writeString(dir.resolve("app/tools/recent/config.terse"), "use: db\nstatement: |\n  SELECT *\n"
                 + "  FROM orders WHERE placed > now() - INTERVAL '{{ inputs.days }}' DAY\ninputs:\n  days:\n    type: int\n");
         StringWriter err = new StringWriter();
-        int code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(new StringWriter()))
+        int code = Main.commandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(new StringWriter()))
                 .execute("validate", dir.toString());
         assertEquals(1, code, err::toString);
         assertTrue(err.toString().contains("tools/recent/config.terse:4: tool 'recent': statement: a placeholder inside an"
@@ -161,13 +161,13 @@ class ValidateCommandTest {
                 + "statement: SELECT * FROM {{ env.HT_TEST_UNSET_TABLE }} WHERE id = {{ args.id }}\n");
         StringWriter err = new StringWriter();
         StringWriter out = new StringWriter();
-        int code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
+        int code = Main.commandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", dir.toString());
         assertEquals(0, code, err::toString);
         assertTrue(out.toString().contains("project 't' is valid"), out.toString());
 
         err.getBuffer().setLength(0);
-        code = new CommandLine(new Main()).setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
+        code = Main.commandLine().setErr(new PrintWriter(err)).setOut(new PrintWriter(out))
                 .execute("validate", "--strict-env", dir.toString());
         assertEquals(1, code, err::toString);
         for (String variable : new String[] {"HT_TEST_UNSET_DB_URL", "HT_TEST_UNSET_SCHEMA", "HT_TEST_UNSET_API_KEY",

@@ -140,6 +140,43 @@ class LogLinesTest {
                 json.getString("error"));
     }
 
+    /** The packaged text layout writes what logback's pattern layout writes from {@link LogConfigurator#PATTERN}. */
+    @Test
+    void theTextLineIsThePatternsLine() {
+        Map<String, String> rules = new HashMap<>();
+        context.putObject(ch.qos.logback.core.CoreConstants.PATTERN_RULE_REGISTRY, rules);
+        rules.put("safeMsg", SafeMessageConverter.class.getName());
+        rules.put("debugEx", DebugThrowableConverter.class.getName());
+        PatternLayout pattern = new PatternLayout();
+        pattern.setContext(context);
+        pattern.setPattern(LogConfigurator.PATTERN);
+        pattern.start();
+        TextLineLayout text = new TextLineLayout();
+        text.setContext(context);
+        assertEquals("", text.doLayout(failedCall(null)), "not started");
+        text.start();
+
+        Logger plain = context.getLogger("NoPackage");
+        java.util.List<LoggingEvent> events = new java.util.ArrayList<>();
+        for (Level level : new Level[] {Level.TRACE, Level.DEBUG, Level.INFO, Level.WARN, Level.ERROR}) {
+            events.add(new LoggingEvent("fqcn", logger, level, "at {} with {}", null, new Object[] {level, "x\ny"}));
+            events.add(new LoggingEvent("fqcn", plain, level, null, null, null));
+        }
+        events.add(failedCall(new IOException("refused; token=abc")));
+        events.add(failedCall(null));
+        events.add(new LoggingEvent("fqcn", logger, Level.ERROR, "nested", new IllegalStateException("outer",
+                new IOException("inner\r\nforged")), null));
+        LoggingEvent old = new LoggingEvent("fqcn", logger, Level.INFO, "long ago", null, null);
+        old.setTimeStamp(0);
+        events.add(old);
+        for (Level at : new Level[] {Level.INFO, Level.DEBUG}) {
+            logger.setLevel(at);
+            for (LoggingEvent event : events) {
+                assertEquals(pattern.doLayout(event), text.doLayout(event), event.getMessage());
+            }
+        }
+    }
+
     /** The text format's layout: messages through SafeMessageConverter, exceptions through DebugThrowableConverter. */
     private PatternLayout textLayout() {
         Map<String, String> rules = new HashMap<>();
