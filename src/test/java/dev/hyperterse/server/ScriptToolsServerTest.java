@@ -182,7 +182,8 @@ class ScriptToolsServerTest {
             Thread.sleep(100);
         }
         // the time limit counts the wait for a worker: the 4 that ran time out running, the 2 that
-        // queued behind them time out waiting and never run
+        // queued behind them time out waiting and never run (or, given a worker just in time, while
+        // it loads a fresh context in place of the one the endless loop spoiled)
         int ran = 0;
         int queued = 0;
         for (CompletableFuture<HttpResponse<String>> spin : spins) {
@@ -192,7 +193,9 @@ class ScriptToolsServerTest {
             if (message.equals("handler script failed for tool spin: timed out after 1s")) {
                 ran++;
             } else {
-                assertEquals("handler script failed for tool spin: timed out after 1s waiting for a free script worker",
+                assertTrue(message.equals("handler script failed for tool spin: timed out after 1s waiting for a free "
+                        + "script worker") || message.equals("handler script failed for tool spin: timed out after 1s "
+                        + "loading the script app/tools/spin/handler.js (it stays loaded: the next call runs at once)"),
                         message);
                 queued++;
             }
