@@ -46,11 +46,11 @@ public interface GenerationAdapter {
     void closeAll();
 
     /**
-     * What both generations share, made once per endpoint ({@link #of}): the snapshot source, the
-     * methods and their table, the resources, the extensions, the server's settings and telemetry,
-     * the stream keep-alive.
+     * What both generations share, made once per endpoint ({@link #of}): the methods and their
+     * table, the resources, the extensions, the server's settings and telemetry, the stream
+     * keep-alive.
      */
-    record Shared(Vertx vertx, BackendSource backends, ToolMethods toolMethods, ResourceMethods resources,
+    record Shared(Vertx vertx, ToolMethods toolMethods, ResourceMethods resources,
                   MethodTable table, McpExtensions extensions, ServerSettings settings, Metrics metrics,
                   Tracing tracing, SseKeepAlive keepAlive, Clock clock) {
 
@@ -82,7 +82,7 @@ public interface GenerationAdapter {
             MethodTable table = new MethodTable(backends, toolMethods, extensions, new PromptMethods(extensions),
                     resources, new CompletionMethods(extensions));
             SseKeepAlive keepAlive = new SseKeepAlive(vertx, Math.max(1, limits.http().sseKeepAlive().toMillis()));
-            return new Shared(vertx, backends, toolMethods, resources, table, extensions, settings,
+            return new Shared(vertx, toolMethods, resources, table, extensions, settings,
                     telemetry.metrics(), telemetry.tracing(), keepAlive, clock);
         }
     }

@@ -13,10 +13,8 @@ import dev.hyperterse.mcp.MethodTable;
 import dev.hyperterse.mcp.OriginPolicy;
 import dev.hyperterse.mcp.ProtocolVersions;
 import dev.hyperterse.mcp.RequestRecord;
-import dev.hyperterse.mcp.ResourceMethods;
 import dev.hyperterse.mcp.SseKeepAlive;
 import dev.hyperterse.mcp.StrictJson;
-import dev.hyperterse.mcp.ToolMethods;
 import dev.hyperterse.mcp.core.Generation;
 import dev.hyperterse.mcp.http.BodyBudget;
 import dev.hyperterse.mcp.http.BodyReader;
@@ -84,8 +82,6 @@ public final class McpEndpoint {
     private final OriginPolicy originPolicy;
     private final ServerSettings settings;
     private final McpMethods methods;
-    private final ResourceMethods resources;
-    private final ToolMethods toolMethods;
     private final GenerationAdapter stateless;
     private final MethodTable table;
     private final Tracing tracing;
@@ -120,11 +116,9 @@ public final class McpEndpoint {
                 clock, telemetry, this::extensionToolsChanged);
         this.tracing = shared.tracing();
         this.metrics = shared.metrics();
-        this.resources = shared.resources();
         this.keepAlive = shared.keepAlive();
-        this.toolMethods = shared.toolMethods();
         this.table = shared.table();
-        this.methods = new McpMethods(backends, sessions, toolMethods, resources, table, new SessionUse() {
+        this.methods = new McpMethods(backends, sessions, shared.toolMethods(), shared.resources(), table, new SessionUse() {
             @Override
             public boolean inUse(String sessionId) {
                 return live.inUse(sessionId);
