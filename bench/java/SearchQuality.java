@@ -38,6 +38,7 @@ import dev.hyperterse.search.TextEmbedder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,10 +91,7 @@ public final class SearchQuality {
                 String name = file.getFileName().toString().replace(".json", "");
                 JsonObject json = new JsonObject(Files.readString(file));
                 sources.put(name, json.getString("source"));
-                List<ToolDef> tools = new ArrayList<>();
-                for (Object t : json.getJsonArray("tools")) {
-                    tools.add(tool((JsonObject) t));
-                }
+                List<ToolDef> tools = catalogTools(json);
                 catalogs.put(name, tools);
             }
         }
@@ -104,15 +102,7 @@ public final class SearchQuality {
         catalogs.put(MIXED, mixed);
         sources.put(MIXED, String.join(" + ", MIXED_FROM) + " + " + generatedCount + " generated tools (seed 21)");
 
-        List<Intent> intents = new ArrayList<>();
-        for (String line : Files.readAllLines(dir.resolve("intents.txt"))) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            int sep = line.indexOf(" :: ");
-            String[] head = line.substring(0, sep).trim().split("\\s+");
-            intents.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
-        }
+        List<Intent> intents = readIntents(dir.resolve("intents.txt"));
         List<Intent> withMixed = new ArrayList<>(intents);
         for (Intent i : intents) {
             if (MIXED_FROM.contains(i.catalog())) {
@@ -243,10 +233,7 @@ public final class SearchQuality {
                 String name = file.getFileName().toString().replace(".json", "");
                 JsonObject json = new JsonObject(Files.readString(file));
                 sources.put(name, json.getString("source"));
-                List<ToolDef> tools = new ArrayList<>();
-                for (Object t : json.getJsonArray("tools")) {
-                    tools.add(tool((JsonObject) t));
-                }
+                List<ToolDef> tools = catalogTools(json);
                 catalogs.put(name, tools);
                 Path examples = dir.resolve("examples/unseen/" + name + ".txt");
                 if (Files.exists(examples)) {
@@ -254,15 +241,7 @@ public final class SearchQuality {
                 }
             }
         }
-        List<Intent> intents = new ArrayList<>();
-        for (String line : Files.readAllLines(intentsFile)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            int sep = line.indexOf(" :: ");
-            String[] head = line.substring(0, sep).trim().split("\\s+");
-            intents.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
-        }
+        List<Intent> intents = readIntents(intentsFile);
         md.append("\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
         sources.forEach((name, source) -> md.append("`").append(name).append("` ")
                 .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
@@ -390,6 +369,46 @@ public final class SearchQuality {
         return words;
     }
 
+    /**
+     * The intents of a file, a line each: {@code SPLIT CATALOG TOOL[,TOOL…] :: what the agent
+     * asks}; blank lines and {@code #} comments are skipped.
+     */
+    private static List<Intent> readIntents(Path file) throws IOException {
+        List<Intent> intents = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sep = line.indexOf(" :: ");
+            String[] head = line.substring(0, sep).trim().split("\\s+");
+            intents.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
+        }
+        return intents;
+    }
+
+    /** The tools of a catalog file's JSON. */
+    private static List<ToolDef> catalogTools(JsonObject json) {
+        List<ToolDef> tools = new ArrayList<>();
+        for (Object t : json.getJsonArray("tools")) {
+            tools.add(tool((JsonObject) t));
+        }
+        return tools;
+    }
+
+    /** Every real catalog by name: the tuning ones (not the mixed one), then those held out whole. */
+    private static Map<String, List<ToolDef>> realCatalogs(Map<String, List<ToolDef>> catalogs, Path dir)
+            throws IOException {
+        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
+        all.remove(MIXED);
+        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                all.put(file.getFileName().toString().replace(".json", ""),
+                        catalogTools(new JsonObject(Files.readString(file))));
+            }
+        }
+        return all;
+    }
+
     /** The tools with the examples of {@code file} (lines {@code TOOL :: intent}) added to them. */
     private static List<ToolDef> withExamples(List<ToolDef> tools, Path file) throws Exception {
         Map<String, List<String>> byTool = new LinkedHashMap<>();
@@ -417,25 +436,9 @@ public final class SearchQuality {
      */
     private static void tuneActions(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
             throws Exception {
-        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
-        all.remove(MIXED);
+        Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
-        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                List<ToolDef> tools = new ArrayList<>();
-                for (Object t : new JsonObject(Files.readString(file)).getJsonArray("tools")) {
-                    tools.add(tool((JsonObject) t));
-                }
-                all.put(file.getFileName().toString().replace(".json", ""), tools);
-            }
-        }
-        for (String line : Files.readAllLines(dir.resolve("intents-unseen.txt"))) {
-            if (!line.isBlank() && !line.startsWith("#")) {
-                int sep = line.indexOf(" :: ");
-                String[] head = line.substring(0, sep).trim().split("\\s+");
-                everyIntent.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
-            }
-        }
+        everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
         List<ActionWeights> grid = new ArrayList<>();
         for (boolean siblings : new boolean[] {false, true}) {
             for (double same : new double[] {0, 0.02, 0.04, 0.08}) {
@@ -557,25 +560,9 @@ public final class SearchQuality {
      */
     private static void tunePooling(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
             throws Exception {
-        Map<String, List<ToolDef>> all = new LinkedHashMap<>(catalogs);
-        all.remove(MIXED);
+        Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
-        try (var files = Files.list(dir.resolve("catalogs/unseen"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                List<ToolDef> tools = new ArrayList<>();
-                for (Object t : new JsonObject(Files.readString(file)).getJsonArray("tools")) {
-                    tools.add(tool((JsonObject) t));
-                }
-                all.put(file.getFileName().toString().replace(".json", ""), tools);
-            }
-        }
-        for (String line : Files.readAllLines(dir.resolve("intents-unseen.txt"))) {
-            if (!line.isBlank() && !line.startsWith("#")) {
-                int sep = line.indexOf(" :: ");
-                String[] head = line.substring(0, sep).trim().split("\\s+");
-                everyIntent.add(new Intent(head[0], head[1], Set.of(head[2].split(",")), line.substring(sep + 4).trim()));
-            }
-        }
+        everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
         // the grid, fixed before the first run
         List<StaticPooling> grid = new ArrayList<>();
         double[] blends = {0, 0.25, 0.5, 0.75, 1};
