@@ -77,12 +77,7 @@ final class ScriptPool {
             // after call; one that finishes late is kept for the next call (below)
             loaded = acquire(limit);
         } catch (ScriptLoadException e) {
-            if (e.timedOut()) {
-                throw new ScriptFailure("timed out after " + Durations.show(limit) + " loading the script "
-                        + contexts.displayName(script.file()) + ": its top-level code did not finish", true, e);
-            }
-            throw new ScriptFailure("cannot load the script: "
-                    + ScriptErrors.withoutProjectFolder(e.getMessage(), contexts.root().toString()), false, e);
+            throw loadFailed(e, limit);
         }
         if (System.nanoTime() - end >= 0) {
             // loading a fresh context used up the time: keep the context for the next call (as
@@ -106,6 +101,16 @@ final class ScriptPool {
             loaded.endCall();
             release(loaded);
         }
+    }
+
+    /** What a call hears when loading this script for it failed ({@code limit}: the load's). */
+    ScriptFailure loadFailed(ScriptLoadException e, Duration limit) {
+        if (e.timedOut()) {
+            return new ScriptFailure("timed out after " + Durations.show(limit) + " loading the script "
+                    + contexts.displayName(script.file()) + ": its top-level code did not finish", true, e);
+        }
+        return new ScriptFailure("cannot load the script: "
+                + ScriptErrors.withoutProjectFolder(e.getMessage(), contexts.root().toString()), false, e);
     }
 
     private LoadedScript acquire(Duration limit) throws ScriptLoadException {

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Each script is loaded once ahead of its first call (the warm-up). {@link #start} completes
  * once every script is ready; {@link #prepare} completes at once, the warm-ups running on, so a
  * server can answer its database tools meanwhile: a call to a script not ready yet waits for that
- * script's warm-up (never on an event loop, within the call's own time limit) and then runs.
+ * script's warm-up (never on an event loop) and then runs, its time limit counted from then.
  */
 public final class ScriptRuntime implements ScriptInvoker {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptRuntime.class);
@@ -147,7 +147,7 @@ public final class ScriptRuntime implements ScriptInvoker {
      * Sets the runtime up and completes at once; the scripts' warm-ups (parse, link, run
      * top-level code) begin with {@link #warmUp()}, one script after another on a pool of their
      * own (half the processors), so the calls' workers and the event loops keep the rest of the
-     * machine. A call to a script whose warm-up has not begun loads it itself; one whose warm-up
+     * machine. A call to a script whose warm-up has not begun makes it itself; one whose warm-up
      * is under way waits for it (see {@link #call}); {@link #ready()} tells when every one has
      * ended. A warm-up that fails is logged, and the script's calls load it themselves (answering
      * the reason should it fail again): the caller is expected to have checked the scripts before.
@@ -293,9 +293,11 @@ public final class ScriptRuntime implements ScriptInvoker {
     }
 
     /**
-     * Runs a call on a worker within {@code timeout} from now. A call to a script whose warm-up
-     * has not ended yet waits for it first (a callback, no thread waits), within the same limit:
-     * past it, the call fails saying it waited for the script to be ready.
+     * Runs a call on a worker within {@code timeout}. A call to a script whose warm-up has not
+     * ended yet waits for it first (a callback, no thread waits), or makes it itself when it has not
+     * begun; either way its limit counts from the end of the warm-up, since loading a script the
+     * first time is the server's start-up work, not the call's (the warm-up is bounded on its own:
+     * top-level code still running at its limit is cancelled).
      */
     @Override
     public Future<Object> call(String tool, ScriptRef script, JsonObject payload, Duration timeout, ClientReach reach) {
@@ -309,59 +311,32 @@ public final class ScriptRuntime implements ScriptInvoker {
         if (warmUp.ended.isComplete()) {
             answer = run(tool, script, pool, payload, timeout, called, reach);
         } else if (warmUp.claimed.compareAndSet(false, true)) {
-            // its warm-up has not begun: this call loads the script (on a call worker), in its stead
-            answer = run(tool, script, pool, payload, timeout, called, reach).andThen(ar -> {
-                ScriptLoadException load = ar.failed() ? loadFailure(ar.cause()) : null;
-                if (load != null) {
-                    loadFailed(warmUp, load);
-                } else {
-                    warmUp.outcome.tryComplete();
-                }
-            });
+            // its warm-up has not begun: this call makes it (on a call worker), then runs
+            answer = warmUpFor(warmUp).transform(ar -> ar.succeeded()
+                    ? run(tool, script, pool, payload, timeout, System.nanoTime(), reach)
+                    : Future.failedFuture(ar.cause() instanceof ScriptLoadException load
+                            ? pool.loadFailed(load, warmUp.limit) : ar.cause()));
         } else {
-            answer = afterWarmUp(warmUp, tool, script, pool, payload, timeout, called, reach);
+            // under way: the call runs once it has ended (should it have failed, the call loads the
+            // script again and answers the reason if it persists)
+            answer = warmUp.ended.transform(x -> run(tool, script, pool, payload, timeout, System.nanoTime(), reach));
         }
         return answer.andThen(ar -> metrics.scriptCall(metricLabel(tool), outcome(ar.cause()),
                 System.nanoTime() - called));
     }
 
-    /** The load failure behind a call's failure, or null when the script loaded. */
-    private static ScriptLoadException loadFailure(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof ScriptLoadException load) {
-                return load;
-            }
-        }
-        return null;
-    }
-
-    /** A call made while its script's warm-up still runs: it runs once that has ended, if its time allows. */
-    private Future<Object> afterWarmUp(WarmUp warmUp, String tool, ScriptRef script, ScriptPool pool,
-                                       JsonObject payload, Duration timeout, long called, ClientReach reach) {
-        Promise<Object> answer = Promise.promise();
-        AtomicBoolean decided = new AtomicBoolean();
-        long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
-            if (decided.compareAndSet(false, true)) {
-                answer.fail(notReadyInTime(warmUp, timeout));
+    /** A warm-up a call claimed, made on a call worker; its outcome is the script's warm-up's. */
+    private Future<Void> warmUpFor(WarmUp warmUp) {
+        return workers.<Void>executeBlocking(() -> {
+            warmUp.pool.warm(warmUp.limit);
+            return null;
+        }, false).andThen(ar -> {
+            if (ar.failed()) {
+                loadFailed(warmUp, ar.cause());
+            } else {
+                warmUp.outcome.tryComplete();
             }
         });
-        warmUp.ended.onComplete(x -> {
-            if (!decided.compareAndSet(false, true)) {
-                return; // the timer answered already
-            }
-            vertx.cancelTimer(timer);
-            if (System.nanoTime() - (called + timeout.toNanos()) >= 0) {
-                answer.fail(notReadyInTime(warmUp, timeout));
-                return;
-            }
-            run(tool, script, pool, payload, timeout, called, reach).onComplete(answer);
-        });
-        return answer.future();
-    }
-
-    private static ScriptFailure notReadyInTime(WarmUp warmUp, Duration timeout) {
-        return new ScriptFailure("timed out after " + Durations.show(timeout) + " waiting for the script "
-                + warmUp.script + " to be ready: the server is still loading it", true, null);
     }
 
     /** Runs a call on a worker, its time limit counted from {@code called}. */

@@ -244,6 +244,68 @@ class ScriptRuntimeTest extends ScriptTestBase {
         }
     }
 
+    private ScriptRuntime prepared(String file, Duration warmUpLimit) throws Exception {
+        return ScriptFixture.await(ScriptRuntime.prepare(p.vertx, p.engine, p.dir,
+                java.util.List.of(new ScriptRuntime.Use("", p.ref(file), java.util.Map.of())), 1,
+                warmUpLimit, dev.hyperterse.telemetry.Metrics.NONE,
+                new ScriptAccess(java.util.List.of(p.dir), FetchRules.OPEN)));
+    }
+
+    /**
+     * A script's first load is the server's start-up work: a call that makes it, or waits for the
+     * warm-up making it, gets its whole time limit once the script is ready.
+     */
+    @Test
+    void theFirstLoadOfAScriptDoesNotCountTowardTheCallThatWaitsForIt() throws Exception {
+        p.write("slow.js", "const end = Date.now() + 1500; while (Date.now() < end) {}",
+                "export default () => 'ready';");
+        Duration callLimit = Duration.ofSeconds(1);
+        ScriptRuntime makesIt = prepared("slow.js", Duration.ofSeconds(10));
+        try {
+            assertEquals("ready", ScriptFixture.await(makesIt.call(p.ref("slow.js"), payload(), callLimit)),
+                    "the call that loads the script itself");
+            assertTrue(makesIt.ready().succeeded());
+        } finally {
+            ScriptFixture.await(makesIt.close());
+        }
+        ScriptRuntime waits = prepared("slow.js", Duration.ofSeconds(10));
+        try {
+            waits.warmUp();
+            Thread.sleep(200); // the warm-up has begun loading
+            assertEquals("ready", ScriptFixture.await(waits.call(p.ref("slow.js"), payload(), callLimit)),
+                    "the call that waits for the warm-up");
+            assertEquals(1, waits.contexts(p.ref("slow.js")), "the call ran in the warm-up's context");
+        } finally {
+            ScriptFixture.await(waits.close());
+        }
+    }
+
+    /** The first load still has its own bound, and a call that made it hears why it failed. */
+    @Test
+    void aCallThatMakesAFailingFirstLoadHearsWhy() throws Exception {
+        p.write("spin.js", "while (true) {}", "export default () => 1;");
+        p.write("bad.js", "throw new Error('no config');", "export default () => 1;");
+        ScriptRuntime spin = prepared("spin.js", Duration.ofMillis(500));
+        try {
+            ScriptFailure e = assertThrows(ScriptFailure.class,
+                    () -> ScriptFixture.await(spin.call(p.ref("spin.js"), payload(), Duration.ofSeconds(5))));
+            assertEquals("timed out after 500ms loading the script spin.js: its top-level code did not finish",
+                    e.getMessage());
+            assertTrue(spin.ready().failed(), "the failed load is the warm-up's outcome");
+        } finally {
+            ScriptFixture.await(spin.close());
+        }
+        ScriptRuntime bad = prepared("bad.js", Duration.ofSeconds(5));
+        try {
+            ScriptFailure e = assertThrows(ScriptFailure.class,
+                    () -> ScriptFixture.await(bad.call(p.ref("bad.js"), payload(), Duration.ofSeconds(5))));
+            assertTrue(e.getMessage().startsWith("cannot load the script: ") && e.getMessage().contains("no config"),
+                    e.getMessage());
+        } finally {
+            ScriptFixture.await(bad.close());
+        }
+    }
+
     @Test
     void startFailsForAMissingExport() {
         p.write("h.js", "export function a() {}", "export const b = 1;");
