@@ -1,0 +1,122 @@
+package dev.hyperterse;
+
+import dev.hyperterse.testing.ProjectFiles;
+import dev.hyperterse.testing.RawHttp;
+import dev.hyperterse.testing.RunningServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The packaged jar, run as users run it ({@code java -jar}): what the build leaves out of it (the
+ * platforms' native libraries it keeps, the parts of its dependencies it drops) must not take away
+ * anything a project uses. Runs after {@code package}, in {@code mvn verify}.
+ */
+class PackagedJarIT {
+    @TempDir
+    Path dir;
+    private Process server;
+    private Path log;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (server != null) {
+            server.destroy();
+            if (!server.waitFor(20, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    /** Starts {@code java -jar} on a project and waits for {@code /heartbeat}; returns the client. */
+    private RawHttp start(Path project) throws Exception {
+        Path jar = Path.of(System.getProperty("hyperterse.jar", "target/hyperterse.jar")).toAbsolutePath();
+        assertTrue(Files.isRegularFile(jar), "no packaged jar at " + jar + " (mvn package builds it)");
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        log = dir.resolve("server.log");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dhyperterse.scripts.cache=" + dir.resolve("script-cache"), "-Xmx256m",
+                "-jar", jar.toString(), "start", project.toString(), "--port", Integer.toString(port)));
+        server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        RawHttp http = new RawHttp("http://127.0.0.1:" + port);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < until) {
+            if (!server.isAlive()) {
+                fail("the server stopped (exit " + server.exitValue() + "):\n" + Files.readString(log));
+            }
+            try {
+                if (http.send("GET", "/heartbeat").statusCode() == 200) {
+                    return http;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        fail("no /heartbeat within 90 s:\n" + Files.readString(log));
+        return null;
+    }
+
+    @Test
+    void theQuickstartAnswersFromItsEmbeddedDatabase() throws Exception {
+        RawHttp http = start(RunningServer.copyExample("quickstart", dir));
+        JsonArray rows = http.rows("get-customer", new JsonObject().put("customer_id", 1));
+        assertEquals(1, rows.size(), rows.encode());
+        String logged = Files.readString(log);
+        assertTrue(!logged.contains("Exception"), logged);
+    }
+
+    /** A TypeScript handler (the native stripper where the platform has one) using the Intl APIs ICU serves. */
+    @Test
+    void aTypeScriptHandlerHasTheInternationalizationApis() throws Exception {
+        ProjectFiles.write(dir, "intl/.hyperterse", "name: intl\n");
+        ProjectFiles.write(dir, "intl/app/tools/intl/config.terse", "description: Intl from a script\nhandler: ./handler.ts\n");
+        ProjectFiles.write(dir, "intl/app/tools/intl/handler.ts", String.join("\n",
+                "export default function (): Record<string, unknown> {",
+                "  const at: Date = new Date(Date.UTC(2024, 0, 2, 12, 0, 0));",
+                "  return {",
+                "    money: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(1234.5),",
+                "    tokyo: at.toLocaleString('en-US', { timeZone: 'Asia/Tokyo' }),",
+                "    sorted: ['z', 'ä', 'a'].sort(new Intl.Collator('de').compare),",
+                "    words: [...new Intl.Segmenter('en', { granularity: 'word' }).segment('hello big world')]",
+                "        .filter(s => s.isWordLike).length,",
+                "    nfc: 'A\\u030A'.normalize('NFC') === '\\u00C5',",
+                "    turkish: 'i'.toLocaleUpperCase('tr'),",
+                "    region: new Intl.DisplayNames(['en'], { type: 'region' }).of('DE'),",
+                "    unit: new Intl.NumberFormat('en', { style: 'unit', unit: 'kilometer-per-hour' }).format(50),",
+                "    relative: new Intl.RelativeTimeFormat('fr').format(-1, 'day'),",
+                "    hebrew: at.toLocaleDateString('he-IL-u-ca-hebrew'),",
+                "  };",
+                "}", ""));
+        RawHttp http = start(dir.resolve("intl"));
+        JsonObject got = http.rows("intl", new JsonObject()).getJsonObject(0);
+        assertEquals(new JsonObject()
+                .put("money", "1.234,50\u00a0€")
+                .put("tokyo", "1/2/2024, 9:00:00\u202fPM")
+                .put("sorted", new JsonArray().add("a").add("ä").add("z"))
+                .put("words", 3)
+                .put("nfc", true)
+                .put("turkish", "İ")
+                .put("region", "Germany")
+                .put("unit", "50 km/h")
+                .put("relative", "il y a 1 jour")
+                .put("hebrew", "21 בטבת 5784"), got);
+    }
+}
