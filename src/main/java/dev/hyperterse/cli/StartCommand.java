@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -169,9 +170,14 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             Logging.setFormat(Logging.format(loader.writtenSetting(path, "observability", "logs", "format")));
         }
         operator.logWarnings();
-        String unusedCache = unusedCacheWarning(jvmArguments(), System.getProperty("java.vm.info"));
+        List<String> jvmArguments = jvmArguments();
+        String unusedCache = unusedCacheWarning(jvmArguments, System.getProperty("java.vm.info"));
         if (unusedCache != null) {
             LOG.warn(unusedCache);
+        }
+        String cacheHint = cacheNotGivenHint(jvmArguments, cacheCandidates(path, Main.jarFile()), Runtime.version().feature());
+        if (cacheHint != null) {
+            LOG.info(cacheHint);
         }
         // joining a cluster takes seconds: it runs while the project compiles
         ClusterMember early = printConfig ? null : joinEarly(loader, path, operator);
@@ -399,6 +405,42 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         return "the start-up cache " + cache + " is not in use (it was made for another build of the jar or "
                 + "another JVM, or cannot be read), so this start is not faster: make it again with "
                 + Main.launchCommand() + " aot-cache";
+    }
+
+    /** Where {@code aot-cache} leaves a cache by default, or an operator puts one: the current, project and jar folders. */
+    private static List<Path> cacheCandidates(Path project, Path jar) {
+        List<Path> folders = new java.util.ArrayList<>(List.of(Path.of("").toAbsolutePath()));
+        folders.add(Files.isDirectory(project) ? project : project.toAbsolutePath().getParent());
+        if (jar != null) {
+            folders.add(jar.toAbsolutePath().getParent());
+        }
+        return folders.stream().filter(java.util.Objects::nonNull).distinct().toList();
+    }
+
+    /**
+     * A hint when a start-up cache lies where {@code aot-cache} puts one ({@code hyperterse.aot} on
+     * JDK 25+, {@code hyperterse.jsa} before) but the JVM was started without any: the JVM takes a
+     * cache only from its command line, so the hint gives the flag; null otherwise.
+     *
+     * @param folders the folders to look in, first found wins
+     * @param jdk     the running JDK's feature release
+     */
+    static String cacheNotGivenHint(List<String> jvmArguments, List<Path> folders, int jdk) {
+        for (String a : jvmArguments) {
+            if (a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile=")) {
+                return null;
+            }
+        }
+        String name = jdk >= 25 ? "hyperterse.aot" : "hyperterse.jsa";
+        for (Path folder : folders) {
+            Path cache = folder.resolve(name);
+            if (Files.isRegularFile(cache)) {
+                return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
+                        + (jdk >= 25 ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + Main.shellWord(cache.toString())
+                        + " before -jar for a faster start (should it be stale, the JVM says so and starts without it)";
+            }
+        }
+        return null;
     }
 
     /** The JVM's arguments as given: its command line and the variables the launcher reads options from. */

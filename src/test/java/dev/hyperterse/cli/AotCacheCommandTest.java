@@ -108,4 +108,22 @@ class AotCacheCommandTest {
         String appCds = StartCommand.unusedCacheWarning(List.of("-XX:SharedArchiveFile=/srv/h.jsa"), "mixed mode");
         assertTrue(appCds != null && appCds.contains("/srv/h.jsa"), appCds);
     }
+
+    @Test
+    void startPointsToACacheLeftWhereAotCachePutsItWhenTheJvmWasNotGivenOne(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Path project = java.nio.file.Files.createDirectories(dir.resolve("project"));
+        Path jarFolder = java.nio.file.Files.createDirectories(dir.resolve("srv"));
+        List<Path> folders = List.of(project, jarFolder);
+        assertNull(StartCommand.cacheNotGivenHint(List.of("-Xmx256m"), folders, 25), "no cache anywhere");
+        java.nio.file.Files.writeString(jarFolder.resolve("hyperterse.aot"), "x");
+        String hint = StartCommand.cacheNotGivenHint(List.of("-Xmx256m"), folders, 25);
+        assertTrue(hint != null && hint.contains("-XX:AOTCache=" + jarFolder.resolve("hyperterse.aot")), hint);
+        assertNull(StartCommand.cacheNotGivenHint(List.of("-XX:AOTCache=/elsewhere.aot"), folders, 25),
+                "the JVM was given a cache (whether it maps it is the other warning's business)");
+        assertNull(StartCommand.cacheNotGivenHint(List.of(), folders, 21), "JDK 21 uses an AppCDS archive, not this file");
+        java.nio.file.Files.writeString(project.resolve("hyperterse.jsa"), "x");
+        String appCds = StartCommand.cacheNotGivenHint(List.of(), folders, 21);
+        assertTrue(appCds != null && appCds.contains("-XX:SharedArchiveFile=" + project.resolve("hyperterse.jsa")), appCds);
+    }
 }

@@ -256,6 +256,56 @@ class DeploymentFilesTest {
         assertTrue(ignored.contains("target/"), "the build context leaves out build output");
     }
 
+    /** Runs the image's launcher with a stand-in {@code java} that prints the arguments it was given. */
+    private static List<String> launcherRun(Path home, Map<String, String> env) throws Exception {
+        Path bin = Files.createDirectories(home.resolve("bin"));
+        Path java = Files.writeString(bin.resolve("java"), "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
+        java.toFile().setExecutable(true);
+        ProcessBuilder run = new ProcessBuilder("sh", Path.of("deploy/docker/entrypoint.sh").toAbsolutePath().toString(),
+                "start", "/project", "--host", "0.0.0.0").redirectErrorStream(true);
+        run.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        run.environment().put("HYPERTERSE_HOME", home.toString());
+        run.environment().remove("HYPERTERSE_SCRIPTS_COMPILER");
+        run.environment().putAll(env);
+        Process p = run.start();
+        List<String> out = new String(p.getInputStream().readAllBytes()).lines().toList();
+        out = new ArrayList<>(out);
+        out.add("exit " + p.waitFor());
+        return out;
+    }
+
+    @Test
+    void theImageStartsWithItsStartUpCacheOrTheScriptCompilerNeverBoth(@org.junit.jupiter.api.io.TempDir Path home)
+            throws Exception {
+        List<String> dockerfile = joinedInstructions(Files.readString(Path.of("Dockerfile")));
+        assertTrue(dockerfile.contains("ENTRYPOINT [\"/app/entrypoint.sh\"]"), dockerfile.toString());
+        assertTrue(dockerfile.stream().anyMatch(l -> l.startsWith("RUN java ") && l.contains(" aot-cache ")
+                && l.contains("-o /app/hyperterse.aot")), "the image trains its start-up cache");
+        String jar = home.resolve("hyperterse.jar").toString();
+        String[] args = {"-jar", jar, "start", "/project", "--host", "0.0.0.0", "exit 0"};
+
+        List<String> noCache = launcherRun(home, Map.of());
+        assertFalse(noCache.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")), "no cache file, no flag: " + noCache);
+        assertEquals(List.of(args), noCache.subList(noCache.size() - args.length, noCache.size()));
+
+        Files.writeString(home.resolve("hyperterse.aot"), "x");
+        List<String> cached = launcherRun(home, Map.of());
+        assertTrue(cached.contains("-XX:AOTCache=" + home.resolve("hyperterse.aot")), cached.toString());
+        assertFalse(cached.stream().anyMatch(a -> a.contains("upgrade-module-path")), cached.toString());
+        assertEquals(List.of(args), cached.subList(cached.size() - args.length, cached.size()));
+
+        List<String> compiled = launcherRun(home, Map.of("HYPERTERSE_SCRIPTS_COMPILER", "graal"));
+        assertTrue(compiled.contains("--upgrade-module-path=" + home.resolve("graal-compiler")), compiled.toString());
+        assertTrue(compiled.contains("-XX:+EnableJVMCI"), compiled.toString());
+        assertFalse(compiled.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")),
+                "the JVM maps no cache with --upgrade-module-path: " + compiled);
+        assertEquals(List.of(args), compiled.subList(compiled.size() - args.length, compiled.size()));
+
+        List<String> wrong = launcherRun(home, Map.of("HYPERTERSE_SCRIPTS_COMPILER", "fast"));
+        assertEquals("exit 2", wrong.get(wrong.size() - 1), wrong.toString());
+        assertTrue(wrong.get(0).contains("HYPERTERSE_SCRIPTS_COMPILER is 'fast'"), wrong.toString());
+    }
+
     private static List<String> joinedInstructions(String dockerfile) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
