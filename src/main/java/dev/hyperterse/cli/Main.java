@@ -25,7 +25,9 @@ public final class Main implements Callable<Integer> {
     public static void main(String[] args) {
         quietLibraryDefaults();
         Logging.install();
-        int code = commandLine(args).execute(args);
+        // a plain `start` line is read without building the command-line model (see StartArguments)
+        StartCommand start = StartArguments.parse(args);
+        int code = start != null ? start.callDirectly() : commandLine(args).execute(args);
         System.exit(code);
     }
 

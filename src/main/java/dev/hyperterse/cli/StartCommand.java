@@ -128,9 +128,36 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
     /** This node's cluster member once Vert.x runs on it; null when alone. */
     private volatile ClusterMember joined;
 
+    /** Standard output and error when run without the command-line library ({@link #callDirectly}). */
+    private PrintWriter directOut;
+    private PrintWriter directErr;
+
+    /**
+     * Runs a command {@link StartArguments} read, as the command-line library would run it: its
+     * exit status, or 1 after printing an exception this throws.
+     */
+    int callDirectly() {
+        directOut = new PrintWriter(System.out, true);
+        directErr = new PrintWriter(System.err, true);
+        try {
+            return call();
+        } catch (Exception e) {
+            e.printStackTrace(directErr);
+            return 1;
+        }
+    }
+
+    private PrintWriter out() {
+        return spec != null ? spec.commandLine().getOut() : directOut;
+    }
+
+    private PrintWriter err() {
+        return spec != null ? spec.commandLine().getErr() : directErr;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         if (logLevel != null && (logLevel < 1 || logLevel > 4)) {
             err.println("--log-level must be 1 (error), 2 (warn), 3 (info) or 4 (debug)");
             return 2;
@@ -261,11 +288,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             layers.addAll(operator.sources());
             layers.add(project.config().location().file().toString());
             layers.add("command-line flags");
-            spec.commandLine().getOut().print(EffectiveConfig.render(new EffectiveConfig.Effective(project.config(),
+            out().print(EffectiveConfig.render(new EffectiveConfig.Effective(project.config(),
                     settings, listenPort,
                     logFormat == null ? project.config().observability().logFormat() : Logging.format(logFormat),
                     logLevel != null ? logLevel : verbose ? 4 : configured.logLevel(), clusterOptions), layers));
-            spec.commandLine().getOut().flush();
+            out().flush();
             loader.close();
             return 0;
         }
