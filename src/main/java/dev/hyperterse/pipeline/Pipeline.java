@@ -165,8 +165,10 @@ public final class Pipeline {
         TraceSpan call = !tracing.enabled() ? TraceSpan.NONE
                 : tracing.start(tool == null ? "execute" : "execute " + tool.name());
         call.set(TOOL, tool == null ? shown(toolName) : tool.name());
+        // only for the web console: what it shows of the call, gathered along it
+        ConsoleCall console = metrics.recordsCalls() ? new ConsoleCall(inputs) : null;
         if (tool == null) {
-            return finished(null, toolName, call, started, null, inputs, context,
+            return finished(null, toolName, call, started, null, console, context,
                     Future.failedFuture(ToolException.notFound(toolName)));
         }
         if (tracing.includeInputs() && call.recording()) {
@@ -182,7 +184,8 @@ public final class Pipeline {
                                 mapped -> stage(call, tool, Stage.INPUT_VALIDATION,
                                         span -> validate(tool, mapped))),
                         values -> stage(call, tool, tool.isDatabaseTool() ? Stage.EXECUTION : Stage.HANDLER,
-                                span -> tracing.within(span, () -> run(tool, values, caller, context, span)))),
+                                span -> tracing.within(span, () -> run(tool, values, caller, context, span,
+                                        console)))),
                         rows -> tool.outputMapper() == null ? mapOutput(tool, rows, caller, context)
                                 : stage(call, tool, Stage.OUTPUT_TRANSFORM,
                                         span -> mapOutput(tool, rows, caller, context))))
@@ -190,7 +193,7 @@ public final class Pipeline {
         if (!tool.invalidates().isEmpty()) {
             result = result.onSuccess(ignored -> cache.invalidateTools(tool.invalidates()));
         }
-        return finished(tool, toolName, call, started, authenticated, inputs, context, result);
+        return finished(tool, toolName, call, started, authenticated, console, context, result);
     }
 
     /**
@@ -246,9 +249,13 @@ public final class Pipeline {
         });
     }
 
-    /** Ends the call's span, counts the call, and logs it once when it failed. */
+    /**
+     * Ends the call's span, counts the call, and logs it once when it failed.
+     *
+     * @param console what the web console shows of the call, or null when it is off
+     */
     private Future<ToolResult> finished(ToolDef tool, String toolName, TraceSpan call, long started,
-                                        Future<Caller> caller, JsonObject inputs, CallContext context,
+                                        Future<Caller> caller, ConsoleCall console, CallContext context,
                                         Future<ToolResult> result) {
         return result.andThen(ar -> {
             // a script that asked its client in an input round ended there: the question is the answer
@@ -257,14 +264,14 @@ public final class Pipeline {
                     : ar.cause() instanceof ToolException ? ((ToolException) ar.cause()).stage().key() : "internal";
             long nanos = System.nanoTime() - started;
             metrics.toolCall(tool == null ? "unknown" : tool.name(), outcome, nanos);
-            if (metrics.recordsCalls()) {
-                // only for the web console: its recent calls, inputs as traces show them when it reads them
+            if (console != null) {
+                // its recent calls, inputs as traces show them when it reads them
                 metrics.callFinished(tool == null ? "unknown" : tool.name(),
                         caller != null && caller.succeeded() ? caller.result().subject() : null,
-                        tool == null ? null : TracedInputs.later(inputs), outcome,
+                        tool == null ? null : console.ended(), outcome,
                         ar.succeeded() ? null : ar.cause() instanceof ToolException
                                 ? BoundedText.cut(ar.cause().getMessage(), BoundedText.MESSAGE_CHARS) : "internal error",
-                        nanos);
+                        console.cache(), nanos);
             }
             if (ar.succeeded()) {
                 call.set("hyperterse.rows", ar.result().rows().size());
@@ -314,8 +321,9 @@ public final class Pipeline {
                 });
     }
 
+    /** @param console what the web console shows of the call (its cache lookup), or null when it is off */
     private Future<ToolResult> run(ToolDef tool, Map<String, Object> values, Caller caller, CallContext context,
-                                   TraceSpan span) {
+                                   TraceSpan span, ConsoleCall console) {
         Future<Void> cancellation = context.cancellation();
         int rowLimit = tool.limits().rowLimit();
         long byteLimit = tool.limits().resultMaxBytes();
@@ -334,7 +342,7 @@ public final class Pipeline {
             Future<CachedRows> handled = !tool.cache().active() ? load.get()
                     : cache.getOrLoad(new CacheKey(tool.name(), "handler " + tool.handler(), namedValues(values),
                             tool.auth() == null ? null : identity(caller)), tool.cache(), load);
-            cacheLookup(tool, span, loaded[0]);
+            cacheLookup(tool, span, loaded[0], console);
             return handled.map(rows -> new ToolResult(rows.rows(), rows.cut(), rowLimit, byteLimit, null,
                     rows.content()));
         }
@@ -370,7 +378,7 @@ public final class Pipeline {
         boolean[] loaded = {false};
         Future<CachedRows> rows = sharedLoad(new CachedStatement(tool, key, connector, statement, bound, rowLimit,
                 byteLimit), cancellation, loaded, 0);
-        cacheLookup(tool, span, loaded[0]);
+        cacheLookup(tool, span, loaded[0], console);
         return rows.transform(ar -> ar.succeeded()
                 ? Future.succeededFuture(new ToolResult(ar.result().rows(), ar.result().cut(), rowLimit, byteLimit))
                 : Future.failedFuture(executionFailure(tool, ar.cause())));
@@ -635,10 +643,13 @@ public final class Pipeline {
      * Whether the result cache answered (the loader did not run: a stored entry, or a load another
      * call had in flight). Only for tools whose cache is on; the loader runs synchronously on a miss.
      */
-    private void cacheLookup(ToolDef tool, TraceSpan span, boolean loaded) {
+    private void cacheLookup(ToolDef tool, TraceSpan span, boolean loaded, ConsoleCall console) {
         if (tool.cache().active()) {
             span.set("hyperterse.cache", loaded ? "miss" : "hit");
             metrics.cacheLookup(tool.name(), !loaded);
+            if (console != null) {
+                console.cacheLookup(!loaded);
+            }
         }
     }
 

@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * A call's inputs as a span attribute ({@code observability.tracing.include_inputs}): values of
@@ -34,19 +33,13 @@ final class TracedInputs {
     }
 
     /**
-     * {@link #of} made when asked for: the web console's last calls keep a call's inputs and make
-     * them into text only when the Live page reads them. Inputs are kept that way only when they
-     * are small (at most {@link #MAX_VALUES} values, names and strings of at most
-     * {@link #VALUE_CHARS} characters, numbers of a fixed size), so that keeping them holds no more
-     * than their text would; larger ones are made into text at once. Nothing changes a call's
-     * inputs once it finished, so the text is the same whenever it is made.
+     * Whether the web console may keep these inputs as they are until it shows them
+     * ({@link ConsoleCall}): at most {@link #MAX_VALUES} values, names and strings of at most
+     * {@link #VALUE_CHARS} characters, numbers of a fixed size, so that keeping them holds no
+     * more than their text would.
      */
-    static Supplier<String> later(JsonObject inputs) {
-        if (small(inputs.getMap(), new int[] {MAX_VALUES})) {
-            return () -> of(inputs);
-        }
-        String text = of(inputs);
-        return () -> text;
+    static boolean small(JsonObject inputs) {
+        return small(inputs.getMap(), new int[] {MAX_VALUES});
     }
 
     private static boolean small(Object v, int[] budget) {

@@ -70,11 +70,11 @@ final class ProtectedToolMetrics extends ForwardingMetrics {
     /** A hidden tool's call is shown without its name, caller, inputs or error, as its counts are. */
     @Override
     public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
-                             long nanos) {
+                             String cache, long nanos) {
         if (hidden.contains(tool)) {
-            metrics.callFinished(PROTECTED, null, null, outcome, null, nanos);
+            metrics.callFinished(PROTECTED, null, null, outcome, null, cache, nanos);
         } else {
-            metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
+            metrics.callFinished(tool, caller, inputs, outcome, error, cache, nanos);
         }
     }
 

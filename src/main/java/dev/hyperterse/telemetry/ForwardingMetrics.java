@@ -33,8 +33,8 @@ public abstract class ForwardingMetrics implements Metrics {
 
     @Override
     public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
-                             long nanos) {
-        metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
+                             String cache, long nanos) {
+        metrics.callFinished(tool, caller, inputs, outcome, error, cache, nanos);
     }
 
     @Override

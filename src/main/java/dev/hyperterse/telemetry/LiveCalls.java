@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * exists only while the console is on: without it nothing here is on a call's path.
  *
  * <p>A call costs little here, and the Live page pays for what it shows when it reads it: a call
- * adds to counters without locks, writes its duration into its tool's window and one small record
+ * ({@link #callFinished}, its cache lookup included) finds its tool's counts once, adds to them
+ * without locks, writes its duration into its tool's window and one small record
  * (references, no text) into the ring of last calls; sorting the durations, turning inputs into
  * text and building JSON happen in {@link #snapshot}. Tool names come from the project (an
  * unknown tool counts as {@code unknown}), so the tables are bounded by the catalog.
@@ -64,18 +65,24 @@ public final class LiveCalls extends ForwardingMetrics {
             }
         }
 
-        void call(boolean failed, long duration) {
+        void call(boolean failed, String cache, long duration) {
             long n = calls.getAndIncrement();
             // opaque: a reader sees a whole duration, never half of one
             nanos.setOpaque((int) (n & (LATENCY_WINDOW - 1)), Math.max(0, duration));
             if (failed) {
                 errors.increment();
             }
+            if (cache != null) {
+                ("hit".equals(cache) ? cacheHits : cacheMisses).increment();
+            }
         }
 
         JsonObject toJson(String name) {
-            // errors before calls: a call is counted before its failure, so errors never exceed calls
+            // the rest before calls: a call is counted before its failure and its cache lookup,
+            // so neither ever exceeds the calls shown
             long failed = errors.sum();
+            long hits = cacheHits.sum();
+            long misses = cacheMisses.sum();
             long total = calls.get();
             long[] window = new long[LATENCY_WINDOW];
             int n = 0;
@@ -88,7 +95,7 @@ public final class LiveCalls extends ForwardingMetrics {
             long[] sorted = Arrays.copyOf(window, n);
             Arrays.sort(sorted);
             JsonObject json = new JsonObject().put("tool", name).put("calls", total).put("errors", failed)
-                    .put("cache_hits", cacheHits.sum()).put("cache_misses", cacheMisses.sum());
+                    .put("cache_hits", hits).put("cache_misses", misses);
             if (n > 0) {
                 json.put("p50_ms", millis(percentile(sorted, 0.50))).put("p99_ms", millis(percentile(sorted, 0.99)));
             }
@@ -136,19 +143,19 @@ public final class LiveCalls extends ForwardingMetrics {
     }
 
     @Override
-    public void toolCall(String tool, String outcome, long nanos) {
-        counts(tool).call(!"ok".equals(outcome), nanos);
-        metrics.toolCall(tool, outcome, nanos);
-    }
-
-    @Override
     public boolean recordsCalls() {
         return true;
     }
 
+    /**
+     * Counts the call (its tool's counts found once: the call's cache lookup comes with it, and
+     * {@link #toolCall} and {@link #cacheLookup} only pass their counts on) and keeps it among the
+     * last calls.
+     */
     @Override
     public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
-                             long nanos) {
+                             String cache, long nanos) {
+        counts(tool).call(!"ok".equals(outcome), cache, nanos);
         long number = calls.getAndIncrement();
         Call call = new Call(number, clock.millis(), tool, caller, inputs, outcome, error, nanos);
         int slot = (int) (number % RECENT);
@@ -158,14 +165,6 @@ public final class LiveCalls extends ForwardingMetrics {
                 break;
             }
         }
-        metrics.callFinished(tool, caller, inputs, outcome, error, nanos);
+        metrics.callFinished(tool, caller, inputs, outcome, error, cache, nanos);
     }
-
-    @Override
-    public void cacheLookup(String tool, boolean hit) {
-        ToolCounts counts = counts(tool);
-        (hit ? counts.cacheHits : counts.cacheMisses).increment();
-        metrics.cacheLookup(tool, hit);
-    }
-
 }

@@ -47,7 +47,8 @@ public interface Metrics {
 
     /**
      * One tool call through the pipeline finished, with what the web console shows of it; called
-     * only when {@link #recordsCalls} is true, besides {@link #toolCall}.
+     * only when {@link #recordsCalls} is true, besides {@link #toolCall} and {@link #cacheLookup}
+     * (whose counts it repeats, so that a recorder keeps a call's counts in one place per call).
      *
      * @param tool    the tool's name, or {@code unknown}
      * @param caller  the caller's subject when one was authenticated, else null
@@ -56,9 +57,11 @@ public interface Metrics {
      *                reads; asked for on any thread, any number of times), or null when not shown
      * @param outcome {@code ok}, or the key of the stage that failed
      * @param error   the failure's message as the caller gets it, or null
+     * @param cache   {@code hit} or {@code miss} when the call looked its result up in the result
+     *                cache (as {@link #cacheLookup} was told), else null
      */
     default void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
-                              long nanos) {
+                              String cache, long nanos) {
     }
 
     /** A cached tool's result was looked up: found ({@code hit}) or loaded ({@code miss}). */

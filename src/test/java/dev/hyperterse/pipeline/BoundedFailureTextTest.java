@@ -56,7 +56,7 @@ class BoundedFailureTextTest {
     void theConsolesInputsAreMadeWhenReadAndOnlySmallInputsAreKeptUntilThen() {
         JsonObject small = new JsonObject().put("customer_id", 7).put("password", "hunter2")
                 .put("tags", new JsonArray().add("a").add(true).add(1.5)).put("filter", new JsonObject().put("q", "x"));
-        java.util.function.Supplier<String> later = TracedInputs.later(small);
+        ConsoleCall later = new ConsoleCall(small).ended();
         String now = TracedInputs.of(small);
         assertEquals(now, later.get(), "the same text as traces show");
         assertEquals(later.get(), later.get(), "asked twice, the same");
@@ -71,7 +71,7 @@ class BoundedFailureTextTest {
         JsonObject bigNumber = new JsonObject().put("n", java.math.BigInteger.TEN.pow(100_000));
         JsonObject longName = new JsonObject().put("n".repeat(TracedInputs.VALUE_CHARS + 1), 1);
         for (JsonObject large : java.util.List.of(longText, many, bigNumber, longName)) {
-            java.util.function.Supplier<String> text = TracedInputs.later(large);
+            ConsoleCall text = new ConsoleCall(large).ended();
             String before = TracedInputs.of(large);
             large.put("added", "later");
             assertEquals(before, text.get(), "large inputs are made into text at once, not kept");

@@ -5,6 +5,10 @@ import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.QueryOptions;
 import dev.hyperterse.connector.QueryResult;
 import dev.hyperterse.connector.StatementDialect;
+import dev.hyperterse.telemetry.LiveCalls;
+import dev.hyperterse.telemetry.Metrics;
+import dev.hyperterse.telemetry.Telemetry;
+import dev.hyperterse.telemetry.Tracing;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -33,6 +37,8 @@ class PipelineCacheTest {
     SqliteProject db;
     Vertx vertx;
     Connector sqlite;
+    /** {@code sqlite}, counting the statements that reach it. */
+    Connector counting;
     final AtomicInteger statements = new AtomicInteger();
     /** The options of each statement that reached the database. */
     final List<QueryOptions> executed = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -62,7 +68,7 @@ class PipelineCacheTest {
         db = new SqliteProject(dir);
         vertx = db.vertx;
         sqlite = db.sqlite;
-        Connector counting = new Connector() {
+        counting = new Connector() {
             @Override
             public String adapterName() {
                 return sqlite.adapterName();
@@ -119,6 +125,55 @@ class PipelineCacheTest {
         assertEquals(1, statements.get());
         await(pipeline.execute("get-item", new JsonObject().put("id", 2), CallContext.empty()));
         assertEquals(2, statements.get());
+    }
+
+    @Test
+    void theConsoleCountsEachCallOnceWithItsCacheLookup() throws Exception {
+        List<String> passedOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Metrics beneath = new Metrics() {
+            @Override
+            public void toolCall(String tool, String outcome, long nanos) {
+                passedOn.add("call " + tool + " " + outcome);
+            }
+
+            @Override
+            public void cacheLookup(String tool, boolean hit) {
+                passedOn.add("cache " + tool + " " + hit);
+            }
+        };
+        LiveCalls live = new LiveCalls(beneath, java.time.Clock.systemUTC());
+        Pipeline console = db.pipeline(counting, new Telemetry(Tracing.OFF, live));
+        for (int i = 0; i < 3; i++) {
+            await(console.execute("get-item", new JsonObject().put("id", 1), CallContext.empty()));
+        }
+        await(console.execute("count-items", new JsonObject(), CallContext.empty()));
+        assertTrue(console.execute("get-item", new JsonObject().put("id", "one"), CallContext.empty())
+                .toCompletionStage().toCompletableFuture().handle((r, e) -> e != null).get(), "not an int: fails");
+        assertTrue(console.execute("no-such-tool", new JsonObject(), CallContext.empty())
+                .toCompletionStage().toCompletableFuture().handle((r, e) -> e != null).get());
+
+        JsonObject snapshot = live.snapshot();
+        Map<String, JsonObject> tools = new java.util.HashMap<>();
+        snapshot.getJsonArray("tools").forEach(row -> tools.put(((JsonObject) row).getString("tool"), (JsonObject) row));
+        JsonObject item = tools.get("get-item");
+        assertEquals(4, item.getInteger("calls"), item.encode());
+        assertEquals(1, item.getInteger("errors"), item.encode());
+        assertEquals(2, item.getInteger("cache_hits"), item.encode());
+        assertEquals(1, item.getInteger("cache_misses"), item.encode());
+        JsonObject count = tools.get("count-items");
+        assertEquals(1, count.getInteger("calls"), count.encode());
+        assertEquals(0, count.getInteger("cache_hits") + count.getInteger("cache_misses"), "its cache is off");
+        assertEquals(1, tools.get("unknown").getInteger("calls"));
+        assertEquals(3, tools.size(), snapshot.encode());
+        JsonArray recent = snapshot.getJsonArray("recent");
+        assertEquals(6, recent.size(), recent.encode());
+        assertEquals("{\"id\":1}", recent.getJsonObject(5).getString("inputs"), recent.encode());
+        assertEquals("input_validation", recent.getJsonObject(1).getString("outcome"), recent.encode());
+        assertEquals(2, statements.get(), "get-item's miss and count-items: the other two were hits");
+        // the metrics beneath (Prometheus) are told every call and lookup, once
+        assertEquals(List.of("cache get-item false", "call get-item ok", "cache get-item true", "call get-item ok",
+                "cache get-item true", "call get-item ok", "call count-items ok", "call get-item input_validation",
+                "call unknown resolution"), passedOn);
     }
 
     @Test

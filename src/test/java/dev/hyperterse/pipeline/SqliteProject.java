@@ -8,6 +8,7 @@ import dev.hyperterse.connector.Connectors;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.project.ProjectCompiler;
 import dev.hyperterse.server.ToolAssembly;
+import dev.hyperterse.telemetry.Telemetry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
@@ -39,8 +40,13 @@ final class SqliteProject implements AutoCloseable {
 
     /** A pipeline of the project's tools whose adapter {@code db} is {@code db}, with a 1 MB result cache. */
     Pipeline pipeline(Connector db) {
+        return pipeline(db, Telemetry.NONE);
+    }
+
+    /** The same, counting with {@code telemetry}. */
+    Pipeline pipeline(Connector db, Telemetry telemetry) {
         return new Pipeline(project.tools(), assembly.statements(), Map.of("db", db), assembly.authChecks(),
-                new CaffeineResultCache(vertx, 1 << 20), null);
+                new CaffeineResultCache(vertx, 1 << 20), null, telemetry);
     }
 
     @Override

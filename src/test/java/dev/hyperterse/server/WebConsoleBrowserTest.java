@@ -52,8 +52,9 @@ class WebConsoleBrowserTest {
     static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    /** A 1×1 PNG. */
-    static final String PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+    /** A 128×80 PNG of three bars (blue, orange, green) on white: small, and visible in the screenshot. */
+    static final String BARS_PNG = "iVBORw0KGgoAAAANSUhEUgAAAIAAAABQCAIAAABeYuqzAAAAuklEQVR42u3RQQ3AIBBEURRgoQaQUF8cawUR9dcq4LaBTXg/o2Be+bS14gIAAAQAgAAAEAAAAgBAAAAIAACdDvDUmAEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgGlXf0MGAAAAAAAAAAAAAAAAAAAAAAAAAEA2gDZayAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAyABwa0kAsgJofQAAABAAANrUD8/UkL4bTTvRAAAAAElFTkSuQmCC";
+    static final int BARS_WIDTH = 128;
     /** Eight silent samples of 16-bit mono WAV. */
     static final String SILENT_WAV = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
@@ -65,11 +66,11 @@ class WebConsoleBrowserTest {
         ProjectFiles.write(dir, "app/tools/sign-in/config.terse", "description: 'Check a user name and password'\n"
                 + "use: shop\nstatement: SELECT {{ inputs.user }} AS user_name\n"
                 + "inputs:\n  user:\n    type: string\n  password:\n    type: string\n");
-        // a handler answering with an image (a red pixel) and a sound (eight silent samples)
-        ProjectFiles.write(dir, "app/tools/pixel-chime/config.terse",
-                "description: 'Draw one pixel and play a chime'\n");
-        ProjectFiles.write(dir, "app/tools/pixel-chime/handler.ts", "export default () => ['A pixel and a chime.',\n"
-                + "  Image('" + PIXEL_PNG + "', 'image/png'),\n  Audio('" + SILENT_WAV + "', 'audio/wav')];\n");
+        // a handler answering with an image (three bars) and a sound (eight silent samples)
+        ProjectFiles.write(dir, "app/tools/bars-chime/config.terse",
+                "description: 'Draw three bars and play a chime'\n");
+        ProjectFiles.write(dir, "app/tools/bars-chime/handler.ts", "export default () => ['Three bars and a chime.',\n"
+                + "  Image('" + BARS_PNG + "', 'image/png'),\n  Audio('" + SILENT_WAV + "', 'audio/wav')];\n");
         TelemetrySetup telemetry = TelemetrySetup.forTesting(null, false, true);
         return RunningServer.start(dir, Map.of("SHOP_API_KEY", KEY),
                 s -> s.console(true).metricsToken(METRICS_TOKEN),
@@ -204,18 +205,18 @@ class WebConsoleBrowserTest {
     }
 
     @Test
-    void showsAToolsImageAndAudioContent() {
+    void showsAToolsImageAndAudioContent() throws IOException {
         connect(KEY);
-        find("draw a pixel");
-        click(By.xpath("//ul[@id='catalog']//button[text()='pixel-chime']"));
-        click(By.xpath("//form[@aria-label='Inputs of pixel-chime']//button[text()='Run']"));
+        find("draw bars");
+        click(By.xpath("//ul[@id='catalog']//button[text()='bars-chime']"));
+        click(By.xpath("//form[@aria-label='Inputs of bars-chime']//button[text()='Run']"));
         wait.until(d -> d.findElement(By.cssSelector("#tool-detail .result .outcome.good")));
         WebElement image = browser.findElement(By.cssSelector("#tool-detail .result figure img"));
-        assertEquals("data:image/png;base64," + PIXEL_PNG, image.getAttribute("src"));
+        assertEquals("data:image/png;base64," + BARS_PNG, image.getAttribute("src"));
         assertEquals("Image from content[1] (image/png)", image.getAttribute("alt"));
         org.openqa.selenium.JavascriptExecutor page = (org.openqa.selenium.JavascriptExecutor) browser;
-        // decoded: the page's policy let the data: URL load, and it is the pixel
-        wait.until(d -> Long.valueOf(1).equals(page.executeScript(
+        // decoded: the page's policy let the data: URL load, and it is the bars
+        wait.until(d -> Long.valueOf(BARS_WIDTH).equals(page.executeScript(
                 "return arguments[0].complete ? arguments[0].naturalWidth : null;", image)));
         WebElement audio = browser.findElement(By.cssSelector("#tool-detail .result figure audio"));
         assertEquals("data:audio/wav;base64," + SILENT_WAV, audio.getAttribute("src"));
@@ -223,9 +224,11 @@ class WebConsoleBrowserTest {
         assertEquals("Audio from content[2] (audio/wav)", audio.getAttribute("aria-label"));
         wait.until(d -> Boolean.TRUE.equals(page.executeScript(
                 "return arguments[0].error === null && arguments[0].readyState >= 1;", audio)));
-        assertEquals("A pixel and a chime.",
+        assertEquals("Three bars and a chime.",
                 browser.findElement(By.xpath("//div[@id='tool-detail']//details[summary='Text content']/pre"))
                         .getAttribute("textContent"));
+        page.executeScript("arguments[0].scrollIntoView({block: 'center'});", image);
+        screenshot("media");
     }
 
     @Test

@@ -25,12 +25,10 @@ class LiveCallsTest {
     void countsCallsErrorsAndCacheLookupsPerToolWithPercentilesOfTheRecentCalls() {
         LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
         for (int ms = 1; ms <= 100; ms++) {
-            live.toolCall("orders", ms % 10 == 0 ? "execution" : "ok", ms * 1_000_000L);
+            String cache = ms <= 2 ? "hit" : ms == 3 ? "miss" : null;
+            live.callFinished("orders", null, null, ms % 10 == 0 ? "execution" : "ok", null, cache, ms * 1_000_000L);
         }
-        live.cacheLookup("orders", true);
-        live.cacheLookup("orders", true);
-        live.cacheLookup("orders", false);
-        live.toolCall("customers", "ok", 2_500_000L);
+        live.callFinished("customers", null, null, "ok", null, null, 2_500_000L);
         JsonArray tools = live.snapshot().getJsonArray("tools");
         assertEquals(2, tools.size());
         assertEquals("customers", tools.getJsonObject(0).getString("tool"), "name order");
@@ -46,13 +44,31 @@ class LiveCallsTest {
     }
 
     @Test
+    void aCallIsCountedOnceWithItsCacheLookupWhateverElseItsToolIsCountedBy() {
+        LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
+        // the events of one cached call, as the pipeline sends them: only the last is the console's
+        live.cacheLookup("orders", true);
+        live.toolCall("orders", "ok", 1_000_000L);
+        live.callFinished("orders", null, null, "ok", null, "hit", 1_000_000L);
+        live.cacheLookup("orders", false);
+        live.toolCall("orders", "execution", 3_000_000L);
+        live.callFinished("orders", null, null, "execution", "execution failed", "miss", 3_000_000L);
+        JsonObject orders = live.snapshot().getJsonArray("tools").getJsonObject(0);
+        assertEquals(2, orders.getInteger("calls"), orders.encode());
+        assertEquals(1, orders.getInteger("errors"), orders.encode());
+        assertEquals(1, orders.getInteger("cache_hits"), orders.encode());
+        assertEquals(1, orders.getInteger("cache_misses"), orders.encode());
+        assertEquals(3.0, orders.getDouble("p99_ms"), orders.encode());
+    }
+
+    @Test
     void percentilesAreOfTheLastCallsOnly() {
         LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
         for (int i = 0; i < LiveCalls.LATENCY_WINDOW; i++) {
-            live.toolCall("slow-then-fast", "ok", 900_000_000L);
+            live.callFinished("slow-then-fast", null, null, "ok", null, null, 900_000_000L);
         }
         for (int i = 0; i < LiveCalls.LATENCY_WINDOW; i++) {
-            live.toolCall("slow-then-fast", "ok", 1_000_000L);
+            live.callFinished("slow-then-fast", null, null, "ok", null, null, 1_000_000L);
         }
         JsonObject tool = live.snapshot().getJsonArray("tools").getJsonObject(0);
         assertEquals(2 * LiveCalls.LATENCY_WINDOW, tool.getInteger("calls"));
@@ -65,7 +81,7 @@ class LiveCallsTest {
         assertTrue(live.recordsCalls());
         for (int i = 0; i < LiveCalls.RECENT + 7; i++) {
             String inputs = "{\"i\":" + i + "}";
-            live.callFinished("t" + i, i % 2 == 0 ? "ada" : null, () -> inputs, "ok", null, 1_000_000L);
+            live.callFinished("t" + i, i % 2 == 0 ? "ada" : null, () -> inputs, "ok", null, null, 1_000_000L);
         }
         JsonArray recent = live.snapshot().getJsonArray("recent");
         assertEquals(LiveCalls.RECENT, recent.size());
@@ -82,7 +98,7 @@ class LiveCallsTest {
         LiveCalls live = new LiveCalls(Metrics.NONE, CLOCK);
         AtomicInteger made = new AtomicInteger();
         for (int i = 0; i < 3 * LiveCalls.RECENT; i++) {
-            live.callFinished("t", null, () -> made.incrementAndGet() + "", "ok", null, 1);
+            live.callFinished("t", null, () -> made.incrementAndGet() + "", "ok", null, null, 1);
         }
         assertEquals(0, made.get(), "nothing made on the calls' path");
         live.snapshot();
@@ -105,10 +121,9 @@ class LiveCallsTest {
                     return;
                 }
                 for (int i = 0; i < each; i++) {
-                    live.toolCall("shared", i % 4 == 0 ? "execution" : "ok", 1_000_000L);
-                    live.cacheLookup("shared", i % 2 == 0);
                     int n = i;
-                    live.callFinished("shared", caller, () -> Integer.toString(n), "ok", null, 1_000_000L);
+                    live.callFinished("shared", caller, () -> Integer.toString(n), i % 4 == 0 ? "execution" : "ok",
+                            null, i % 2 == 0 ? "hit" : "miss", 1_000_000L);
                 }
             });
             thread.start();
@@ -151,8 +166,8 @@ class LiveCallsTest {
 
             @Override
             public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
-                                     long nanos) {
-                seen.add("finished " + tool);
+                                     String cache, long nanos) {
+                seen.add("finished " + tool + " " + cache);
             }
 
             @Override
@@ -172,11 +187,11 @@ class LiveCallsTest {
         };
         LiveCalls live = new LiveCalls(counting, CLOCK);
         live.toolCall("a", "ok", 1);
-        live.callFinished("a", null, null, "ok", null, 1);
+        live.callFinished("a", null, null, "ok", null, "miss", 1);
         live.cacheLookup("a", false);
         live.request("tools/call", "ok", 1);
         live.reload(true);
-        assertEquals(List.of("call a ok", "finished a", "cache a false", "request tools/call", "reload true"), seen);
+        assertEquals(List.of("call a ok", "finished a miss", "cache a false", "request tools/call", "reload true"), seen);
         assertFalse(Metrics.NONE.recordsCalls(), "without the console, call details are never gathered");
     }
 }
