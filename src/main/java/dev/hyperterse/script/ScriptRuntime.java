@@ -327,8 +327,14 @@ public final class ScriptRuntime implements ScriptInvoker {
 
     /** A warm-up a call claimed, made on a call worker; its outcome is the script's warm-up's. */
     private Future<Void> warmUpFor(WarmUp warmUp) {
+        long queued = System.nanoTime();
         return workers.<Void>executeBlocking(() -> {
-            warmUp.pool.warm(warmUp.limit);
+            metrics.scriptWorkerBusy(System.nanoTime() - queued);
+            try {
+                warmUp.pool.warm(warmUp.limit);
+            } finally {
+                metrics.scriptWorkerIdle();
+            }
             return null;
         }, false).andThen(ar -> {
             if (ar.failed()) {
