@@ -88,19 +88,20 @@ class DeferredStartWorkTest {
         catalog(2);
         try (RunningServer server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS
                 .withReloads(RunningServer.recompile(dir, Map.of(), Connectors.builtIn()), null))) {
-            RunningServer.writeTool(dir, "get-tide", "description: 'Tide times for a harbour'\nuse: db\n"
-                    + "statement: SELECT 2 AS two\n");
-            server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-            assertFalse(server.server().snapshots().peek().backend().searchIndex().started(),
+            assertFalse(addToolAndReload(server, "get-tide", "Tide times for a harbour"),
                     "never searched: the new index waits for a search too");
             assertEquals("get-tide", search(server, "tide times").getJsonObject(0).getString("name"));
-            RunningServer.writeTool(dir, "get-moon", "description: 'Phase of the moon'\nuse: db\n"
-                    + "statement: SELECT 3 AS three\n");
-            server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
-            assertTrue(server.server().snapshots().peek().backend().searchIndex().started(),
+            assertTrue(addToolAndReload(server, "get-moon", "Phase of the moon"),
                     "searched before: the new index is built with the reload");
             assertEquals("get-moon", search(server, "phase of the moon").getJsonObject(0).getString("name"));
         }
+    }
+
+    /** Adds a tool, reloads; whether the new version's index was started by the reload. */
+    private boolean addToolAndReload(RunningServer server, String name, String description) throws Exception {
+        RunningServer.writeTool(dir, name, "description: '" + description + "'\nuse: db\nstatement: SELECT 1 AS one\n");
+        server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+        return server.server().snapshots().peek().backend().searchIndex().started();
     }
 
     /** The first call of a fresh server is a search: it comes while the index is being built, or before. */
