@@ -42,10 +42,12 @@ COPY tools-examples /app/tools-examples
 COPY deploy/docker/entrypoint.sh /app/entrypoint.sh
 # PORT is the listen port (when neither --port nor the project's server.port sets one) and the port
 # the health check probes. user.home: Truffle and JNA unpack native helpers under ~/.cache, and the
-# home folder is not writable here (nor is there one for a --user "$(id -u):$(id -g)" user). Set
-# before the training below, so the cache is made with the flags the server runs with.
+# home folder is not writable here (nor is there one for a --user "$(id -u):$(id -g)" user).
+# TrimNativeHeapInterval: the JVM hands the C heap its warm-up freed back every 5 s (some 20 MB that
+# glibc keeps otherwise, counted against the container's memory limit; docs/operations.md#memory).
+# Set before the training below, so the cache is made with the flags the server runs with.
 ENV PORT=8080
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Duser.home=/tmp"
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError -Duser.home=/tmp"
 # the start-up cache, trained on the quickstart with this image's JVM (it holds the JDK's, Vert.x's
 # and the server's classes, which every project uses); the training's database and caches go
 RUN java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -jar /app/hyperterse.jar \

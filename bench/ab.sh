@@ -3,12 +3,15 @@
 # then wrk runs alternating between them, round after round, so the shared machine's load moves
 # both alike. Reports per server the median req/s and the median server CPU per call
 # (utime+stime of the process from /proc/PID/stat over each run, divided by its requests), and
-# the ratios B / A. For before/after figures of a change to the per-call path.
+# the ratios B / A, then each side's RSS after the runs (and its peak). For before/after figures of
+# a change to the per-call path, or of a JVM flag.
 #
 #   bench/ab.sh A.jar B.jar [pg|cached|heartbeat|redis]...      (default: pg cached heartbeat)
 #
 # A side is "JAR" or "JAR@instances" (server.instances for that side, e.g. target/hyperterse.jar@1).
-# BENCH_ARGS_A and BENCH_ARGS_B add arguments to that side's `start` (e.g. BENCH_ARGS_B=--console).
+# BENCH_ARGS_A and BENCH_ARGS_B add arguments to that side's `start` (e.g. BENCH_ARGS_B=--console);
+# BENCH_JAVA_OPTS_A and BENCH_JAVA_OPTS_B add JVM flags to that side (after BENCH_JAVA_OPTS), so
+# one jar can run against itself with other flags (e.g. BENCH_JAVA_OPTS_B=-XX:TrimNativeHeapInterval=5000).
 # Paths as in bench/profile.sh: pg (PostgreSQL point select, cache off), cached (result-cache hits
 # on ids 1-10), heartbeat (GET /heartbeat), redis (a Redis GET of one of 1,000 keys, cache off;
 # asked for, the project gets a redis adapter on BENCH_REDIS_URL [redis://127.0.0.1:6379/0]).
@@ -64,6 +67,8 @@ EOF
 
 # side_args NAME: the extra start arguments of side a or b
 side_args() { if [[ $1 == a ]]; then echo "${BENCH_ARGS_A:-}"; else echo "${BENCH_ARGS_B:-}"; fi; }
+# side_java_opts NAME: the extra JVM flags of side a or b
+side_java_opts() { if [[ $1 == a ]]; then echo "${BENCH_JAVA_OPTS_A:-}"; else echo "${BENCH_JAVA_OPTS_B:-}"; fi; }
 
 # start_side NAME SPEC PORT: sets SIDE_PID
 start_side() {
@@ -76,7 +81,7 @@ start_side() {
   [[ -z $instances ]] || printf 'server:\n  instances: %s\n' "$instances" >>"$project/.hyperterse"
   port_free "$port" || die "port $port is in use (set BENCH_PORT)"
   # shellcheck disable=SC2086
-  BENCH_PG_URL=$PG_URL BENCH_REDIS_URL=$REDIS_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} -jar "$jar" start "$project" --port "$port" --log-level 2 $(side_args "$name") \
+  BENCH_PG_URL=$PG_URL BENCH_REDIS_URL=$REDIS_URL "$JAVA_BIN" ${BENCH_JAVA_OPTS:-} $(side_java_opts "$name") -jar "$jar" start "$project" --port "$port" --log-level 2 $(side_args "$name") \
     >"$OUT/logs/ab-$name.log" 2>&1 &
   SIDE_PID=$!
   BENCH_PIDS+=("$SIDE_PID")
@@ -125,7 +130,8 @@ for i in $(seq 1 "$RUNS"); do
   log "round $i done"
 done
 
-echo "A = $SIDE_A ${BENCH_ARGS_A:-}; B = $SIDE_B ${BENCH_ARGS_B:-}; $RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo "RSS after the runs: A $(rss_mb "$PID_A") MB (peak $(hwm_mb "$PID_A") MB), B $(rss_mb "$PID_B") MB (peak $(hwm_mb "$PID_B") MB)"
+echo "A = $SIDE_A ${BENCH_JAVA_OPTS_A:-} ${BENCH_ARGS_A:-}; B = $SIDE_B ${BENCH_JAVA_OPTS_B:-} ${BENCH_ARGS_B:-}; ${BENCH_JAVA_OPTS:+both: $BENCH_JAVA_OPTS; }$RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 printf '| path | A req/s | B req/s | B/A | A CPU µs/call | B CPU µs/call | B/A | A CPU per run | B CPU per run |\n|---|---|---|---|---|---|---|---|---|\n'
 for path in "${paths[@]}"; do
   # shellcheck disable=SC2086

@@ -44,8 +44,8 @@ public final class HyperterseServer {
     private static final Logger LOG = LoggerFactory.getLogger(HyperterseServer.class);
     public static final String MCP_PATH = "/mcp";
     /**
-     * How long after it starts serving a server begins to build the search index and bind the JVM
-     * meters (Lucene's first index and the meters are a large part of a start's CPU on a small machine).
+     * How long after it starts serving a server binds the JVM meters (a large part of a start's CPU
+     * on a small machine). The search index waits for the first search (see {@link Snapshot#startIndexing}).
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
@@ -226,19 +226,17 @@ public final class HyperterseServer {
                         // scripts checked before the start load now (ServeOptions.scriptsChecked), so
                         // that setting up the listeners and the databases had the machine to itself
                         current.peek().warmUpScripts();
-                        // serving now: what only some calls need is readied in the background,
-                        // once a new server's first calls (a client's initialize, tools/list, a
-                        // call) had the machine to themselves; a search or a scrape before that
-                        // readies what it needs itself
-                        vertx.setTimer(BACKGROUND_START.toMillis(), id -> {
-                            current.peek().startIndexing();
-                            if (setup.metricsEnabled()) {
-                                vertx.executeBlocking(() -> {
-                                    setup.bindJvmMetrics();
-                                    return null;
-                                }, false);
-                            }
-                        });
+                        // serving now: the JVM meters are bound in the background, once a new
+                        // server's first calls (a client's initialize, tools/list, a call) had the
+                        // machine to themselves; a scrape before that binds them itself. The search
+                        // index is built by the first search: a server no one searches never holds
+                        // Lucene's classes, the static table and the tool vectors
+                        if (setup.metricsEnabled()) {
+                            vertx.setTimer(BACKGROUND_START.toMillis(), id -> vertx.executeBlocking(() -> {
+                                setup.bindJvmMetrics();
+                                return null;
+                            }, false));
+                        }
                         // said once everything is in place, the watcher included: a change made after
                         // this line is seen
                         Runnable announce = () -> LOG.info("serving '{}' ({}, {}) at http://{}:{}{} ({} on {})",
@@ -305,7 +303,11 @@ public final class HyperterseServer {
      * were set up at start, so their settings wait for a restart.
      */
     private static void swapped(ProjectChanges changes, Snapshot old, Snapshot now) {
-        now.startIndexing();
+        // a server that has been searched gets the new version's index at once, so its next search
+        // does not wait for it; one never searched keeps waiting for its first search
+        if (old.indexingStarted()) {
+            now.startIndexing();
+        }
         changes.served(now.project());
         if (!old.project().config().server().equals(now.project().config().server())
                 || !old.project().config().observability().equals(now.project().config().observability())) {

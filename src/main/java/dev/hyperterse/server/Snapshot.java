@@ -118,6 +118,11 @@ public final class Snapshot {
         backend.searchIndex().start();
     }
 
+    /** Whether this snapshot's search index has been asked for (by a search or {@link #startIndexing}). */
+    public boolean indexingStarted() {
+        return backend.searchIndex().started();
+    }
+
     /**
      * Connects every adapter in parallel (while the statements compile and the scripts load),
      * checks every statement against its database, and assembles the pipeline. Fails with a
@@ -152,8 +157,9 @@ public final class Snapshot {
                                  ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops,
                                  boolean strictStatements, boolean scriptsLater) {
         // indexing needs only the tools, and only search needs the index: it is built on a worker
-        // once the snapshot serves (startIndexing) or at the first search, whichever comes first
-        // (the hybrid ranking's first index also loads Lucene, about half a second of a start)
+        // at the first search (or startIndexing, which a reload calls when the version it replaces
+        // was searched); the hybrid ranking's first index loads Lucene (about half a second, and
+        // some 4 MB of class metadata), the static ranking its table and vocabulary (12 MB of heap)
         IndexBuild indexing = new IndexBuild(() -> {
             Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
                     project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);

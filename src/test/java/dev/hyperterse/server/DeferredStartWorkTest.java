@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a start leaves for later: the search index (built shortly after the server serves, a search
- * before then waiting for it), the script engine (started only for a project with scripts, also when a
+ * What a start leaves for later: the search index (built by the first search, which waits for it;
+ * after a reload at once if the version before was searched), the script engine (started only for a project with scripts, also when a
  * reload brings the first one) and the JVM meters (bound once serving, or by the first scrape).
  */
 class DeferredStartWorkTest {
@@ -66,19 +66,42 @@ class DeferredStartWorkTest {
         }
     }
 
-    /** A new server's first calls have the machine to themselves: the index is built a moment later. */
+    /**
+     * Only a search builds the index: a server no one searches never holds the ranking's libraries
+     * and tables. Past the moment the JVM meters are bound, it is still not started; a search starts it.
+     */
     @Test
-    void aFreshServerBuildsTheIndexAMomentAfterServing() throws Exception {
+    void aFreshServerBuildsTheIndexAtItsFirstSearch() throws Exception {
         catalog(3);
         try (RunningServer server = RunningServer.start(dir)) {
+            Thread.sleep(HyperterseServer.BACKGROUND_START.toMillis() + 500);
             assertFalse(server.server().snapshots().peek().backend().searchIndex().started(),
-                    "not started as the server begins to serve");
-            long deadline = System.nanoTime() + HyperterseServer.BACKGROUND_START.toNanos() + TimeUnit.SECONDS.toNanos(30);
-            while (!server.server().snapshots().peek().backend().searchIndex().started()) {
-                assertTrue(System.nanoTime() < deadline, "the index was never started");
-                Thread.sleep(20);
-            }
+                    "not started without a search");
+            assertEquals("get-forecast", search(server, "weather forecast").getJsonObject(0).getString("name"));
+            assertTrue(server.server().snapshots().peek().backend().searchIndex().started());
         }
+    }
+
+    /** After a reload the new version's index is built at once if the old one was searched, else left for a search. */
+    @Test
+    void aReloadBuildsTheNewIndexAtOnceOnlyWhenTheOldOneWasSearched() throws Exception {
+        catalog(2);
+        try (RunningServer server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS
+                .withReloads(RunningServer.recompile(dir, Map.of(), Connectors.builtIn()), null))) {
+            assertFalse(addToolAndReload(server, "get-tide", "Tide times for a harbour"),
+                    "never searched: the new index waits for a search too");
+            assertEquals("get-tide", search(server, "tide times").getJsonObject(0).getString("name"));
+            assertTrue(addToolAndReload(server, "get-moon", "Phase of the moon"),
+                    "searched before: the new index is built with the reload");
+            assertEquals("get-moon", search(server, "phase of the moon").getJsonObject(0).getString("name"));
+        }
+    }
+
+    /** Adds a tool, reloads; whether the new version's index was started by the reload. */
+    private boolean addToolAndReload(RunningServer server, String name, String description) throws Exception {
+        RunningServer.writeTool(dir, name, "description: '" + description + "'\nuse: db\nstatement: SELECT 1 AS one\n");
+        server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+        return server.server().snapshots().peek().backend().searchIndex().started();
     }
 
     /** The first call of a fresh server is a search: it comes while the index is being built, or before. */
