@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a start leaves for later: the search index (built by the first search, which waits for it;
+ * What a start leaves for later: the search index (built by the first tools/list or search, which waits for it;
  * after a reload at once if the version before was searched), the script engine (started only for a project with scripts, also when a
  * reload brings the first one) and the JVM meters (bound once serving, or by the first scrape).
  */
@@ -67,7 +67,7 @@ class DeferredStartWorkTest {
     }
 
     /**
-     * Only a search builds the index: a server no one searches never holds the ranking's libraries
+     * A call by name does not build the index: a server no one searches never holds the ranking's libraries
      * and tables. Past the moment the JVM meters are bound, it is still not started; a search starts it.
      */
     @Test
@@ -79,6 +79,21 @@ class DeferredStartWorkTest {
                     "not started without a search");
             assertEquals("get-forecast", search(server, "weather forecast").getJsonObject(0).getString("name"));
             assertTrue(server.server().snapshots().peek().backend().searchIndex().started());
+        }
+    }
+
+    /** A client that lists the tools is shown search and likely to use it next: the build starts then. */
+    @Test
+    void listingTheToolsStartsTheIndex() throws Exception {
+        catalog(3);
+        try (RunningServer server = RunningServer.start(dir)) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            http.rows("get-forecast", new JsonObject());
+            assertFalse(server.server().snapshots().peek().backend().searchIndex().started(),
+                    "a call by name does not start it");
+            assertEquals(200, http.mcp(RawHttp.request(1, "tools/list", new JsonObject())).statusCode());
+            assertTrue(server.server().snapshots().peek().backend().searchIndex().started(), "tools/list starts it");
+            assertEquals("get-forecast", search(server, "weather forecast").getJsonObject(0).getString("name"));
         }
     }
 
