@@ -157,8 +157,8 @@ public final class Snapshot {
                                  ScriptEngine engine, java.util.function.IntSupplier serverPort, List<Loop> loops,
                                  boolean strictStatements, boolean scriptsLater) {
         // indexing needs only the tools, and only search needs the index: it is built on a worker
-        // at the first search (or startIndexing, which a reload calls when the version it replaces
-        // was searched); the hybrid ranking's first index loads Lucene (about half a second, and
+        // at a client's first tools/list or search (or startIndexing, which a reload calls when the
+        // version it replaces was searched); the hybrid ranking's first index loads Lucene (about half a second, and
         // some 4 MB of class metadata), the static ranking its table and vocabulary (12 MB of heap)
         IndexBuild indexing = new IndexBuild(() -> {
             Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
