@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -19,7 +20,8 @@ import java.util.stream.IntStream;
 
 /**
  * The web console's view of the server's own metrics: each tool's calls, failures, latency
- * (p50 and p99 of its most recent {@value #LATENCY_WINDOW} calls) and cache lookups, and the
+ * (p50 and p99 of its most recent calls, up to {@value #LATENCY_WINDOW} on each event loop) and
+ * cache lookups, and the
  * last {@value #RECENT} calls with their caller, duration, outcome and inputs as traces show
  * them. It observes what the server counts, passing every event on to the metrics it wraps, and
  * exists only while the console is on: without it nothing here is on a call's path.
@@ -27,48 +29,93 @@ import java.util.stream.IntStream;
  * <p>A call costs little here, and the Live page pays for what it shows when it reads it: a call
  * ({@link #callFinished}, its cache lookup included) finds its tool's counts once, adds to them
  * without locks, writes its duration into its tool's window and one small record
- * (references, no text) into the ring of last calls; sorting the durations, turning inputs into
+ * (references, no text) into the ring of last calls, the window and the ring of its thread's
+ * stripe, so event loops do not write each other's memory; sorting the durations, turning inputs into
  * text and building JSON happen in {@link #snapshot}. Tool names come from the project (an
  * unknown tool counts as {@code unknown}), so the tables are bounded by the catalog.
  */
 public final class LiveCalls extends ForwardingMetrics {
     /** The most recent calls kept. */
     public static final int RECENT = 50;
-    /** The calls per tool whose durations make its percentiles (a power of two: a slot is a mask away). */
+    /** The calls per tool and stripe whose durations make its percentiles (a power of two: a slot is a mask away). */
     static final int LATENCY_WINDOW = 1024;
     /** A window slot no call has written yet. */
     private static final long EMPTY = -1;
 
+    /**
+     * How many ways the records are split. Each thread writes to one part of its own (event loops
+     * first, as they finish most calls), so two event loops never write the same memory for the
+     * same tool, nor the same ring of last calls: a call's record stays in its core's cache.
+     */
+    static final int STRIPES = 8;
+    private static final AtomicInteger NEXT_STRIPE = new AtomicInteger();
+    private static final ThreadLocal<Integer> STRIPE =
+            ThreadLocal.withInitial(() -> NEXT_STRIPE.getAndIncrement() & (STRIPES - 1));
+
     private final Clock clock;
     private final Map<String, ToolCounts> tools = new ConcurrentHashMap<>();
-    /** The ring of the last calls: call number n is in slot n % RECENT, unless a newer one is. */
-    private final AtomicReferenceArray<Call> recent = new AtomicReferenceArray<>(RECENT);
-    private final AtomicLong calls = new AtomicLong();
+    /** The last calls, a ring per stripe: merged by time when the page reads them. */
+    private final Ring[] recent = new Ring[STRIPES];
 
     public LiveCalls(Metrics metrics, Clock clock) {
         super(metrics);
         this.clock = clock;
+        for (int i = 0; i < STRIPES; i++) {
+            recent[i] = new Ring();
+        }
     }
 
-    /** Per tool: counts since start, and a ring of recent durations. */
-    private static final class ToolCounts {
-        /** Calls since start; call n writes its duration into slot n of the window. */
+    /** One stripe's last calls: its call number n is in slot n % RECENT, unless a newer one is. */
+    private static final class Ring {
         final AtomicLong calls = new AtomicLong();
-        final LongAdder errors = new LongAdder();
-        final LongAdder cacheHits = new LongAdder();
-        final LongAdder cacheMisses = new LongAdder();
+        final AtomicReferenceArray<Call> slots = new AtomicReferenceArray<>(RECENT);
+
+        void add(long at, String tool, String caller, Supplier<String> inputs, String outcome, String error,
+                 long nanos) {
+            long number = calls.getAndIncrement();
+            Call call = new Call(number, at, tool, caller, inputs, outcome, error, nanos);
+            int slot = (int) (number % RECENT);
+            // a call that took its number long ago (its thread was paused) does not replace a newer one
+            for (Call there = slots.get(slot); there == null || there.number() < number; there = slots.get(slot)) {
+                if (slots.compareAndSet(slot, there, call)) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** One stripe's durations of a tool: its call n writes slot n of the window. */
+    private static final class Window {
+        final AtomicLong calls = new AtomicLong();
         final AtomicLongArray nanos = new AtomicLongArray(LATENCY_WINDOW);
 
-        ToolCounts() {
+        Window() {
             for (int i = 0; i < LATENCY_WINDOW; i++) {
                 nanos.setPlain(i, EMPTY);
             }
         }
 
-        void call(boolean failed, String cache, long duration) {
+        void add(long duration) {
             long n = calls.getAndIncrement();
             // opaque: a reader sees a whole duration, never half of one
             nanos.setOpaque((int) (n & (LATENCY_WINDOW - 1)), Math.max(0, duration));
+        }
+    }
+
+    /** Per tool: counts since start, and the recent durations, a window per stripe that has had a call. */
+    private static final class ToolCounts {
+        final LongAdder errors = new LongAdder();
+        final LongAdder cacheHits = new LongAdder();
+        final LongAdder cacheMisses = new LongAdder();
+        final AtomicReferenceArray<Window> windows = new AtomicReferenceArray<>(STRIPES);
+
+        void call(int stripe, boolean failed, String cache, long duration) {
+            Window window = windows.get(stripe);
+            if (window == null) {
+                windows.compareAndSet(stripe, null, new Window());
+                window = windows.get(stripe);
+            }
+            window.add(duration);
             if (failed) {
                 errors.increment();
             }
@@ -83,16 +130,24 @@ public final class LiveCalls extends ForwardingMetrics {
             long failed = errors.sum();
             long hits = cacheHits.sum();
             long misses = cacheMisses.sum();
-            long total = calls.get();
-            long[] window = new long[LATENCY_WINDOW];
+            long total = 0;
+            long[] all = new long[0];
             int n = 0;
-            for (int i = 0; i < LATENCY_WINDOW; i++) {
-                long duration = nanos.getOpaque(i);
-                if (duration != EMPTY) {
-                    window[n++] = duration;
+            for (int s = 0; s < STRIPES; s++) {
+                Window window = windows.get(s);
+                if (window == null) {
+                    continue;
+                }
+                total += window.calls.get();
+                all = Arrays.copyOf(all, n + LATENCY_WINDOW);
+                for (int i = 0; i < LATENCY_WINDOW; i++) {
+                    long duration = window.nanos.getOpaque(i);
+                    if (duration != EMPTY) {
+                        all[n++] = duration;
+                    }
                 }
             }
-            long[] sorted = Arrays.copyOf(window, n);
+            long[] sorted = Arrays.copyOf(all, n);
             Arrays.sort(sorted);
             JsonObject json = new JsonObject().put("tool", name).put("calls", total).put("errors", failed)
                     .put("cache_hits", hits).put("cache_misses", misses);
@@ -137,8 +192,12 @@ public final class LiveCalls extends ForwardingMetrics {
         JsonArray toolRows = new JsonArray();
         new TreeMap<>(tools).forEach((name, counts) -> toolRows.add(counts.toJson(name)));
         JsonArray last = new JsonArray();
-        IntStream.range(0, RECENT).mapToObj(recent::get).filter(Objects::nonNull)
-                .sorted(Comparator.comparingLong(Call::number).reversed()).forEach(call -> last.add(call.toJson()));
+        // newest first: by time across the stripes, by number within one (a stripe's calls in the
+        // same millisecond keep their order)
+        Arrays.stream(recent).flatMap(ring -> IntStream.range(0, RECENT).mapToObj(ring.slots::get))
+                .filter(Objects::nonNull)
+                .sorted(Comparator.comparingLong(Call::at).thenComparingLong(Call::number).reversed())
+                .limit(RECENT).forEach(call -> last.add(call.toJson()));
         return new JsonObject().put("at", clock.millis()).put("tools", toolRows).put("recent", last);
     }
 
@@ -155,16 +214,9 @@ public final class LiveCalls extends ForwardingMetrics {
     @Override
     public void callFinished(String tool, String caller, Supplier<String> inputs, String outcome, String error,
                              String cache, long nanos) {
-        counts(tool).call(!"ok".equals(outcome), cache, nanos);
-        long number = calls.getAndIncrement();
-        Call call = new Call(number, clock.millis(), tool, caller, inputs, outcome, error, nanos);
-        int slot = (int) (number % RECENT);
-        // a call that took its number long ago (its thread was paused) does not replace a newer one
-        for (Call there = recent.get(slot); there == null || there.number() < number; there = recent.get(slot)) {
-            if (recent.compareAndSet(slot, there, call)) {
-                break;
-            }
-        }
+        int stripe = STRIPE.get();
+        counts(tool).call(stripe, !"ok".equals(outcome), cache, nanos);
+        recent[stripe].add(clock.millis(), tool, caller, inputs, outcome, error, nanos);
         metrics.callFinished(tool, caller, inputs, outcome, error, cache, nanos);
     }
 }
