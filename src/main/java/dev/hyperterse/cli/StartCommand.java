@@ -420,12 +420,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
      *                     goes unnoticed here; the JVM itself warns about it)
      */
     static String unusedCacheWarning(List<String> jvmArguments, String vmInfo) {
-        String cache = null;
-        for (String a : jvmArguments) {
-            if (a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile=")) {
-                cache = a.substring(a.indexOf('=') + 1);
-            }
-        }
+        String cache = givenCache(jvmArguments);
         if (cache == null || vmInfo != null && vmInfo.contains("sharing")) {
             return null;
         }
@@ -453,21 +448,30 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
      * @param jdk     the running JDK's feature release
      */
     static String cacheNotGivenHint(List<String> jvmArguments, List<Path> folders, int jdk) {
-        for (String a : jvmArguments) {
-            if (a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile=")) {
-                return null;
-            }
+        if (givenCache(jvmArguments) != null) {
+            return null;
         }
-        String name = jdk >= 25 ? "hyperterse.aot" : "hyperterse.jsa";
+        AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
         for (Path folder : folders) {
-            Path cache = folder.resolve(name);
+            Path cache = folder.resolve(flags.defaultFile());
             if (Files.isRegularFile(cache)) {
                 return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
-                        + (jdk >= 25 ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + Main.shellWord(cache.toString())
+                        + flags.use() + Main.shellWord(cache.toString())
                         + " before -jar for a faster start (should it be stale, the JVM says so and starts without it)";
             }
         }
         return null;
+    }
+
+    /** The start-up cache the JVM was given ({@code -XX:AOTCache} or {@code -XX:SharedArchiveFile}, the last one wins), or null. */
+    private static String givenCache(List<String> jvmArguments) {
+        String cache = null;
+        for (String a : jvmArguments) {
+            if (a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile=")) {
+                cache = a.substring(a.indexOf('=') + 1);
+            }
+        }
+        return cache;
     }
 
     /** The JVM's arguments as given: its command line and the variables the launcher reads options from. */
