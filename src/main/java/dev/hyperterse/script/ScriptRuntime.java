@@ -239,10 +239,8 @@ public final class ScriptRuntime implements ScriptInvoker {
                 LOG.debug("script {} loaded in {} ms", w.script, (System.nanoTime() - t0) / 1_000_000);
                 return true;
             }, false).onComplete(ar -> {
-                if (ar.failed()) {
-                    loadFailed(w, ar.cause());
-                } else if (ar.result()) {
-                    w.outcome.tryComplete();
+                if (ar.failed() || ar.result()) {
+                    settle(w, ar.cause());
                 }
             });
         }
@@ -261,9 +259,14 @@ public final class ScriptRuntime implements ScriptInvoker {
         });
     }
 
-    /** A script's load failed: said as an error while serving (when no start-up waits to report it). */
-    private void loadFailed(WarmUp w, Throwable failure) {
-        if (w.outcome.tryFail(failure) && warmer != workers && !closing.get()) {
+    /**
+     * A warm-up's load ended, {@code failure} null when it succeeded: its outcome is set, and a
+     * failure said as an error while serving (when no start-up waits to report it).
+     */
+    private void settle(WarmUp w, Throwable failure) {
+        if (failure == null) {
+            w.outcome.tryComplete();
+        } else if (w.outcome.tryFail(failure) && warmer != workers && !closing.get()) {
             LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
                     + "it persist)", w.script, failure.getMessage());
         }
@@ -336,13 +339,7 @@ public final class ScriptRuntime implements ScriptInvoker {
                 metrics.scriptWorkerIdle();
             }
             return null;
-        }, false).andThen(ar -> {
-            if (ar.failed()) {
-                loadFailed(warmUp, ar.cause());
-            } else {
-                warmUp.outcome.tryComplete();
-            }
-        });
+        }, false).andThen(ar -> settle(warmUp, ar.cause()));
     }
 
     /** Runs a call on a worker, its time limit counted from {@code called}. */
