@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -130,16 +131,12 @@ public final class LiveCalls extends ForwardingMetrics {
             long failed = errors.sum();
             long hits = cacheHits.sum();
             long misses = cacheMisses.sum();
+            List<Window> used = IntStream.range(0, STRIPES).mapToObj(windows::get).filter(Objects::nonNull).toList();
             long total = 0;
-            long[] all = new long[0];
+            long[] all = new long[used.size() * LATENCY_WINDOW];
             int n = 0;
-            for (int s = 0; s < STRIPES; s++) {
-                Window window = windows.get(s);
-                if (window == null) {
-                    continue;
-                }
+            for (Window window : used) {
                 total += window.calls.get();
-                all = Arrays.copyOf(all, n + LATENCY_WINDOW);
                 for (int i = 0; i < LATENCY_WINDOW; i++) {
                     long duration = window.nanos.getOpaque(i);
                     if (duration != EMPTY) {
