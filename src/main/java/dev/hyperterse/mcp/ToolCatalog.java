@@ -107,8 +107,9 @@ final class ToolCatalog {
         // execute's tool is declared a header parameter only where the operator asked for it
         boolean mirrored = headers && backend.access().executeToolHeader();
         if (backend.exposure().listsMetaTools()) {
-            // a client shown search is likely to search next: the index (built by the first search,
-            // so that a server no one searches never holds it) starts now, once, on a worker
+            // a client shown search is likely to search next: the index (left unbuilt until a
+            // client lists or searches, so a server no one searches never holds it) starts now,
+            // once, on a worker
             backend.searchIndex().start();
         }
         if (!backend.exposure().listsProjectTools()) {

@@ -8,9 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * A snapshot's search index, built once, when first asked for or when {@link #start()} is called
- * (the server does so after a reload when the version before was searched): loading the ranking's
- * libraries and indexing the tools takes a noticeable part of a start and memory a server no one
- * searches need not hold, and nothing but {@code search} needs the index. A search that comes
+ * (the server does so at a client's first {@code tools/list}, and after a reload when the version
+ * before was searched): loading the ranking's libraries and indexing the tools takes a noticeable
+ * part of a start and memory a server no one searches need not hold, and nothing but {@code search} needs the index. A search that comes
  * before the index is ready waits for it, so it answers exactly as a later one would.
  */
 public final class IndexBuild {

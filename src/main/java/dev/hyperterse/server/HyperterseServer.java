@@ -45,7 +45,8 @@ public final class HyperterseServer {
     public static final String MCP_PATH = "/mcp";
     /**
      * How long after it starts serving a server binds the JVM meters (a large part of a start's CPU
-     * on a small machine). The search index waits for the first search (see {@link Snapshot#startIndexing}).
+     * on a small machine). The search index waits for a client's first tools/list or search (see
+     * {@link Snapshot#startIndexing}).
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
     public static final String READY_PATH = "/ready";
@@ -229,8 +230,9 @@ public final class HyperterseServer {
                         // serving now: the JVM meters are bound in the background, once a new
                         // server's first calls (a client's initialize, tools/list, a call) had the
                         // machine to themselves; a scrape before that binds them itself. The search
-                        // index is built by the first search: a server no one searches never holds
-                        // Lucene's classes, the static table and the tool vectors
+                        // index is built at a client's first tools/list or search: a server whose
+                        // clients do neither never holds Lucene's classes, the static table and the
+                        // tool vectors
                         if (setup.metricsEnabled()) {
                             vertx.setTimer(BACKGROUND_START.toMillis(), id -> vertx.executeBlocking(() -> {
                                 setup.bindJvmMetrics();

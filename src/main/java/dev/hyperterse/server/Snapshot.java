@@ -118,7 +118,7 @@ public final class Snapshot {
         backend.searchIndex().start();
     }
 
-    /** Whether this snapshot's search index has been asked for (by a search or {@link #startIndexing}). */
+    /** Whether this snapshot's search index has been asked for (by tools/list, a search or {@link #startIndexing}). */
     public boolean indexingStarted() {
         return backend.searchIndex().started();
     }
@@ -158,8 +158,9 @@ public final class Snapshot {
                                  boolean strictStatements, boolean scriptsLater) {
         // indexing needs only the tools, and only search needs the index: it is built on a worker
         // at a client's first tools/list or search (or startIndexing, which a reload calls when the
-        // version it replaces was searched); the hybrid ranking's first index loads Lucene (about half a second, and
-        // some 4 MB of class metadata), the static ranking its table and vocabulary (12 MB of heap)
+        // version it replaces was searched); the hybrid ranking's first index loads Lucene (about
+        // half a second, and some 4 MB of class metadata), the static ranking its table and
+        // vocabulary (12 MB of heap)
         IndexBuild indexing = new IndexBuild(() -> {
             Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
                     project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
