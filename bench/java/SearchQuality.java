@@ -110,6 +110,10 @@ public final class SearchQuality {
             }
         }
 
+        if (System.getenv("ACTION_MISSES") != null) {
+            actionMisses(catalogs, intents, dir);
+            return;
+        }
         if (System.getenv("TUNE_ACTIONS") != null) {
             tuneActions(catalogs, intents, dir);
             return;
@@ -428,11 +432,55 @@ public final class SearchQuality {
     }
 
     /**
-     * TUNE_ACTIONS=1: the action stage's weights on a grid, chosen leave-one-catalog-out: for each
-     * real catalog (the four tuning ones and the ones held out whole), the weights that rank the
-     * other catalogs' intents best (MRR@10 over their intents), applied to it. Prints each
-     * catalog's choice and figures, the unseen catalogs' figures so measured, and the weights
-     * chosen on all catalogs (what ships).
+     * ACTION_MISSES=1: every top-1 miss of {@code static} (the action stage as ACTION_WEIGHTS says,
+     * {@code mood,verb,margin,siblings}; else off) over the nine real catalogs, with the first three hits and their scores.
+     */
+    private static void actionMisses(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
+            throws Exception {
+        Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
+        List<Intent> everyIntent = new ArrayList<>(intents);
+        everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
+        for (var e : all.entrySet()) {
+            SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+            String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,false").split(",");
+            index.embedToolsStatically(new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
+                    Double.parseDouble(w[2]), Boolean.parseBoolean(w[3])));
+            for (Intent intent : everyIntent) {
+                if (!intent.catalog().equals(e.getKey())) {
+                    continue;
+                }
+                List<SearchHit> hits = index.search(intent.text());
+                if (!hits.isEmpty() && intent.expected().contains(hits.get(0).name())) {
+                    continue;
+                }
+                int rank = 0;
+                for (int r = 0; r < hits.size(); r++) {
+                    if (intent.expected().contains(hits.get(r).name())) {
+                        rank = r + 1;
+                        break;
+                    }
+                }
+                boolean sibling = !hits.isEmpty() && intent.expected().stream()
+                        .anyMatch(x -> siblings(x, hits.get(0).name(), e.getValue()));
+                StringBuilder top = new StringBuilder();
+                for (int r = 0; r < Math.min(3, hits.size()); r++) {
+                    top.append(String.format(" %s %.3f;", hits.get(r).name(), hits.get(r).rawScore()));
+                }
+                System.out.printf("%s | %s | want %s at %d | %s |%s%n", e.getKey(), sibling ? "SIB" : "oth",
+                        intent.expected(), rank, intent.text(), top);
+            }
+        }
+    }
+
+    /**
+     * TUNE_ACTIONS=1: the action stage's weights ({@link ActionWeights}: mood, verb cosine, margin,
+     * siblings only) on a grid fixed before any run, chosen leave-one-catalog-out: for each real
+     * catalog (the four tuning ones and the ones held out whole), the grid point that ranks the
+     * other eight catalogs' intents best (MRR@10 over their intents), applied to it. Done for the
+     * whole grid and for each reading alone (a sub-grid). Prints each catalog's choice and figures
+     * (sibling misses of top-1 misses by {@link #siblings}), the unseen catalogs' and all nine's
+     * totals so measured with a paired bootstrap interval of the MRR@10 difference, and the points
+     * chosen on every catalog and on the four tuning catalogs only.
      */
     private static void tuneActions(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
             throws Exception {
@@ -440,110 +488,174 @@ public final class SearchQuality {
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
         List<ActionWeights> grid = new ArrayList<>();
-        for (boolean siblings : new boolean[] {false, true}) {
-            for (double same : new double[] {0, 0.02, 0.04, 0.08}) {
-                for (double other : new double[] {0, 0.01, 0.02, 0.04}) {
-                    for (double opposite : new double[] {0, 0.05, 0.1}) {
-                        if (opposite == 0 || opposite >= other) {
-                            grid.add(new ActionWeights(same, other, opposite, siblings));
+        grid.add(ActionWeights.OFF);
+        for (boolean siblings : new boolean[] {true, false}) {
+            for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
+                for (double mood : new double[] {0, 0.02, 0.05, 0.1, 0.2}) {
+                    for (double verb : new double[] {0, 0.05, 0.1, 0.2}) {
+                        if (mood > 0 || verb > 0) {
+                            grid.add(new ActionWeights(mood, verb, margin, siblings));
                         }
                     }
                 }
             }
         }
-        // per grid point, per catalog: summed top-1, reciprocal rank, recall@5, recall@10, and count
-        Map<ActionWeights, Map<String, double[]>> sums = new LinkedHashMap<>();
-        Map<String, List<String>> tokensOf = new LinkedHashMap<>();
+        Map<String, List<Intent>> intentsOf = new LinkedHashMap<>();
+        for (String c : all.keySet()) {
+            intentsOf.put(c, everyIntent.stream().filter(i -> i.catalog().equals(c)).toList());
+        }
+        // per grid point, per catalog, per intent: the right tool's rank (0: not in the ten), and
+        // whether a top-1 miss is a sibling action
+        Map<ActionWeights, Map<String, int[]>> ranks = new LinkedHashMap<>();
+        Map<ActionWeights, Map<String, boolean[]>> siblingOf = new LinkedHashMap<>();
         for (ActionWeights w : grid) {
-            Map<String, double[]> byCatalog = new LinkedHashMap<>();
+            Map<String, int[]> byCatalog = new LinkedHashMap<>();
+            Map<String, boolean[]> sibByCatalog = new LinkedHashMap<>();
             for (var e : all.entrySet()) {
                 SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
                 index.embedToolsStatically(w);
-                double[] sum = new double[5];
-                for (Intent intent : everyIntent) {
-                    if (!intent.catalog().equals(e.getKey())) {
-                        continue;
-                    }
+                List<Intent> list = intentsOf.get(e.getKey());
+                int[] r = new int[list.size()];
+                boolean[] sib = new boolean[list.size()];
+                for (int k = 0; k < list.size(); k++) {
+                    Intent intent = list.get(k);
                     List<SearchHit> hits = index.search(intent.text());
-                    int rank = 0;
-                    for (int r = 0; r < hits.size() && r < DEPTH; r++) {
-                        if (intent.expected().contains(hits.get(r).name())) {
-                            rank = r + 1;
+                    for (int h = 0; h < hits.size() && h < DEPTH; h++) {
+                        if (intent.expected().contains(hits.get(h).name())) {
+                            r[k] = h + 1;
                             break;
                         }
                     }
-                    sum[0] += rank == 1 ? 1 : 0;
-                    sum[1] += rank == 0 ? 0 : 1.0 / rank;
-                    sum[2] += rank >= 1 && rank <= 5 ? 1 : 0;
-                    sum[3] += rank == 0 ? 0 : 1;
-                    sum[4]++;
+                    sib[k] = r[k] != 1 && !hits.isEmpty() && intent.expected().stream()
+                            .anyMatch(x -> siblings(x, hits.get(0).name(), e.getValue()));
                 }
-                byCatalog.put(e.getKey(), sum);
+                byCatalog.put(e.getKey(), r);
+                sibByCatalog.put(e.getKey(), sib);
             }
-            sums.put(w, byCatalog);
+            ranks.put(w, byCatalog);
+            siblingOf.put(w, sibByCatalog);
         }
+        // top-1, reciprocal rank, recall@5, recall@10, count, top-1 misses, sibling misses
+        java.util.function.BiFunction<ActionWeights, String, double[]> figures = (w, c) -> {
+            double[] f = new double[7];
+            int[] r = ranks.get(w).get(c);
+            boolean[] sib = siblingOf.get(w).get(c);
+            for (int k = 0; k < r.length; k++) {
+                f[0] += r[k] == 1 ? 1 : 0;
+                f[1] += r[k] == 0 ? 0 : 1.0 / r[k];
+                f[2] += r[k] >= 1 && r[k] <= 5 ? 1 : 0;
+                f[3] += r[k] == 0 ? 0 : 1;
+                f[4]++;
+                f[5] += r[k] == 1 ? 0 : 1;
+                f[6] += sib[k] ? 1 : 0;
+            }
+            return f;
+        };
         java.util.function.BiFunction<ActionWeights, java.util.function.Predicate<String>, Double> mrrOver =
                 (w, take) -> {
                     double rr = 0, n = 0;
-                    for (var e : sums.get(w).entrySet()) {
-                        if (take.test(e.getKey())) {
-                            rr += e.getValue()[1];
-                            n += e.getValue()[4];
+                    for (String c : all.keySet()) {
+                        if (take.test(c)) {
+                            double[] f = figures.apply(w, c);
+                            rr += f[1];
+                            n += f[4];
                         }
                     }
                     return rr / n;
                 };
-        java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
-            ActionWeights chosen = ActionWeights.OFF;
-            double bestMrr = mrrOver.apply(ActionWeights.OFF, take);
-            for (ActionWeights w : grid) {
-                double m = mrrOver.apply(w, take);
-                if (m > bestMrr + 1e-9) {
-                    bestMrr = m;
-                    chosen = w;
-                }
-            }
-            return chosen;
-        };
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
-        double[] unseenOff = new double[5];
-        double[] unseenLoco = new double[5];
-        System.out.println("| catalog | weights chosen on the other catalogs (same / other / opposite / siblings) | off: top-1 / MRR@10"
-                + " / recall@5 / recall@10 | with them |");
-        System.out.println("|---|---|---|---|");
-        for (String c : all.keySet()) {
-            ActionWeights w = best.apply(k -> !k.equals(c));
-            double[] off = sums.get(ActionWeights.OFF).get(c);
-            double[] on = sums.get(w).get(c);
-            System.out.printf("| `%s`%s | %.2f / %.2f / %.2f / %s | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
-                    c, unseen.contains(c) ? " (unseen)" : "", w.same(), w.other(), w.opposite(), w.siblings(), off[0] / off[4],
-                    off[1] / off[4], off[2] / off[4], off[3] / off[4], on[0] / on[4], on[1] / on[4], on[2] / on[4],
-                    on[3] / on[4]);
-            if (unseen.contains(c)) {
-                for (int i = 0; i < 5; i++) {
-                    unseenOff[i] += off[i];
-                    unseenLoco[i] += on[i];
+        Map<String, java.util.function.Predicate<ActionWeights>> subGrids = new LinkedHashMap<>();
+        subGrids.put("the whole grid", w -> true);
+        subGrids.put("mood alone", w -> w.verb() == 0);
+        subGrids.put("verb cosine alone", w -> w.mood() == 0);
+        subGrids.put("siblings of the first hit only", w -> w.siblings());
+        subGrids.put("any tool within the margin", w -> !w.siblings());
+        java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
+                f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]);
+        for (var sub : subGrids.entrySet()) {
+            List<ActionWeights> points = grid.stream().filter(w -> w.equals(ActionWeights.OFF) || sub.getValue().test(w)).toList();
+            java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
+                ActionWeights chosen = ActionWeights.OFF;
+                double bestMrr = mrrOver.apply(ActionWeights.OFF, take);
+                for (ActionWeights w : points) {
+                    double m = mrrOver.apply(w, take);
+                    if (m > bestMrr + 1e-9) {
+                        bestMrr = m;
+                        chosen = w;
+                    }
+                }
+                return chosen;
+            };
+            System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
+            System.out.println("| catalog | chosen on the other eight (mood / verb / margin / siblings only) | off: top-1 / MRR@10"
+                    + " / recall@5 / recall@10 / sibling misses | with it |");
+            System.out.println("|---|---|---|---|");
+            double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
+            List<double[]> unseenPairs = new ArrayList<>();
+            List<double[]> allPairs = new ArrayList<>();
+            for (String c : all.keySet()) {
+                ActionWeights w = best.apply(k -> !k.equals(c));
+                double[] off = figures.apply(ActionWeights.OFF, c);
+                double[] on = figures.apply(w, c);
+                System.out.printf("| `%s`%s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
+                        w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %s", w.mood(), w.verb(), w.margin(),
+                                w.siblings()), fmt.apply(off), fmt.apply(on));
+                int[] rOff = ranks.get(ActionWeights.OFF).get(c);
+                int[] rOn = ranks.get(w).get(c);
+                for (int k = 0; k < rOff.length; k++) {
+                    double[] pair = {rOff[k] == 0 ? 0 : 1.0 / rOff[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
+                    allPairs.add(pair);
+                    if (unseen.contains(c)) {
+                        unseenPairs.add(pair);
+                    }
+                }
+                for (int i = 0; i < 7; i++) {
+                    allOff[i] += off[i];
+                    allOn[i] += on[i];
+                    if (unseen.contains(c)) {
+                        unseenOff[i] += off[i];
+                        unseenOn[i] += on[i];
+                    }
                 }
             }
-        }
-        System.out.printf("| **unseen catalogs** | (each its own choice) | %.2f / %.3f / %.2f / %.2f | %.2f / %.3f / %.2f / %.2f |%n",
-                unseenOff[0] / unseenOff[4], unseenOff[1] / unseenOff[4], unseenOff[2] / unseenOff[4],
-                unseenOff[3] / unseenOff[4], unseenLoco[0] / unseenLoco[4], unseenLoco[1] / unseenLoco[4],
-                unseenLoco[2] / unseenLoco[4], unseenLoco[3] / unseenLoco[4]);
-        ActionWeights onAll = best.apply(k -> true);
-        ActionWeights onTuning = best.apply(k -> !unseen.contains(k));
-        ActionWeights siblingsOnly = new ActionWeights(0, 0, 0, true);
-        double[] so = new double[5];
-        for (String c : unseen) {
-            for (int i = 0; i < 5; i++) {
-                so[i] += sums.get(siblingsOnly).get(c)[i];
+            System.out.printf("| **unseen catalogs** | (each its own choice) | %s | %s |%n", fmt.apply(unseenOff),
+                    fmt.apply(unseenOn));
+            System.out.printf("| **all nine** | (each its own choice) | %s | %s |%n", fmt.apply(allOff),
+                    fmt.apply(allOn));
+            for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs))) {
+                Random random = new Random(34);
+                double[] diffs = new double[2000];
+                double mean = 0;
+                for (double[] x : pairs.getValue()) {
+                    mean += x[1] - x[0];
+                }
+                for (int b = 0; b < diffs.length; b++) {
+                    double d = 0;
+                    for (int k = 0; k < pairs.getValue().size(); k++) {
+                        double[] x = pairs.getValue().get(random.nextInt(pairs.getValue().size()));
+                        d += x[1] - x[0];
+                    }
+                    diffs[b] = d / pairs.getValue().size();
+                }
+                Arrays.sort(diffs);
+                System.out.printf("%n%s: MRR@10 difference against off %+.3f (paired bootstrap 95 %% interval %+.3f .. %+.3f,"
+                        + " %d intents)", pairs.getKey(), mean / pairs.getValue().size(), diffs[(int) (diffs.length * 0.025)],
+                        diffs[(int) (diffs.length * 0.975)], pairs.getValue().size());
             }
+            ActionWeights onAll = best.apply(k -> true);
+            ActionWeights onTuning = best.apply(k -> !unseen.contains(k));
+            double[] tuningOnUnseen = new double[7];
+            for (String c : unseen) {
+                double[] f = figures.apply(onTuning, c);
+                for (int i = 0; i < 7; i++) {
+                    tuningOnUnseen[i] += f[i];
+                }
+            }
+            System.out.printf("%nchosen on every catalog: %s (MRR@10 over all nine %.3f against %.3f off); on the four"
+                    + " tuning catalogs only: %s, on the unseen catalogs %s%n", onAll, mrrOver.apply(onAll, k -> true),
+                    mrrOver.apply(ActionWeights.OFF, k -> true), onTuning, fmt.apply(tuningOnUnseen));
         }
-        System.out.printf("| **unseen catalogs**, sibling order alone (no weights) | | | %.2f / %.3f / %.2f / %.2f |%n",
-                so[0] / so[4], so[1] / so[4], so[2] / so[4], so[3] / so[4]);
-        System.out.printf("%nchosen on every catalog: %s (MRR@10 %.3f); on the four tuning catalogs only: %s%n", onAll,
-                mrrOver.apply(onAll, k -> true), onTuning);
     }
 
     /**
@@ -1039,8 +1151,10 @@ public final class SearchQuality {
                             hints.getBoolean("destructive"), null, null)).build();
         }
         if (!statement.isEmpty()) {
+            // the hints the loader infers from a tool file's SQL statement
             return ToolDef.builder(name).description(json.getString("description")).statement("db", statement)
-                    .inputs(inputs).location(location(name)).build();
+                    .annotations(ToolAnnotations.inferred(statement, false)).inputs(inputs).location(location(name))
+                    .build();
         }
         ScriptRef handler = new ScriptRef(Path.of("app/tools", name, "handler.ts"), "default", location(name));
         return ToolDef.builder(name).description(json.getString("description")).inputs(inputs).handler(handler)

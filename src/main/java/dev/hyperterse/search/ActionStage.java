@@ -1,5 +1,6 @@
 package dev.hyperterse.search;
 
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
 
 import java.util.ArrayList;
@@ -8,21 +9,30 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A ranking stage that reads the action a query asks for and each tool's own, so that a sibling
- * tool (same object, another verb: {@code create_issue} and {@code update_issue}, {@code drop-index}
- * and {@code create-index}) does not outrank the right one only because its words are as close. A
- * bag of word vectors or BM25 sees no roles: "make a new namespace" is as near to deleting a
- * namespace as to creating one.
+ * A ranking stage that reads what a query asks to do against what each of the best tools does,
+ * so that a sibling tool (same object, another action: {@code create_issue} and
+ * {@code update_issue}, {@code drop-index} and {@code create-index}) does not outrank the right one
+ * only because its words are as close. A bag of word vectors sees no roles: "make a new namespace"
+ * is as near to deleting a namespace as to creating one.
  *
- * <p>The query's action is its leading verb, as an imperative is phrased ("remove the old cronjob",
- * "please open a PR", "I want to write up the notes"): the first word after words of asking
- * (please, can you, I want to …) when WordNet's multi-word verbs ({@code get_rid_of},
- * {@code tear_down}) or its usage counts say it is a verb, or when an article, pronoun, particle or
- * number follows it. A question ("which pods are running") names no action and is left alone. A
- * tool's actions are the verb its name starts with (after a leading word that is no verb, such as
- * {@code kubectl_} or {@code browser_}) and the verb its description starts with. Relations come
- * from {@link VerbLexicon}; a verb made with un- is the opposite of the verb it undoes. Built once
- * per snapshot; immutable and safe to share between threads.
+ * <p>Two readings, each weighed by {@link ActionWeights}:
+ * <ul>
+ * <li><b>Mood</b>, read or write. A question ("which pods are running", "did CI pass", "how many
+ * …") asks to read (+1). Otherwise the query's leading verb, as an imperative is phrased ("remove the
+ * old cronjob", "please open a PR"), reads or changes by its place between the verbs of reading and
+ * of changing that SQL and HTTP name (SELECT, SHOW, EXPLAIN, DESCRIBE, GET against INSERT, UPDATE,
+ * DELETE, MERGE, TRUNCATE, DROP, POST, PUT, PATCH): the best cosine of its vector to the first
+ * minus the best to the second, in −1..1. A tool reads or writes by its MCP hints when it has them
+ * (read-only: +1; not read-only or destructive: −1; a database tool's are inferred from its
+ * statement), else by its verb the same way.</li>
+ * <li><b>Verb</b>: the cosine between the query's verb and the tool's (the verb its name starts
+ * with, after a leading word that is no verb such as {@code kubectl_}, else the one its description
+ * starts with), both from the static table's token vectors.</li>
+ * </ul>
+ * Only the tools whose score is within a margin of the best move, and (as the weights say) only
+ * the best tool and its siblings, tools whose names share a word beside the action. Verbs are told
+ * from other words by WordNet ({@link VerbLexicon}). Built once per snapshot; immutable and safe to
+ * share between threads.
  */
 final class ActionStage {
 
@@ -36,18 +46,40 @@ final class ActionStage {
             "any", "up", "down", "out", "off", "back", "over", "in", "on", "into", "to");
     /** Auxiliaries name no action of their own. */
     private static final Set<String> AUXILIARIES = Set.of("be", "do", "have");
+    /** Words a question starts with: question words, and auxiliaries put before their subject. */
+    private static final Set<String> QUESTION = Set.of("what", "what's", "which", "who", "who's", "whom", "whose",
+            "where", "where's", "when", "why", "how", "how's", "is", "are", "was", "were", "isn't", "aren't", "do",
+            "does", "did", "doesn't", "don't", "didn't", "has", "have", "had", "hasn't", "haven't");
+    /** Verbs that read, as SQL and HTTP name them. */
+    private static final List<String> READING = List.of("select", "show", "explain", "describe", "get");
+    /** Verbs that change, as SQL and HTTP name them. */
+    private static final List<String> CHANGING = List.of("insert", "update", "delete", "merge", "truncate", "drop",
+            "post", "put", "patch");
+
+    /** What a query asks: its mood (−1 write .. +1 read, 0 unknown) and its verb's unit vector (or null). */
+    record Query(double mood, float[] verb) {}
 
     private final VerbLexicon lexicon;
+    private final StaticEmbedder table;
     private final ActionWeights weights;
-    /** Per tool, its actions (empty when none can be read). */
-    private final VerbLexicon.Action[][] toolActions;
+    private final float[][] reading;
+    private final float[][] changing;
+    /** Per tool, the unit vector of its verb (null when none can be read). */
+    private final float[][] toolVerbs;
+    /** Per tool, whether it reads (+1) or writes (−1), or between when only its verb says; 0 unknown. */
+    private final double[] toolMood;
     /** Per tool, the words of its name that are not its action nor common to the catalog: what it acts on. */
     private final Set<String>[] objects;
 
-    ActionStage(ToolDef[] tools, VerbLexicon lexicon, ActionWeights weights) {
+    @SuppressWarnings("unchecked")
+    ActionStage(ToolDef[] tools, VerbLexicon lexicon, StaticEmbedder table, ActionWeights weights) {
         this.lexicon = lexicon;
+        this.table = table;
         this.weights = weights;
-        this.toolActions = new VerbLexicon.Action[tools.length][];
+        this.reading = READING.stream().map(table::embed).toArray(float[][]::new);
+        this.changing = CHANGING.stream().map(table::embed).toArray(float[][]::new);
+        this.toolVerbs = new float[tools.length][];
+        this.toolMood = new double[tools.length];
         this.objects = new Set[tools.length];
         // words half the names carry (kubectl_, browser_, API-) say nothing about what a tool acts on
         java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
@@ -56,8 +88,8 @@ final class ActionStage {
                 nameWordCounts.merge(w, 1, Integer::sum);
             }
         }
+        java.util.Map<String, float[]> verbVectors = new java.util.HashMap<>();
         for (int t = 0; t < tools.length; t++) {
-            List<VerbLexicon.Action> actions = new ArrayList<>(2);
             String[] nameWords = words(HybridRanking.words(tools[t].name()));
             String fromName = leadingVerb(nameWords);
             Set<String> object = new java.util.HashSet<>();
@@ -69,30 +101,62 @@ final class ActionStage {
                 }
             }
             objects[t] = object;
-            String fromDescription = leadingVerb(words(tools[t].description()));
-            if (fromName != null) {
-                actions.add(lexicon.action(fromName));
+            String verb = fromName != null ? fromName : leadingVerb(words(tools[t].description()));
+            if (verb != null) {
+                toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> table.embed(v.replace('_', ' ')));
             }
-            if (fromDescription != null && !fromDescription.equals(fromName)) {
-                actions.add(lexicon.action(fromDescription));
+            ToolAnnotations hints = tools[t].annotations();
+            if (Boolean.TRUE.equals(hints.destructive()) || Boolean.FALSE.equals(hints.readOnly())) {
+                toolMood[t] = -1;
+            } else if (Boolean.TRUE.equals(hints.readOnly())) {
+                toolMood[t] = 1;
+            } else if (toolVerbs[t] != null) {
+                toolMood[t] = mood(toolVerbs[t]);
             }
-            toolActions[t] = actions.toArray(new VerbLexicon.Action[0]);
         }
     }
 
-    /** The actions read from tool {@code tool}'s name and description (for diagnostics). */
-    List<String> toolActionNames(int tool) {
-        return java.util.Arrays.stream(toolActions[tool]).map(VerbLexicon.Action::lemma).toList();
+    /** Whether tool {@code tool} reads (toward +1) or writes (toward −1); 0 when unknown. */
+    double toolMood(int tool) {
+        return toolMood[tool];
     }
 
-    /** Whether the stage moves anything at all. */
-    boolean active() {
-        return !weights.off();
+    /** Whether a verb reads (toward +1) or changes (toward −1): its best cosine to each kind. */
+    private double mood(float[] verb) {
+        return Math.max(-1, Math.min(1, best(verb, reading) - best(verb, changing)));
     }
 
-    /** The action the query asks for, or null when it names none. */
-    VerbLexicon.Action queryAction(String query) {
+    private static double best(float[] v, float[][] of) {
+        double best = -1;
+        for (float[] o : of) {
+            best = Math.max(best, dot(v, o));
+        }
+        return best;
+    }
+
+    /** What the query asks, or null when it says neither its mood nor its verb. */
+    Query read(String query) {
         String[] words = words(query);
+        if (words.length == 0) {
+            return null;
+        }
+        if (QUESTION.contains(words[0]) || query.strip().endsWith("?")) {
+            return new Query(1, null);
+        }
+        String verb = queryVerb(words);
+        if (verb == null) {
+            return null;
+        }
+        float[] v = table.embed(verb.replace('_', ' '));
+        return new Query(mood(v), v);
+    }
+
+    /** The verb the query asks with, or null when it names none. */
+    String queryVerb(String query) {
+        return queryVerb(words(query));
+    }
+
+    private String queryVerb(String[] words) {
         int start = 0;
         while (start < words.length && ASKING.contains(words[start])) {
             start++;
@@ -111,7 +175,7 @@ final class ActionStage {
                 joined.append('_').append(words[start + i]);
             }
             if (lexicon.isVerb(joined.toString())) {
-                return lexicon.action(joined.toString());
+                return joined.toString();
             }
         }
         String lemma = lexicon.lemma(words[start]);
@@ -122,7 +186,7 @@ final class ActionStage {
         String next = start + 1 < words.length ? words[start + 1] : "";
         boolean verbHere = lexicon.mostlyVerb(lemma) || AFTER_A_VERB.contains(next)
                 || !next.isEmpty() && Character.isDigit(next.charAt(0));
-        return verbHere ? lexicon.action(lemma) : null;
+        return verbHere ? lemma : null;
     }
 
     /**
@@ -139,81 +203,52 @@ final class ActionStage {
         return null;
     }
 
-    /**
-     * The score change for tool {@code tool} under the query's {@code action}: 0 when either names
-     * no action.
-     */
-    double adjustment(VerbLexicon.Action action, int tool) {
-        VerbLexicon.Action[] actions = toolActions[tool];
-        if (action == null || actions.length == 0) {
-            return 0;
+    /** The score change for tool {@code tool} under the query {@code q}. */
+    double adjustment(Query q, int tool) {
+        double change = weights.mood() * q.mood() * toolMood[tool];
+        if (q.verb() != null && toolVerbs[tool] != null) {
+            change += weights.verb() * dot(q.verb(), toolVerbs[tool]);
         }
-        boolean opposite = false;
-        for (VerbLexicon.Action a : actions) {
-            VerbLexicon.Relation r = VerbLexicon.relate(action, a);
-            if (r == VerbLexicon.Relation.SAME) {
-                return weights.same();
-            }
-            opposite |= r == VerbLexicon.Relation.OPPOSITE;
-        }
-        return opposite ? -weights.opposite() : -weights.other();
+        return change;
     }
 
     /**
-     * Reorders the best tools, best first in {@code top} with their scores, so that no tool whose
-     * action is another than the query's comes before a sibling (a tool acting on the same object)
-     * whose action is the query's: that sibling moves up just before the first such tool, and takes
-     * its score. Nothing moves when the query names no action.
+     * Moves the best tools, best first in {@code top} with their scores: each tool within the
+     * margin of the best score (and, as the weights say, the best tool's siblings only) gets its
+     * {@link #adjustment}, and they are sorted again among themselves. The scores stay in order.
      */
-    void reorder(VerbLexicon.Action action, int[] top, double[] score, int count) {
-        if (action == null || !weights.siblings()) {
+    void reorder(Query q, int[] top, double[] score, int count) {
+        if (q == null || count < 2) {
             return;
         }
-        VerbLexicon.Relation[] relation = new VerbLexicon.Relation[count];
-        for (int i = 0; i < count; i++) {
-            relation[i] = relation(action, top[i]);
+        int first = top[0];
+        double floor = score[0] - weights.margin();
+        int n = 0;
+        while (n < count && score[n] >= floor) {
+            n++;
         }
-        for (int j = 1; j < count; j++) {
-            if (relation[j] != VerbLexicon.Relation.SAME) {
-                continue;
+        for (int i = 0; i < n; i++) {
+            if (!weights.siblings() || i == 0 || siblings(first, top[i])) {
+                score[i] += adjustment(q, top[i]);
             }
-            int to = -1;
-            for (int i = 0; i < j; i++) {
-                if (relation[i] != null && relation[i] != VerbLexicon.Relation.SAME && siblings(top[i], top[j])) {
-                    to = i;
-                    break;
-                }
-            }
-            if (to < 0) {
-                continue;
-            }
-            int tool = top[j];
-            VerbLexicon.Relation r = relation[j];
-            double s = Math.max(score[j], score[to]);
-            System.arraycopy(top, to, top, to + 1, j - to);
-            System.arraycopy(score, to, score, to + 1, j - to);
-            System.arraycopy(relation, to, relation, to + 1, j - to);
-            top[to] = tool;
-            score[to] = s;
-            relation[to] = r;
         }
-    }
-
-    /** How a tool's action relates to the query's; null when the tool's cannot be read. */
-    private VerbLexicon.Relation relation(VerbLexicon.Action action, int tool) {
-        VerbLexicon.Action[] actions = toolActions[tool];
-        if (actions.length == 0) {
-            return null;
-        }
-        boolean opposite = false;
-        for (VerbLexicon.Action a : actions) {
-            VerbLexicon.Relation r = VerbLexicon.relate(action, a);
-            if (r == VerbLexicon.Relation.SAME) {
-                return r;
+        // insertion sort of the moved few; none of them falls below the unmoved ones
+        double lowest = n < count ? score[n] : Double.NEGATIVE_INFINITY;
+        for (int i = 1; i < n; i++) {
+            int t = top[i];
+            double s = score[i];
+            int at = i;
+            while (at > 0 && s > score[at - 1]) {
+                top[at] = top[at - 1];
+                score[at] = score[at - 1];
+                at--;
             }
-            opposite |= r == VerbLexicon.Relation.OPPOSITE;
+            top[at] = t;
+            score[at] = s;
         }
-        return opposite ? VerbLexicon.Relation.OPPOSITE : VerbLexicon.Relation.OTHER;
+        for (int i = 0; i < n; i++) {
+            score[i] = Math.max(score[i], lowest);
+        }
     }
 
     /** Whether two tools act on the same object: their names share a word beside the action (or both have none). */
@@ -229,6 +264,14 @@ final class ActionStage {
             }
         }
         return false;
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double d = 0;
+        for (int i = 0; i < a.length; i++) {
+            d += a[i] * b[i];
+        }
+        return d;
     }
 
     private static String singular(String word) {

@@ -1,36 +1,36 @@
 package dev.hyperterse.search;
 
 /**
- * How much the action stage moves a tool's score (on the rankings' 0..1 scale) when the query names
- * an action ("create a branch", "remove the index"): up for a tool whose own action is the same
- * (WordNet's senses, their hypernyms and verb groups: "make" is "create", "remove" is "delete"),
- * down for one whose action is another, further down for the opposite ("install" and "uninstall").
- * A tool whose action cannot be read (no verb in its name or leading its description) is not moved.
+ * How much the action stage moves the best tools' scores (on the rankings' 0..1 scale) by what the
+ * query asks to do against what each tool does ({@link ActionStage}).
  *
- * @param same     added for the same action
- * @param other    taken off for another action
- * @param opposite taken off for the opposite action
- * @param siblings whether a tool whose action is the query's moves up before a sibling (a tool
- *                 whose name names the same object) whose action is another
+ * @param mood     weight of read against write: the query's mood (a question, or a verb that reads
+ *                 or changes, in −1..1) times the tool's (its read-only or destructive hint, else its
+ *                 verb's, in −1..1)
+ * @param verb     weight of the cosine between the query's verb and the tool's (the static table's
+ *                 vectors: "make" is near "create", "remove" near "delete")
+ * @param margin   only tools whose score is within this of the best are moved
+ * @param siblings whether only the best tool and its siblings (tools whose names share a word
+ *                 beside the action) are moved, so that no unrelated tool rises by a shared verb
  */
-public record ActionWeights(double same, double other, double opposite, boolean siblings) {
+public record ActionWeights(double mood, double verb, double margin, boolean siblings) {
 
     /** No action stage. */
     public static final ActionWeights OFF = new ActionWeights(0, 0, 0, false);
     /**
      * What the {@code static} and {@code semantic} rankings use: off. Chosen leave-one-catalog-out
-     * on bench/search's real catalogs, no weights and no sibling order ranked the catalogs held out
-     * whole better (bench/RESULTS.md, "Search quality").
+     * on bench/search's real catalogs, no point of the grid ranked the catalogs held out whole
+     * better enough to ship (bench/RESULTS.md, "Search quality").
      */
     public static final ActionWeights DEFAULT = OFF;
 
     public ActionWeights {
-        if (!(same >= 0 && other >= 0 && opposite >= 0)) {
+        if (!(mood >= 0 && verb >= 0 && margin >= 0)) {
             throw new IllegalArgumentException("action weights must be zero or more");
         }
     }
 
     boolean off() {
-        return same == 0 && other == 0 && opposite == 0 && !siblings;
+        return (mood == 0 && verb == 0) || margin == 0;
     }
 }

@@ -76,7 +76,8 @@ final class SemanticRanking {
         this.bm25Weight = bm25Weight;
         this.minScore = !(embedder instanceof StaticEmbedder) ? 0
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
-        this.actions = actionWeights.off() ? null : new ActionStage(tools, VerbLexicon.bundled(), actionWeights);
+        this.actions = actionWeights.off() ? null : new ActionStage(tools, VerbLexicon.bundled(),
+                StaticEmbedder.bundled(), actionWeights);
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -196,7 +197,7 @@ final class SemanticRanking {
                 best = Math.max(best, doc.score);
             }
         }
-        VerbLexicon.Action action = actions == null ? null : actions.queryAction(query);
+        ActionStage.Query action = actions == null ? null : actions.read(query);
         // the best so far, best first: a small sorted insertion list; with an action to weigh, a few
         // more than asked for, so that the right tool a sibling pushed down can come back up
         int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, ACTION_WINDOW), tools.length)];
@@ -227,22 +228,6 @@ final class SemanticRanking {
             topScore[at] = score;
         }
         if (action != null) {
-            for (int i = 0; i < count; i++) {
-                topScore[i] += actions.adjustment(action, top[i]);
-            }
-            // insertion sort: the window is small and mostly in order already
-            for (int i = 1; i < count; i++) {
-                int t = top[i];
-                double s = topScore[i];
-                int at = i;
-                while (at > 0 && before(s, t, topScore[at - 1], top[at - 1])) {
-                    top[at] = top[at - 1];
-                    topScore[at] = topScore[at - 1];
-                    at--;
-                }
-                top[at] = t;
-                topScore[at] = s;
-            }
             actions.reorder(action, top, topScore, count);
             count = Math.min(count, maxHits);
         }

@@ -1,31 +1,35 @@
 package dev.hyperterse.search;
 
 import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.ToolAnnotations;
 import dev.hyperterse.model.ToolDef;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static dev.hyperterse.search.TestTools.db;
 import static dev.hyperterse.search.TestTools.handler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ActionStageTest {
 
     private static final VerbLexicon LEXICON = VerbLexicon.bundled();
+    private static final StaticEmbedder TABLE = StaticEmbedder.bundled();
     private static final ToolDef[] NOTES = {
             handler("create_note", "Create a new note in a notebook"),
             handler("delete_note", "Delete a note from a notebook"),
-            handler("list_notes", "List the notes of a notebook"),
-            handler("app_install_plugin", "Install a plugin"),
-            handler("app_uninstall_plugin", "Uninstall a plugin"),
+            handler("get_note", "The text of one note"),
+            handler("create_notebook_export", "Create an export of a notebook as a zip file"),
             handler("notebook_stats", "Statistics of notes per notebook"),
+            handler("list_reminders", "List the reminders"),
     };
 
-    private static ActionStage stage() {
-        return new ActionStage(NOTES, LEXICON, new ActionWeights(0.05, 0.02, 0.08, true));
+    private static ActionStage stage(ActionWeights weights) {
+        return new ActionStage(NOTES, LEXICON, TABLE, weights);
     }
 
     @Test
@@ -38,76 +42,112 @@ class ActionStageTest {
     }
 
     @Test
-    void synonymsAndHypernymsAreTheSameActionAntonymsOpposite() {
-        assertEquals(VerbLexicon.Relation.SAME, VerbLexicon.relate(LEXICON.action("make"), LEXICON.action("create")));
-        assertEquals(VerbLexicon.Relation.SAME, VerbLexicon.relate(LEXICON.action("erase"), LEXICON.action("delete")));
-        assertEquals(VerbLexicon.Relation.OPPOSITE,
-                VerbLexicon.relate(LEXICON.action("enable"), LEXICON.action("disable")));
-        assertEquals(VerbLexicon.Relation.OPPOSITE, VerbLexicon.relate(LEXICON.action("open"), LEXICON.action("close")));
-        // not in WordNet, derived: un- undoes the verb
-        assertEquals("uninstall", LEXICON.lemma("uninstalls"));
-        assertEquals(VerbLexicon.Relation.OPPOSITE,
-                VerbLexicon.relate(LEXICON.action("install"), LEXICON.action("uninstall")));
-        assertEquals(VerbLexicon.Relation.OTHER, VerbLexicon.relate(LEXICON.action("create"), LEXICON.action("delete")));
+    void anImperativeNamesItsVerbAQuestionAsksToRead() {
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 1, true));
+        assertEquals("make", stage.queryVerb("make a new note for the meeting"));
+        assertEquals("open", stage.queryVerb("please open a note"));
+        assertEquals("write_up", stage.queryVerb("I want to write up the notes from today"));
+        assertEquals("get_rid_of", stage.queryVerb("get rid of that note"));
+        assertNull(stage.queryVerb("notes about the budget"));
+        assertNull(stage.read("notes about the budget"));
+        assertNull(stage.read(""));
+        ActionStage.Query question = stage.read("which notes mention the budget");
+        assertEquals(1, question.mood());
+        assertNull(question.verb());
+        assertEquals(1, stage.read("did the export finish?").mood());
+        // verbs of changing and of reading, placed by the table's vectors against SQL's and HTTP's
+        assertTrue(stage.read("remove the old note").mood() < 0);
+        assertTrue(stage.read("add a note about lunch").mood() < 0);
+        assertTrue(stage.read("fetch the note called groceries").mood() > 0);
+        assertNotNull(stage.read("make a new note").verb());
     }
 
     @Test
-    void anImperativeNamesItsActionAQuestionNone() {
-        ActionStage stage = stage();
-        assertEquals("make", stage.queryAction("make a new note for the meeting").lemma());
-        assertEquals("open", stage.queryAction("please open a note").lemma());
-        assertEquals("write_up", stage.queryAction("I want to write up the notes from today").lemma());
-        assertEquals("get_rid_of", stage.queryAction("get rid of that note").lemma());
-        assertNull(stage.queryAction("which notes mention the budget"));
-        assertNull(stage.queryAction("notes about the budget"));
-        assertNull(stage.queryAction(""));
+    void aToolReadsOrWritesByItsHintsElseItsVerb() {
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 1, true));
+        assertTrue(stage.toolMood(0) < 0); // create_note
+        assertTrue(stage.toolMood(1) < 0); // delete_note
+        assertTrue(stage.toolMood(2) > 0); // get_note
+        assertEquals(0, stage.toolMood(4)); // notebook_stats: no verb to read
+        ToolDef[] hinted = {
+                handler("notebook_stats", "Statistics of notes per notebook").toBuilder()
+                        .annotations(new ToolAnnotations(true, false, null, null)).build(),
+                handler("create_note", "Create a note").toBuilder()
+                        .annotations(new ToolAnnotations(null, true, null, null)).build(),
+                inferred(db("note_count", "How many notes there are", "SELECT count(*) FROM notes")),
+                inferred(db("purge_notes", "Notes older than a year", "DELETE FROM notes WHERE age > 365")),
+        };
+        ActionStage withHints = new ActionStage(hinted, LEXICON, TABLE, new ActionWeights(0.1, 0, 1, true));
+        assertEquals(1, withHints.toolMood(0));
+        assertEquals(-1, withHints.toolMood(1));
+        assertEquals(1, withHints.toolMood(2)); // read-only, inferred from its SELECT
+        assertEquals(-1, withHints.toolMood(3)); // destructive, inferred from its DELETE
     }
 
     @Test
-    void aToolsActionComesFromItsNameOrDescription() {
-        ActionStage stage = stage();
-        VerbLexicon.Action make = stage.queryAction("make a new note");
-        assertEquals(0.05, stage.adjustment(make, 0), 1e-9); // create_note: make is create
-        assertEquals(-0.02, stage.adjustment(make, 1), 1e-9); // delete_note: another action
-        VerbLexicon.Action uninstall = stage.queryAction("uninstall the spell checker plugin");
-        assertEquals(-0.08, stage.adjustment(uninstall, 3), 1e-9); // app_install_plugin: the opposite
-        assertEquals(0.05, stage.adjustment(uninstall, 4), 1e-9);
-        assertEquals(0, stage.adjustment(make, 5), 1e-9); // notebook_stats: no action to read
-        assertEquals(0, stage.adjustment(null, 0), 1e-9);
-    }
-
-    @Test
-    void aSiblingWithTheQuerysActionMovesUpBeforeOneWithAnother() {
-        ActionStage stage = new ActionStage(NOTES, LEXICON, new ActionWeights(0, 0, 0, true));
+    void onlyTheFirstHitsSiblingsWithinTheMarginMove() {
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0.1, true));
         assertTrue(stage.siblings(0, 1)); // create_note, delete_note
-        assertTrue(stage.siblings(3, 4)); // app_install_plugin, app_uninstall_plugin: "app" is every tool's
-        assertTrue(!stage.siblings(0, 3));
-        int[] top = {1, 2, 0, 5};
-        double[] score = {0.6, 0.55, 0.5, 0.4};
-        stage.reorder(stage.queryAction("make a new note"), top, score, 4);
-        // create_note moves before delete_note (another action on notes) and takes its score
-        assertArrayEquals(new int[] {0, 1, 2, 5}, top);
-        assertArrayEquals(new double[] {0.6, 0.6, 0.55, 0.4}, score, 1e-9);
-        int[] unmoved = {1, 2, 0, 5};
-        stage.reorder(stage.queryAction("which notes mention lunch"), unmoved, score, 4);
-        assertArrayEquals(new int[] {1, 2, 0, 5}, unmoved);
+        assertTrue(!stage.siblings(0, 5)); // create_note, list_reminders
+        // "make a new note": delete_note first, create_note a little below, then an unrelated create
+        int[] top = {1, 3, 0, 5};
+        double[] score = {0.60, 0.59, 0.58, 0.40};
+        stage.reorder(stage.read("make a new note"), top, score, 4);
+        assertEquals(0, top[0]); // create_note moves before its sibling
+        assertTrue(score[0] >= score[1] && score[1] >= score[2] && score[2] >= score[3]);
+        // create_notebook_export shares the verb, not the first hit's object: it is not lifted
+        assertEquals(3, top[2]);
+        assertEquals(0.59, score[2], 1e-9);
+        // beyond the margin nothing moves
+        int[] far = {1, 0, 5};
+        double[] farScore = {0.60, 0.40, 0.30};
+        stage.reorder(stage.read("make a new note"), far, farScore, 3);
+        assertArrayEquals(new int[] {1, 0, 5}, far);
     }
 
     @Test
     void theStageMovesHitsInTheServedRankingAndScoresStayInRange() {
-        List<ToolDef> tools = List.of(NOTES);
+        ToolDef[] namespaces = {
+                handler("delete_namespace", "Delete a namespace and everything in it"),
+                handler("create_namespace", "Create a namespace"),
+                handler("get_namespace", "Details of a namespace: labels, status, quotas"),
+                handler("create_secret", "Create a secret holding a password or key"),
+        };
+        List<ToolDef> tools = List.of(namespaces);
         SearchIndex with = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
-        with.embedToolsStatically(new ActionWeights(0.3, 0.3, 0.3, true));
+        with.embedToolsStatically(new ActionWeights(0.2, 0.2, 1, true));
         SearchIndex without = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
         without.embedToolsStatically(ActionWeights.OFF);
-        // a query equally near both plugin tools: its action decides
-        List<SearchHit> after = with.search("uninstall the plugin");
-        assertEquals("app_uninstall_plugin", after.get(0).name());
-        List<SearchHit> afterInstall = with.search("install the plugin");
-        assertEquals("app_install_plugin", afterInstall.get(0).name());
-        assertTrue(after.get(0).rawScore() > without.search("uninstall the plugin").get(0).rawScore());
-        for (SearchHit hit : after) {
-            assertTrue(hit.relevanceScore() >= 1 && hit.relevanceScore() <= 100, hit.toString());
+        assertEquals("create_namespace", with.search("make a new namespace").get(0).name());
+        assertEquals("delete_namespace", with.search("remove the staging namespace").get(0).name());
+        // a question asks to read: the read sibling first
+        assertEquals("get_namespace", with.search("what labels does the staging namespace have").get(0).name());
+        // an unrelated tool with the query's verb is not lifted over the namespace tools
+        List<SearchHit> make = with.search("make a new namespace");
+        List<SearchHit> makeOff = without.search("make a new namespace");
+        int secret = indexOf(make, "create_secret");
+        int secretOff = indexOf(makeOff, "create_secret");
+        assertTrue(secret < 0 || secretOff >= 0 && secret >= secretOff, make.toString());
+        for (String q : List.of("make a new namespace", "what labels does the staging namespace have")) {
+            List<SearchHit> hits = with.search(q);
+            for (int i = 0; i < hits.size(); i++) {
+                assertTrue(hits.get(i).relevanceScore() >= 1 && hits.get(i).relevanceScore() <= 100, hits.toString());
+                assertTrue(i == 0 || hits.get(i).rawScore() <= hits.get(i - 1).rawScore(), hits.toString());
+            }
         }
+    }
+
+    /** The tool with the hints the loader infers from its statement. */
+    private static ToolDef inferred(ToolDef tool) {
+        return tool.toBuilder().annotations(ToolAnnotations.inferred(tool.statement(), false)).build();
+    }
+
+    private static int indexOf(List<SearchHit> hits, String name) {
+        for (int i = 0; i < hits.size(); i++) {
+            if (hits.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 }
