@@ -433,7 +433,7 @@ public final class SearchQuality {
 
     /**
      * ACTION_MISSES=1: every top-1 miss of {@code static} (the action stage as ACTION_WEIGHTS says,
-     * {@code mood,verb,margin,siblings}; else off) over the nine real catalogs, with the first three hits and their scores.
+     * {@code mood,verb,number,margin,siblings}; else off) over the nine real catalogs, with the first three hits and their scores.
      */
     private static void actionMisses(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
             throws Exception {
@@ -442,9 +442,9 @@ public final class SearchQuality {
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
         for (var e : all.entrySet()) {
             SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
-            String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,false").split(",");
+            String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,false").split(",");
             index.embedToolsStatically(new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
-                    Double.parseDouble(w[2]), Boolean.parseBoolean(w[3])));
+                    Double.parseDouble(w[2]), Double.parseDouble(w[3]), Boolean.parseBoolean(w[4])));
             for (Intent intent : everyIntent) {
                 if (!intent.catalog().equals(e.getKey())) {
                     continue;
@@ -473,7 +473,7 @@ public final class SearchQuality {
     }
 
     /**
-     * TUNE_ACTIONS=1: the action stage's weights ({@link ActionWeights}: mood, verb cosine, margin,
+     * TUNE_ACTIONS=1: the action stage's weights ({@link ActionWeights}: mood, verb cosine, number, margin,
      * siblings only) on a grid fixed before any run, chosen leave-one-catalog-out: for each real
      * catalog (the four tuning ones and the ones held out whole), the grid point that ranks the
      * other eight catalogs' intents best (MRR@10 over their intents), applied to it. Done for the
@@ -491,10 +491,12 @@ public final class SearchQuality {
         grid.add(ActionWeights.OFF);
         for (boolean siblings : new boolean[] {true, false}) {
             for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
-                for (double mood : new double[] {0, 0.02, 0.05, 0.1, 0.2}) {
-                    for (double verb : new double[] {0, 0.05, 0.1, 0.2}) {
-                        if (mood > 0 || verb > 0) {
-                            grid.add(new ActionWeights(mood, verb, margin, siblings));
+                for (double mood : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
+                    for (double verb : new double[] {0, 0.1, 0.2, 0.4}) {
+                        for (double number : new double[] {0, 0.05, 0.1}) {
+                            if (mood > 0 || verb > 0 || number > 0) {
+                                grid.add(new ActionWeights(mood, verb, number, margin, siblings));
+                            }
                         }
                     }
                 }
@@ -567,8 +569,10 @@ public final class SearchQuality {
         unseen.removeAll(catalogs.keySet());
         Map<String, java.util.function.Predicate<ActionWeights>> subGrids = new LinkedHashMap<>();
         subGrids.put("the whole grid", w -> true);
-        subGrids.put("mood alone", w -> w.verb() == 0);
-        subGrids.put("verb cosine alone", w -> w.mood() == 0);
+        subGrids.put("mood alone", w -> w.verb() == 0 && w.number() == 0);
+        subGrids.put("verb cosine alone", w -> w.mood() == 0 && w.number() == 0);
+        subGrids.put("number alone", w -> w.mood() == 0 && w.verb() == 0);
+        subGrids.put("mood and verb (no number)", w -> w.number() == 0);
         subGrids.put("siblings of the first hit only", w -> w.siblings());
         subGrids.put("any tool within the margin", w -> !w.siblings());
         java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
@@ -588,7 +592,7 @@ public final class SearchQuality {
                 return chosen;
             };
             System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
-            System.out.println("| catalog | chosen on the other eight (mood / verb / margin / siblings only) | off: top-1 / MRR@10"
+            System.out.println("| catalog | chosen on the other eight (mood / verb / number / margin / siblings only) | off: top-1 / MRR@10"
                     + " / recall@5 / recall@10 / sibling misses | with it |");
             System.out.println("|---|---|---|---|");
             double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
@@ -599,8 +603,8 @@ public final class SearchQuality {
                 double[] off = figures.apply(ActionWeights.OFF, c);
                 double[] on = figures.apply(w, c);
                 System.out.printf("| `%s`%s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
-                        w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %s", w.mood(), w.verb(), w.margin(),
-                                w.siblings()), fmt.apply(off), fmt.apply(on));
+                        w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %.2f / %s", w.mood(), w.verb(),
+                                w.number(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(on));
                 int[] rOff = ranks.get(ActionWeights.OFF).get(c);
                 int[] rOn = ranks.get(w).get(c);
                 for (int k = 0; k < rOff.length; k++) {

@@ -28,10 +28,13 @@ import java.util.Set;
  * <li><b>Verb</b>: the cosine between the query's verb and the tool's (the verb its name starts
  * with, after a leading word that is no verb such as {@code kubectl_}, else the one its description
  * starts with), both from the static table's token vectors.</li>
+ * <li><b>Number</b>: whether the query names the tool's object in the form its name has ("which
+ * issues are open" and {@code list_issues}) or in the other ({@code get_issue}).</li>
  * </ul>
  * Only the tools whose score is within a margin of the best move, and (as the weights say) only
- * the best tool and its siblings, tools whose names share a word beside the action. Verbs are told
- * from other words by WordNet ({@link VerbLexicon}). Built once per snapshot; immutable and safe to
+ * the best tool and its siblings, tools whose names share a word beside the action: they are sorted
+ * again among the places they hold, so no other tool moves and every place keeps its score. Verbs
+ * are told from other words by WordNet ({@link VerbLexicon}). Built once per snapshot; immutable and safe to
  * share between threads.
  */
 final class ActionStage {
@@ -57,7 +60,7 @@ final class ActionStage {
             "post", "put", "patch");
 
     /** What a query asks: its mood (−1 write .. +1 read, 0 unknown) and its verb's unit vector (or null). */
-    record Query(double mood, float[] verb) {}
+    record Query(double mood, float[] verb, String[] words) {}
 
     private final VerbLexicon lexicon;
     private final StaticEmbedder table;
@@ -68,6 +71,8 @@ final class ActionStage {
     private final float[][] toolVerbs;
     /** Per tool, whether it reads (+1) or writes (−1), or between when only its verb says; 0 unknown. */
     private final double[] toolMood;
+    /** Per tool, the words of its name as written (lower case, longer than two letters). */
+    private final Set<String>[] nameForms;
     /** Per tool, the words of its name that are not its action nor common to the catalog: what it acts on. */
     private final Set<String>[] objects;
 
@@ -81,6 +86,7 @@ final class ActionStage {
         this.toolVerbs = new float[tools.length][];
         this.toolMood = new double[tools.length];
         this.objects = new Set[tools.length];
+        this.nameForms = new Set[tools.length];
         // words half the names carry (kubectl_, browser_, API-) say nothing about what a tool acts on
         java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
         for (ToolDef tool : tools) {
@@ -101,6 +107,13 @@ final class ActionStage {
                 }
             }
             objects[t] = object;
+            Set<String> forms = new java.util.HashSet<>();
+            for (String w : nameWords) {
+                if (w.length() > 2) {
+                    forms.add(w);
+                }
+            }
+            nameForms[t] = forms;
             String verb = fromName != null ? fromName : leadingVerb(words(tools[t].description()));
             if (verb != null) {
                 toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> table.embed(v.replace('_', ' ')));
@@ -141,14 +154,14 @@ final class ActionStage {
             return null;
         }
         if (QUESTION.contains(words[0]) || query.strip().endsWith("?")) {
-            return new Query(1, null);
+            return new Query(1, null, words);
         }
         String verb = queryVerb(words);
         if (verb == null) {
-            return null;
+            return weights.number() > 0 ? new Query(0, null, words) : null;
         }
         float[] v = table.embed(verb.replace('_', ' '));
-        return new Query(mood(v), v);
+        return new Query(mood(v), v, words);
     }
 
     /** The verb the query asks with, or null when it names none. */
@@ -209,13 +222,39 @@ final class ActionStage {
         if (q.verb() != null && toolVerbs[tool] != null) {
             change += weights.verb() * dot(q.verb(), toolVerbs[tool]);
         }
+        if (weights.number() > 0) {
+            change += weights.number() * number(q.words(), tool);
+        }
         return change;
     }
 
     /**
-     * Moves the best tools, best first in {@code top} with their scores: each tool within the
-     * margin of the best score (and, as the weights say, the best tool's siblings only) gets its
-     * {@link #adjustment}, and they are sorted again among themselves. The scores stay in order.
+     * Whether the query names the tool's object in the form the tool's name does (+1: "which issues
+     * are open" and {@code list_issues}), in the other number (−1: and {@code get_issue}), or not at
+     * all (0).
+     */
+    int number(String[] queryWords, int tool) {
+        Set<String> forms = nameForms[tool];
+        int same = 0;
+        int other = 0;
+        for (String w : queryWords) {
+            if (w.length() <= 2) {
+                continue;
+            }
+            if (forms.contains(w)) {
+                same++;
+            } else if (forms.contains(singular(w)) || forms.contains(w + "s") || forms.contains(w + "es")) {
+                other++;
+            }
+        }
+        return Integer.signum(same - other);
+    }
+
+    /**
+     * Reorders the best tools, best first in {@code top} with their scores: the tools whose score is
+     * within the margin of the best (as the weights say, only the best tool and its siblings) are
+     * sorted again among the places they hold by score plus {@link #adjustment}; every other tool
+     * keeps its place, and every place its score, so the scores stay in order and in range.
      */
     void reorder(Query q, int[] top, double[] score, int count) {
         if (q == null || count < 2) {
@@ -223,31 +262,37 @@ final class ActionStage {
         }
         int first = top[0];
         double floor = score[0] - weights.margin();
+        int[] places = new int[count];
         int n = 0;
-        while (n < count && score[n] >= floor) {
-            n++;
-        }
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < count && score[i] >= floor; i++) {
             if (!weights.siblings() || i == 0 || siblings(first, top[i])) {
-                score[i] += adjustment(q, top[i]);
+                places[n++] = i;
             }
         }
-        // insertion sort of the moved few; none of them falls below the unmoved ones
-        double lowest = n < count ? score[n] : Double.NEGATIVE_INFINITY;
-        for (int i = 1; i < n; i++) {
-            int t = top[i];
-            double s = score[i];
-            int at = i;
-            while (at > 0 && s > score[at - 1]) {
-                top[at] = top[at - 1];
-                score[at] = score[at - 1];
+        if (n < 2) {
+            return;
+        }
+        int[] moved = new int[n];
+        double[] adjusted = new double[n];
+        for (int k = 0; k < n; k++) {
+            moved[k] = top[places[k]];
+            adjusted[k] = score[places[k]] + adjustment(q, moved[k]);
+        }
+        // insertion sort, stable: ties keep the ranking's order
+        for (int k = 1; k < n; k++) {
+            int t = moved[k];
+            double s = adjusted[k];
+            int at = k;
+            while (at > 0 && s > adjusted[at - 1]) {
+                moved[at] = moved[at - 1];
+                adjusted[at] = adjusted[at - 1];
                 at--;
             }
-            top[at] = t;
-            score[at] = s;
+            moved[at] = t;
+            adjusted[at] = s;
         }
-        for (int i = 0; i < n; i++) {
-            score[i] = Math.max(score[i], lowest);
+        for (int k = 0; k < n; k++) {
+            top[places[k]] = moved[k];
         }
     }
 

@@ -43,7 +43,7 @@ class ActionStageTest {
 
     @Test
     void anImperativeNamesItsVerbAQuestionAsksToRead() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 1, true));
         assertEquals("make", stage.queryVerb("make a new note for the meeting"));
         assertEquals("open", stage.queryVerb("please open a note"));
         assertEquals("write_up", stage.queryVerb("I want to write up the notes from today"));
@@ -64,7 +64,7 @@ class ActionStageTest {
 
     @Test
     void aToolReadsOrWritesByItsHintsElseItsVerb() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 1, true));
         assertTrue(stage.toolMood(0) < 0); // create_note
         assertTrue(stage.toolMood(1) < 0); // delete_note
         assertTrue(stage.toolMood(2) > 0); // get_note
@@ -77,7 +77,7 @@ class ActionStageTest {
                 inferred(db("note_count", "How many notes there are", "SELECT count(*) FROM notes")),
                 inferred(db("purge_notes", "Notes older than a year", "DELETE FROM notes WHERE age > 365")),
         };
-        ActionStage withHints = new ActionStage(hinted, LEXICON, TABLE, new ActionWeights(0.1, 0, 1, true));
+        ActionStage withHints = new ActionStage(hinted, LEXICON, TABLE, new ActionWeights(0.1, 0, 0, 1, true));
         assertEquals(1, withHints.toolMood(0));
         assertEquals(-1, withHints.toolMood(1));
         assertEquals(1, withHints.toolMood(2)); // read-only, inferred from its SELECT
@@ -86,23 +86,41 @@ class ActionStageTest {
 
     @Test
     void onlyTheFirstHitsSiblingsWithinTheMarginMove() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0.1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 0.1, true));
         assertTrue(stage.siblings(0, 1)); // create_note, delete_note
         assertTrue(!stage.siblings(0, 5)); // create_note, list_reminders
-        // "make a new note": delete_note first, create_note a little below, then an unrelated create
+        // "make a new note": delete_note first, an unrelated create, then create_note a little below
         int[] top = {1, 3, 0, 5};
         double[] score = {0.60, 0.59, 0.58, 0.40};
         stage.reorder(stage.read("make a new note"), top, score, 4);
-        assertEquals(0, top[0]); // create_note moves before its sibling
-        assertTrue(score[0] >= score[1] && score[1] >= score[2] && score[2] >= score[3]);
-        // create_notebook_export shares the verb, not the first hit's object: it is not lifted
-        assertEquals(3, top[2]);
-        assertEquals(0.59, score[2], 1e-9);
+        // create_note takes its sibling's place; create_notebook_export shares the verb, not the
+        // first hit's object, and keeps its own; every place keeps its score
+        assertArrayEquals(new int[] {0, 3, 1, 5}, top);
+        assertArrayEquals(new double[] {0.60, 0.59, 0.58, 0.40}, score, 1e-9);
         // beyond the margin nothing moves
         int[] far = {1, 0, 5};
         double[] farScore = {0.60, 0.40, 0.30};
         stage.reorder(stage.read("make a new note"), far, farScore, 3);
         assertArrayEquals(new int[] {1, 0, 5}, far);
+    }
+
+    @Test
+    void theNumberTheQueryNamesTheObjectInMatchesTheNames() {
+        ToolDef[] issues = {
+                handler("get_issue", "Details of an issue"),
+                handler("list_issues", "Issues of a repository"),
+                handler("create_issue", "Open an issue"),
+        };
+        ActionStage stage = new ActionStage(issues, LEXICON, TABLE, new ActionWeights(0, 0, 0.1, 1, true));
+        String[] plural = {"which", "issues", "are", "still", "open"};
+        assertEquals(-1, stage.number(plural, 0));
+        assertEquals(1, stage.number(plural, 1));
+        assertEquals(1, stage.number(new String[] {"what", "does", "issue", "123", "say"}, 0));
+        assertEquals(0, stage.number(new String[] {"what", "is", "open"}, 0));
+        int[] top = {0, 1, 2};
+        double[] score = {0.55, 0.50, 0.45};
+        stage.reorder(stage.read("which issues are still open"), top, score, 3);
+        assertArrayEquals(new int[] {1, 0, 2}, top);
     }
 
     @Test
@@ -115,7 +133,7 @@ class ActionStageTest {
         };
         List<ToolDef> tools = List.of(namespaces);
         SearchIndex with = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
-        with.embedToolsStatically(new ActionWeights(0.2, 0.2, 1, true));
+        with.embedToolsStatically(new ActionWeights(0.2, 0.2, 0, 1, true));
         SearchIndex without = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
         without.embedToolsStatically(ActionWeights.OFF);
         assertEquals("create_namespace", with.search("make a new namespace").get(0).name());
