@@ -433,35 +433,58 @@ public final class SearchQuality {
 
     /**
      * ACTION_MISSES=1: every top-1 miss of {@code static} (the action stage as ACTION_WEIGHTS says,
-     * {@code mood,verb,number,margin,siblings}; else off) over the nine real catalogs, with the first three hits and their scores.
+     * {@code mood,verb,number,few,margin,siblings}; else off) over the nine real catalogs, with the
+     * first three hits and their scores.
      */
     private static void actionMisses(Map<String, List<ToolDef>> catalogs, List<Intent> intents, Path dir)
             throws Exception {
         Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
+        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
+        ActionWeights weights = new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
+                Double.parseDouble(w[2]), Integer.parseInt(w[3]), Double.parseDouble(w[4]), Boolean.parseBoolean(w[5]));
+        boolean semantic = "semantic".equals(System.getenv("ACTION_RANKING"));
+        Set<String> unseen = new java.util.HashSet<>(all.keySet());
+        unseen.removeAll(catalogs.keySet());
+        // top-1, reciprocal rank, recall@5, recall@10, count, top-1 misses, sibling misses: unseen, all nine
+        double[][] sums = new double[2][7];
+        StringBuilder summary = new StringBuilder();
         for (var e : all.entrySet()) {
-            SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
-            String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,false").split(",");
-            index.embedToolsStatically(new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
-                    Double.parseDouble(w[2]), Double.parseDouble(w[3]), Boolean.parseBoolean(w[4])));
+            SearchIndex index;
+            if (semantic) {
+                index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+                // the semantic ranking's own BM25 share (SemanticRanking.DEFAULT_BM25_WEIGHT)
+                index.embedTools(EMBEDDER, vectorCache, 0.1, weights);
+            } else {
+                index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                index.embedToolsStatically(weights);
+            }
+            double[] f = new double[7];
             for (Intent intent : everyIntent) {
                 if (!intent.catalog().equals(e.getKey())) {
                     continue;
                 }
                 List<SearchHit> hits = index.search(intent.text());
-                if (!hits.isEmpty() && intent.expected().contains(hits.get(0).name())) {
-                    continue;
-                }
                 int rank = 0;
-                for (int r = 0; r < hits.size(); r++) {
+                for (int r = 0; r < hits.size() && r < DEPTH; r++) {
                     if (intent.expected().contains(hits.get(r).name())) {
                         rank = r + 1;
                         break;
                     }
                 }
+                f[0] += rank == 1 ? 1 : 0;
+                f[1] += rank == 0 ? 0 : 1.0 / rank;
+                f[2] += rank >= 1 && rank <= 5 ? 1 : 0;
+                f[3] += rank == 0 ? 0 : 1;
+                f[4]++;
+                if (rank == 1) {
+                    continue;
+                }
+                f[5]++;
                 boolean sibling = !hits.isEmpty() && intent.expected().stream()
                         .anyMatch(x -> siblings(x, hits.get(0).name(), e.getValue()));
+                f[6] += sibling ? 1 : 0;
                 StringBuilder top = new StringBuilder();
                 for (int r = 0; r < Math.min(3, hits.size()); r++) {
                     top.append(String.format(" %s %.3f;", hits.get(r).name(), hits.get(r).rawScore()));
@@ -469,11 +492,23 @@ public final class SearchQuality {
                 System.out.printf("%s | %s | want %s at %d | %s |%s%n", e.getKey(), sibling ? "SIB" : "oth",
                         intent.expected(), rank, intent.text(), top);
             }
+            for (int i = 0; i < 7; i++) {
+                sums[1][i] += f[i];
+                sums[0][i] += unseen.contains(e.getKey()) ? f[i] : 0;
+            }
+            summary.append(String.format("| `%s` | %.2f / %.3f / %.2f / %.2f / %.0f of %.0f |%n", e.getKey(), f[0] / f[4],
+                    f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]));
         }
+        for (int k = 0; k < 2; k++) {
+            double[] f = sums[k];
+            summary.append(String.format("| **%s** | %.2f / %.3f / %.2f / %.2f / %.0f of %.0f |%n", k == 0 ? "unseen" : "all nine",
+                    f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]));
+        }
+        System.out.printf("%n%s %s%n%s", semantic ? "semantic" : "static", weights, summary);
     }
 
     /**
-     * TUNE_ACTIONS=1: the action stage's weights ({@link ActionWeights}: mood, verb cosine, number, margin,
+     * TUNE_ACTIONS=1: the action stage's weights ({@link ActionWeights}: mood, verb cosine, number, few, margin,
      * siblings only) on a grid fixed before any run, chosen leave-one-catalog-out: for each real
      * catalog (the four tuning ones and the ones held out whole), the grid point that ranks the
      * other eight catalogs' intents best (MRR@10 over their intents), applied to it. Done for the
@@ -490,12 +525,14 @@ public final class SearchQuality {
         List<ActionWeights> grid = new ArrayList<>();
         grid.add(ActionWeights.OFF);
         for (boolean siblings : new boolean[] {true, false}) {
-            for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
-                for (double mood : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
-                    for (double verb : new double[] {0, 0.1, 0.2, 0.4}) {
-                        for (double number : new double[] {0, 0.05, 0.1}) {
-                            if (mood > 0 || verb > 0 || number > 0) {
-                                grid.add(new ActionWeights(mood, verb, number, margin, siblings));
+            for (int few : new int[] {3, 5, 10}) {
+                for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
+                    for (double mood : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
+                        for (double verb : new double[] {0, 0.1, 0.2, 0.4}) {
+                            for (double number : new double[] {0, 0.05, 0.1}) {
+                                if (mood > 0 || verb > 0 || number > 0) {
+                                    grid.add(new ActionWeights(mood, verb, number, few, margin, siblings));
+                                }
                             }
                         }
                     }
@@ -573,6 +610,9 @@ public final class SearchQuality {
         subGrids.put("verb cosine alone", w -> w.mood() == 0 && w.number() == 0);
         subGrids.put("number alone", w -> w.mood() == 0 && w.verb() == 0);
         subGrids.put("mood and verb (no number)", w -> w.number() == 0);
+        subGrids.put("the first ten", w -> w.few() == 10);
+        subGrids.put("the first five", w -> w.few() == 5);
+        subGrids.put("the first three", w -> w.few() == 3);
         subGrids.put("siblings of the first hit only", w -> w.siblings());
         subGrids.put("any tool within the margin", w -> !w.siblings());
         java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
@@ -592,7 +632,7 @@ public final class SearchQuality {
                 return chosen;
             };
             System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
-            System.out.println("| catalog | chosen on the other eight (mood / verb / number / margin / siblings only) | off: top-1 / MRR@10"
+            System.out.println("| catalog | chosen on the other eight (mood / verb / number / few / margin / siblings only) | off: top-1 / MRR@10"
                     + " / recall@5 / recall@10 / sibling misses | with it |");
             System.out.println("|---|---|---|---|");
             double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
@@ -603,8 +643,8 @@ public final class SearchQuality {
                 double[] off = figures.apply(ActionWeights.OFF, c);
                 double[] on = figures.apply(w, c);
                 System.out.printf("| `%s`%s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
-                        w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %.2f / %s", w.mood(), w.verb(),
-                                w.number(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(on));
+                        w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %d / %.2f / %s", w.mood(), w.verb(),
+                                w.number(), w.few(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(on));
                 int[] rOff = ranks.get(ActionWeights.OFF).get(c);
                 int[] rOn = ranks.get(w).get(c);
                 for (int k = 0; k < rOff.length; k++) {

@@ -31,7 +31,7 @@ import java.util.Set;
  * <li><b>Number</b>: whether the query names the tool's object in the form its name has ("which
  * issues are open" and {@code list_issues}) or in the other ({@code get_issue}).</li>
  * </ul>
- * Only the tools whose score is within a margin of the best move, and (as the weights say) only
+ * Only the first few tools whose score is within a margin of the best move, and (as the weights say) only
  * the best tool and its siblings, tools whose names share a word beside the action: they are sorted
  * again among the places they hold, so no other tool moves and every place keeps its score. Verbs
  * are told from other words by WordNet ({@link VerbLexicon}). Built once per snapshot; immutable and safe to
@@ -251,8 +251,8 @@ final class ActionStage {
     }
 
     /**
-     * Reorders the best tools, best first in {@code top} with their scores: the tools whose score is
-     * within the margin of the best (as the weights say, only the best tool and its siblings) are
+     * Reorders the best tools, best first in {@code top} with their scores: the tools among the
+     * first few whose score is within the margin of the best (as the weights say, only the best tool and its siblings) are
      * sorted again among the places they hold by score plus {@link #adjustment}; every other tool
      * keeps its place, and every place its score, so the scores stay in order and in range.
      */
@@ -264,7 +264,7 @@ final class ActionStage {
         double floor = score[0] - weights.margin();
         int[] places = new int[count];
         int n = 0;
-        for (int i = 0; i < count && score[i] >= floor; i++) {
+        for (int i = 0; i < Math.min(count, weights.few()) && score[i] >= floor; i++) {
             if (!weights.siblings() || i == 0 || siblings(first, top[i])) {
                 places[n++] = i;
             }

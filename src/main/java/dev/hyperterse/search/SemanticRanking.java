@@ -43,9 +43,6 @@ final class SemanticRanking {
      */
     static final double STATIC_MIN_SCORE = 0.13;
 
-    /** How many of the best tools the action stage reorders (at least the hits asked for). */
-    static final int ACTION_WINDOW = 20;
-
     private final ToolDef[] tools;
     private final TextEmbedder embedder;
     /** The tools' unit vectors one after another, {@link #dims} floats each: one scan reads them in order. */
@@ -198,9 +195,8 @@ final class SemanticRanking {
             }
         }
         ActionStage.Query action = actions == null ? null : actions.read(query);
-        // the best so far, best first: a small sorted insertion list; with an action to weigh, a few
-        // more than asked for, so that the right tool a sibling pushed down can come back up
-        int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, ACTION_WINDOW), tools.length)];
+        // the best so far, best first: a small sorted insertion list
+        int[] top = new int[Math.min(maxHits, tools.length)];
         double[] topScore = new double[top.length];
         int count = 0;
         for (int t = 0; t < tools.length; t++) {
@@ -229,7 +225,6 @@ final class SemanticRanking {
         }
         if (action != null) {
             actions.reorder(action, top, topScore, count);
-            count = Math.min(count, maxHits);
         }
         List<SearchHit> hits = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
