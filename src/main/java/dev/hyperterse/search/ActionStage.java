@@ -5,7 +5,6 @@ import dev.hyperterse.model.ToolDef;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -324,11 +323,25 @@ final class ActionStage {
                 : word;
     }
 
+    /** The text's words: lower case, runs of letters, digits and apostrophes (’ read as '). */
     private static String[] words(String text) {
-        if (text == null) {
+        if (text == null || text.isEmpty()) {
             return new String[0];
         }
-        return java.util.Arrays.stream(text.toLowerCase(Locale.ROOT).replace('\u2019', '\'').split("[^a-z0-9']+"))
-                .filter(w -> !w.isEmpty()).toArray(String[]::new);
+        List<String> out = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? Character.toLowerCase(text.charAt(i)) : ' ';
+            if (c == '\u2019') {
+                c = '\'';
+            }
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\'') {
+                word.append(c);
+            } else if (word.length() > 0) {
+                out.add(word.toString());
+                word.setLength(0);
+            }
+        }
+        return out.toArray(new String[0]);
     }
 }

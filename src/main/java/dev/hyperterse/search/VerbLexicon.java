@@ -6,48 +6,31 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * English verbs as WordNet 3.1 relates them (bench/search/actions/build_verbs.py writes the
- * resource): each verb's senses in WordNet's order, each sense's hypernyms, antonyms and
- * verb-group neighbours, whether a word is mostly used as a verb (SemCor's tag counts), and the
- * irregular forms. It answers whether two actions are the same ("make" and "create", "remove"
- * and "delete"), opposite ("install" and "uninstall", "open" and "close") or just different.
- * Read once (about 0.5 MB), immutable after that and safe to share between threads.
+ * English verbs as WordNet 3.1 lists them (bench/search/actions/build_verbs.py writes the resource):
+ * every verb, multi-word ones such as {@code get_rid_of} included, whether a word is mostly used as
+ * a verb (SemCor's tag counts), and the irregular forms. It tells a verb from other words and leads a
+ * form to its verb ("removes", "made"). Read once (about 0.2 MB), immutable after that and safe to
+ * share between threads.
  */
 final class VerbLexicon {
 
-    /** How two actions relate. */
-    enum Relation { SAME, OTHER, OPPOSITE }
-
     /** The resource shipped with the server. */
     static final String RESOURCE = "verbs.txt";
-    /** Senses of a verb taken into account, most common first (WordNet lists at most eight per verb here). */
-    static final int SENSES = 8;
 
-    private final Map<String, Entry> lemmas;
+    /** Each verb, and whether it is used as a verb more often than as anything else. */
+    private final Map<String, Boolean> lemmas;
     private final Map<String, String> irregular;
-    private final int[][] hypernyms;
-    private final int[][] antonyms;
-    private final int[][] groups;
 
-    private record Entry(boolean mostlyVerb, int[] senses) {}
-
-    private VerbLexicon(Map<String, Entry> lemmas, Map<String, String> irregular, int[][] hypernyms,
-                        int[][] antonyms, int[][] groups) {
+    private VerbLexicon(Map<String, Boolean> lemmas, Map<String, String> irregular) {
         this.lemmas = lemmas;
         this.irregular = irregular;
-        this.hypernyms = hypernyms;
-        this.antonyms = antonyms;
-        this.groups = groups;
     }
 
-    /** The lexicon this server ships with, read on first use (a few tens of milliseconds). */
+    /** The lexicon this server ships with, read on first use. */
     static VerbLexicon bundled() {
         return Bundled.LEXICON;
     }
@@ -67,11 +50,11 @@ final class VerbLexicon {
         }
     }
 
+    /** Lines {@code L lemma 1|0} (mostly a verb or not) and {@code X form lemma}; {@code #} comments. */
     static VerbLexicon read(InputStream stream) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
-        List<int[][]> synsets = new ArrayList<>();
-        Map<String, Entry> lemmas = new HashMap<>();
-        Map<String, String> irregular = new HashMap<>();
+        Map<String, Boolean> lemmas = new HashMap<>(1 << 15);
+        Map<String, String> irregular = new HashMap<>(1 << 12);
         String line;
         int number = 0;
         while ((line = in.readLine()) != null) {
@@ -79,41 +62,19 @@ final class VerbLexicon {
             if (line.isEmpty() || line.charAt(0) == '#') {
                 continue;
             }
-            String[] f = line.split(" ");
-            switch (f[0]) {
-                case "S" -> {
-                    if (f.length != 5 || Integer.parseInt(f[1]) != synsets.size()) {
-                        throw new IOException("line " + number + ": a synset out of order or malformed");
-                    }
-                    synsets.add(new int[][] {ids(f[2]), ids(f[3]), ids(f[4])});
-                }
-                case "L" -> {
-                    int[] senses = new int[f.length - 3];
-                    for (int i = 3; i < f.length; i++) {
-                        senses[i - 3] = Integer.parseInt(f[i]);
-                    }
-                    lemmas.put(f[1], new Entry(f[2].equals("1"), senses));
-                }
-                case "X" -> irregular.putIfAbsent(f[1], f[2]);
-                default -> throw new IOException("line " + number + ": unknown record " + f[0]);
+            int space = line.indexOf(' ', 2);
+            if (line.length() < 5 || line.charAt(1) != ' ' || space < 0) {
+                throw new IOException("line " + number + ": malformed");
+            }
+            String word = line.substring(2, space);
+            String rest = line.substring(space + 1);
+            switch (line.charAt(0)) {
+                case 'L' -> lemmas.put(word, rest.equals("1"));
+                case 'X' -> irregular.putIfAbsent(word, rest);
+                default -> throw new IOException("line " + number + ": unknown record " + line.charAt(0));
             }
         }
-        int[][] hypernyms = new int[synsets.size()][];
-        int[][] antonyms = new int[synsets.size()][];
-        int[][] groups = new int[synsets.size()][];
-        for (int i = 0; i < synsets.size(); i++) {
-            hypernyms[i] = synsets.get(i)[0];
-            antonyms[i] = synsets.get(i)[1];
-            groups[i] = synsets.get(i)[2];
-        }
-        return new VerbLexicon(lemmas, irregular, hypernyms, antonyms, groups);
-    }
-
-    private static int[] ids(String field) {
-        if (field.equals("-")) {
-            return new int[0];
-        }
-        return Arrays.stream(field.split(",")).mapToInt(Integer::parseInt).toArray();
+        return new VerbLexicon(lemmas, irregular);
     }
 
     /**
@@ -153,8 +114,8 @@ final class VerbLexicon {
 
     /** Whether {@code lemma} (a verb) is used as a verb more often than as anything else. */
     boolean mostlyVerb(String lemma) {
-        Entry e = lemmas.get(lemma);
-        return e != null ? e.mostlyVerb : undoing(lemma) != null && mostlyVerb(undoing(lemma));
+        Boolean mostly = lemmas.get(lemma);
+        return mostly != null ? mostly : undoing(lemma) != null && mostlyVerb(undoing(lemma));
     }
 
     /** For a verb derived with un- that WordNet lacks, the verb it undoes; else null. */
@@ -167,76 +128,4 @@ final class VerbLexicon {
     boolean isVerb(String lemma) {
         return lemmas.containsKey(lemma);
     }
-
-    /** The verb's most common senses. */
-    int[] senses(String lemma) {
-        Entry e = lemmas.get(lemma);
-        return e == null ? new int[0] : Arrays.copyOf(e.senses, Math.min(SENSES, e.senses.length));
-    }
-
-    /** The senses and what they specialise or sit in a group with: what counts as the same action. */
-    int[] reach(int[] senses) {
-        IntList out = new IntList();
-        for (int s : senses) {
-            out.add(s);
-            for (int h : hypernyms[s]) {
-                out.add(h);
-            }
-            for (int g : groups[s]) {
-                out.add(g);
-            }
-        }
-        return out.toArray();
-    }
-
-    /** The opposites of the senses and of what they specialise. */
-    int[] opposites(int[] senses) {
-        IntList out = new IntList();
-        for (int s : senses) {
-            for (int a : antonyms[s]) {
-                out.add(a);
-            }
-            for (int h : hypernyms[s]) {
-                for (int a : antonyms[h]) {
-                    out.add(a);
-                }
-            }
-        }
-        return out.toArray();
-    }
-
-    /** How the action {@code a} relates to {@code b}, both read ({@link Action}). */
-    static Relation relate(Action a, Action b) {
-        if (a.lemma.equals(b.lemma)) {
-            return Relation.SAME;
-        }
-        // opposites first: "open" and "close" also share a verb group
-        if (a.lemma.equals("un" + b.lemma) || b.lemma.equals("un" + a.lemma)
-                || meets(a.opposites, b.senses) || meets(b.opposites, a.senses)) {
-            return Relation.OPPOSITE;
-        }
-        if (meets(a.senses, b.reach) || meets(b.senses, a.reach) || meets(a.reach, b.reach)) {
-            return Relation.SAME;
-        }
-        return Relation.OTHER;
-    }
-
-    private static boolean meets(int[] x, int[] y) {
-        for (int i : x) {
-            for (int j : y) {
-                if (i == j) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** A verb read once for comparisons: its senses, their reach and opposites. */
-    Action action(String lemma) {
-        int[] senses = senses(lemma);
-        return new Action(lemma, senses, reach(senses), opposites(senses));
-    }
-
-    record Action(String lemma, int[] senses, int[] reach, int[] opposites) {}
 }
