@@ -14,7 +14,7 @@ import java.util.Set;
  * only because its words are as close. A bag of word vectors sees no roles: "make a new namespace"
  * is as near to deleting a namespace as to creating one.
  *
- * <p>Two readings, each weighed by {@link ActionWeights}:
+ * <p>Three readings, each weighed by {@link ActionWeights}:
  * <ul>
  * <li><b>Mood</b>, read or write. A question ("which pods are running", "did CI pass", "how many
  * …") asks to read (+1). Otherwise the query's leading verb, as an imperative is phrased ("remove the
@@ -30,11 +30,11 @@ import java.util.Set;
  * <li><b>Number</b>: whether the query names the tool's object in the form its name has ("which
  * issues are open" and {@code list_issues}) or in the other ({@code get_issue}).</li>
  * </ul>
- * Only the first few tools whose score is within a margin of the best move, and (as the weights say) only
- * the best tool and its siblings, tools whose names share a word beside the action: they are sorted
- * again among the places they hold, so no other tool moves and every place keeps its score. Verbs
- * are told from other words by WordNet ({@link VerbLexicon}). Built once per snapshot; immutable and safe to
- * share between threads.
+ * Only the first few hits whose score is within a margin of the best move, and (as the weights
+ * say) only the best tool and its siblings, tools whose names share a word beside the action: they
+ * are sorted again among the places they hold, so no other tool moves and every place keeps its
+ * score. Verbs are told from other words by WordNet's list of verbs ({@link VerbLexicon}). Built
+ * once per snapshot; immutable and safe to share between threads.
  */
 final class ActionStage {
 
@@ -251,9 +251,10 @@ final class ActionStage {
 
     /**
      * Reorders the best tools, best first in {@code top} with their scores: the tools among the
-     * first few whose score is within the margin of the best (as the weights say, only the best tool and its siblings) are
-     * sorted again among the places they hold by score plus {@link #adjustment}; every other tool
-     * keeps its place, and every place its score, so the scores stay in order and in range.
+     * first few whose score is within the margin of the best (as the weights say, only the best
+     * tool and its siblings) are sorted again among the places they hold by score plus
+     * {@link #adjustment}; every other tool keeps its place, and every place its score, so the
+     * scores stay in order and in range.
      */
     void reorder(Query q, int[] top, double[] score, int count) {
         if (q == null || count < 2) {
@@ -295,7 +296,10 @@ final class ActionStage {
         }
     }
 
-    /** Whether two tools act on the same object: their names share a word beside the action (or both have none). */
+    /**
+     * Whether two tools act on the same object: their names share a word beside the action (or
+     * both have none).
+     */
     boolean siblings(int a, int b) {
         Set<String> x = objects[a];
         Set<String> y = objects[b];
