@@ -73,10 +73,25 @@ final class SemanticRanking {
         this.bm25Weight = bm25Weight;
         this.minScore = !(embedder instanceof StaticEmbedder) ? 0
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
-        this.actions = actionWeights.off() ? null : new ActionStage(tools, VerbLexicon.bundled(),
-                StaticEmbedder.bundled(), actionWeights);
+        this.actions = actionWeights.off() ? null : actionStage(tools, embedder, actionWeights);
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
+    }
+
+    /**
+     * The action stage, reading verbs by the static table's vectors (the ranking's own table, or
+     * the bundled one beside a model). Beside a model, a table or verb list that cannot be read
+     * leaves the ranking without the stage rather than without a ranking.
+     */
+    private static ActionStage actionStage(ToolDef[] tools, TextEmbedder embedder, ActionWeights weights) {
+        if (embedder instanceof StaticEmbedder table) {
+            return new ActionStage(tools, VerbLexicon.bundled(), table, weights);
+        }
+        try {
+            return new ActionStage(tools, VerbLexicon.bundled(), StaticEmbedder.bundled(), weights);
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
     }
 
     /** What was built and how much of it came from the disk cache. */
