@@ -97,6 +97,12 @@ class ActionStageTest {
         // first hit's object, and keeps its own; every place keeps its score
         assertArrayEquals(new int[] {0, 3, 1, 5}, top);
         assertArrayEquals(new double[] {0.60, 0.59, 0.58, 0.40}, score, 1e-9);
+        // below the first few nothing moves: create_note at the third place stays there
+        ActionStage firstTwo = stage(new ActionWeights(0.1, 0.4, 0, 2, 1, false));
+        int[] beyond = {1, 5, 0};
+        double[] beyondScore = {0.60, 0.59, 0.58};
+        firstTwo.reorder(firstTwo.read("make a new note"), beyond, beyondScore, 3);
+        assertEquals(0, beyond[2]);
         // beyond the margin nothing moves
         int[] far = {1, 0, 5};
         double[] farScore = {0.60, 0.40, 0.30};
