@@ -26,6 +26,23 @@
 //   node extract.mjs mongodb.json NOTE -- node node_modules/mongodb-mcp-server/dist/esm/index.js
 //   GITHUB_PERSONAL_ACCESS_TOKEN=unused node extract.mjs github.json NOTE -- \
 //     node node_modules/@modelcontextprotocol/server-github/dist/index.js
+// The fresh held-out catalogs (bench/search/catalogs/fresh/: intents and examples written and committed
+// before any ranking ran on them), installed under the ignored bench/out/npm-fresh, in separate folders
+// where their MCP SDK versions clash when hoisted together:
+//   npm install @stripe/mcp@0.2.5 @launchdarkly/mcp-server@0.6.2 airtable-mcp-server@1.14.0 \
+//     @hubspot/mcp-server@0.4.0 @mapbox/mcp-server@0.14.0 firecrawl-mcp@3.26.0
+//   STRIPE_SECRET_KEY=sk_test_unused node extract.mjs stripe.json NOTE -- \
+//     node node_modules/@stripe/mcp/dist/index.js --tools=all --api-key=sk_test_unused
+//     (0.2.5, the last with local tools: 0.3.x forwards tools/list to mcp.stripe.com)
+//   node extract.mjs launchdarkly.json NOTE -- node node_modules/@launchdarkly/mcp-server/bin/mcp-server.js \
+//     start --api-key unused
+//   AIRTABLE_API_KEY=unused node extract.mjs airtable.json NOTE -- node node_modules/airtable-mcp-server/dist/main.js
+//   PRIVATE_APP_ACCESS_TOKEN=unused node extract.mjs hubspot.json NOTE -- node node_modules/@hubspot/mcp-server/dist/index.js
+//   MAPBOX_ACCESS_TOKEN=pk.unused node extract.mjs mapbox.json NOTE -- node node_modules/@mapbox/mcp-server/dist/esm/index.js
+//   FIRECRAWL_API_KEY=fc-unused node extract.mjs firecrawl.json NOTE -- node node_modules/firecrawl-mcp/dist/index.js
+//   (tried and left out: @supabase/mcp-server-supabase 0.4.5, 0.5.10, 0.13.0 and @stripe/mcp 0.3.3 need
+//   their service to list tools (fetch fails or hangs offline); @heroku/mcp-server 1.2.8 fails to load its MCP SDK; @sentry/mcp-server 0.39.0
+//   lists 9 tools; @tacticlaunch/mcp-linear 1.4.3 and @postman/postman-mcp-server 2.13.0 list ~200)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
