@@ -54,13 +54,23 @@ public final class SearchQuality {
     record Intent(String split, String catalog, Set<String> expected, String text) {}
 
     /** {@code bm25Share}: the semantic ranking's BM25 weight (NaN: the server's default). */
-    record Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share, TextEmbedder embedder) {
+    record Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share, TextEmbedder embedder,
+                   ActionWeights actions) {
         Variant(String label, SearchRanking ranking, RankFusion fusion) {
-            this(label, ranking, fusion, Double.NaN, null);
+            this(label, ranking, fusion, Double.NaN, null, null);
         }
 
         Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share) {
-            this(label, ranking, fusion, bm25Share, null);
+            this(label, ranking, fusion, bm25Share, null, null);
+        }
+
+        Variant(String label, SearchRanking ranking, RankFusion fusion, double bm25Share, TextEmbedder embedder) {
+            this(label, ranking, fusion, bm25Share, embedder, null);
+        }
+
+        /** The same ranking with the action stage as {@code weights} say (the shipped one when null). */
+        Variant withActions(String newLabel, ActionWeights weights) {
+            return new Variant(newLabel, ranking, fusion, bm25Share, embedder, weights);
         }
     }
 
@@ -148,6 +158,12 @@ public final class SearchQuality {
         // SPLITS=dev while choosing: the held-out intents are not ranked at all
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
+        if (System.getenv("FRESH_ONLY") != null) {
+            heldOutWhole(md, dir, "fresh");
+            Files.writeString(out, md.toString());
+            System.out.print(md);
+            return;
+        }
         if (System.getenv("UNSEEN_ONLY") != null) {
             unseen(md, dir);
             Files.writeString(out, md.toString());
@@ -164,6 +180,7 @@ public final class SearchQuality {
         }
 
         unseen(md, dir);
+        heldOutWhole(md, dir, "fresh");
 
         Path unrelatedFile = dir.resolve("unrelated.txt");
         if (Files.exists(unrelatedFile)) {
@@ -224,8 +241,19 @@ public final class SearchQuality {
      * measured again with those examples indexed with their tools, as a separate column.
      */
     private static void unseen(StringBuilder md, Path dir) throws Exception {
-        Path catalogDir = dir.resolve("catalogs/unseen");
-        Path intentsFile = dir.resolve("intents-unseen.txt");
+        heldOutWhole(md, dir, "unseen");
+    }
+
+    /**
+     * A set of catalogs held out whole: {@code unseen} (catalogs/unseen/, intents-unseen.txt,
+     * examples/unseen/) or {@code fresh} (catalogs/fresh/, intents-fresh.txt, examples/fresh/: held
+     * out from every choice, the action stage's included; the intents and examples committed before
+     * any ranking ran on them). For {@code fresh}, {@code static} and {@code semantic} are also
+     * ranked with the action stage off, beside the shipped rankings.
+     */
+    private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
+        Path catalogDir = dir.resolve("catalogs/" + set);
+        Path intentsFile = dir.resolve("intents-" + set + ".txt");
         if (!Files.isDirectory(catalogDir) || !Files.exists(intentsFile)) {
             return;
         }
@@ -239,23 +267,32 @@ public final class SearchQuality {
                 sources.put(name, json.getString("source"));
                 List<ToolDef> tools = catalogTools(json);
                 catalogs.put(name, tools);
-                Path examples = dir.resolve("examples/unseen/" + name + ".txt");
+                Path examples = dir.resolve("examples/" + set + "/" + name + ".txt");
                 if (Files.exists(examples)) {
                     withExamples.put(name, withExamples(tools, examples));
                 }
             }
         }
         List<Intent> intents = readIntents(intentsFile);
-        md.append("\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
+        md.append(set.equals("fresh")
+                ? "\n### Fresh catalogs held out whole (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                : "\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
         sources.forEach((name, source) -> md.append("`").append(name).append("` ")
                 .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
         md.setLength(md.length() - 2);
         md.append(".\n\nIntents: ").append(intents.size()).append(", written and committed before any ranking ran"
-                + " on them (`intents-unseen.txt`). A sibling miss: the first hit is not right, and it names the"
+                + " on them (`intents-" + set + ".txt`). A sibling miss: the first hit is not right, and it names the"
                 + " right tool's object with another action (name words shared and differing, once words that"
                 + " half the catalog's names carry, such as `browser` or `kubectl`, are left out).\n\n");
         List<Variant> variants = new ArrayList<>(VARIANTS);
         variants.removeIf(v -> v.label().endsWith(" alone") && v.ranking() != SearchRanking.HYBRID);
+        if (set.equals("fresh")) {
+            for (Variant v : List.copyOf(variants)) {
+                if (v.label().equals("static") || v.label().equals("semantic")) {
+                    variants.add(variants.indexOf(v), v.withActions(v.label() + ", action stage off", ActionWeights.OFF));
+                }
+            }
+        }
         md.append("| ranking | intents | top-1 | MRR@10 | recall@5 | recall@10 | top-1 misses | of them sibling actions |");
         if (!withExamples.isEmpty()) {
             md.append(" with the authors' examples: top-1 / MRR@10 / recall@5 / recall@10 / sibling misses |");
@@ -293,8 +330,9 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        if (System.getenv("UNSEEN_MISSES") != null) {
-            Files.writeString(Path.of(System.getenv("UNSEEN_MISSES")), missLines.toString());
+        String missesFile = System.getenv(set.equals("fresh") ? "FRESH_MISSES" : "UNSEEN_MISSES");
+        if (missesFile != null) {
+            Files.writeString(Path.of(missesFile), missLines.toString());
         }
     }
 
@@ -1007,7 +1045,11 @@ public final class SearchQuality {
     /** The variant's index over the tools, its tool vectors ready (index build time includes them). */
     private static SearchIndex index(List<ToolDef> tools, Variant v) {
         SearchIndex index = new SearchIndex(tools, DEPTH, v.ranking(), v.fusion());
-        if (v.embedder() != null) {
+        if (v.actions() != null && v.embedder() == null && v.ranking() == SearchRanking.STATIC) {
+            index.embedToolsStatically(v.actions());
+        } else if (v.actions() != null && v.embedder() == null && v.ranking() == SearchRanking.SEMANTIC) {
+            index.embedTools(EMBEDDER, vectorCache, Double.isNaN(v.bm25Share()) ? 0.1 : v.bm25Share(), v.actions());
+        } else if (v.embedder() != null) {
             index.embedTools(v.embedder(), null, v.bm25Share());
         } else if (v.ranking() == SearchRanking.STATIC) {
             index.embedToolsStatically();
