@@ -2,7 +2,6 @@ package dev.hyperterse.server;
 
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
@@ -38,18 +37,12 @@ final class HttpInstance extends VerticleBase {
      */
     Future<HttpServer> listen(HttpServerOptions options, Handler<HttpConnection> connections,
                               Function<io.vertx.core.Vertx, Router> routes) {
-        Promise<HttpServer> listening = Promise.promise();
-        context.runOnContext(v -> {
-            try {
-                vertx.createHttpServer(options)
+        // made and bound on a worker, in this listener's context (its connections are served on its
+        // loop): the router and the first bind load and link classes, which would hold the loop
+        return context.executeBlocking(() -> vertx.createHttpServer(options)
                         .connectionHandler(connections)
                         .requestHandler(routes.apply(vertx))
-                        .listen()
-                        .onComplete(listening);
-            } catch (RuntimeException e) {
-                listening.fail(e);
-            }
-        });
-        return listening.future();
+                        .listen(), false)
+                .compose(listening -> listening);
     }
 }

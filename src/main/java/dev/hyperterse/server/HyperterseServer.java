@@ -96,10 +96,18 @@ public final class HyperterseServer {
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
                                                  Connectors connectors, AuthPlugins authPlugins, ServeOptions options) {
         int instances = settings.network().instancesFor(Runtime.getRuntime().availableProcessors());
+        // a process's first connection and first buffer set up Netty's channel ids (from the
+        // machine's network interfaces) and its allocators: done on a worker while the listeners
+        // deploy, not on the event loop that opens the first database connection
+        Future<Object> netty = vertx.executeBlocking(() -> {
+            io.netty.channel.DefaultChannelId.newInstance();
+            return io.vertx.core.buffer.Buffer.buffer(0);
+        }, false);
         return Listeners.deploy(vertx, instances)
                 .recover(e -> Future.failedFuture(new StartupException(java.util.List.of(
                         "cannot deploy " + Counted.of(instances, "HTTP listener") + ": " + e.getMessage()))))
-                .compose(listeners -> serve(vertx, project, settings, port, connectors, authPlugins, options, listeners)
+                .compose(listeners -> netty.transform(ignored -> serve(vertx, project, settings, port, connectors,
+                                authPlugins, options, listeners))
                         .recover(e -> listeners.undeploy().transform(x -> Future.failedFuture(e))));
     }
 
@@ -127,7 +135,10 @@ public final class HyperterseServer {
                         ProtectedToolMetrics.of(telemetry, project, nameProtectedTools), cacheForPipeline,
                         options.scriptEngine(), listening::get, loops, options.strictStatements(),
                         options.scriptsChecked())
-                .compose(snapshot -> {
+                // wired on a worker, in the snapshot's context (its timers and consumers stay on that
+                // event loop): a first start loads and links hundreds of classes here (the MCP
+                // endpoint, the routes), which would hold the loop for as long
+                .compose(snapshot -> vertx.executeBlocking(() -> {
             CurrentSnapshot current = new CurrentSnapshot(snapshot);
             if (invalidation != null) {
                 invalidation.listen(() -> current.peek().cache());
@@ -285,7 +296,7 @@ public final class HyperterseServer {
                                 java.util.List.of("cannot listen on " + host + ":" + port + ": " + reason),
                                 inUse)));
                     });
-        }));
+        }, false).compose(wired -> wired)));
     }
 
     /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */

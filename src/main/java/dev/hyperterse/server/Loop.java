@@ -40,6 +40,25 @@ record Loop(Context context, Thread thread) {
         return outcome.future();
     }
 
+    /**
+     * Opens something that lives on this loop (a database pool) from a worker, with this loop's
+     * context current: what the work makes belongs to this loop as with {@link #call}, but the
+     * classes a first open loads and links (a process's first connection) do not hold the loop.
+     * The outcome reaches the caller as with {@link #call}.
+     */
+    <T> Future<T> open(Supplier<Future<T>> work) {
+        Context caller = Vertx.currentContext();
+        Promise<T> outcome = Promise.promise();
+        context.executeBlocking(() -> start(work), false).compose(opened -> opened).onComplete(ar -> {
+            if (caller == null || caller == context) {
+                outcome.handle(ar);
+            } else {
+                caller.runOnContext(x -> outcome.handle(ar));
+            }
+        });
+        return outcome.future();
+    }
+
     private static <T> Future<T> start(Supplier<Future<T>> work) {
         try {
             return work.get();

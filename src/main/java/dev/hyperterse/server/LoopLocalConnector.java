@@ -58,13 +58,13 @@ final class LoopLocalConnector implements Connector {
             return factory.connect(vertx, adapter, projectDir);
         }
         if (loops.size() == 1) {
-            return loops.get(0).call(() -> factory.connect(vertx, adapter, projectDir));
+            return loops.get(0).open(() -> factory.connect(vertx, adapter, projectDir));
         }
         int count = Math.min(loops.size(), total);
         // the first pool opens alone, so what a connector sets up once (a SQLite database file
         // created and initialised) is there when the others open
         int firstShare = shareOf(total, count, 0);
-        return loops.get(0).call(() -> factory.connect(vertx, adapter, projectDir, firstShare))
+        return loops.get(0).open(() -> factory.connect(vertx, adapter, projectDir, firstShare))
                 .compose(first -> openRest(vertx, factory, adapter, projectDir, loops, total, count, first));
     }
 
@@ -74,7 +74,7 @@ final class LoopLocalConnector implements Connector {
         opening.add(Future.succeededFuture(first));
         for (int i = 1; i < count; i++) {
             int share = shareOf(total, count, i);
-            opening.add(loops.get(i).call(() -> factory.connect(vertx, adapter, projectDir, share)));
+            opening.add(loops.get(i).open(() -> factory.connect(vertx, adapter, projectDir, share)));
         }
         return Future.join(opening).transform(ar -> {
             List<Connector> open = new ArrayList<>();

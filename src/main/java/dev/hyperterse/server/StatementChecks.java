@@ -102,7 +102,8 @@ public final class StatementChecks {
      */
     public static Future<Outcome> check(Project project, Map<String, CompiledStatement> statements,
                                         Map<String, Connector> live) {
-        Map<ToolDef, Future<ResultColumns>> checks = new LinkedHashMap<>();
+        // keyed by name: a tool's record would be hashed whole, nested records and all
+        Map<String, Future<ResultColumns>> checks = new LinkedHashMap<>();
         Map<String, ToolDef> tools = project.allTools();
         statements.forEach((toolName, statement) -> {
             ToolDef tool = tools.get(toolName);
@@ -115,14 +116,15 @@ public final class StatementChecks {
                 } catch (RuntimeException e) {
                     check = Future.failedFuture(e);
                 }
-                checks.put(tool, check);
+                checks.put(toolName, check);
             }
         });
         return Future.join(new ArrayList<>(checks.values())).transform(ignored -> {
             Map<String, ConfigProblem> unprepared = new LinkedHashMap<>();
             Map<String, String> reasons = new LinkedHashMap<>();
             Map<String, ResultColumns> described = new LinkedHashMap<>();
-            checks.forEach((tool, f) -> {
+            checks.forEach((toolName, f) -> {
+                ToolDef tool = tools.get(toolName);
                 if (f.failed()) {
                     String reason = "the statement does not prepare on adapter '" + tool.use() + "': "
                             + f.cause().getMessage();

@@ -312,7 +312,8 @@ class ListenerInstancesTest {
 
     /** One pool a {@link Pools} factory opened: where, how big, what it did. */
     static final class Pool {
-        final Thread loop = Thread.currentThread();
+        /** The event loop of the context it was opened in, as a real pool belongs to it. */
+        final Thread loop = loopOfCurrentContext();
         final int size;
         final AtomicInteger executed = new AtomicInteger();
         volatile boolean closed;
@@ -320,11 +321,25 @@ class ListenerInstancesTest {
         Pool(int size) {
             this.size = size;
         }
+
+        /** The thread of the current context's event loop (the caller may be a worker in that context). */
+        private static Thread loopOfCurrentContext() {
+            io.netty.channel.EventLoop loop = ((io.vertx.core.internal.ContextInternal) Vertx.currentContext())
+                    .nettyEventLoop();
+            if (loop.inEventLoop()) {
+                return Thread.currentThread();
+            }
+            try {
+                return loop.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("the pool's event loop did not answer", e);
+            }
+        }
     }
 
     /**
      * {@code connector: looped}: a connector that can be split per event loop. Each pool records
-     * the thread it was opened on; a statement answers {@code {"thread": <thread it ran on>}} after
+     * the event loop of the context it was opened in; a statement answers {@code {"thread": <thread it ran on>}} after
      * {@code ms} (a timer of the calling context) and counts a run on a thread other than its
      * pool's as crossed.
      */

@@ -130,14 +130,18 @@ public final class SqliteConnectorFactory implements ConnectorFactory {
 
     private static Future<Connector> open(Vertx vertx, AdapterDef adapter, SqliteSetup setup,
                                           SqliteSetup.Opened opened, int poolSize) {
-        TrackedDataSource dataSource = new TrackedDataSource(opened.config(), opened.jdbcUrl());
-        // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
-        Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(poolSize)
-                .setName(adapter.name()));
-        SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, opened.anchor());
-        return pool.query("SELECT 1").execute()
-                .<Connector>map(ignored -> connector)
-                .recover(e -> connector.close().transform(closed ->
-                        Future.failedFuture(setup.cannotOpen(DriverMessages.of(e)))));
+        // the pool is made and asked its first connection on a worker: the first pool of a process
+        // loads and initialises the JDBC client's classes, which would hold an event loop
+        return vertx.executeBlocking(() -> {
+            TrackedDataSource dataSource = new TrackedDataSource(opened.config(), opened.jdbcUrl());
+            // named after the adapter, so pool metrics (vertx_pool_*{pool_name=...}) tell adapters apart
+            Pool pool = JDBCPool.pool(vertx, dataSource, new PoolOptions().setMaxSize(poolSize)
+                    .setName(adapter.name()));
+            SqliteConnector connector = new SqliteConnector(vertx, adapter.name(), pool, dataSource, opened.anchor());
+            return pool.query("SELECT 1").execute()
+                    .<Connector>map(ignored -> connector)
+                    .recover(e -> connector.close().transform(closed ->
+                            Future.failedFuture(setup.cannotOpen(DriverMessages.of(e)))));
+        }, false).compose(connected -> connected);
     }
 }
