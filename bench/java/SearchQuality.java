@@ -480,8 +480,11 @@ public final class SearchQuality {
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
         String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
+        // mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
+        int o = w.length == 7 ? 1 : 0;
         ActionWeights weights = new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
-                Double.parseDouble(w[2]), Integer.parseInt(w[3]), Double.parseDouble(w[4]), Boolean.parseBoolean(w[5]));
+                Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
+                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]));
         boolean semantic = "semantic".equals(System.getenv("ACTION_RANKING"));
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
@@ -560,22 +563,29 @@ public final class SearchQuality {
         Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
+        // the grid, fixed before the first run: the object reading's weight beside the shipped
+        // readings (number, a wash before, left out)
         List<ActionWeights> grid = new ArrayList<>();
         grid.add(ActionWeights.OFF);
         for (boolean siblings : new boolean[] {true, false}) {
-            for (int few : new int[] {3, 5, 10}) {
-                for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
-                    for (double mood : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
-                        for (double verb : new double[] {0, 0.1, 0.2, 0.4}) {
-                            for (double number : new double[] {0, 0.05, 0.1}) {
-                                if (mood > 0 || verb > 0 || number > 0) {
-                                    grid.add(new ActionWeights(mood, verb, number, few, margin, siblings));
+            for (int few : new int[] {5, 10}) {
+                for (double margin : new double[] {0.2, 1}) {
+                    for (double mood : new double[] {0, 0.05, 0.1, 0.2}) {
+                        for (double verb : new double[] {0, 0.2, 0.4, 0.6}) {
+                            for (double object : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
+                                if (mood > 0 || verb > 0 || object > 0) {
+                                    grid.add(new ActionWeights(mood, verb, 0, object, few, margin, siblings));
                                 }
                             }
                         }
                     }
                 }
             }
+        }
+        // the shipped point, against which each choice is compared
+        ActionWeights shipped = ActionWeights.DEFAULT;
+        if (!grid.contains(shipped)) {
+            grid.add(shipped);
         }
         Map<String, List<Intent>> intentsOf = new LinkedHashMap<>();
         for (String c : all.keySet()) {
@@ -644,15 +654,13 @@ public final class SearchQuality {
         unseen.removeAll(catalogs.keySet());
         Map<String, java.util.function.Predicate<ActionWeights>> subGrids = new LinkedHashMap<>();
         subGrids.put("the whole grid", w -> true);
-        subGrids.put("mood alone", w -> w.verb() == 0 && w.number() == 0);
-        subGrids.put("verb cosine alone", w -> w.mood() == 0 && w.number() == 0);
-        subGrids.put("number alone", w -> w.mood() == 0 && w.verb() == 0);
-        subGrids.put("mood and verb (no number)", w -> w.number() == 0);
-        subGrids.put("the first ten", w -> w.few() == 10);
+        subGrids.put("no object (the shipped readings, chosen again)", w -> w.object() == 0);
+        subGrids.put("object alone", w -> w.mood() == 0 && w.verb() == 0);
+        subGrids.put("the shipped point plus object", w -> w.mood() == shipped.mood() && w.verb() == shipped.verb()
+                && w.few() == shipped.few() && w.margin() == shipped.margin() && w.siblings() == shipped.siblings());
+        subGrids.put("with object (object above 0)", w -> w.object() > 0);
         subGrids.put("the first five", w -> w.few() == 5);
-        subGrids.put("the first three", w -> w.few() == 3);
         subGrids.put("siblings of the first hit only", w -> w.siblings());
-        subGrids.put("any tool within the margin", w -> !w.siblings());
         java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
                 f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]);
         for (var sub : subGrids.entrySet()) {
@@ -670,9 +678,12 @@ public final class SearchQuality {
                 return chosen;
             };
             System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
-            System.out.println("| catalog | chosen on the other eight (mood / verb / number / few / margin / siblings only) | off: top-1 / MRR@10"
-                    + " / recall@5 / recall@10 / sibling misses | with it |");
-            System.out.println("|---|---|---|---|");
+            System.out.println("| catalog | chosen on the other eight (mood / verb / object / few / margin / siblings only) | off: top-1 / MRR@10"
+                    + " / recall@5 / recall@10 / sibling misses | shipped | with it |");
+            System.out.println("|---|---|---|---|---|");
+            double[] unseenShip = new double[7], allShip = new double[7];
+            List<double[]> unseenVsShip = new ArrayList<>();
+            List<double[]> allVsShip = new ArrayList<>();
             double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
             List<double[]> unseenPairs = new ArrayList<>();
             List<double[]> allPairs = new ArrayList<>();
@@ -680,32 +691,41 @@ public final class SearchQuality {
                 ActionWeights w = best.apply(k -> !k.equals(c));
                 double[] off = figures.apply(ActionWeights.OFF, c);
                 double[] on = figures.apply(w, c);
-                System.out.printf("| `%s`%s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
+                double[] ship = figures.apply(shipped, c);
+                System.out.printf("| `%s`%s | %s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
                         w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %d / %.2f / %s", w.mood(), w.verb(),
-                                w.number(), w.few(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(on));
+                                w.object(), w.few(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(ship), fmt.apply(on));
                 int[] rOff = ranks.get(ActionWeights.OFF).get(c);
+                int[] rShip = ranks.get(shipped).get(c);
                 int[] rOn = ranks.get(w).get(c);
                 for (int k = 0; k < rOff.length; k++) {
                     double[] pair = {rOff[k] == 0 ? 0 : 1.0 / rOff[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
+                    double[] vsShip = {rShip[k] == 0 ? 0 : 1.0 / rShip[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
                     allPairs.add(pair);
+                    allVsShip.add(vsShip);
                     if (unseen.contains(c)) {
                         unseenPairs.add(pair);
+                        unseenVsShip.add(vsShip);
                     }
                 }
                 for (int i = 0; i < 7; i++) {
                     allOff[i] += off[i];
                     allOn[i] += on[i];
+                    allShip[i] += ship[i];
                     if (unseen.contains(c)) {
                         unseenOff[i] += off[i];
                         unseenOn[i] += on[i];
+                        unseenShip[i] += ship[i];
                     }
                 }
             }
-            System.out.printf("| **unseen catalogs** | (each its own choice) | %s | %s |%n", fmt.apply(unseenOff),
-                    fmt.apply(unseenOn));
-            System.out.printf("| **all nine** | (each its own choice) | %s | %s |%n", fmt.apply(allOff),
-                    fmt.apply(allOn));
-            for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs))) {
+            System.out.printf("| **unseen catalogs** | (each its own choice) | %s | %s | %s |%n", fmt.apply(unseenOff),
+                    fmt.apply(unseenShip), fmt.apply(unseenOn));
+            System.out.printf("| **all nine** | (each its own choice) | %s | %s | %s |%n", fmt.apply(allOff),
+                    fmt.apply(allShip), fmt.apply(allOn));
+            for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs),
+                    Map.entry("unseen, against the shipped point", unseenVsShip),
+                    Map.entry("all nine, against the shipped point", allVsShip))) {
                 Random random = new Random(34);
                 double[] diffs = new double[2000];
                 double mean = 0;
@@ -721,7 +741,7 @@ public final class SearchQuality {
                     diffs[b] = d / pairs.getValue().size();
                 }
                 Arrays.sort(diffs);
-                System.out.printf("%n%s: MRR@10 difference against off %+.3f (paired bootstrap 95 %% interval %+.3f .. %+.3f,"
+                System.out.printf("%n%s: MRR@10 difference (against off unless said) %+.3f (paired bootstrap 95 %% interval %+.3f .. %+.3f,"
                         + " %d intents)", pairs.getKey(), mean / pairs.getValue().size(), diffs[(int) (diffs.length * 0.025)],
                         diffs[(int) (diffs.length * 0.975)], pairs.getValue().size());
             }
