@@ -52,6 +52,9 @@ final class ActionStage {
     private static final Set<String> AFTER_A_VERB = Set.of("a", "an", "the", "this", "that", "these", "those", "my",
             "our", "your", "their", "its", "his", "her", "me", "us", "them", "it", "all", "every", "each", "some",
             "any", "up", "down", "out", "off", "back", "over", "in", "on", "into", "to");
+    /** Quantifiers, which name how many and not what. */
+    private static final Set<String> QUANTIFIERS = Set.of("many", "much", "few", "several", "both", "one", "more",
+            "most", "other");
     /** Prepositions and conjunctions, which name no object. */
     private static final Set<String> LINKING = Set.of("of", "for", "from", "with", "by", "as", "at", "about", "and",
             "or", "but", "not", "if", "than", "via", "per", "within", "without", "under", "across", "between");
@@ -73,9 +76,10 @@ final class ActionStage {
      * its words, and its content words (folded to the singular) with their unit vectors when the
      * object is read (else empty).
      */
-    record Query(double mood, float[] verb, String[] words, String[] content, float[][] contentVectors) {
+    record Query(double mood, float[] verb, String[] words, String[] content, float[][] contentVectors,
+                 double[] contentWeights) {
         Query(double mood, float[] verb, String[] words) {
-            this(mood, verb, words, new String[0], new float[0][]);
+            this(mood, verb, words, new String[0], new float[0][], new double[0]);
         }
     }
 
@@ -96,6 +100,11 @@ final class ActionStage {
     private final String[][] objectWords;
     /** Per tool, the unit vectors of {@link #objectWords} (of the words as written). */
     private final float[][][] objectVectors;
+    /** Per tool, the weight of each of {@link #objectWords}: how rare it is among the catalog's names. */
+    private final double[][] objectWeights;
+    /** How many of the catalog's names carry each word (singular forms), for the weight of a query's word. */
+    private final java.util.Map<String, Integer> nameFrequency;
+    private final int nameCount;
 
     @SuppressWarnings("unchecked")
     ActionStage(ToolDef[] tools, VerbLexicon lexicon, StaticEmbedder table, ActionWeights weights) {
@@ -110,6 +119,7 @@ final class ActionStage {
         this.nameForms = new Set[tools.length];
         this.objectWords = new String[tools.length][];
         this.objectVectors = new float[tools.length][][];
+        this.objectWeights = new double[tools.length][];
         java.util.Map<String, float[]> wordVectors = new java.util.HashMap<>();
         // words half the names carry (kubectl_, browser_, API-) say nothing about what a tool acts on
         java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
@@ -118,6 +128,14 @@ final class ActionStage {
                 nameWordCounts.merge(w, 1, Integer::sum);
             }
         }
+        java.util.Map<String, Integer> frequency = new java.util.HashMap<>();
+        for (ToolDef tool : tools) {
+            for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
+                frequency.merge(singular(w), 1, Integer::sum);
+            }
+        }
+        this.nameCount = tools.length;
+        this.nameFrequency = weights.object() > 0 ? java.util.Map.copyOf(frequency) : java.util.Map.of();
         java.util.Map<String, float[]> verbVectors = new java.util.HashMap<>();
         for (int t = 0; t < tools.length; t++) {
             String[] nameWords = words(HybridRanking.words(tools[t].name()));
@@ -146,8 +164,10 @@ final class ActionStage {
                 }
                 objectWords[t] = read.stream().map(ActionStage::singular).toArray(String[]::new);
                 objectVectors[t] = new float[read.size()][];
+                objectWeights[t] = new double[read.size()];
                 for (int k = 0; k < read.size(); k++) {
                     objectVectors[t][k] = wordVectors.computeIfAbsent(read.get(k), table::embed);
+                    objectWeights[t][k] = rarity(objectWords[t][k]);
                 }
             }
             Set<String> forms = new java.util.HashSet<>();
@@ -201,7 +221,12 @@ final class ActionStage {
     /** Whether a word is one of grammar, naming no object: asking, articles, pronouns, prepositions, question words. */
     private static boolean grammar(String w) {
         return ASKING.contains(w) || AFTER_A_VERB.contains(w) || QUESTION.contains(w) || LINKING.contains(w)
-                || AUXILIARIES.contains(w);
+                || AUXILIARIES.contains(w) || QUANTIFIERS.contains(w);
+    }
+
+    /** How rare a word (singular form) is among the catalog's names: ln(1 + names / names carrying it). */
+    private double rarity(String word) {
+        return Math.log(1 + (double) nameCount / Math.max(1, nameFrequency.getOrDefault(word, 0)));
     }
 
     /** Whether tool {@code tool} reads (toward +1) or writes (toward −1); 0 when unknown. */
@@ -253,11 +278,13 @@ final class ActionStage {
             }
         }
         float[][] vectors = new float[content.size()][];
+        String[] folded = content.stream().map(ActionStage::singular).toArray(String[]::new);
+        double[] rarity = new double[folded.length];
         for (int k = 0; k < vectors.length; k++) {
             vectors[k] = table.embed(content.get(k));
+            rarity[k] = rarity(folded[k]);
         }
-        return new Query(q.mood(), q.verb(), q.words(), content.stream().map(ActionStage::singular).toArray(String[]::new),
-                vectors);
+        return new Query(q.mood(), q.verb(), q.words(), folded, vectors, rarity);
     }
 
     /** The verb the query asks with, or null when it names none. */
@@ -341,6 +368,7 @@ final class ActionStage {
         }
         double[] bestForQuery = new double[m];
         double toolSide = 0;
+        double toolWeight = 0;
         for (int o = 0; o < words.length; o++) {
             double best = 0;
             for (int c = 0; c < m; c++) {
@@ -348,13 +376,16 @@ final class ActionStage {
                 best = Math.max(best, sim);
                 bestForQuery[c] = Math.max(bestForQuery[c], sim);
             }
-            toolSide += best;
+            toolSide += objectWeights[tool][o] * best;
+            toolWeight += objectWeights[tool][o];
         }
         double querySide = 0;
-        for (double b : bestForQuery) {
-            querySide += b;
+        double queryWeight = 0;
+        for (int c = 0; c < m; c++) {
+            querySide += q.contentWeights()[c] * bestForQuery[c];
+            queryWeight += q.contentWeights()[c];
         }
-        return (toolSide / words.length + querySide / m) / 2;
+        return (toolSide / toolWeight + querySide / queryWeight) / 2;
     }
 
     /**
