@@ -264,33 +264,16 @@ final class ActionStage {
         return withContent(new Query(mood(v), v, words), verb);
     }
 
-    /**
-     * The query with its object read, when the weights read it: up to three words of the first phrase
-     * after its verb or question word, up to the first word of grammar.
-     */
+    /** The query with its content words read, when the object is: its words beside its verb and words of grammar. */
     private Query withContent(Query q, String verb) {
         if (weights.object() == 0) {
             return q;
         }
-        String[] words = q.words();
-        // the object is the first phrase after the verb (or the question word): "show me some of our
-        // contacts", "which issues are still open", "add these products to the catalog collection"
-        int i = 0;
-        if (QUESTION.contains(words[0])) {
-            i = 1;
-        } else {
-            while (i < words.length && ASKING.contains(words[i])) {
-                i++;
-            }
-            i += verb == null ? 0 : verb.split("_").length;
-        }
-        while (i < words.length && (grammar(words[i]) || words[i].length() <= 2 || Character.isDigit(words[i].charAt(0)))) {
-            i++;
-        }
+        Set<String> verbWords = verb == null ? new java.util.HashSet<>() : new java.util.HashSet<>(List.of(verb.split("_")));
         List<String> content = new ArrayList<>();
-        for (; i < words.length && content.size() < 3 && !grammar(words[i]); i++) {
-            String w = words[i];
-            if (w.length() > 2 && !Character.isDigit(w.charAt(0)) && !content.contains(w)) {
+        for (String w : q.words()) {
+            if (w.length() > 2 && !grammar(w) && !Character.isDigit(w.charAt(0)) && !verbWords.contains(w)
+                    && !verbWords.contains(lexicon.lemma(w)) && !content.contains(w)) {
                 content.add(w);
             }
         }
