@@ -17,7 +17,8 @@
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
 // STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
 // (bench/search/distill/table.py writes them) at other BM25 shares.
-// TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
+// LATENCY_ONLY=1 times static over the mixed catalog alone (ACTION_WEIGHTS as for ACTION_MISSES),
+// and TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
 // (catalog IDF, query prior, max share, each point with its own floor), both leave-one-catalog-out
 // over the nine real catalogs; they print their tables and rank nothing else.
 
@@ -122,6 +123,30 @@ public final class SearchQuality {
 
         if (System.getenv("ACTION_MISSES") != null) {
             actionMisses(catalogs, intents, dir);
+            return;
+        }
+        if (System.getenv("LATENCY_ONLY") != null) {
+            // static over the mixed catalog, the action stage as ACTION_WEIGHTS says (else the shipped
+            // one): the latency table's line and nothing else ranked
+            ActionWeights weights = System.getenv("ACTION_WEIGHTS") == null ? ActionWeights.DEFAULT : actionWeights();
+            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            List<String> queries = intents.stream().map(Intent::text).toList();
+            long start = System.nanoTime();
+            SearchIndex index = new SearchIndex(mixed, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+            index.embedToolsStatically(weights);
+            double buildMs = (System.nanoTime() - start) / 1e6;
+            time(index, queries, warmSeconds, null, null);
+            long[] cpu = new long[1 << 21];
+            long processStart = os.getProcessCpuTime();
+            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
+            double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
+            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
+            Arrays.sort(cpuSorted);
+            System.out.printf("| static %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", weights, buildMs,
+                    samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
+                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
+                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch);
             return;
         }
         if (System.getenv("TUNE_ACTIONS") != null) {
@@ -470,6 +495,18 @@ public final class SearchQuality {
     }
 
     /**
+     * ACTION_WEIGHTS: mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
+     * (unset: the action stage off).
+     */
+    private static ActionWeights actionWeights() {
+        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
+        int o = w.length == 7 ? 1 : 0;
+        return new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
+                Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
+                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]));
+    }
+
+    /**
      * ACTION_MISSES=1: every top-1 miss of {@code static} (the action stage as ACTION_WEIGHTS says,
      * {@code mood,verb,number,few,margin,siblings}; else off) over the nine real catalogs, with the
      * first three hits and their scores.
@@ -479,12 +516,7 @@ public final class SearchQuality {
         Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
-        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
-        // mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
-        int o = w.length == 7 ? 1 : 0;
-        ActionWeights weights = new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
-                Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
-                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]));
+        ActionWeights weights = actionWeights();
         boolean semantic = "semantic".equals(System.getenv("ACTION_RANKING"));
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
