@@ -685,8 +685,10 @@ public final class SearchQuality {
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
         Map<String, java.util.function.Predicate<ActionWeights>> subGrids = new LinkedHashMap<>();
-        subGrids.put("the whole grid", w -> true);
+        // first: each later sub-grid's choices are also compared with its choices (the same protocol
+        // without the object reading)
         subGrids.put("no object (the shipped readings, chosen again)", w -> w.object() == 0);
+        subGrids.put("the whole grid", w -> true);
         subGrids.put("object alone", w -> w.mood() == 0 && w.verb() == 0);
         subGrids.put("the shipped point plus object", w -> w.mood() == shipped.mood() && w.verb() == shipped.verb()
                 && w.few() == shipped.few() && w.margin() == shipped.margin() && w.siblings() == shipped.siblings());
@@ -695,6 +697,8 @@ public final class SearchQuality {
         subGrids.put("siblings of the first hit only", w -> w.siblings());
         java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
                 f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]);
+        // per catalog, the right tools' ranks under the first sub-grid's choice for it
+        Map<String, int[]> noObjectChoice = new LinkedHashMap<>();
         for (var sub : subGrids.entrySet()) {
             List<ActionWeights> points = grid.stream().filter(w -> w.equals(ActionWeights.OFF) || sub.getValue().test(w)).toList();
             java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
@@ -716,6 +720,8 @@ public final class SearchQuality {
             double[] unseenShip = new double[7], allShip = new double[7];
             List<double[]> unseenVsShip = new ArrayList<>();
             List<double[]> allVsShip = new ArrayList<>();
+            List<double[]> unseenVsNoObject = new ArrayList<>();
+            List<double[]> allVsNoObject = new ArrayList<>();
             double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
             List<double[]> unseenPairs = new ArrayList<>();
             List<double[]> allPairs = new ArrayList<>();
@@ -730,14 +736,19 @@ public final class SearchQuality {
                 int[] rOff = ranks.get(ActionWeights.OFF).get(c);
                 int[] rShip = ranks.get(shipped).get(c);
                 int[] rOn = ranks.get(w).get(c);
+                noObjectChoice.putIfAbsent(c, rOn);
+                int[] rNoObject = noObjectChoice.get(c);
                 for (int k = 0; k < rOff.length; k++) {
                     double[] pair = {rOff[k] == 0 ? 0 : 1.0 / rOff[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
                     double[] vsShip = {rShip[k] == 0 ? 0 : 1.0 / rShip[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
                     allPairs.add(pair);
                     allVsShip.add(vsShip);
+                    double[] vsNoObject = {rNoObject[k] == 0 ? 0 : 1.0 / rNoObject[k], pair[1]};
+                    allVsNoObject.add(vsNoObject);
                     if (unseen.contains(c)) {
                         unseenPairs.add(pair);
                         unseenVsShip.add(vsShip);
+                        unseenVsNoObject.add(vsNoObject);
                     }
                 }
                 for (int i = 0; i < 7; i++) {
@@ -757,7 +768,9 @@ public final class SearchQuality {
                     fmt.apply(allShip), fmt.apply(allOn));
             for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs),
                     Map.entry("unseen, against the shipped point", unseenVsShip),
-                    Map.entry("all nine, against the shipped point", allVsShip))) {
+                    Map.entry("all nine, against the shipped point", allVsShip),
+                    Map.entry("unseen, against the choices without the object", unseenVsNoObject),
+                    Map.entry("all nine, against the choices without the object", allVsNoObject))) {
                 Random random = new Random(34);
                 double[] diffs = new double[2000];
                 double mean = 0;
