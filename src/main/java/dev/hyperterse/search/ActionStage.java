@@ -34,7 +34,9 @@ import java.util.Set;
  * catalog's names carry ({@code kubectl_}, {@code API-}), or, when its name has none, the words after
  * its description's verb. The mean of each object word's best cosine to a query word and each query
  * word's best cosine to an object word, by the static table's word vectors (a word and its plural
- * count as one): "which pods are running" is nearer {@code list_pods} than {@code list_nodes}.</li>
+ * count as one), each word weighted by how rare it is among the catalog's names ({@code collection}
+ * in a database's tools says less than {@code index}): "which pods are running" is nearer
+ * {@code list_pods} than {@code list_nodes}.</li>
  * </ul>
  * Only the first few hits whose score is within a margin of the best move, and (as the weights
  * say) only the best tool and its siblings, tools whose names share a word beside the action: they
@@ -357,7 +359,8 @@ final class ActionStage {
     /**
      * How near the query's content words are to what tool {@code tool} acts on, in 0..1: the mean of
      * each object word's best cosine to a content word and each content word's best cosine to an
-     * object word (a word and its plural: 1); 0 when either has none.
+     * object word (a word and its plural: 1), each side weighted by how rare its words are among the
+     * catalog's names; 0 when either has none.
      */
     double object(Query q, int tool) {
         String[] words = objectWords[tool];

@@ -17,8 +17,9 @@ package dev.hyperterse.search;
  *                 name's words beside its action and the words half the catalog's names carry, else
  *                 the words after its description's verb), by the static table's word vectors: the
  *                 mean of each object word's best cosine to a query word and each query word's best
- *                 cosine to an object word, in 0..1 ("which pods are running" nearer
- *                 {@code list_pods} than {@code list_nodes})
+ *                 cosine to an object word, each word weighted by how rare it is among the catalog's
+ *                 names, in 0..1 ("which pods are running" nearer {@code list_pods} than
+ *                 {@code list_nodes}); 0 by default, as it did not rank the bench's catalogs better
  * @param few      only tools among the first this many hits are moved (and never past the hits
  *                 asked for), so a tool below them never enters them
  * @param margin   only tools whose score is within this of the best are moved
