@@ -130,14 +130,17 @@ final class ActionStage {
                 nameWordCounts.merge(w, 1, Integer::sum);
             }
         }
+        // how many names carry each word (singular forms), read only when the object is
         java.util.Map<String, Integer> frequency = new java.util.HashMap<>();
-        for (ToolDef tool : tools) {
-            for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
-                frequency.merge(singular(w), 1, Integer::sum);
+        if (weights.object() > 0) {
+            for (ToolDef tool : tools) {
+                for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
+                    frequency.merge(singular(w), 1, Integer::sum);
+                }
             }
         }
         this.nameCount = tools.length;
-        this.nameFrequency = weights.object() > 0 ? java.util.Map.copyOf(frequency) : java.util.Map.of();
+        this.nameFrequency = java.util.Map.copyOf(frequency);
         java.util.Map<String, float[]> verbVectors = new java.util.HashMap<>();
         for (int t = 0; t < tools.length; t++) {
             String[] nameWords = words(HybridRanking.words(tools[t].name()));
