@@ -72,7 +72,6 @@ final class ActionStage {
     private static final List<String> CHANGING = List.of("insert", "update", "delete", "merge", "truncate", "drop",
             "post", "put", "patch");
 
-    /** What a query asks: its mood (−1 write .. +1 read, 0 unknown) and its verb's unit vector (or null). */
     /**
      * What a query asks: its mood (−1 write .. +1 read, 0 unknown), its verb's unit vector (or null),
      * its words, and its content words (folded to the singular) with their unit vectors when the
