@@ -17,7 +17,8 @@
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
 // STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
 // (bench/search/distill/table.py writes them) at other BM25 shares.
-// TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
+// LATENCY_ONLY=1 times static over the mixed catalog alone (ACTION_WEIGHTS as for ACTION_MISSES),
+// and TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
 // (catalog IDF, query prior, max share, each point with its own floor), both leave-one-catalog-out
 // over the nine real catalogs; they print their tables and rank nothing else.
 
@@ -122,6 +123,30 @@ public final class SearchQuality {
 
         if (System.getenv("ACTION_MISSES") != null) {
             actionMisses(catalogs, intents, dir);
+            return;
+        }
+        if (System.getenv("LATENCY_ONLY") != null) {
+            // static over the mixed catalog, the action stage as ACTION_WEIGHTS says (else the shipped
+            // one): the latency table's line and nothing else ranked
+            ActionWeights weights = System.getenv("ACTION_WEIGHTS") == null ? ActionWeights.DEFAULT : actionWeights();
+            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            List<String> queries = intents.stream().map(Intent::text).toList();
+            long start = System.nanoTime();
+            SearchIndex index = new SearchIndex(mixed, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+            index.embedToolsStatically(weights);
+            double buildMs = (System.nanoTime() - start) / 1e6;
+            time(index, queries, warmSeconds, null, null);
+            long[] cpu = new long[1 << 21];
+            long processStart = os.getProcessCpuTime();
+            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
+            double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
+            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
+            Arrays.sort(cpuSorted);
+            System.out.printf("| static %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", weights, buildMs,
+                    samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
+                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
+                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch);
             return;
         }
         if (System.getenv("TUNE_ACTIONS") != null) {
@@ -470,6 +495,18 @@ public final class SearchQuality {
     }
 
     /**
+     * ACTION_WEIGHTS: mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
+     * (unset: the action stage off).
+     */
+    private static ActionWeights actionWeights() {
+        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
+        int o = w.length == 7 ? 1 : 0;
+        return new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
+                Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
+                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]));
+    }
+
+    /**
      * ACTION_MISSES=1: every top-1 miss of {@code static} (the action stage as ACTION_WEIGHTS says,
      * {@code mood,verb,number,few,margin,siblings}; else off) over the nine real catalogs, with the
      * first three hits and their scores.
@@ -479,9 +516,7 @@ public final class SearchQuality {
         Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
-        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
-        ActionWeights weights = new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
-                Double.parseDouble(w[2]), Integer.parseInt(w[3]), Double.parseDouble(w[4]), Boolean.parseBoolean(w[5]));
+        ActionWeights weights = actionWeights();
         boolean semantic = "semantic".equals(System.getenv("ACTION_RANKING"));
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
@@ -560,22 +595,29 @@ public final class SearchQuality {
         Map<String, List<ToolDef>> all = realCatalogs(catalogs, dir);
         List<Intent> everyIntent = new ArrayList<>(intents);
         everyIntent.addAll(readIntents(dir.resolve("intents-unseen.txt")));
+        // the grid, fixed before the first run: the object reading's weight beside the shipped
+        // readings (number, a wash before, left out)
         List<ActionWeights> grid = new ArrayList<>();
         grid.add(ActionWeights.OFF);
         for (boolean siblings : new boolean[] {true, false}) {
-            for (int few : new int[] {3, 5, 10}) {
-                for (double margin : new double[] {0.05, 0.1, 0.2, 1}) {
-                    for (double mood : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
-                        for (double verb : new double[] {0, 0.1, 0.2, 0.4}) {
-                            for (double number : new double[] {0, 0.05, 0.1}) {
-                                if (mood > 0 || verb > 0 || number > 0) {
-                                    grid.add(new ActionWeights(mood, verb, number, few, margin, siblings));
+            for (int few : new int[] {5, 10}) {
+                for (double margin : new double[] {0.2, 1}) {
+                    for (double mood : new double[] {0, 0.05, 0.1, 0.2}) {
+                        for (double verb : new double[] {0, 0.2, 0.4, 0.6}) {
+                            for (double object : new double[] {0, 0.05, 0.1, 0.2, 0.4}) {
+                                if (mood > 0 || verb > 0 || object > 0) {
+                                    grid.add(new ActionWeights(mood, verb, 0, object, few, margin, siblings));
                                 }
                             }
                         }
                     }
                 }
             }
+        }
+        // the shipped point, against which each choice is compared
+        ActionWeights shipped = ActionWeights.DEFAULT;
+        if (!grid.contains(shipped)) {
+            grid.add(shipped);
         }
         Map<String, List<Intent>> intentsOf = new LinkedHashMap<>();
         for (String c : all.keySet()) {
@@ -643,18 +685,20 @@ public final class SearchQuality {
         Set<String> unseen = new java.util.HashSet<>(all.keySet());
         unseen.removeAll(catalogs.keySet());
         Map<String, java.util.function.Predicate<ActionWeights>> subGrids = new LinkedHashMap<>();
+        // first: each later sub-grid's choices are also compared with its choices (the same protocol
+        // without the object reading)
+        subGrids.put("no object (the shipped readings, chosen again)", w -> w.object() == 0);
         subGrids.put("the whole grid", w -> true);
-        subGrids.put("mood alone", w -> w.verb() == 0 && w.number() == 0);
-        subGrids.put("verb cosine alone", w -> w.mood() == 0 && w.number() == 0);
-        subGrids.put("number alone", w -> w.mood() == 0 && w.verb() == 0);
-        subGrids.put("mood and verb (no number)", w -> w.number() == 0);
-        subGrids.put("the first ten", w -> w.few() == 10);
+        subGrids.put("object alone", w -> w.mood() == 0 && w.verb() == 0);
+        subGrids.put("the shipped point plus object", w -> w.mood() == shipped.mood() && w.verb() == shipped.verb()
+                && w.few() == shipped.few() && w.margin() == shipped.margin() && w.siblings() == shipped.siblings());
+        subGrids.put("with object (object above 0)", w -> w.object() > 0);
         subGrids.put("the first five", w -> w.few() == 5);
-        subGrids.put("the first three", w -> w.few() == 3);
         subGrids.put("siblings of the first hit only", w -> w.siblings());
-        subGrids.put("any tool within the margin", w -> !w.siblings());
         java.util.function.Function<double[], String> fmt = f -> String.format("%.2f / %.3f / %.2f / %.2f / %.0f of %.0f",
                 f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]);
+        // per catalog, the right tools' ranks under the first sub-grid's choice for it
+        Map<String, int[]> noObjectChoice = new LinkedHashMap<>();
         for (var sub : subGrids.entrySet()) {
             List<ActionWeights> points = grid.stream().filter(w -> w.equals(ActionWeights.OFF) || sub.getValue().test(w)).toList();
             java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
@@ -670,9 +714,14 @@ public final class SearchQuality {
                 return chosen;
             };
             System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
-            System.out.println("| catalog | chosen on the other eight (mood / verb / number / few / margin / siblings only) | off: top-1 / MRR@10"
-                    + " / recall@5 / recall@10 / sibling misses | with it |");
-            System.out.println("|---|---|---|---|");
+            System.out.println("| catalog | chosen on the other eight (mood / verb / object / few / margin / siblings only) | off: top-1 / MRR@10"
+                    + " / recall@5 / recall@10 / sibling misses | shipped | with it |");
+            System.out.println("|---|---|---|---|---|");
+            double[] unseenShip = new double[7], allShip = new double[7];
+            List<double[]> unseenVsShip = new ArrayList<>();
+            List<double[]> allVsShip = new ArrayList<>();
+            List<double[]> unseenVsNoObject = new ArrayList<>();
+            List<double[]> allVsNoObject = new ArrayList<>();
             double[] unseenOff = new double[7], unseenOn = new double[7], allOff = new double[7], allOn = new double[7];
             List<double[]> unseenPairs = new ArrayList<>();
             List<double[]> allPairs = new ArrayList<>();
@@ -680,32 +729,48 @@ public final class SearchQuality {
                 ActionWeights w = best.apply(k -> !k.equals(c));
                 double[] off = figures.apply(ActionWeights.OFF, c);
                 double[] on = figures.apply(w, c);
-                System.out.printf("| `%s`%s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
+                double[] ship = figures.apply(shipped, c);
+                System.out.printf("| `%s`%s | %s | %s | %s | %s |%n", c, unseen.contains(c) ? " (unseen)" : "",
                         w.equals(ActionWeights.OFF) ? "off" : String.format("%.2f / %.2f / %.2f / %d / %.2f / %s", w.mood(), w.verb(),
-                                w.number(), w.few(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(on));
+                                w.object(), w.few(), w.margin(), w.siblings()), fmt.apply(off), fmt.apply(ship), fmt.apply(on));
                 int[] rOff = ranks.get(ActionWeights.OFF).get(c);
+                int[] rShip = ranks.get(shipped).get(c);
                 int[] rOn = ranks.get(w).get(c);
+                noObjectChoice.putIfAbsent(c, rOn);
+                int[] rNoObject = noObjectChoice.get(c);
                 for (int k = 0; k < rOff.length; k++) {
                     double[] pair = {rOff[k] == 0 ? 0 : 1.0 / rOff[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
+                    double[] vsShip = {rShip[k] == 0 ? 0 : 1.0 / rShip[k], rOn[k] == 0 ? 0 : 1.0 / rOn[k]};
                     allPairs.add(pair);
+                    allVsShip.add(vsShip);
+                    double[] vsNoObject = {rNoObject[k] == 0 ? 0 : 1.0 / rNoObject[k], pair[1]};
+                    allVsNoObject.add(vsNoObject);
                     if (unseen.contains(c)) {
                         unseenPairs.add(pair);
+                        unseenVsShip.add(vsShip);
+                        unseenVsNoObject.add(vsNoObject);
                     }
                 }
                 for (int i = 0; i < 7; i++) {
                     allOff[i] += off[i];
                     allOn[i] += on[i];
+                    allShip[i] += ship[i];
                     if (unseen.contains(c)) {
                         unseenOff[i] += off[i];
                         unseenOn[i] += on[i];
+                        unseenShip[i] += ship[i];
                     }
                 }
             }
-            System.out.printf("| **unseen catalogs** | (each its own choice) | %s | %s |%n", fmt.apply(unseenOff),
-                    fmt.apply(unseenOn));
-            System.out.printf("| **all nine** | (each its own choice) | %s | %s |%n", fmt.apply(allOff),
-                    fmt.apply(allOn));
-            for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs))) {
+            System.out.printf("| **unseen catalogs** | (each its own choice) | %s | %s | %s |%n", fmt.apply(unseenOff),
+                    fmt.apply(unseenShip), fmt.apply(unseenOn));
+            System.out.printf("| **all nine** | (each its own choice) | %s | %s | %s |%n", fmt.apply(allOff),
+                    fmt.apply(allShip), fmt.apply(allOn));
+            for (var pairs : List.of(Map.entry("unseen", unseenPairs), Map.entry("all nine", allPairs),
+                    Map.entry("unseen, against the shipped point", unseenVsShip),
+                    Map.entry("all nine, against the shipped point", allVsShip),
+                    Map.entry("unseen, against the choices without the object", unseenVsNoObject),
+                    Map.entry("all nine, against the choices without the object", allVsNoObject))) {
                 Random random = new Random(34);
                 double[] diffs = new double[2000];
                 double mean = 0;
@@ -721,7 +786,7 @@ public final class SearchQuality {
                     diffs[b] = d / pairs.getValue().size();
                 }
                 Arrays.sort(diffs);
-                System.out.printf("%n%s: MRR@10 difference against off %+.3f (paired bootstrap 95 %% interval %+.3f .. %+.3f,"
+                System.out.printf("%n%s: MRR@10 difference (against off unless said) %+.3f (paired bootstrap 95 %% interval %+.3f .. %+.3f,"
                         + " %d intents)", pairs.getKey(), mean / pairs.getValue().size(), diffs[(int) (diffs.length * 0.025)],
                         diffs[(int) (diffs.length * 0.975)], pairs.getValue().size());
             }

@@ -29,6 +29,14 @@ import java.util.Set;
  * starts with), both from the static table's token vectors.</li>
  * <li><b>Number</b>: whether the query names the tool's object in the form its name has ("which
  * issues are open" and {@code list_issues}) or in the other ({@code get_issue}).</li>
+ * <li><b>Object</b>: how near the query's content words (its words beside its verb and words of
+ * grammar) are to what the tool acts on: its name's words beside its action and the words half the
+ * catalog's names carry ({@code kubectl_}, {@code API-}), or, when its name has none, the words after
+ * its description's verb. The mean of each object word's best cosine to a query word and each query
+ * word's best cosine to an object word, by the static table's word vectors (a word and its plural
+ * count as one), each word weighted by how rare it is among the catalog's names ({@code collection}
+ * in a database's tools says less than {@code index}): "which pods are running" is nearer
+ * {@code list_pods} than {@code list_nodes}.</li>
  * </ul>
  * Only the first few hits whose score is within a margin of the best move, and (as the weights
  * say) only the best tool and its siblings, tools whose names share a word beside the action: they
@@ -46,6 +54,12 @@ final class ActionStage {
     private static final Set<String> AFTER_A_VERB = Set.of("a", "an", "the", "this", "that", "these", "those", "my",
             "our", "your", "their", "its", "his", "her", "me", "us", "them", "it", "all", "every", "each", "some",
             "any", "up", "down", "out", "off", "back", "over", "in", "on", "into", "to");
+    /** Quantifiers, which name how many and not what. */
+    private static final Set<String> QUANTIFIERS = Set.of("many", "much", "few", "several", "both", "one", "more",
+            "most", "other");
+    /** Prepositions and conjunctions, which name no object. */
+    private static final Set<String> LINKING = Set.of("of", "for", "from", "with", "by", "as", "at", "about", "and",
+            "or", "but", "not", "if", "than", "via", "per", "within", "without", "under", "across", "between");
     /** Auxiliaries name no action of their own. */
     private static final Set<String> AUXILIARIES = Set.of("be", "do", "have");
     /** Words a question starts with: question words, and auxiliaries put before their subject. */
@@ -58,8 +72,17 @@ final class ActionStage {
     private static final List<String> CHANGING = List.of("insert", "update", "delete", "merge", "truncate", "drop",
             "post", "put", "patch");
 
-    /** What a query asks: its mood (−1 write .. +1 read, 0 unknown) and its verb's unit vector (or null). */
-    record Query(double mood, float[] verb, String[] words) {}
+    /**
+     * What a query asks: its mood (−1 write .. +1 read, 0 unknown), its verb's unit vector (or null),
+     * its words, and its content words (folded to the singular) with their unit vectors when the
+     * object is read (else empty).
+     */
+    record Query(double mood, float[] verb, String[] words, String[] content, float[][] contentVectors,
+                 double[] contentWeights) {
+        Query(double mood, float[] verb, String[] words) {
+            this(mood, verb, words, new String[0], new float[0][], new double[0]);
+        }
+    }
 
     private final VerbLexicon lexicon;
     private final StaticEmbedder table;
@@ -74,6 +97,15 @@ final class ActionStage {
     private final Set<String>[] nameForms;
     /** Per tool, the words of its name that are not its action nor common to the catalog: what it acts on. */
     private final Set<String>[] objects;
+    /** Per tool, what it acts on as read against a query (singular forms; the description's when the name has none). */
+    private final String[][] objectWords;
+    /** Per tool, the unit vectors of {@link #objectWords} (of the words as written). */
+    private final float[][][] objectVectors;
+    /** Per tool, the weight of each of {@link #objectWords}: how rare it is among the catalog's names. */
+    private final double[][] objectWeights;
+    /** How many of the catalog's names carry each word (singular forms), for the weight of a query's word. */
+    private final java.util.Map<String, Integer> nameFrequency;
+    private final int nameCount;
 
     @SuppressWarnings("unchecked")
     ActionStage(ToolDef[] tools, VerbLexicon lexicon, StaticEmbedder table, ActionWeights weights) {
@@ -86,6 +118,10 @@ final class ActionStage {
         this.toolMood = new double[tools.length];
         this.objects = new Set[tools.length];
         this.nameForms = new Set[tools.length];
+        this.objectWords = new String[tools.length][];
+        this.objectVectors = new float[tools.length][][];
+        this.objectWeights = new double[tools.length][];
+        java.util.Map<String, float[]> wordVectors = new java.util.HashMap<>();
         // words half the names carry (kubectl_, browser_, API-) say nothing about what a tool acts on
         java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
         for (ToolDef tool : tools) {
@@ -93,6 +129,17 @@ final class ActionStage {
                 nameWordCounts.merge(w, 1, Integer::sum);
             }
         }
+        // how many names carry each word (singular forms), read only when the object is
+        java.util.Map<String, Integer> frequency = new java.util.HashMap<>();
+        if (weights.object() > 0) {
+            for (ToolDef tool : tools) {
+                for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
+                    frequency.merge(singular(w), 1, Integer::sum);
+                }
+            }
+        }
+        this.nameCount = tools.length;
+        this.nameFrequency = java.util.Map.copyOf(frequency);
         java.util.Map<String, float[]> verbVectors = new java.util.HashMap<>();
         for (int t = 0; t < tools.length; t++) {
             String[] nameWords = words(HybridRanking.words(tools[t].name()));
@@ -106,6 +153,27 @@ final class ActionStage {
                 }
             }
             objects[t] = object;
+            if (weights.object() > 0) {
+                List<String> read = new ArrayList<>();
+                for (String w : nameWords) {
+                    String lemma = lexicon.lemma(w);
+                    boolean common = tools.length >= 4 && nameWordCounts.get(w) * 2 >= tools.length;
+                    if (!common && w.length() > 2 && !grammar(w) && (fromName == null || !fromName.equals(lemma))
+                            && !read.contains(w)) {
+                        read.add(w);
+                    }
+                }
+                if (read.isEmpty()) {
+                    read = descriptionObject(words(tools[t].description()));
+                }
+                objectWords[t] = read.stream().map(ActionStage::singular).toArray(String[]::new);
+                objectVectors[t] = new float[read.size()][];
+                objectWeights[t] = new double[read.size()];
+                for (int k = 0; k < read.size(); k++) {
+                    objectVectors[t][k] = wordVectors.computeIfAbsent(read.get(k), table::embed);
+                    objectWeights[t][k] = rarity(objectWords[t][k]);
+                }
+            }
             Set<String> forms = new java.util.HashSet<>();
             for (String w : nameWords) {
                 if (w.length() > 2) {
@@ -126,6 +194,43 @@ final class ActionStage {
                 toolMood[t] = mood(toolVerbs[t]);
             }
         }
+    }
+
+    /**
+     * What a description says its tool acts on: up to two words after its leading verb and the
+     * articles that follow it, up to the first word of grammar ("Get a resource from the cluster":
+     * resource).
+     */
+    private List<String> descriptionObject(String[] words) {
+        int i = 0;
+        String verb = leadingVerb(words);
+        if (verb != null) {
+            while (i < Math.min(2, words.length) && !verb.equals(lexicon.lemma(words[i]))) {
+                i++;
+            }
+            i++;
+        }
+        while (i < words.length && (AFTER_A_VERB.contains(words[i]) || words[i].length() <= 2)) {
+            i++;
+        }
+        List<String> out = new ArrayList<>();
+        for (; i < words.length && out.size() < 2 && !grammar(words[i]); i++) {
+            if (words[i].length() > 2 && !out.contains(words[i])) {
+                out.add(words[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Whether a word is one of grammar, naming no object: asking, articles, pronouns, prepositions, question words. */
+    private static boolean grammar(String w) {
+        return ASKING.contains(w) || AFTER_A_VERB.contains(w) || QUESTION.contains(w) || LINKING.contains(w)
+                || AUXILIARIES.contains(w) || QUANTIFIERS.contains(w);
+    }
+
+    /** How rare a word (singular form) is among the catalog's names: ln(1 + names / names carrying it). */
+    private double rarity(String word) {
+        return Math.log(1 + (double) nameCount / Math.max(1, nameFrequency.getOrDefault(word, 0)));
     }
 
     /** Whether tool {@code tool} reads (toward +1) or writes (toward −1); 0 when unknown. */
@@ -153,14 +258,37 @@ final class ActionStage {
             return null;
         }
         if (QUESTION.contains(words[0]) || query.strip().endsWith("?")) {
-            return new Query(1, null, words);
+            return withContent(new Query(1, null, words), null);
         }
         String verb = queryVerb(words);
         if (verb == null) {
-            return weights.number() > 0 ? new Query(0, null, words) : null;
+            return weights.number() > 0 || weights.object() > 0 ? withContent(new Query(0, null, words), null) : null;
         }
         float[] v = table.embed(verb.replace('_', ' '));
-        return new Query(mood(v), v, words);
+        return withContent(new Query(mood(v), v, words), verb);
+    }
+
+    /** The query with its content words read, when the object is: its words beside its verb and words of grammar. */
+    private Query withContent(Query q, String verb) {
+        if (weights.object() == 0) {
+            return q;
+        }
+        Set<String> verbWords = verb == null ? new java.util.HashSet<>() : new java.util.HashSet<>(List.of(verb.split("_")));
+        List<String> content = new ArrayList<>();
+        for (String w : q.words()) {
+            if (w.length() > 2 && !grammar(w) && !Character.isDigit(w.charAt(0)) && !verbWords.contains(w)
+                    && !verbWords.contains(lexicon.lemma(w)) && !content.contains(w)) {
+                content.add(w);
+            }
+        }
+        float[][] vectors = new float[content.size()][];
+        String[] folded = content.stream().map(ActionStage::singular).toArray(String[]::new);
+        double[] rarity = new double[folded.length];
+        for (int k = 0; k < vectors.length; k++) {
+            vectors[k] = table.embed(content.get(k));
+            rarity[k] = rarity(folded[k]);
+        }
+        return new Query(q.mood(), q.verb(), q.words(), folded, vectors, rarity);
     }
 
     /** The verb the query asks with, or null when it names none. */
@@ -224,7 +352,45 @@ final class ActionStage {
         if (weights.number() > 0) {
             change += weights.number() * number(q.words(), tool);
         }
+        if (weights.object() > 0) {
+            change += weights.object() * object(q, tool);
+        }
         return change;
+    }
+
+    /**
+     * How near the query's content words are to what tool {@code tool} acts on, in 0..1: the mean of
+     * each object word's best cosine to a content word and each content word's best cosine to an
+     * object word (a word and its plural: 1), each side weighted by how rare its words are among the
+     * catalog's names; 0 when either has none.
+     */
+    double object(Query q, int tool) {
+        String[] words = objectWords[tool];
+        float[][] vectors = objectVectors[tool];
+        int m = q.content().length;
+        if (words == null || words.length == 0 || m == 0) {
+            return 0;
+        }
+        double[] bestForQuery = new double[m];
+        double toolSide = 0;
+        double toolWeight = 0;
+        for (int o = 0; o < words.length; o++) {
+            double best = 0;
+            for (int c = 0; c < m; c++) {
+                double sim = words[o].equals(q.content()[c]) ? 1 : Math.max(0, dot(vectors[o], q.contentVectors()[c]));
+                best = Math.max(best, sim);
+                bestForQuery[c] = Math.max(bestForQuery[c], sim);
+            }
+            toolSide += objectWeights[tool][o] * best;
+            toolWeight += objectWeights[tool][o];
+        }
+        double querySide = 0;
+        double queryWeight = 0;
+        for (int c = 0; c < m; c++) {
+            querySide += q.contentWeights()[c] * bestForQuery[c];
+            queryWeight += q.contentWeights()[c];
+        }
+        return (toolSide / toolWeight + querySide / queryWeight) / 2;
     }
 
     /**

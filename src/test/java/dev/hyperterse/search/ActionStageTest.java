@@ -130,6 +130,65 @@ class ActionStageTest {
     }
 
     @Test
+    void theObjectTheQueryNamesLiftsTheToolActingOnIt() {
+        ToolDef[] cluster = {
+                handler("list_nodes", "List the nodes of the cluster and their status"),
+                handler("list_pods", "List the pods of a namespace and their status"),
+                handler("delete_secret", "Delete a secret"),
+                handler("get_pod_logs", "The logs of a pod"),
+        };
+        ActionStage stage = new ActionStage(cluster, LEXICON, TABLE, new ActionWeights(0.1, 0.4, 0, 0.2, 10, 1, false));
+        ActionStage.Query q = stage.read("which pods are running");
+        assertTrue(stage.object(q, 1) > stage.object(q, 0), stage.object(q, 1) + " " + stage.object(q, 0));
+        // a tool whose name carries more than the query names is less near
+        assertTrue(stage.object(q, 1) > stage.object(q, 3), stage.object(q, 1) + " " + stage.object(q, 3));
+        // the nodes' lister was first by a little: the pods' now is; the unrelated tool stays below
+        int[] top = {0, 1, 2};
+        double[] score = {0.52, 0.50, 0.40};
+        stage.reorder(q, top, score, 3);
+        assertArrayEquals(new int[] {1, 0, 2}, top);
+        // without the object reading the order stays
+        ActionStage without = new ActionStage(cluster, LEXICON, TABLE, ActionWeights.DEFAULT);
+        int[] kept = {0, 1, 2};
+        without.reorder(without.read("which pods are running"), kept, score, 3);
+        assertArrayEquals(new int[] {0, 1, 2}, kept);
+    }
+
+    @Test
+    void theObjectReadingDoesNotTellTwoReadsOfOneObjectByNumber() {
+        ToolDef[] issues = {
+                handler("get_issue", "Details of an issue"),
+                handler("list_issues", "Issues of a repository"),
+                handler("create_issue", "Open an issue"),
+        };
+        ActionStage stage = new ActionStage(issues, LEXICON, TABLE, new ActionWeights(0, 0, 0, 0.2, 10, 1, false));
+        ActionStage.Query q = stage.read("which issues are still open");
+        // a word and its plural are one: both read the issue (only the other words' cosines to
+        // "issue" and "issues" differ, by little), and the ranking's order stands
+        assertEquals(stage.object(q, 0), stage.object(q, 1), 0.01);
+        int[] top = {0, 1, 2};
+        stage.reorder(q, top, new double[] {0.55, 0.50, 0.45}, 3);
+        assertArrayEquals(new int[] {0, 1, 2}, top);
+    }
+
+    @Test
+    void aToolWhoseNameNamesNoObjectIsReadByItsDescription() {
+        ToolDef[] tools = {
+                handler("kubectl_get", "Get a resource from the cluster"),
+                handler("kubectl_delete", "Delete a resource from the cluster"),
+                handler("kubectl_logs", "Logs of a pod"),
+                handler("kubectl_scale", "Scale a deployment"),
+        };
+        ActionStage stage = new ActionStage(tools, LEXICON, TABLE, new ActionWeights(0, 0, 0, 0.2, 10, 1, false));
+        ActionStage.Query q = stage.read("show me the resource");
+        // kubectl, in every name, says nothing; the description's first phrase does
+        assertEquals(1, stage.object(q, 0), 1e-9);
+        assertTrue(stage.object(q, 0) > stage.object(q, 2));
+        // a query that names no object reads none
+        assertEquals(0, stage.object(stage.read("show me"), 0));
+    }
+
+    @Test
     void theStageMovesHitsInTheServedRankingAndScoresStayInRange() {
         ToolDef[] namespaces = {
                 handler("delete_namespace", "Delete a namespace and everything in it"),
