@@ -129,24 +129,12 @@ public final class SearchQuality {
             // static over the mixed catalog, the action stage as ACTION_WEIGHTS says (else the shipped
             // one): the latency table's line and nothing else ranked
             ActionWeights weights = System.getenv("ACTION_WEIGHTS") == null ? ActionWeights.DEFAULT : actionWeights();
-            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
-                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
             List<String> queries = intents.stream().map(Intent::text).toList();
             long start = System.nanoTime();
             SearchIndex index = new SearchIndex(mixed, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
             index.embedToolsStatically(weights);
             double buildMs = (System.nanoTime() - start) / 1e6;
-            time(index, queries, warmSeconds, null, null);
-            long[] cpu = new long[1 << 21];
-            long processStart = os.getProcessCpuTime();
-            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
-            double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
-            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
-            Arrays.sort(cpuSorted);
-            System.out.printf("| static %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", weights, buildMs,
-                    samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
-                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
-                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch);
+            System.out.print(latencyRow("static " + weights, buildMs, index, queries, warmSeconds));
             return;
         }
         if (System.getenv("TUNE_ACTIONS") != null) {
@@ -222,8 +210,6 @@ public final class SearchQuality {
                 .append("| ranking | index build ms | p50 µs | p99 µs | max µs | CPU p50 µs | CPU p99 µs |"
                         + " process CPU per search µs |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
-        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         List<String> queries = intents.stream().map(Intent::text).toList();
         for (Variant v : VARIANTS) {
             if (v.label().endsWith(" alone") && v.ranking() != SearchRanking.HYBRID) {
@@ -232,17 +218,7 @@ public final class SearchQuality {
             long start = System.nanoTime();
             SearchIndex index = index(mixed, v);
             double buildMs = (System.nanoTime() - start) / 1e6;
-            time(index, queries, warmSeconds, null, null);
-            long[] cpu = new long[1 << 21];
-            long processStart = os.getProcessCpuTime();
-            long[] samples = time(index, queries, warmSeconds, new long[1 << 21], cpu);
-            double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
-            long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
-            Arrays.sort(cpuSorted);
-            md.append(String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", v.label(), buildMs,
-                    samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
-                    samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
-                    cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch));
+            md.append(latencyRow(v.label(), buildMs, index, queries, warmSeconds));
         }
         md.append("\nCPU p50/p99: the searching thread's CPU time; process CPU per search: the whole JVM's"
                 + " (other threads included: ONNX Runtime's, the garbage collector's, the JIT's) over the timed"
@@ -1250,6 +1226,27 @@ public final class SearchQuality {
      * order before sorting: on a shared machine wall-clock tails include time other processes held
      * the core, CPU time does not.
      */
+    /**
+     * The latency table's row for an index: every query in turn for {@code seconds} after as long
+     * a warm-up; wall p50/p99/max, the searching thread's CPU p50/p99, the process's CPU per search.
+     */
+    private static String latencyRow(String label, double buildMs, SearchIndex index, List<String> queries,
+                                     long seconds) {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        time(index, queries, seconds, null, null);
+        long[] cpu = new long[1 << 21];
+        long processStart = os.getProcessCpuTime();
+        long[] samples = time(index, queries, seconds, new long[1 << 21], cpu);
+        double processPerSearch = (os.getProcessCpuTime() - processStart) / 1e3 / samples.length;
+        long[] cpuSorted = Arrays.copyOf(cpu, samples.length);
+        Arrays.sort(cpuSorted);
+        return String.format("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", label, buildMs,
+                samples[samples.length / 2] / 1e3, samples[(int) (samples.length * 0.99)] / 1e3,
+                samples[samples.length - 1] / 1e3, cpuSorted[cpuSorted.length / 2] / 1e3,
+                cpuSorted[(int) (cpuSorted.length * 0.99)] / 1e3, processPerSearch);
+    }
+
     private static long[] time(SearchIndex index, List<String> queries, long seconds, long[] samples, long[] cpu) {
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         long end = System.nanoTime() + seconds * 1_000_000_000L;
