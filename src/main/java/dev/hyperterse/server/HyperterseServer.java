@@ -296,7 +296,10 @@ public final class HyperterseServer {
                                 java.util.List.of("cannot listen on " + host + ":" + port + ": " + reason),
                                 inUse)));
                     });
-        }, false).compose(wired -> wired)));
+        }, false)
+                // a failure while wiring (before listening, whose own failures close it) closes the snapshot
+                .recover(e -> snapshot.close().transform(x -> Future.failedFuture(e)))
+                .compose(wired -> wired)));
     }
 
     /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */

@@ -62,7 +62,8 @@ record Loop(Context context, Thread thread) {
     private static <T> Future<T> start(Supplier<Future<T>> work) {
         try {
             return work.get();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an error too: the caller waits on the outcome, which must come
             return Future.failedFuture(e);
         }
     }
