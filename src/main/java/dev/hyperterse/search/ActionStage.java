@@ -46,6 +46,8 @@ import java.util.Set;
  */
 final class ActionStage {
 
+    /** The words of a query the stage reads: an action and its object are named early. */
+    static final int MAX_QUERY_WORDS = 64;
     /** Words of asking before the verb of an imperative. */
     private static final Set<String> ASKING = Set.of("please", "kindly", "can", "could", "would", "will", "you",
             "i", "i'd", "i'll", "we", "we'd", "let", "let's", "lets", "me", "us", "just", "now", "then", "so", "and",
@@ -144,15 +146,17 @@ final class ActionStage {
         for (int t = 0; t < tools.length; t++) {
             String[] nameWords = words(HybridRanking.words(tools[t].name()));
             String fromName = leadingVerb(nameWords);
-            Set<String> object = new java.util.HashSet<>();
-            for (String w : nameWords) {
-                String lemma = lexicon.lemma(w);
-                boolean common = tools.length >= 4 && nameWordCounts.get(w) * 2 >= tools.length;
-                if (!common && w.length() > 2 && (fromName == null || !fromName.equals(lemma))) {
-                    object.add(singular(w));
+            if (weights.siblings()) {
+                Set<String> object = new java.util.HashSet<>();
+                for (String w : nameWords) {
+                    String lemma = lexicon.lemma(w);
+                    boolean common = tools.length >= 4 && nameWordCounts.get(w) * 2 >= tools.length;
+                    if (!common && w.length() > 2 && (fromName == null || !fromName.equals(lemma))) {
+                        object.add(singular(w));
+                    }
                 }
+                objects[t] = object;
             }
-            objects[t] = object;
             if (weights.object() > 0) {
                 List<String> read = new ArrayList<>();
                 for (String w : nameWords) {
@@ -174,13 +178,15 @@ final class ActionStage {
                     objectWeights[t][k] = rarity(objectWords[t][k]);
                 }
             }
-            Set<String> forms = new java.util.HashSet<>();
-            for (String w : nameWords) {
-                if (w.length() > 2) {
-                    forms.add(w);
+            if (weights.number() > 0) {
+                Set<String> forms = new java.util.HashSet<>();
+                for (String w : nameWords) {
+                    if (w.length() > 2) {
+                        forms.add(w);
+                    }
                 }
+                nameForms[t] = forms;
             }
-            nameForms[t] = forms;
             String verb = fromName != null ? fromName : leadingVerb(words(tools[t].description()));
             if (verb != null) {
                 toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> table.embed(v.replace('_', ' ')));
@@ -254,6 +260,10 @@ final class ActionStage {
     /** What the query asks, or null when it says neither its mood nor its verb. */
     Query read(String query) {
         String[] words = words(query);
+        if (words.length > MAX_QUERY_WORDS) {
+            // the action and the object are named early; a longer text is read as far as this
+            words = java.util.Arrays.copyOf(words, MAX_QUERY_WORDS);
+        }
         if (words.length == 0) {
             return null;
         }

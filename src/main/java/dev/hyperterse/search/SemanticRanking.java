@@ -80,15 +80,13 @@ final class SemanticRanking {
 
     /**
      * The action stage, reading verbs by the static table's vectors (the ranking's own table, or
-     * the bundled one beside a model). Beside a model, a table or verb list that cannot be read
-     * leaves the ranking without the stage rather than without a ranking.
+     * the bundled one beside a model). A table or verb list that cannot be read leaves the
+     * ranking without the stage rather than without a ranking.
      */
     private static ActionStage actionStage(ToolDef[] tools, TextEmbedder embedder, ActionWeights weights) {
-        if (embedder instanceof StaticEmbedder table) {
-            return new ActionStage(tools, VerbLexicon.bundled(), table, weights);
-        }
         try {
-            return new ActionStage(tools, VerbLexicon.bundled(), StaticEmbedder.bundled(), weights);
+            StaticEmbedder table = embedder instanceof StaticEmbedder own ? own : StaticEmbedder.bundled();
+            return new ActionStage(tools, VerbLexicon.bundled(), table, weights);
         } catch (RuntimeException | LinkageError e) {
             return null;
         }

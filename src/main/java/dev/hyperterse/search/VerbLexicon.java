@@ -18,6 +18,10 @@ import java.util.Map;
  */
 final class VerbLexicon {
 
+    /** Regular inflections and what each leaves of the base form, tried in order. */
+    private static final String[][] INFLECTIONS = {{"ies", "y"}, {"es", "e"}, {"es", ""}, {"s", ""}, {"ed", "e"},
+            {"ed", ""}, {"ing", "e"}, {"ing", ""}};
+
     /** The resource shipped with the server. */
     static final String RESOURCE = "verbs.txt";
 
@@ -82,6 +86,11 @@ final class VerbLexicon {
      * by the irregular forms and WordNet's suffix rules; null when it is no verb.
      */
     String lemma(String word) {
+        return lemma(word, true);
+    }
+
+    /** {@code undo}: whether un- may be read off (once: "ununinstall" is no verb). */
+    private String lemma(String word, boolean undo) {
         if (word.isEmpty()) {
             return null;
         }
@@ -93,15 +102,13 @@ final class VerbLexicon {
             return base;
         }
         // a verb WordNet lacks but English derives: un- undoes a verb ("uninstall", "unpublish")
-        if (word.startsWith("un") && word.length() > 4) {
-            String undone = lemma(word.substring(2));
+        if (undo && word.startsWith("un") && word.length() > 4) {
+            String undone = lemma(word.substring(2), false);
             if (undone != null && !undone.contains("_")) {
                 return "un" + undone;
             }
         }
-        String[][] rules = {{"ies", "y"}, {"es", "e"}, {"es", ""}, {"s", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"},
-                {"ing", ""}};
-        for (String[] rule : rules) {
+        for (String[] rule : INFLECTIONS) {
             if (word.endsWith(rule[0]) && word.length() > rule[0].length() + 1) {
                 String candidate = word.substring(0, word.length() - rule[0].length()) + rule[1];
                 if (lemmas.containsKey(candidate)) {
