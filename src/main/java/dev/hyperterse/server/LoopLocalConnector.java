@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An adapter split into one pool per event loop of the server's listeners. A request runs its
- * statement on the pool of the loop it arrived on, which was opened in that loop's context
- * and whose connections are made from the loop and so live on it: the statement's I/O and its answer never change threads. (With one pool
- * shared by several loops, a call takes whichever connection comes free, often one on another
- * loop, and pays a hand-off there and one back per statement.)
+ * statement on the pool of the loop it arrived on, which was opened in that loop's context and
+ * whose connections are made from the loop and so live on it: the statement's I/O and its answer
+ * never change threads. (With one pool shared by several loops, a call takes whichever connection
+ * comes free, often one on another loop, and pays a hand-off there and one back per statement.)
  *
  * <p>The adapter's {@code max_connections} is split between the pools, never multiplied: 10 over
  * 4 loops is 3, 3, 2 and 2. With fewer connections than loops there are as many pools as
@@ -45,10 +45,10 @@ final class LoopLocalConnector implements Connector {
     }
 
     /**
-     * Opens the adapter: one pool per loop, each opened in its own loop's context ({@link Loop#open}),
-     * when the connector can split its connections and there is more than one loop; else one pool
-     * as the connector opens it (in the first loop's context when it can be split, so its
-     * connections live there).
+     * Opens the adapter: one pool per loop, each opened in its own loop's context
+     * ({@link Loop#open}), when the connector can split its connections and there is more than one
+     * loop; else one pool as the connector opens it (in the first loop's context when it can be
+     * split, so its connections live there).
      *
      * @param loops the distinct event loops of the listeners (may be empty)
      */
