@@ -677,18 +677,8 @@ public final class SearchQuality {
         Map<String, int[]> noObjectChoice = new LinkedHashMap<>();
         for (var sub : subGrids.entrySet()) {
             List<ActionWeights> points = grid.stream().filter(w -> w.equals(ActionWeights.OFF) || sub.getValue().test(w)).toList();
-            java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best = take -> {
-                ActionWeights chosen = ActionWeights.OFF;
-                double bestMrr = mrrOver.apply(ActionWeights.OFF, take);
-                for (ActionWeights w : points) {
-                    double m = mrrOver.apply(w, take);
-                    if (m > bestMrr + 1e-9) {
-                        bestMrr = m;
-                        chosen = w;
-                    }
-                }
-                return chosen;
-            };
+            java.util.function.Function<java.util.function.Predicate<String>, ActionWeights> best =
+                    take -> chosen(ActionWeights.OFF, points, w -> mrrOver.apply(w, take));
             System.out.printf("%n### %s (%d points)%n%n", sub.getKey(), points.size() - 1);
             System.out.println("| catalog | chosen on the other eight (mood / verb / object / few / margin / siblings only) | off: top-1 / MRR@10"
                     + " / recall@5 / recall@10 / sibling misses | shipped | with it |");
@@ -936,18 +926,8 @@ public final class SearchQuality {
         ideas.put("IDF and the rank prior (no max)", p -> p.maxShare() == 0);
         for (var idea : ideas.entrySet()) {
             List<StaticPooling> sub = grid.stream().filter(idea.getValue()).toList();
-            java.util.function.Function<java.util.function.Predicate<String>, StaticPooling> best = take -> {
-                StaticPooling chosen = off;
-                double bestMrr = mrrOver.apply(off, take);
-                for (StaticPooling p : sub) {
-                    double m = mrrOver.apply(p, take);
-                    if (m > bestMrr + 1e-9) {
-                        bestMrr = m;
-                        chosen = p;
-                    }
-                }
-                return chosen;
-            };
+            java.util.function.Function<java.util.function.Predicate<String>, StaticPooling> best =
+                    take -> chosen(off, sub, p -> mrrOver.apply(p, take));
             System.out.printf("%n#### %s (%d points)%n%n", idea.getKey(), sub.size());
             System.out.println("| catalog | chosen on the other eight (tool IDF / query IDF / c / unseen / prior / max / floor) |"
                     + " off: top-1 / MRR@10 / recall@5 / recall@10 / sibling misses | with it |");
@@ -1226,6 +1206,23 @@ public final class SearchQuality {
      * order before sorting: on a shared machine wall-clock tails include time other processes held
      * the core, CPU time does not.
      */
+    /**
+     * The grid point that scores best, {@code off} unless a point beats it (the first of equal
+     * points, in the grid's order, wins).
+     */
+    private static <P> P chosen(P off, List<P> points, java.util.function.ToDoubleFunction<P> score) {
+        P chosen = off;
+        double best = score.applyAsDouble(off);
+        for (P p : points) {
+            double m = score.applyAsDouble(p);
+            if (m > best + 1e-9) {
+                best = m;
+                chosen = p;
+            }
+        }
+        return chosen;
+    }
+
     /**
      * The latency table's row for an index: every query in turn for {@code seconds} after as long
      * a warm-up; wall p50/p99/max, the searching thread's CPU p50/p99, the process's CPU per search.
