@@ -1,7 +1,9 @@
 package dev.hyperterse.server;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
@@ -28,15 +30,9 @@ record Loop(Context context, Thread thread) {
         if (isCurrent()) {
             return start(work);
         }
-        Context caller = Vertx.currentContext();
         Promise<T> outcome = Promise.promise();
-        context.runOnContext(v -> start(work).onComplete(ar -> {
-            if (caller == null) {
-                outcome.handle(ar);
-            } else {
-                caller.runOnContext(x -> outcome.handle(ar));
-            }
-        }));
+        Handler<AsyncResult<T>> toCaller = toCaller(outcome);
+        context.runOnContext(v -> start(work).onComplete(toCaller));
         return outcome.future();
     }
 
@@ -47,16 +43,24 @@ record Loop(Context context, Thread thread) {
      * The outcome reaches the caller as with {@link #call}.
      */
     <T> Future<T> open(Supplier<Future<T>> work) {
-        Context caller = Vertx.currentContext();
         Promise<T> outcome = Promise.promise();
-        context.executeBlocking(() -> start(work), false).compose(opened -> opened).onComplete(ar -> {
+        context.executeBlocking(() -> start(work), false).compose(opened -> opened).onComplete(toCaller(outcome));
+        return outcome.future();
+    }
+
+    /**
+     * Completes {@code outcome}, from an outcome reached on this loop, on the calling context (read
+     * now): on that context when it is another one, at once when it is this loop's or there is none.
+     */
+    private <T> Handler<AsyncResult<T>> toCaller(Promise<T> outcome) {
+        Context caller = Vertx.currentContext();
+        return ar -> {
             if (caller == null || caller == context) {
                 outcome.handle(ar);
             } else {
                 caller.runOnContext(x -> outcome.handle(ar));
             }
-        });
-        return outcome.future();
+        };
     }
 
     private static <T> Future<T> start(Supplier<Future<T>> work) {
