@@ -124,18 +124,19 @@ final class ActionStage {
         this.objectVectors = new float[tools.length][][];
         this.objectWeights = new double[tools.length][];
         java.util.Map<String, float[]> wordVectors = new java.util.HashMap<>();
-        // words half the names carry (kubectl_, browser_, API-) say nothing about what a tool acts on
-        java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
-        for (ToolDef tool : tools) {
-            for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
-                nameWordCounts.merge(w, 1, Integer::sum);
-            }
+        String[][] names = new String[tools.length][];
+        for (int t = 0; t < tools.length; t++) {
+            names[t] = words(HybridRanking.words(tools[t].name()));
         }
-        // how many names carry each word (singular forms), read only when the object is
+        // how many names carry each word, as written (words half the names carry, such as kubectl_,
+        // browser_, API-, say nothing about what a tool acts on) and in its singular form (how rare
+        // an object word is); counted only when what a tool acts on is read
+        java.util.Map<String, Integer> nameWordCounts = new java.util.HashMap<>();
         java.util.Map<String, Integer> frequency = new java.util.HashMap<>();
-        if (weights.object() > 0) {
-            for (ToolDef tool : tools) {
-                for (String w : new java.util.HashSet<>(List.of(words(HybridRanking.words(tool.name()))))) {
+        if (weights.siblings() || weights.object() > 0) {
+            for (String[] name : names) {
+                for (String w : new java.util.HashSet<>(List.of(name))) {
+                    nameWordCounts.merge(w, 1, Integer::sum);
                     frequency.merge(singular(w), 1, Integer::sum);
                 }
             }
@@ -144,14 +145,12 @@ final class ActionStage {
         this.nameFrequency = java.util.Map.copyOf(frequency);
         java.util.Map<String, float[]> verbVectors = new java.util.HashMap<>();
         for (int t = 0; t < tools.length; t++) {
-            String[] nameWords = words(HybridRanking.words(tools[t].name()));
+            String[] nameWords = names[t];
             String fromName = leadingVerb(nameWords);
             if (weights.siblings()) {
                 Set<String> object = new java.util.HashSet<>();
                 for (String w : nameWords) {
-                    String lemma = lexicon.lemma(w);
-                    boolean common = tools.length >= 4 && nameWordCounts.get(w) * 2 >= tools.length;
-                    if (!common && w.length() > 2 && (fromName == null || !fromName.equals(lemma))) {
+                    if (namesObject(w, fromName, nameWordCounts, tools.length)) {
                         object.add(singular(w));
                     }
                 }
@@ -160,10 +159,7 @@ final class ActionStage {
             if (weights.object() > 0) {
                 List<String> read = new ArrayList<>();
                 for (String w : nameWords) {
-                    String lemma = lexicon.lemma(w);
-                    boolean common = tools.length >= 4 && nameWordCounts.get(w) * 2 >= tools.length;
-                    if (!common && w.length() > 2 && !grammar(w) && (fromName == null || !fromName.equals(lemma))
-                            && !read.contains(w)) {
+                    if (namesObject(w, fromName, nameWordCounts, tools.length) && !grammar(w) && !read.contains(w)) {
                         read.add(w);
                     }
                 }
@@ -200,6 +196,16 @@ final class ActionStage {
                 toolMood[t] = mood(toolVerbs[t]);
             }
         }
+    }
+
+    /**
+     * Whether a word of a tool's name says what it acts on: longer than two letters, not the
+     * action the name starts with, and not carried by half the catalog's names (of four or more).
+     */
+    private boolean namesObject(String word, String action, java.util.Map<String, Integer> nameWordCounts,
+                                int toolCount) {
+        boolean common = toolCount >= 4 && nameWordCounts.get(word) * 2 >= toolCount;
+        return !common && word.length() > 2 && (action == null || !action.equals(lexicon.lemma(word)));
     }
 
     /**
