@@ -4,7 +4,7 @@
 # the median wall time from process start to the first successful tools/call, and the CPU the
 # process used until then (utime+stime of all its threads, /proc/PID/stat).
 #
-#   bench/startup-ab.sh A.jar B.jar [pg|quickstart|scripts10|scripts10-warm]...
+#   bench/startup-ab.sh A.jar B.jar [pg|quickstart|scripts10|scripts10-warm|pg-aot]...
 #                                               (default: pg quickstart scripts10 scripts10-warm)
 #
 # Projects:
@@ -14,6 +14,9 @@
 #                   PostgreSQL tool (a database tool serving), then a handler answering is timed too.
 #                   Every start gets an empty cache folder (XDG_CACHE_HOME), as a first start would.
 #   scripts10-warm  the same project, the cache folder kept from an unmeasured start (a second start)
+#   pg-aot          the pg project, each jar its own copy with a start-up cache that jar's `aot-cache`
+#                   wrote beside it (made once, not measured), started without any JVM flag: what
+#                   a start that finds the cache by itself gives
 # Environment (defaults in brackets): BENCH_STARTS [5] measured starts per jar and project (after
 #   one unmeasured start each)  BENCH_PORT [19380]  BENCH_JAVA [JDK 25 under /usr/lib/jvm when present]
 #   BENCH_JAVA_OPTS [] JVM flags for both  BENCH_PG_URL [postgres://postgres@127.0.0.1:5432/hyperterse_bench?sslmode=disable]
@@ -21,7 +24,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$BENCH_DIR/scenarios/pg.sh" # ensure_pg_data, write_pg_project, execute_body
 
-[[ $# -ge 2 ]] || die "usage: bench/startup-ab.sh A.jar B.jar [pg|quickstart|scripts10|scripts10-warm]..."
+[[ $# -ge 2 ]] || die "usage: bench/startup-ab.sh A.jar B.jar [pg|quickstart|scripts10|scripts10-warm|pg-aot]..."
 JAR_A=$1 JAR_B=$2
 shift 2
 projects=("$@")
@@ -119,9 +122,12 @@ one_start() {
   stop_pid "$pid"
 }
 
+# side_dir DIR SIDE: the project folder of that side (pg-aot: each jar has its own copy)
+side_dir() { if $per_side; then echo "$1-$2"; else echo "$1"; fi; }
+
 # run_project PROJECT: STARTS alternated starts of each jar; prints one table row per jar.
 run_project() {
-  local project=$1 dir call expect call2='' expect2='' cache fresh=false side jar i
+  local project=$1 dir call expect call2='' expect2='' cache fresh=false per_side=false side jar i
   case $project in
     pg) dir=$WORK/pg; call=$WORK/pg-call.json; expect='Customer 42' ;;
     quickstart) dir=$WORK/quickstart; call=$WORK/quickstart-call.json; expect='"id\":1' ;;
@@ -129,6 +135,7 @@ run_project() {
       call2=$WORK/handler-call.json; expect2='HELLO ADA!'; fresh=true ;;
     scripts10-warm) dir=$WORK/scripts10; call=$WORK/pg-call.json; expect='Customer 42'
       call2=$WORK/handler-call.json; expect2='HELLO ADA!' ;;
+    pg-aot) dir=$WORK/pg-aot; call=$WORK/pg-call.json; expect='Customer 42'; per_side=true ;;
     *) die "unknown project $project" ;;
   esac
   declare -A walls cpus walls2
@@ -136,14 +143,22 @@ run_project() {
     jar=$JAR_A; [[ $side == B ]] && jar=$JAR_B
     cache=$WORK/cache-$project-$side
     rm -rf "$cache"; mkdir -p "$cache"
-    one_start "$project-$side-unmeasured" "$jar" "$dir" "$cache" "$call" "$expect" "$call2" "$expect2"
+    if $per_side; then
+      # each jar's own copy of the project, with a start-up cache that jar made beside it
+      rm -rf "$dir-$side"; cp -r "$WORK/pg" "$dir-$side"
+      log "$project $side: aot-cache beside the project"
+      BENCH_PG_URL=$PG_URL "$JAVA_BIN" "${JAVA_OPTS[@]}" -jar "$jar" aot-cache "$dir-$side" -o "$dir-$side/hyperterse.aot" \
+        --call 'get-customer={"customer_id":42}' >"$OUT/logs/startup-$project-$side-aot.log" 2>&1 \
+        || die "aot-cache failed: see $OUT/logs/startup-$project-$side-aot.log"
+    fi
+    one_start "$project-$side-unmeasured" "$jar" "$(side_dir "$dir" "$side")" "$cache" "$call" "$expect" "$call2" "$expect2"
   done
   for i in $(seq 1 "$STARTS"); do
     for side in A B; do
       jar=$JAR_A; [[ $side == B ]] && jar=$JAR_B
       cache=$WORK/cache-$project-$side
       if $fresh; then rm -rf "$cache"; mkdir -p "$cache"; fi
-      one_start "$project-$side-$i" "$jar" "$dir" "$cache" "$call" "$expect" "$call2" "$expect2"
+      one_start "$project-$side-$i" "$jar" "$(side_dir "$dir" "$side")" "$cache" "$call" "$expect" "$call2" "$expect2"
       walls[$side]+="$S_MS "; cpus[$side]+="$S_CPU "; walls2[$side]+="${S2_MS:-} "
       log "$project $side #$i: ${S_MS} ms wall, ${S_CPU} ms CPU${S2_MS:+, handler at ${S2_MS} ms}"
     done

@@ -15,9 +15,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -44,6 +48,11 @@ class PackagedJarIT {
 
     /** Starts {@code java -jar} on a project and waits for {@code /heartbeat}; returns the client. */
     private RawHttp start(Path project) throws Exception {
+        return start(Path.of(System.getProperty("java.home"), "bin", "java"), project, Map.of());
+    }
+
+    /** Starts {@code java -jar} of this {@code java}, with these environment variables added. */
+    private RawHttp start(Path java, Path project, Map<String, String> environment) throws Exception {
         Path jar = Path.of(System.getProperty("hyperterse.jar", "target/hyperterse.jar")).toAbsolutePath();
         assertTrue(Files.isRegularFile(jar), "no packaged jar at " + jar + " (mvn package builds it)");
         int port;
@@ -51,10 +60,12 @@ class PackagedJarIT {
             port = probe.getLocalPort();
         }
         log = dir.resolve("server.log");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(java.toString(),
                 "-Dhyperterse.scripts.cache=" + dir.resolve("script-cache"), "-Xmx256m",
                 "-jar", jar.toString(), "start", project.toString(), "--port", Integer.toString(port)));
-        server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        server = builder.start();
         RawHttp http = new RawHttp("http://127.0.0.1:" + port);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < until) {
@@ -118,5 +129,66 @@ class PackagedJarIT {
                 .put("unit", "50 km/h")
                 .put("relative", "il y a 1 jour")
                 .put("hebrew", "21 בטבת 5784"), got);
+    }
+
+    /**
+     * A start-up cache beside the project: the JVM starts again with it in the same process (JDK
+     * 22 and later, Linux and macOS). The file here is not a cache, so the new JVM says so, starts
+     * without it and serves, and start tells how to make one: what this checks is that the process
+     * now runs with the cache's flag, the same process the test started.
+     */
+    @Test
+    void aStartUpCacheBesideTheProjectIsUsedWithoutAFlag() throws Exception {
+        Path java = jdk22OrLater();
+        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 22 or later here");
+        String os = System.getProperty("os.name");
+        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
+        Path project = RunningServer.copyExample("quickstart", dir);
+        Path cache = Files.writeString(project.resolve("hyperterse.aot"), "not a cache");
+        RawHttp http = start(java, project, Map.of());
+        List<String> arguments = List.of(ProcessHandle.of(server.pid()).orElseThrow().info().arguments().orElseThrow());
+        assertEquals("-XX:AOTCache=" + cache.toAbsolutePath(), arguments.get(0), arguments.toString());
+        assertEquals(1, http.rows("get-customer", new JsonObject().put("customer_id", 1)).size());
+        String logged = Files.readString(log);
+        assertTrue(logged.contains("the start-up cache " + cache.toAbsolutePath() + " is not in use"), logged);
+    }
+
+    @Test
+    void theVariableKeepsTheJvmAsStarted() throws Exception {
+        Path java = jdk22OrLater();
+        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 22 or later here");
+        Path project = RunningServer.copyExample("quickstart", dir);
+        Files.writeString(project.resolve("hyperterse.aot"), "not a cache");
+        start(java, project, Map.of("HYPERTERSE_AOT_CACHE", "off"));
+        List<String> arguments = List.of(ProcessHandle.of(server.pid()).orElseThrow().info().arguments().orElseThrow());
+        assertFalse(arguments.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")), arguments.toString());
+        String logged = Files.readString(log);
+        assertFalse(logged.contains("start-up cache"), logged);
+    }
+
+    /** The running JVM when it is JDK 22 or later, else one under /usr/lib/jvm, else null. */
+    private static Path jdk22OrLater() throws IOException {
+        if (Runtime.version().feature() >= 22) {
+            return Path.of(System.getProperty("java.home"), "bin", "java");
+        }
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return null;
+        }
+        try (var homes = Files.list(jvms)) {
+            for (Path home : homes.sorted().toList()) {
+                Path release = home.resolve("release");
+                Path launcher = home.resolve("bin/java");
+                if (!Files.isRegularFile(release) || !Files.isExecutable(launcher)) {
+                    continue;
+                }
+                Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)")
+                        .matcher(Files.readString(release));
+                if (m.find() && Integer.parseInt(m.group(1)) >= 22) {
+                    return launcher;
+                }
+            }
+        }
+        return null;
     }
 }

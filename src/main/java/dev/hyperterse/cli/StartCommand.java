@@ -202,8 +202,14 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (unusedCache != null) {
             LOG.warn(unusedCache);
         }
-        String cacheHint = cacheNotGivenHint(jvmArguments, cacheCandidates(path, Main.jarFile()), Runtime.version().feature());
-        if (cacheHint != null) {
+        String named = System.getenv(CacheRelaunch.VARIABLE);
+        if (named != null && !named.isBlank() && !named.trim().equalsIgnoreCase("off")
+                && !Files.isRegularFile(Path.of(named.trim()))) {
+            LOG.warn("{} names {}, which is not a file: starting without a start-up cache", CacheRelaunch.VARIABLE,
+                    named.trim());
+        }
+        String cacheHint = cacheNotGivenHint(jvmArguments, cacheCandidates(projectFolder(path), Main.jarFile()), Runtime.version().feature());
+        if (cacheHint != null && !"off".equalsIgnoreCase(System.getenv(CacheRelaunch.VARIABLE))) {
             LOG.info(cacheHint);
         }
         // joining a cluster takes seconds: it runs while the project compiles
@@ -429,14 +435,23 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                 + Main.launchCommand() + " aot-cache";
     }
 
-    /** Where {@code aot-cache} leaves a cache by default, or an operator puts one: the current, project and jar folders. */
-    private static List<Path> cacheCandidates(Path project, Path jar) {
+    /**
+     * Where {@code aot-cache} leaves a cache by default, or an operator puts one: the current
+     * folder, the project's folders, the jar's folder.
+     */
+    static List<Path> cacheCandidates(List<Path> projects, Path jar) {
         List<Path> folders = new java.util.ArrayList<>(List.of(Path.of("").toAbsolutePath()));
-        folders.add(Files.isDirectory(project) ? project : project.toAbsolutePath().getParent());
+        projects.forEach(p -> folders.add(p.toAbsolutePath()));
         if (jar != null) {
             folders.add(jar.toAbsolutePath().getParent());
         }
         return folders.stream().filter(java.util.Objects::nonNull).distinct().toList();
+    }
+
+    /** The folder the project lies in: {@code path} itself, or the folder of a project file. */
+    private static List<Path> projectFolder(Path path) {
+        Path folder = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
+        return folder == null ? List.of() : List.of(folder);
     }
 
     /**
@@ -452,15 +467,13 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return null;
         }
         AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
-        for (Path folder : folders) {
-            Path cache = folder.resolve(flags.defaultFile());
-            if (Files.isRegularFile(cache)) {
-                return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
-                        + flags.use() + Main.shellWord(cache.toString())
-                        + " before -jar for a faster start (should it be stale, the JVM says so and starts without it)";
-            }
+        Path cache = CacheRelaunch.found(flags, folders);
+        if (cache == null) {
+            return null;
         }
-        return null;
+        return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
+                + flags.use() + Main.shellWord(cache.toString())
+                + " before -jar for a faster start (should it be stale, the JVM says so and starts without it)";
     }
 
     /** The start-up cache the JVM was given ({@code -XX:AOTCache} or {@code -XX:SharedArchiveFile}, the last one wins), or null. */

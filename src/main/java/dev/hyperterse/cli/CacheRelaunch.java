@@ -1,0 +1,239 @@
+package dev.hyperterse.cli;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A {@code start} whose JVM was given no start-up cache, while one lies where {@code aot-cache}
+ * puts it, becomes a start with it: this JVM replaces itself ({@code execv}: the same process id,
+ * the same arguments and environment, the cache's flag added in front), before it has done any of
+ * the work the cache spares. A JVM reads a cache only from its command line, so this is the one
+ * way {@code java -jar hyperterse.jar start} can use one without the user writing the flag.
+ *
+ * <p>Only on Linux and macOS (where {@code execv} replaces the process in place) and JDK 22 and
+ * later (where the JDK calls C functions itself; the jar's manifest grants it native access).
+ * {@code HYPERTERSE_AOT_CACHE=off} turns it off; {@code HYPERTERSE_AOT_CACHE=FILE} names the cache
+ * to use. A JVM started with any cache, archive or AOT option of its own is left as it is, and so
+ * is one whose command line cannot be read back. Should the cache be stale (made for another jar
+ * or JVM), the new JVM says so and starts without it, and {@code start} tells how to make it again.
+ */
+final class CacheRelaunch {
+    /** The environment variable that turns this off ({@code off}) or names the cache. */
+    static final String VARIABLE = "HYPERTERSE_AOT_CACHE";
+
+    private CacheRelaunch() {
+    }
+
+    /**
+     * Replaces this JVM by one started with the start-up cache found for the {@code start} command
+     * line {@code args}, when there is one and nothing above rules it out. Returns null when this
+     * JVM is to start as it is, or why it could not start again with the cache it found.
+     */
+    static String withCacheWhenPresent(String[] args) {
+        int jdk = Runtime.version().feature();
+        if (jdk < 22 || !replacesInPlace(System.getProperty("os.name", "")) || !isStart(args)) {
+            return null;
+        }
+        Optional<String> command = ProcessHandle.current().info().command();
+        Optional<String[]> arguments = ProcessHandle.current().info().arguments();
+        if (command.isEmpty() || arguments.isEmpty()) {
+            return null;
+        }
+        List<String> argv;
+        try {
+            argv = command(command.get(), List.of(arguments.get()), System.getenv(), projectFolders(args),
+                    Main.jarFile(), jdk);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null; // start itself reports the path
+        }
+        if (argv == null) {
+            return null;
+        }
+        try {
+            execv(argv);
+            return "could not start again with the start-up cache (execv failed): " + String.join(" ", argv);
+        } catch (Throwable e) {
+            return "could not start again with the start-up cache: " + e;
+        }
+    }
+
+    /** Whether {@code args} start a server (not only print its settings, help or version). */
+    static boolean isStart(String[] args) {
+        if (args.length == 0 || !args[0].equals("start")) {
+            return false;
+        }
+        for (String a : args) {
+            if (a.equals("--print-config") || a.equals("--help") || a.equals("-h") || a.equals("--version")
+                    || a.equals("-V") || a.startsWith("@")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The folders a project named on the {@code start} line {@code args} may lie in: each word after
+     * {@code start} that names a folder (the project's {@code PATH}), and the folder of the file
+     * {@code -f}/{@code --file} gives. Read before the line is parsed, so the cache is used before
+     * parsing costs anything; another option's value that happens to name a folder only adds a
+     * place to look.
+     */
+    static List<Path> projectFolders(String[] args) {
+        List<Path> folders = new ArrayList<>();
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            String file = (a.equals("-f") || a.equals("--file")) && i + 1 < args.length ? args[++i]
+                    : a.startsWith("--file=") ? a.substring("--file=".length()) : null;
+            if (file != null) {
+                Path parent = Path.of(file).toAbsolutePath().getParent();
+                if (parent != null) {
+                    folders.add(parent);
+                }
+            } else if (!a.startsWith("-") && Files.isDirectory(Path.of(a))) {
+                folders.add(Path.of(a));
+            }
+        }
+        return folders;
+    }
+
+    /** Whether {@code execv} on this operating system replaces the process in place (not on Windows, where it spawns another). */
+    static boolean replacesInPlace(String osName) {
+        String os = osName.toLowerCase(Locale.ROOT);
+        return os.startsWith("linux") || os.startsWith("mac");
+    }
+
+    /**
+     * The command line that starts this JVM again with the cache: {@code java}, the cache's flag,
+     * then every argument as given; null when there is no cache to use or the JVM is not to be
+     * started again.
+     *
+     * @param java        the running {@code java} executable
+     * @param arguments   its arguments (JVM options, {@code -jar JAR} or the main class, the program's)
+     * @param environment the process environment
+     * @param projects    the folders the project named on the command line may lie in
+     * @param jar         the jar this runs from (its folder is one place a cache may lie), or null
+     * @param jdk         the running JDK's feature release
+     */
+    static List<String> command(String java, List<String> arguments, Map<String, String> environment,
+                                List<Path> projects, Path jar, int jdk) {
+        String setting = environment.getOrDefault(VARIABLE, "").trim();
+        if (setting.equalsIgnoreCase("off") || optionsOfItsOwn(arguments)) {
+            return null;
+        }
+        for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")) {
+            if (optionsOfItsOwn(List.of(environment.getOrDefault(variable, "").trim().split("\\s+")))) {
+                return null;
+            }
+        }
+        AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
+        Path cache = setting.isEmpty() ? found(flags, StartCommand.cacheCandidates(projects, jar)) : Path.of(setting);
+        if (cache == null || !Files.isRegularFile(cache)) {
+            return null;
+        }
+        List<String> argv = new ArrayList<>();
+        argv.add(java);
+        argv.add(flags.use() + cache.toAbsolutePath());
+        argv.addAll(arguments);
+        return argv;
+    }
+
+    /** The first of {@code folders} that holds the cache file {@code aot-cache} writes by default, or null. */
+    static Path found(AotCacheCommand.Flags flags, List<Path> folders) {
+        for (Path folder : folders) {
+            Path cache = folder.resolve(flags.defaultFile());
+            if (Files.isRegularFile(cache)) {
+                return cache;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether the JVM options before the main class or {@code -jar} already choose about class
+     * caches or AOT (a cache, an archive, training, sharing off), or set up something that would
+     * run or listen twice (an agent, remote JMX): such a JVM is left as it is.
+     */
+    static boolean optionsOfItsOwn(List<String> arguments) {
+        for (int i = 0; i < arguments.size(); i++) {
+            String a = arguments.get(i);
+            if (a.equals("-jar") || !a.startsWith("-")) {
+                return false; // what follows is the program's
+            }
+            if (a.startsWith("-XX:AOT") || a.startsWith("-XX:+AOT") || a.startsWith("-XX:-AOT")
+                    || a.startsWith("-XX:SharedArchiveFile") || a.startsWith("-XX:ArchiveClassesAtExit")
+                    || a.startsWith("-XX:+AutoCreateSharedArchive") || a.startsWith("-XX:SharedClassListFile")
+                    || a.startsWith("-XX:DumpLoadedClassList") || a.startsWith("-Xshare")
+                    // a JVM given this maps no class cache at all
+                    || a.startsWith("--upgrade-module-path")
+                    // options files may choose, and they are not read here
+                    || a.startsWith("-XX:Flags=") || a.startsWith("-XX:VMOptionsFile=")
+                    // an agent would run twice (and one that listens, as a debugger's, would hold its port)
+                    || a.startsWith("-javaagent") || a.startsWith("-agentlib") || a.startsWith("-agentpath")
+                    || a.startsWith("-Dcom.sun.management.jmxremote")) {
+                return true;
+            }
+            if (SEPARATE_VALUE.contains(a)) {
+                i++;
+            }
+        }
+        return false;
+    }
+
+    /** The launcher's options whose value is the next word. */
+    private static final java.util.Set<String> SEPARATE_VALUE = java.util.Set.of("-cp", "-classpath", "--class-path",
+            "-p", "--module-path", "--add-modules", "--limit-modules", "--add-reads", "--add-exports", "--add-opens",
+            "--patch-module", "--enable-native-access", "-m", "--module");
+
+    /**
+     * {@code execv(argv[0], argv)} through the JDK's foreign function interface, reached by
+     * reflection (this code is compiled for Java 17). Returns only when the call fails.
+     */
+    private static void execv(List<String> argv) throws Throwable {
+        Class<?> linkerType = Class.forName("java.lang.foreign.Linker");
+        Class<?> lookupType = Class.forName("java.lang.foreign.SymbolLookup");
+        Class<?> segmentType = Class.forName("java.lang.foreign.MemorySegment");
+        Class<?> layoutType = Class.forName("java.lang.foreign.MemoryLayout");
+        Class<?> valueLayoutType = Class.forName("java.lang.foreign.ValueLayout");
+        Class<?> addressLayoutType = Class.forName("java.lang.foreign.AddressLayout");
+        Class<?> descriptorType = Class.forName("java.lang.foreign.FunctionDescriptor");
+        Class<?> optionType = Class.forName("java.lang.foreign.Linker$Option");
+        Class<?> allocatorType = Class.forName("java.lang.foreign.SegmentAllocator");
+        Class<?> arenaType = Class.forName("java.lang.foreign.Arena");
+
+        Object linker = linkerType.getMethod("nativeLinker").invoke(null);
+        Object libc = linkerType.getMethod("defaultLookup").invoke(linker);
+        Optional<?> symbol = (Optional<?>) lookupType.getMethod("find", String.class).invoke(libc, "execv");
+        if (symbol.isEmpty()) {
+            return;
+        }
+        Object address = valueLayoutType.getField("ADDRESS").get(null);
+        Object integer = valueLayoutType.getField("JAVA_INT").get(null);
+        Object[] parameters = (Object[]) Array.newInstance(layoutType, 2);
+        parameters[0] = address;
+        parameters[1] = address;
+        Object descriptor = descriptorType.getMethod("of", layoutType, parameters.getClass())
+                .invoke(null, integer, parameters);
+        MethodHandle execv = (MethodHandle) linkerType
+                .getMethod("downcallHandle", segmentType, descriptorType, Array.newInstance(optionType, 0).getClass())
+                .invoke(linker, symbol.get(), descriptor, Array.newInstance(optionType, 0));
+
+        // global: the memory must outlive the call, which on success is this process's last
+        Object arena = arenaType.getMethod("global").invoke(null);
+        Method string = allocatorType.getMethod("allocateFrom", String.class);
+        Method allocate = allocatorType.getMethod("allocate", layoutType, long.class);
+        Method setAt = segmentType.getMethod("setAtIndex", addressLayoutType, long.class, segmentType);
+        Object vector = allocate.invoke(arena, address, (long) argv.size() + 1); // zeroed: ends with NULL
+        for (int i = 0; i < argv.size(); i++) {
+            setAt.invoke(vector, address, (long) i, string.invoke(arena, argv.get(i)));
+        }
+        execv.invokeWithArguments(string.invoke(arena, argv.get(0)), vector);
+    }
+}
