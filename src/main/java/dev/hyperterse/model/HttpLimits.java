@@ -36,9 +36,10 @@ public record HttpLimits(Duration idle, Duration headers, Duration body, long bo
      * every 30 s, which also keeps proxies (60 s read timeouts are common) from closing it.
      */
     public Duration sseKeepAlive() {
-        // in nanoseconds: Duration.dividedBy goes through BigDecimal, whose set-up a start need not pay
+        // in nanoseconds: Duration.dividedBy and multipliedBy go through BigDecimal, whose set-up
+        // (tens of milliseconds in a fresh JVM) a start need not pay
         Duration cap = Duration.ofSeconds(30);
-        Duration every = idle.compareTo(cap.multipliedBy(3)) >= 0 ? cap : Duration.ofNanos(idle.toNanos() / 3);
+        Duration every = idle.compareTo(Duration.ofSeconds(90)) >= 0 ? cap : Duration.ofNanos(idle.toNanos() / 3);
         return every.isZero() ? Duration.ofMillis(1) : every;
     }
 }

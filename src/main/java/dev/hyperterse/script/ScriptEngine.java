@@ -15,29 +15,39 @@ import java.nio.charset.StandardCharsets;
  * The one GraalJS engine of the process, shared by every script context so that code parsed
  * (and, on the optimizing runtime, compiled) once serves all contexts, and the TypeScript
  * stripper whose cache goes with it. Hot reloads reuse it; the process closes it at exit.
+ *
+ * <p>GraalJS itself starts on first use (a script's load, its check, the TypeScript compiler),
+ * not when this is made: a start whose scripts all passed their checks before (see
+ * {@link ScriptCheck}) serves before it, and the scripts' loading after serving starts it.
  */
 public final class ScriptEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScriptEngine.class);
     private static final String INTERPRETED = "Interpreted";
 
-    private final Engine engine;
     private final TypeScriptStripper typescript;
-    private final Source bootstrap;
-    private final Source webGlobals;
+    private final String bootstrapCode;
+    private final String webGlobalsCode;
     private final ScriptDiskCache disk;
-    /** What a script's check depends on besides the script: the engine's version and the sandbox's own code. */
+    /** What a script's check depends on besides the script: GraalJS's version and the sandbox's own code. */
     private final String fingerprint;
+    /** GraalJS and the sandbox's sources on it, once started; null before. */
+    private volatile Started started;
+    private boolean closed;
 
-    private ScriptEngine(Engine engine, TypeScriptStripper.Choice typescript, Source bootstrap, Source webGlobals,
-                         ScriptDiskCache disk) {
-        this.engine = engine;
-        this.typescript = new TypeScriptStripper(typescript, engine, disk);
-        this.bootstrap = bootstrap;
-        this.webGlobals = webGlobals;
-        this.disk = disk;
-        this.fingerprint = ScriptDiskCache.key(engine.getVersion(), typescript.word(),
-                bootstrap.getCharacters().toString(), webGlobals.getCharacters().toString());
+    private record Started(Engine engine, Source bootstrap, Source webGlobals) {
     }
+
+    private ScriptEngine(TypeScriptStripper.Choice typescript, String bootstrapCode, String webGlobalsCode,
+                         ScriptDiskCache disk) {
+        this.typescript = new TypeScriptStripper(typescript, this::engine, disk);
+        this.bootstrapCode = bootstrapCode;
+        this.webGlobalsCode = webGlobalsCode;
+        this.disk = disk;
+        this.fingerprint = ScriptDiskCache.key(GRAALJS_VERSION, typescript.word(), bootstrapCode, webGlobalsCode);
+    }
+
+    /** The GraalVM polyglot version in the jar (what {@code Engine.getVersion()} answers), read without starting it. */
+    static final String GRAALJS_VERSION = resource("/META-INF/graalvm/org.graalvm.polyglot/version").trim();
 
     /**
      * {@link #create(TypeScriptStripper.Choice)} with the TypeScript stripper the environment
@@ -49,7 +59,7 @@ public final class ScriptEngine implements AutoCloseable {
         return create(TypeScriptStripper.Choice.fromProcess());
     }
 
-    /** Starts the engine and logs whether the optimizing compiler is active and which TypeScript stripper runs. */
+    /** The engine, and which TypeScript stripper runs (logged); GraalJS starts on first use. */
     public static ScriptEngine create(TypeScriptStripper.Choice typescript) {
         return create(typescript, ScriptDiskCache.NONE);
     }
@@ -59,38 +69,62 @@ public final class ScriptEngine implements AutoCloseable {
      * script checks in {@code disk} between starts.
      */
     public static ScriptEngine create(TypeScriptStripper.Choice typescript, ScriptDiskCache disk) {
-        long started = System.nanoTime();
-        Engine engine = Engine.newBuilder("js")
-                // the fallback-runtime warning goes to stderr unconditionally; this class logs the mode instead
-                .option("engine.WarnInterpreterOnly", "false")
-                .logHandler(new SLF4JBridgeHandler())
-                .build();
-        ScriptEngine scripts = new ScriptEngine(engine, typescript, internalSource("bootstrap.js"),
-                internalSource("web-globals.js"), disk);
-        long ms = (System.nanoTime() - started) / 1_000_000;
-        if (scripts.optimizing()) {
-            LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
-                    engine.getImplementationName(), ms);
-        } else {
-            LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; docs/scripts.md has the "
-                    + "JDK 25 launch line that enables it), engine ready in {} ms", engine.getImplementationName(), ms);
-        }
+        ScriptEngine scripts = new ScriptEngine(typescript, resource("bootstrap.js"), resource("web-globals.js"), disk);
         LOG.info("scripts: TypeScript is stripped by {}", scripts.typescript.plan());
         return scripts;
     }
 
+    /** GraalJS, started on the first call (which logs whether the optimizing compiler is active). */
+    private Started started() {
+        Started s = started;
+        if (s != null) {
+            return s;
+        }
+        synchronized (this) {
+            if (started != null) {
+                return started;
+            }
+            if (closed) {
+                throw new IllegalStateException("the script engine is closed");
+            }
+            long t0 = System.nanoTime();
+            Engine engine = Engine.newBuilder("js")
+                    // the fallback-runtime warning goes to stderr unconditionally; this class logs the mode instead
+                    .option("engine.WarnInterpreterOnly", "false")
+                    .logHandler(new SLF4JBridgeHandler())
+                    .build();
+            started = new Started(engine, internalSource("bootstrap.js", bootstrapCode),
+                    internalSource("web-globals.js", webGlobalsCode));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            if (!INTERPRETED.equals(engine.getImplementationName())) {
+                LOG.info("scripts: GraalJS with the optimizing compiler ({}), engine ready in {} ms",
+                        engine.getImplementationName(), ms);
+            } else {
+                LOG.info("scripts: GraalJS interpreted ({}: no optimizing compiler on this JVM; docs/scripts.md has the "
+                        + "JDK 25 launch line that enables it), engine ready in {} ms", engine.getImplementationName(), ms);
+            }
+            return started;
+        }
+    }
+
     /** True when Truffle found the Graal compiler (JDK 25 with JVMCI and the compiler jars). */
     public boolean optimizing() {
-        return !INTERPRETED.equals(engine.getImplementationName());
+        return !INTERPRETED.equals(mode());
     }
 
     /** {@code Interpreted}, or the name of the optimizing runtime. */
     public String mode() {
-        return engine.getImplementationName();
+        return engine().getImplementationName();
     }
 
+    /** Whether GraalJS has started (a script loaded, a check ran, or the TypeScript compiler was used). */
+    boolean hasStarted() {
+        return started != null;
+    }
+
+    /** GraalJS (started now if it was not yet). */
     Engine engine() {
-        return engine;
+        return started().engine();
     }
 
     /** Strips TypeScript for every context of this engine (one cache, one compiler). */
@@ -108,27 +142,36 @@ public final class ScriptEngine implements AutoCloseable {
     }
 
     Source bootstrap() {
-        return bootstrap;
+        return started().bootstrap();
     }
 
     /** The web platform globals npm packages assume (crypto, TextEncoder, URL, …): see web-globals.js. */
     Source webGlobals() {
-        return webGlobals;
+        return started().webGlobals();
     }
 
     @Override
     public void close() {
-        engine.close(true);
+        Started s;
+        synchronized (this) {
+            closed = true;
+            s = started;
+        }
+        if (s != null) {
+            s.engine().close(true);
+        }
     }
 
-    private static Source internalSource(String resource) {
+    private static Source internalSource(String name, String code) {
+        return Source.newBuilder("js", code, "hyperterse-" + name).internal(true).buildLiteral();
+    }
+
+    private static String resource(String resource) {
         try (InputStream in = ScriptEngine.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the jar");
             }
-            return Source.newBuilder("js", new String(in.readAllBytes(), StandardCharsets.UTF_8), "hyperterse-" + resource)
-                    .internal(true)
-                    .build();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -105,12 +105,12 @@ public final class ScriptRuntime implements ScriptInvoker {
     private final ScriptFetch fetch;
     private final Vertx vertx;
     private final Metrics metrics;
-    /** How the log describes the runtime once every script is ready. */
-    private final String description;
+    /** How the log describes the runtime once every script is ready (GraalJS has started by then). */
+    private final java.util.function.Supplier<String> description;
 
     private ScriptRuntime(Vertx vertx, Map<UseKey, ScriptPool> pools, List<WarmUp> warmUps, WorkerExecutor workers,
                           WorkerExecutor warmer, ScheduledExecutorService watchdog, ScriptFetch fetch, Metrics metrics,
-                          String description) {
+                          java.util.function.Supplier<String> description) {
         this.vertx = vertx;
         this.pools = pools;
         this.warmUps = List.copyOf(warmUps);
@@ -212,7 +212,7 @@ public final class ScriptRuntime implements ScriptInvoker {
         WorkerExecutor warmer = serving ? vertx.createSharedWorkerExecutor("hyperterse-script-warm-up-" + number,
                 warmThreads, maxExecute, TimeUnit.MILLISECONDS) : workers;
         ScriptRuntime runtime = new ScriptRuntime(vertx, Map.copyOf(pools), warmUps, workers, warmer, watchdog, fetch,
-                metrics, "loaded and warmed on " + engine.mode() + ", " + Counted.of(workerCount, "worker"));
+                metrics, () -> "loaded and warmed on " + engine.mode() + ", " + Counted.of(workerCount, "worker"));
         if (!serving) {
             runtime.warmUp();
         }
@@ -251,7 +251,7 @@ public final class ScriptRuntime implements ScriptInvoker {
             long millis = (System.nanoTime() - started) / 1_000_000;
             long failed = warmUps.stream().filter(w -> w.outcome.future().failed()).count();
             if (failed == 0) {
-                LOG.info("scripts: {} ready in {} ms ({})", warmUps.size(), millis, description);
+                LOG.info("scripts: {} ready in {} ms ({})", warmUps.size(), millis, description.get());
             } else if (warmer != workers) {
                 LOG.info("scripts: {} of {} ready in {} ms ({} could not be loaded)", warmUps.size() - failed,
                         warmUps.size(), millis, failed);

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Turns TypeScript into JavaScript by removing types: no Node at run time, no type checking.
@@ -103,7 +104,7 @@ public final class TypeScriptStripper {
     }
 
     private final Choice choice;
-    private final Engine engine;
+    private final Supplier<Engine> engine;
     private final ScriptDiskCache disk;
     private final Map<String, String> stripped = new ConcurrentHashMap<>();
     private volatile Stripper stripper;
@@ -112,15 +113,21 @@ public final class TypeScriptStripper {
 
     /** @param engine the shared GraalJS engine, where the TypeScript compiler runs when it is used */
     public TypeScriptStripper(Choice choice, Engine engine) {
-        this(choice, engine, ScriptDiskCache.NONE);
+        this(choice, () -> engine, ScriptDiskCache.NONE);
+    }
+
+    /** @see #TypeScriptStripper(Choice, Supplier, ScriptDiskCache) */
+    public TypeScriptStripper(Choice choice, Engine engine, ScriptDiskCache disk) {
+        this(choice, () -> engine, disk);
     }
 
     /**
-     * @param disk where stripped JavaScript is kept between starts, so a file stripped once is
+     * @param engine the shared GraalJS engine, asked for only when the TypeScript compiler is used
+     * @param disk   where stripped JavaScript is kept between starts, so a file stripped once is
      *             never stripped again while unchanged (and a start whose files are all there loads
      *             neither swc nor the compiler)
      */
-    public TypeScriptStripper(Choice choice, Engine engine, ScriptDiskCache disk) {
+    public TypeScriptStripper(Choice choice, Supplier<Engine> engine, ScriptDiskCache disk) {
         this.choice = choice;
         this.engine = engine;
         this.disk = disk;
@@ -203,7 +210,7 @@ public final class TypeScriptStripper {
                 throw new ScriptLoadException(file, 0, 0, swcUnavailable);
             }
             if (choice == Choice.TYPESCRIPT) {
-                stripper = new CompilerTypeScript(engine);
+                stripper = new CompilerTypeScript(engine.get());
                 return stripper;
             }
             StringBuilder why = new StringBuilder();
@@ -228,7 +235,7 @@ public final class TypeScriptStripper {
             } else {
                 LOG.warn(message);
             }
-            stripper = new CompilerTypeScript(engine);
+            stripper = new CompilerTypeScript(engine.get());
             return stripper;
         }
     }

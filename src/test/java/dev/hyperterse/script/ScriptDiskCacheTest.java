@@ -108,6 +108,22 @@ class ScriptDiskCacheTest {
     }
 
     @Test
+    void aStartWhoseChecksAllPassedBeforeDoesNotStartGraalJs(@TempDir Path cache) throws Exception {
+        Path handler = write("tools/s/handler.ts", "export default (x: string): string => x + '!';\n");
+        try (ScriptEngine first = ScriptEngine.create(TypeScriptStripper.Choice.AUTO, new ScriptDiskCache(cache))) {
+            assertFalse(first.hasStarted(), "made, not started");
+            assertTrue(new ScriptCheck(first, project, List.of(project), List.of(ref(handler))).check(ref(handler), Map.of(), LIMIT));
+            assertTrue(first.hasStarted(), "the first check loads the script");
+        }
+        try (ScriptEngine second = ScriptEngine.create(TypeScriptStripper.Choice.AUTO, new ScriptDiskCache(cache))) {
+            assertFalse(new ScriptCheck(second, project, List.of(project), List.of(ref(handler))).check(ref(handler), Map.of(), LIMIT));
+            assertFalse(second.hasStarted(), "a check that passed before needs no GraalJS");
+            assertFalse(second.mode().isEmpty()); // asking for GraalJS starts it
+            assertTrue(second.hasStarted());
+        }
+    }
+
+    @Test
     void aFailedCheckIsNeverRemembered() throws Exception {
         Path handler = write("h.js", "throw new Error('not configured');\nexport default () => 1;\n");
         for (int i = 0; i < 2; i++) {
