@@ -42,6 +42,10 @@ final class CacheRelaunch {
         if (jdk < 22 || !replacesInPlace(System.getProperty("os.name", "")) || !isStart(args)) {
             return null;
         }
+        Path jar = Main.jarFile();
+        if (jar == null) {
+            return null; // a class cache holds classes from jar files only (and tests run this in-process)
+        }
         Optional<String> command = ProcessHandle.current().info().command();
         Optional<String[]> arguments = ProcessHandle.current().info().arguments();
         if (command.isEmpty() || arguments.isEmpty()) {
@@ -49,8 +53,7 @@ final class CacheRelaunch {
         }
         List<String> argv;
         try {
-            argv = command(command.get(), List.of(arguments.get()), System.getenv(), projectFolders(args),
-                    Main.jarFile(), jdk);
+            argv = command(command.get(), List.of(arguments.get()), System.getenv(), projectFolders(args), jar, jdk);
         } catch (java.nio.file.InvalidPathException e) {
             return null; // start itself reports the path
         }
