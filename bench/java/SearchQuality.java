@@ -171,8 +171,8 @@ public final class SearchQuality {
         // SPLITS=dev while choosing: the held-out intents are not ranked at all
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
-        if (System.getenv("FRESH_ONLY") != null) {
-            heldOutWhole(md, dir, "fresh");
+        if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null) {
+            heldOutWhole(md, dir, System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
             Files.writeString(out, md.toString());
             System.out.print(md);
             return;
@@ -194,6 +194,7 @@ public final class SearchQuality {
 
         unseen(md, dir);
         heldOutWhole(md, dir, "fresh");
+        heldOutWhole(md, dir, "fresh2");
 
         Path unrelatedFile = dir.resolve("unrelated.txt");
         if (Files.exists(unrelatedFile)) {
@@ -249,8 +250,9 @@ public final class SearchQuality {
      * A set of catalogs held out whole: {@code unseen} (catalogs/unseen/, intents-unseen.txt,
      * examples/unseen/) or {@code fresh} (catalogs/fresh/, intents-fresh.txt, examples/fresh/: held
      * out from every choice, the action stage's included; the intents and examples committed before
-     * any ranking ran on them). For {@code fresh}, {@code static} and {@code semantic} are also
-     * ranked with the action stage off, beside the shipped rankings.
+     * any ranking ran on them) or {@code fresh2} (catalogs/fresh2/, intents-fresh2.txt, examples/fresh2/:
+     * a second such set, handled like {@code fresh}). For {@code fresh} and {@code fresh2}, {@code static}
+     * and {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
         Path catalogDir = dir.resolve("catalogs/" + set);
@@ -275,7 +277,10 @@ public final class SearchQuality {
             }
         }
         List<Intent> intents = readIntents(intentsFile);
-        md.append(set.equals("fresh")
+        boolean fresh = set.startsWith("fresh");
+        md.append(set.equals("fresh2")
+                ? "\n### A second fresh set held out whole, fresh2 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                : fresh
                 ? "\n### Fresh catalogs held out whole (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : "\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
         sources.forEach((name, source) -> md.append("`").append(name).append("` ")
@@ -287,7 +292,7 @@ public final class SearchQuality {
                 + " half the catalog's names carry, such as `browser` or `kubectl`, are left out).\n\n");
         List<Variant> variants = new ArrayList<>(VARIANTS);
         variants.removeIf(v -> v.label().endsWith(" alone") && v.ranking() != SearchRanking.HYBRID);
-        if (set.equals("fresh")) {
+        if (fresh) {
             for (Variant v : List.copyOf(variants)) {
                 if (v.label().equals("static") || v.label().equals("semantic")) {
                     variants.add(variants.indexOf(v), v.withActions(v.label() + ", action stage off", ActionWeights.OFF));
@@ -331,7 +336,8 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        String missesFile = System.getenv(set.equals("fresh") ? "FRESH_MISSES" : "UNSEEN_MISSES");
+        String missesFile = System.getenv(set.equals("fresh2") ? "FRESH2_MISSES"
+                : fresh ? "FRESH_MISSES" : "UNSEEN_MISSES");
         if (missesFile != null) {
             Files.writeString(Path.of(missesFile), missLines.toString());
         }

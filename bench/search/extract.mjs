@@ -43,6 +43,24 @@
 //   (tried and left out: @supabase/mcp-server-supabase 0.4.5, 0.5.10, 0.13.0 and @stripe/mcp 0.3.3 need
 //   their service to list tools (fetch fails or hangs offline); @heroku/mcp-server 1.2.8 fails to load its MCP SDK; @sentry/mcp-server 0.39.0
 //   lists 9 tools; @tacticlaunch/mcp-linear 1.4.3 and @postman/postman-mcp-server 2.13.0 list ~200)
+// The second fresh set (bench/search/catalogs/fresh2/: intents and examples written and committed before
+// any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh2
+// (cd bench/out/npm-fresh2/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   slack: @modelcontextprotocol/server-slack@2025.4.25    google-maps: @modelcontextprotocol/server-google-maps@0.6.2
+//   linear: mcp-server-linear@1.6.0    sentry: @sentry/mcp-server@0.39.0    cloudflare: @cloudflare/mcp-server-cloudflare@0.2.0
+//   SLACK_BOT_TOKEN=xoxb-unused SLACK_TEAM_ID=T0UNUSED node extract.mjs slack.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-slack/dist/index.js
+//   GOOGLE_MAPS_API_KEY=unused node extract.mjs google-maps.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-google-maps/dist/index.js
+//   LINEAR_API_KEY=lin_api_unused node extract.mjs linear.json NOTE -- node node_modules/mcp-server-linear/build/index.js
+//   node extract.mjs sentry.json NOTE -- node node_modules/@sentry/mcp-server/dist/index.js --access-token=unused
+//   CLOUDFLARE_API_TOKEN=unused CLOUDFLARE_ACCOUNT_ID=unused node extract.mjs cloudflare.json NOTE -- \
+//     node node_modules/@cloudflare/mcp-server-cloudflare/dist/index.js run unused
+//   (tried and left out: @doist/todoist-ai 9.0.0 does not install (its @doist/todoist-mcp@^9 is not on npm);
+//   @upstash/mcp-server 0.3.0 calls api.upstash.com at start and exits offline; @elastic/mcp-server-elasticsearch
+//   0.3.1 lists 4 tools; @modelcontextprotocol/server-gitlab 2025.4.25 lists 9, near copies of the GitHub
+//   server's in catalogs/unseen; @shopify/dev-mcp 1.16.0 lists 5 documentation tools. Cloudflare's 89 tools
+//   exceed the 60 aimed at, kept as the one large catalog)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
