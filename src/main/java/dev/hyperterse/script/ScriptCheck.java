@@ -1,6 +1,8 @@
 package dev.hyperterse.script;
 
 import dev.hyperterse.model.ScriptRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,6 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * run it.
  */
 public final class ScriptCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(ScriptCheck.class);
+
     private final ScriptEngine engine;
     private final ScriptContexts contexts;
 
@@ -56,8 +60,10 @@ public final class ScriptCheck {
         if (disk.passed(key)) {
             return false;
         }
+        long started = System.nanoTime();
         Set<Path> read = contexts.files().recordingReads(
                 () -> contexts.load(script, env, limit, Watchdog.INSTANCE).close());
+        LOG.debug("script {} checked in {} ms", contexts.displayName(script.file()), (System.nanoTime() - started) / 1_000_000);
         Set<Path> all = new LinkedHashSet<>();
         try {
             all.add(script.file().toRealPath());
