@@ -64,6 +64,9 @@ class PackagedJarIT {
                 "-Dhyperterse.scripts.cache=" + dir.resolve("script-cache"), "-Xmx256m",
                 "-jar", jar.toString(), "start", project.toString(), "--port", Integer.toString(port)));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // the runner's own settings stay out of the server's start
+        builder.environment().keySet().removeAll(List.of("HYPERTERSE_AOT_CACHE", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+                "_JAVA_OPTIONS"));
         builder.environment().putAll(environment);
         server = builder.start();
         RawHttp http = new RawHttp("http://127.0.0.1:" + port);
@@ -133,14 +136,15 @@ class PackagedJarIT {
 
     /**
      * A start-up cache beside the project: the JVM starts again with it in the same process (JDK
-     * 22 and later, Linux and macOS). The file here is not a cache, so the new JVM says so, starts
+     * 25 here, whose cache is {@code hyperterse.aot}; JDK 22 to 24 take {@code hyperterse.jsa}, Linux
+     * and macOS). The file here is not a cache, so the new JVM says so, starts
      * without it and serves, and start tells how to make one: what this checks is that the process
      * now runs with the cache's flag, the same process the test started.
      */
     @Test
     void aStartUpCacheBesideTheProjectIsUsedWithoutAFlag() throws Exception {
-        Path java = jdk22OrLater();
-        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 22 or later here");
+        Path java = jdk25OrLater();
+        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 25 or later here");
         String os = System.getProperty("os.name");
         org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
         Path project = RunningServer.copyExample("quickstart", dir);
@@ -155,8 +159,10 @@ class PackagedJarIT {
 
     @Test
     void theVariableKeepsTheJvmAsStarted() throws Exception {
-        Path java = jdk22OrLater();
-        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 22 or later here");
+        Path java = jdk25OrLater();
+        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 25 or later here");
+        String os = System.getProperty("os.name");
+        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
         Path project = RunningServer.copyExample("quickstart", dir);
         Files.writeString(project.resolve("hyperterse.aot"), "not a cache");
         start(java, project, Map.of("HYPERTERSE_AOT_CACHE", "off"));
@@ -166,15 +172,17 @@ class PackagedJarIT {
         assertFalse(logged.contains("start-up cache"), logged);
     }
 
-    /** The running JVM when it is JDK 22 or later, else one under /usr/lib/jvm, else null. */
-    private static Path jdk22OrLater() throws IOException {
-        if (Runtime.version().feature() >= 22) {
+    /** The running JVM when it is JDK 25 or later, else the newest such under /usr/lib/jvm, else null. */
+    private static Path jdk25OrLater() throws IOException {
+        if (Runtime.version().feature() >= 25) {
             return Path.of(System.getProperty("java.home"), "bin", "java");
         }
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {
             return null;
         }
+        Path newest = null;
+        int newestVersion = 24;
         try (var homes = Files.list(jvms)) {
             for (Path home : homes.sorted().toList()) {
                 Path release = home.resolve("release");
@@ -182,13 +190,13 @@ class PackagedJarIT {
                 if (!Files.isRegularFile(release) || !Files.isExecutable(launcher)) {
                     continue;
                 }
-                Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)")
-                        .matcher(Files.readString(release));
-                if (m.find() && Integer.parseInt(m.group(1)) >= 22) {
-                    return launcher;
+                Matcher m = Pattern.compile("JAVA_VERSION=\"(\\d+)").matcher(Files.readString(release));
+                if (m.find() && Integer.parseInt(m.group(1)) > newestVersion) {
+                    newestVersion = Integer.parseInt(m.group(1));
+                    newest = launcher;
                 }
             }
         }
-        return null;
+        return newest;
     }
 }

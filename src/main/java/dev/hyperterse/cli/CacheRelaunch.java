@@ -29,43 +29,66 @@ final class CacheRelaunch {
     /** The environment variable that turns this off ({@code off}) or names the cache. */
     static final String VARIABLE = "HYPERTERSE_AOT_CACHE";
 
+    /** Why the last attempt to start again with a cache failed, for start's log; null when none failed. */
+    private static volatile String failure;
+
     private CacheRelaunch() {
     }
 
     /**
      * Replaces this JVM by one started with the start-up cache found for the {@code start} command
-     * line {@code args}, when there is one and nothing above rules it out. Returns null when this
-     * JVM is to start as it is, or why it could not start again with the cache it found.
+     * line {@code args}, when there is one and nothing above rules it out; returns when this JVM is
+     * to start as it is (then {@link #failure()} says why, when an attempt failed). Never throws.
      */
-    static String withCacheWhenPresent(String[] args) {
-        int jdk = Runtime.version().feature();
-        if (jdk < 22 || !replacesInPlace(System.getProperty("os.name", "")) || !isStart(args)) {
-            return null;
-        }
-        Path jar = Main.jarFile();
-        if (jar == null) {
-            return null; // a class cache holds classes from jar files only (and tests run this in-process)
-        }
-        Optional<String> command = ProcessHandle.current().info().command();
-        Optional<String[]> arguments = ProcessHandle.current().info().arguments();
-        if (command.isEmpty() || arguments.isEmpty()) {
-            return null;
-        }
-        List<String> argv;
+    static void withCacheWhenPresent(String[] args) {
         try {
-            argv = command(command.get(), List.of(arguments.get()), System.getenv(), projectFolders(args), jar, jdk);
-        } catch (java.nio.file.InvalidPathException e) {
-            return null; // start itself reports the path
-        }
-        if (argv == null) {
-            return null;
-        }
-        try {
-            execv(argv);
-            return "could not start again with the start-up cache (execv failed): " + String.join(" ", argv);
+            int jdk = Runtime.version().feature();
+            if (jdk < 22 || !replacesInPlace(System.getProperty("os.name", "")) || !isStart(args)) {
+                return;
+            }
+            Path jar = Main.jarFile();
+            if (jar == null) {
+                return; // a class cache holds classes from jar files only (and tests run this in-process)
+            }
+            ProcessHandle.Info self = ProcessHandle.current().info();
+            Optional<String> command = self.command();
+            Optional<String[]> arguments = self.arguments();
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            if (command.isEmpty() || arguments.isEmpty() || !Files.isSameFile(Path.of(command.get()), java)
+                    || !readBackWhole(List.of(arguments.get()), List.of(args))) {
+                return;
+            }
+            List<String> argv = command(command.get(), List.of(arguments.get()), System.getenv(), projectFolders(args),
+                    jar, jdk);
+            if (argv != null) {
+                execv(argv);
+                failure = "could not start again with the start-up cache (execv failed): " + String.join(" ", argv);
+            }
         } catch (Throwable e) {
-            return "could not start again with the start-up cache: " + e;
+            failure = "could not start again with the start-up cache: " + e;
         }
+    }
+
+    /** Why the last attempt to start again with a start-up cache failed, or null. */
+    static String failure() {
+        return failure;
+    }
+
+    /**
+     * Whether the command line read back from the system ({@code arguments}: the JVM's options,
+     * {@code -jar JAR} or a class path and main class, then the program's) is the whole line: it
+     * ends with the program's arguments {@code main} got (a line cut short, as Linux's
+     * {@code /proc/PID/cmdline} read back in one page may be, does not), and names a jar or class
+     * path before them (a launcher that embeds the JVM has no such part).
+     */
+    static boolean readBackWhole(List<String> arguments, List<String> programArgs) {
+        int jvmPart = arguments.size() - programArgs.size();
+        if (jvmPart < 1 || !arguments.subList(jvmPart, arguments.size()).equals(programArgs)) {
+            return false;
+        }
+        List<String> options = arguments.subList(0, jvmPart);
+        return options.contains("-jar") || options.contains("-cp") || options.contains("-classpath")
+                || options.contains("--class-path");
     }
 
     /** Whether {@code args} start a server (not only print its settings, help or version). */
@@ -94,7 +117,9 @@ final class CacheRelaunch {
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
             String file = (a.equals("-f") || a.equals("--file")) && i + 1 < args.length ? args[++i]
-                    : a.startsWith("--file=") ? a.substring("--file=".length()) : null;
+                    : a.startsWith("--file=") ? a.substring("--file=".length())
+                    : a.startsWith("-f=") ? a.substring(3)
+                    : a.startsWith("-f") && a.length() > 2 && !a.startsWith("--") ? a.substring(2) : null;
             if (file != null) {
                 Path parent = Path.of(file).toAbsolutePath().getParent();
                 if (parent != null) {
@@ -132,13 +157,16 @@ final class CacheRelaunch {
             return null;
         }
         for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")) {
-            if (optionsOfItsOwn(List.of(environment.getOrDefault(variable, "").trim().split("\\s+")))) {
-                return null;
+            // every word: a variable's value has no program part, and a quoted value may hold spaces
+            for (String word : environment.getOrDefault(variable, "").trim().split("\\s+")) {
+                if (word.startsWith("@") || ownOption(word)) {
+                    return null;
+                }
             }
         }
         AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
-        Path cache = setting.isEmpty() ? found(flags, StartCommand.cacheCandidates(projects, jar)) : Path.of(setting);
-        if (cache == null || !Files.isRegularFile(cache)) {
+        Path cache = setting.isEmpty() ? found(flags, cacheCandidates(projects, jar)) : Path.of(setting);
+        if (cache == null || !Files.isRegularFile(cache) || olderThan(cache, jar)) {
             return null;
         }
         List<String> argv = new ArrayList<>();
@@ -146,6 +174,31 @@ final class CacheRelaunch {
         argv.add(flags.use() + cache.toAbsolutePath());
         argv.addAll(arguments);
         return argv;
+    }
+
+    /**
+     * Whether {@code cache} was written before {@code jar} was: made for an earlier build, which the
+     * JVM would refuse (starting again for it would only cost time); start says to make it again.
+     */
+    static boolean olderThan(Path cache, Path jar) {
+        try {
+            return jar != null && Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) < 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Where {@code aot-cache} leaves a cache by default, or an operator puts one: the current
+     * folder, the project's folders, the jar's folder.
+     */
+    static List<Path> cacheCandidates(List<Path> projects, Path jar) {
+        List<Path> folders = new ArrayList<>(List.of(Path.of("").toAbsolutePath()));
+        projects.forEach(p -> folders.add(p.toAbsolutePath()));
+        if (jar != null) {
+            folders.add(jar.toAbsolutePath().getParent());
+        }
+        return folders.stream().filter(java.util.Objects::nonNull).distinct().toList();
     }
 
     /** The first of {@code folders} that holds the cache file {@code aot-cache} writes by default, or null. */
@@ -162,25 +215,19 @@ final class CacheRelaunch {
     /**
      * Whether the JVM options before the main class or {@code -jar} already choose about class
      * caches or AOT (a cache, an archive, training, sharing off), or set up something that would
-     * run or listen twice (an agent, remote JMX): such a JVM is left as it is.
+     * run or listen twice (an agent, remote JMX, a recording), or come from an argument file: such a
+     * JVM is left as it is.
      */
     static boolean optionsOfItsOwn(List<String> arguments) {
         for (int i = 0; i < arguments.size(); i++) {
             String a = arguments.get(i);
+            if (a.startsWith("@")) {
+                return true; // an argument file, not read here
+            }
             if (a.equals("-jar") || !a.startsWith("-")) {
                 return false; // what follows is the program's
             }
-            if (a.startsWith("-XX:AOT") || a.startsWith("-XX:+AOT") || a.startsWith("-XX:-AOT")
-                    || a.startsWith("-XX:SharedArchiveFile") || a.startsWith("-XX:ArchiveClassesAtExit")
-                    || a.startsWith("-XX:+AutoCreateSharedArchive") || a.startsWith("-XX:SharedClassListFile")
-                    || a.startsWith("-XX:DumpLoadedClassList") || a.startsWith("-Xshare")
-                    // a JVM given this maps no class cache at all
-                    || a.startsWith("--upgrade-module-path")
-                    // options files may choose, and they are not read here
-                    || a.startsWith("-XX:Flags=") || a.startsWith("-XX:VMOptionsFile=")
-                    // an agent would run twice (and one that listens, as a debugger's, would hold its port)
-                    || a.startsWith("-javaagent") || a.startsWith("-agentlib") || a.startsWith("-agentpath")
-                    || a.startsWith("-Dcom.sun.management.jmxremote")) {
+            if (ownOption(a)) {
                 return true;
             }
             if (SEPARATE_VALUE.contains(a)) {
@@ -188,6 +235,23 @@ final class CacheRelaunch {
             }
         }
         return false;
+    }
+
+    /** One JVM option that chooses about class caches, sharing or AOT, or sets up what would run twice. */
+    private static boolean ownOption(String a) {
+        return a.startsWith("-XX:AOT") || a.startsWith("-XX:+AOT") || a.startsWith("-XX:-AOT")
+                || a.startsWith("-XX:SharedArchiveFile") || a.startsWith("-XX:ArchiveClassesAtExit")
+                || a.startsWith("-XX:+AutoCreateSharedArchive") || a.startsWith("-XX:SharedClassListFile")
+                || a.startsWith("-XX:DumpLoadedClassList") || a.startsWith("-Xshare")
+                || a.startsWith("-XX:+UseSharedSpaces") || a.startsWith("-XX:-UseSharedSpaces")
+                // a JVM given this maps no class cache at all
+                || a.startsWith("--upgrade-module-path")
+                // options files may choose, and they are not read here
+                || a.startsWith("-XX:Flags=") || a.startsWith("-XX:VMOptionsFile=")
+                // an agent would run twice (and one that listens, as a debugger's, would hold its port),
+                // and so would a recording
+                || a.startsWith("-javaagent") || a.startsWith("-agentlib") || a.startsWith("-agentpath")
+                || a.startsWith("-Dcom.sun.management.jmxremote") || a.startsWith("-XX:StartFlightRecording");
     }
 
     /** The launcher's options whose value is the next word. */
@@ -230,13 +294,16 @@ final class CacheRelaunch {
 
         // global: the memory must outlive the call, which on success is this process's last
         Object arena = arenaType.getMethod("global").invoke(null);
-        Method string = allocatorType.getMethod("allocateFrom", String.class);
+        // in the encoding the JDK read the command line with
+        java.nio.charset.Charset encoding = java.nio.charset.Charset.forName(
+                System.getProperty("sun.jnu.encoding", "UTF-8"));
+        Method string = allocatorType.getMethod("allocateFrom", String.class, java.nio.charset.Charset.class);
         Method allocate = allocatorType.getMethod("allocate", layoutType, long.class);
         Method setAt = segmentType.getMethod("setAtIndex", addressLayoutType, long.class, segmentType);
         Object vector = allocate.invoke(arena, address, (long) argv.size() + 1); // zeroed: ends with NULL
         for (int i = 0; i < argv.size(); i++) {
-            setAt.invoke(vector, address, (long) i, string.invoke(arena, argv.get(i)));
+            setAt.invoke(vector, address, (long) i, string.invoke(arena, argv.get(i), encoding));
         }
-        execv.invokeWithArguments(string.invoke(arena, argv.get(0)), vector);
+        execv.invokeWithArguments(string.invoke(arena, argv.get(0), encoding), vector);
     }
 }

@@ -24,13 +24,10 @@ public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
         // first, before any work the start-up cache would spare: returns only when this JVM is to
-        // start as it is (no cache to use, or it could not start again with one)
-        String notRelaunched = CacheRelaunch.withCacheWhenPresent(args);
+        // start as it is (no cache to use, or it could not start again with one: start logs why)
+        CacheRelaunch.withCacheWhenPresent(args);
         quietLibraryDefaults();
         Logging.install();
-        if (notRelaunched != null) {
-            org.slf4j.LoggerFactory.getLogger(Main.class).debug(notRelaunched);
-        }
         // a plain `start` line is read without building the command-line model (see StartArguments)
         StartCommand start = StartArguments.parse(args);
         int code = start != null ? start.callDirectly() : commandLine(args).execute(args);

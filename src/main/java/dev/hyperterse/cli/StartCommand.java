@@ -203,13 +203,17 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             LOG.warn(unusedCache);
         }
         String named = System.getenv(CacheRelaunch.VARIABLE);
-        if (named != null && !named.isBlank() && !named.trim().equalsIgnoreCase("off")
-                && !Files.isRegularFile(Path.of(named.trim()))) {
-            LOG.warn("{} names {}, which is not a file: starting without a start-up cache", CacheRelaunch.VARIABLE,
-                    named.trim());
+        named = named == null ? "" : named.trim();
+        if (CacheRelaunch.failure() != null) {
+            LOG.warn(CacheRelaunch.failure());
         }
-        String cacheHint = cacheNotGivenHint(jvmArguments, cacheCandidates(projectFolder(path), Main.jarFile()), Runtime.version().feature());
-        if (cacheHint != null && !"off".equalsIgnoreCase(System.getenv(CacheRelaunch.VARIABLE))) {
+        if (!named.isEmpty() && !named.equalsIgnoreCase("off") && !Files.isRegularFile(Path.of(named))) {
+            LOG.warn("{} names {}, which is not a file", CacheRelaunch.VARIABLE, named);
+        }
+        String cacheHint = cacheNotGivenHint(jvmArguments,
+                CacheRelaunch.cacheCandidates(projectFolder(path), Main.jarFile()), Main.jarFile(),
+                Runtime.version().feature());
+        if (cacheHint != null && !named.equalsIgnoreCase("off")) {
             LOG.info(cacheHint);
         }
         // joining a cluster takes seconds: it runs while the project compiles
@@ -435,19 +439,6 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                 + Main.launchCommand() + " aot-cache";
     }
 
-    /**
-     * Where {@code aot-cache} leaves a cache by default, or an operator puts one: the current
-     * folder, the project's folders, the jar's folder.
-     */
-    static List<Path> cacheCandidates(List<Path> projects, Path jar) {
-        List<Path> folders = new java.util.ArrayList<>(List.of(Path.of("").toAbsolutePath()));
-        projects.forEach(p -> folders.add(p.toAbsolutePath()));
-        if (jar != null) {
-            folders.add(jar.toAbsolutePath().getParent());
-        }
-        return folders.stream().filter(java.util.Objects::nonNull).distinct().toList();
-    }
-
     /** The folder the project lies in: {@code path} itself, or the folder of a project file. */
     private static List<Path> projectFolder(Path path) {
         Path folder = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
@@ -456,13 +447,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
 
     /**
      * A hint when a start-up cache lies where {@code aot-cache} puts one ({@code hyperterse.aot} on
-     * JDK 25+, {@code hyperterse.jsa} before) but the JVM was started without any: the JVM takes a
-     * cache only from its command line, so the hint gives the flag; null otherwise.
+     * JDK 25+, {@code hyperterse.jsa} before) but the JVM was started without any: that it is
+     * older than the jar (made for an earlier build: make it again), or else the flag to start
+     * with (the JVM takes a cache only from its command line; {@code start} adds it by itself on
+     * JDK 22+ under Linux and macOS); null otherwise.
      *
      * @param folders the folders to look in, first found wins
+     * @param jar     the jar this runs from, or null
      * @param jdk     the running JDK's feature release
      */
-    static String cacheNotGivenHint(List<String> jvmArguments, List<Path> folders, int jdk) {
+    static String cacheNotGivenHint(List<String> jvmArguments, List<Path> folders, Path jar, int jdk) {
         if (givenCache(jvmArguments) != null) {
             return null;
         }
@@ -470,6 +464,11 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Path cache = CacheRelaunch.found(flags, folders);
         if (cache == null) {
             return null;
+        }
+        if (CacheRelaunch.olderThan(cache, jar)) {
+            return "the start-up cache " + cache + " is older than the jar (made for an earlier build), so this start "
+                    + "does not use it: make it again with " + Main.launchCommand() + " aot-cache … -o "
+                    + Main.shellWord(cache.toString());
         }
         return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
                 + flags.use() + Main.shellWord(cache.toString())

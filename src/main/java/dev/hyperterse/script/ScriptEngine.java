@@ -28,7 +28,7 @@ public final class ScriptEngine implements AutoCloseable {
     private final String bootstrapCode;
     private final String webGlobalsCode;
     private final ScriptDiskCache disk;
-    /** What a script's check depends on besides the script: GraalJS's version and the sandbox's own code. */
+    /** What a script's check depends on besides the script: GraalJS's and the JVM's versions, the sandbox's own code. */
     private final String fingerprint;
     /** GraalJS and the sandbox's sources on it, once started; null before. */
     private volatile Started started;
@@ -43,7 +43,9 @@ public final class ScriptEngine implements AutoCloseable {
         this.bootstrapCode = bootstrapCode;
         this.webGlobalsCode = webGlobalsCode;
         this.disk = disk;
-        this.fingerprint = ScriptDiskCache.key(GRAALJS_VERSION, typescript.word(), bootstrapCode, webGlobalsCode);
+        // the JVM too: a passed check is not carried over to another JVM (or one with another compiler)
+        this.fingerprint = ScriptDiskCache.key(GRAALJS_VERSION, System.getProperty("java.vm.version", ""),
+                System.getProperty("java.home", ""), typescript.word(), bootstrapCode, webGlobalsCode);
     }
 
     /** The GraalVM polyglot version in the jar (what {@code Engine.getVersion()} answers), read without starting it. */
@@ -118,7 +120,7 @@ public final class ScriptEngine implements AutoCloseable {
     }
 
     /** Whether GraalJS has started (a script loaded, a check ran, or the TypeScript compiler was used). */
-    boolean hasStarted() {
+    public boolean hasStarted() {
         return started != null;
     }
 

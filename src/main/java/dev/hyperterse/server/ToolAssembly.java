@@ -251,7 +251,7 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
             }
         }
         long started = System.nanoTime();
-        List<Object> outcomes = runChecks(check, jobs);
+        List<Object> outcomes = runChecks(check, jobs, engine);
         Set<String> seen = new HashSet<>();
         int ran = 0;
         for (int i = 0; i < jobs.size(); i++) {
@@ -275,19 +275,20 @@ public record ToolAssembly(Map<String, CompiledStatement> statements, Map<String
     }
 
     /**
-     * Runs the checks: the first alone, then the others on a thread per processor. A cold engine
-     * spends its first load mostly on its own first use of each code path (some 1.5 s of CPU),
-     * which every thread would otherwise pay at once, side by side; after it a load takes tens of
-     * milliseconds. Each outcome is whether the check ran (a Boolean) or why it failed (a
+     * Runs the checks one at a time until GraalJS has started (checks that passed before, and
+     * failures found before it starts, need none), then the others on a thread per processor. A
+     * cold engine spends its first load mostly on its own first use of each code path (some 1.5 s
+     * of CPU), which every thread would otherwise pay at once, side by side; after it a load takes
+     * tens of milliseconds. Each outcome is whether the check ran (a Boolean) or why it failed (a
      * ScriptLoadException), in the jobs' order.
      */
-    private static List<Object> runChecks(ScriptCheck check, List<ScriptJob> jobs) {
-        if (jobs.isEmpty()) {
-            return List.of();
-        }
+    private static List<Object> runChecks(ScriptCheck check, List<ScriptJob> jobs, ScriptEngine engine) {
         List<Object> outcomes = new ArrayList<>();
-        outcomes.add(runCheck(check, jobs.get(0)));
-        outcomes.addAll(runInParallel(check, jobs.subList(1, jobs.size())));
+        int next = 0;
+        while (next < jobs.size() && !engine.hasStarted()) {
+            outcomes.add(runCheck(check, jobs.get(next++)));
+        }
+        outcomes.addAll(runInParallel(check, jobs.subList(next, jobs.size())));
         return outcomes;
     }
 

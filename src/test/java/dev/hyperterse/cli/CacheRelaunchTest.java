@@ -67,7 +67,8 @@ class CacheRelaunchTest {
                 "-XX:SharedArchiveFile=/a.jsa", "-XX:ArchiveClassesAtExit=/a.jsa", "-XX:+AutoCreateSharedArchive",
                 "-Xshare:off", "-javaagent:/otel.jar", "-agentlib:jdwp=transport=dt_socket,server=y,address=5005",
                 "-agentpath:/lib/profiler.so", "-Dcom.sun.management.jmxremote.port=9010",
-                "--upgrade-module-path=/graal", "-XX:VMOptionsFile=/opts")) {
+                "--upgrade-module-path=/graal", "-XX:VMOptionsFile=/opts", "-XX:-UseSharedSpaces",
+                "-XX:StartFlightRecording=duration=30s", "@jvm.opts")) {
             List<String> args = List.of(own, "-jar", "/srv/hyperterse.jar", "start");
             assertNull(CacheRelaunch.command(JAVA, args, Map.of(), List.of(dir), null, 25), own);
             assertNull(CacheRelaunch.command(JAVA, ARGS, Map.of("JAVA_TOOL_OPTIONS", "-Xss1m " + own), List.of(dir), null, 25),
@@ -75,6 +76,38 @@ class CacheRelaunchTest {
             assertNull(CacheRelaunch.command(JAVA, ARGS, Map.of("JDK_JAVA_OPTIONS", own), List.of(dir), null, 25),
                     "JDK_JAVA_OPTIONS " + own);
         }
+    }
+
+    @Test
+    void everyWordOfAnOptionsVariableIsRead() throws Exception {
+        Files.writeString(dir.resolve("hyperterse.aot"), "x");
+        // a quoted value with a space does not end the variable's options
+        assertNull(CacheRelaunch.command(JAVA, ARGS, Map.of("JAVA_TOOL_OPTIONS", "-Dapp.name=\"my app\" -javaagent:/otel.jar"),
+                List.of(dir), null, 25));
+        assertNull(CacheRelaunch.command(JAVA, ARGS, Map.of("JDK_JAVA_OPTIONS", "@/etc/jvm.opts"), List.of(dir), null, 25));
+        assertEquals("-XX:AOTCache=" + dir.resolve("hyperterse.aot").toAbsolutePath(), CacheRelaunch.command(JAVA, ARGS,
+                Map.of("JAVA_TOOL_OPTIONS", "-Dapp.name=\"my app\" -Xss1m"), List.of(dir), null, 25).get(1));
+    }
+
+    @Test
+    void aCacheOlderThanTheJarIsLeftForStartToReport() throws Exception {
+        Path jar = Files.writeString(dir.resolve("hyperterse.jar"), "jar");
+        Path cache = Files.writeString(dir.resolve("hyperterse.aot"), "x");
+        Files.setLastModifiedTime(cache, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        assertNull(CacheRelaunch.command(JAVA, ARGS, Map.of(), List.of(), jar, 25), "made for an earlier build");
+        Files.setLastModifiedTime(cache, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+        assertEquals("-XX:AOTCache=" + cache.toAbsolutePath(), CacheRelaunch.command(JAVA, ARGS, Map.of(), List.of(), jar, 25).get(1));
+    }
+
+    @Test
+    void onlyAWholeCommandLineReadBackIsStartedAgain() {
+        List<String> program = List.of("start", "shop", "-p", "8080");
+        assertTrue(CacheRelaunch.readBackWhole(ARGS, program));
+        assertTrue(CacheRelaunch.readBackWhole(List.of("-cp", "/srv/h.jar", "dev.hyperterse.cli.Main", "start", "shop",
+                "-p", "8080"), program));
+        assertFalse(CacheRelaunch.readBackWhole(ARGS.subList(0, ARGS.size() - 1), program), "cut short");
+        assertFalse(CacheRelaunch.readBackWhole(program, program), "no JVM part: a launcher that embeds the JVM");
+        assertFalse(CacheRelaunch.readBackWhole(List.of("-Xmx1g", "start", "shop", "-p", "8080"), program), "no jar");
     }
 
     @Test
@@ -104,6 +137,8 @@ class CacheRelaunchTest {
         assertEquals(List.of(shop), CacheRelaunch.projectFolders(new String[] {"start", "--port", "8080", shop.toString()}));
         assertEquals(List.of(file.getParent()), CacheRelaunch.projectFolders(new String[] {"start", "-f", file.toString()}));
         assertEquals(List.of(file.getParent()), CacheRelaunch.projectFolders(new String[] {"start", "--file=" + file}));
+        assertEquals(List.of(file.getParent()), CacheRelaunch.projectFolders(new String[] {"start", "-f=" + file}));
+        assertEquals(List.of(file.getParent()), CacheRelaunch.projectFolders(new String[] {"start", "-f" + file}));
         assertEquals(List.of(), CacheRelaunch.projectFolders(new String[] {"start", "--host", "0.0.0.0", "--log-level", "4"}));
     }
 

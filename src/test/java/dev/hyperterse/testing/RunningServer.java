@@ -121,6 +121,10 @@ public final class RunningServer implements AutoCloseable {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    String name = file.getFileName().toString();
+                    if (name.endsWith(".aot") || name.endsWith(".jsa")) {
+                        return FileVisitResult.CONTINUE; // a start-up cache made beside the example
+                    }
                     Files.copy(file, target.resolve(source.relativize(file)));
                     return FileVisitResult.CONTINUE;
                 }
