@@ -207,8 +207,15 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (CacheRelaunch.failure() != null) {
             LOG.warn(CacheRelaunch.failure());
         }
-        if (!named.isEmpty() && !named.equalsIgnoreCase("off") && !Files.isRegularFile(Path.of(named))) {
-            LOG.warn("{} names {}, which is not a file", CacheRelaunch.VARIABLE, named);
+        if (!named.isEmpty() && !named.equalsIgnoreCase("off")) {
+            if (!regularFile(named)) {
+                LOG.warn("{} names {}, which is not a file", CacheRelaunch.VARIABLE, named);
+            } else if (givenCache(jvmArguments) == null) {
+                // no start again here (Windows, before JDK 22, a JVM with options of its own)
+                LOG.info("{} names {}, but this JVM was not started with it: start with {}{} before -jar",
+                        CacheRelaunch.VARIABLE, named, AotCacheCommand.Flags.forJdk(Runtime.version().feature()).use(),
+                        Main.shellWord(Path.of(named).toAbsolutePath().toString()));
+            }
         }
         String cacheHint = cacheNotGivenHint(jvmArguments,
                 CacheRelaunch.cacheCandidates(projectFolder(path), Main.jarFile()), Main.jarFile(),
@@ -437,6 +444,15 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         return "the start-up cache " + cache + " is not in use (it was made for another build of the jar or "
                 + "another JVM, or cannot be read), so this start is not faster: make it again with "
                 + Main.launchCommand() + " aot-cache";
+    }
+
+    /** Whether {@code path} names a regular file (false for a path this system cannot read). */
+    private static boolean regularFile(String path) {
+        try {
+            return Files.isRegularFile(Path.of(path));
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 
     /** The folder the project lies in: {@code path} itself, or the folder of a project file. */

@@ -31,6 +31,11 @@ final class ScriptPool {
     private final Set<LoadedScript> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
+    /** The script this pool's contexts load. */
+    ScriptRef script() {
+        return script;
+    }
+
     ScriptPool(ScriptRef script, Map<String, String> env, ScriptContexts contexts, ScheduledExecutorService watchdog) {
         this(script, env, contexts, watchdog, Metrics.NONE);
     }

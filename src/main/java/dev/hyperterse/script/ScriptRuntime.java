@@ -267,8 +267,11 @@ public final class ScriptRuntime implements ScriptInvoker {
         if (failure == null) {
             w.outcome.tryComplete();
         } else if (w.outcome.tryFail(failure) && warmer != workers && !closing.get()) {
+            // at the error's position when it has one (a syntax error), as the start-up check reports it
+            String at = failure instanceof ScriptLoadException le && le.line() > 0 && le.file() != null
+                    && le.file().equals(w.pool.script().file()) ? w.script + ":" + le.line() + ":" + le.column() : w.script;
             LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
-                    + "it persist)", w.script, failure.getMessage());
+                    + "it persist)", at, failure.getMessage());
         }
     }
 

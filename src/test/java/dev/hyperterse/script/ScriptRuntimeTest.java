@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -303,6 +304,26 @@ class ScriptRuntimeTest extends ScriptTestBase {
                     e.getMessage());
         } finally {
             ScriptFixture.await(bad.close());
+        }
+    }
+
+    /** A warm-up that meets a syntax error (the file changed since its check) logs it at its position. */
+    @Test
+    void aWarmUpThatFailsOnASyntaxErrorSaysWhere() throws Exception {
+        p.write("broken.js", "export default () => {", "  return 1 +;", "};");
+        ScriptRuntime runtime = prepared("broken.js", Duration.ofSeconds(5));
+        try (dev.hyperterse.testing.LogCapture log = dev.hyperterse.testing.LogCapture.of(ScriptRuntime.class)) {
+            runtime.warmUp();
+            assertThrows(Exception.class, () -> ScriptFixture.await(runtime.ready()));
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (log.messagesContaining("could not be loaded: ").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            List<String> logged = log.messagesContaining("could not be loaded: ");
+            assertEquals(1, logged.size(), String.valueOf(log.messages()));
+            assertTrue(logged.get(0).startsWith("scripts: broken.js:2:"), logged.get(0));
+        } finally {
+            ScriptFixture.await(runtime.close());
         }
     }
 
