@@ -143,10 +143,7 @@ class PackagedJarIT {
      */
     @Test
     void aStartUpCacheBesideTheProjectIsUsedWithoutAFlag() throws Exception {
-        Path java = jdk25OrLater();
-        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 25 or later here");
-        String os = System.getProperty("os.name");
-        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
+        Path java = relaunchingJdk();
         Path project = RunningServer.copyExample("quickstart", dir);
         Path cache = Files.writeString(project.resolve("hyperterse.aot"), "not a cache");
         RawHttp http = start(java, project, Map.of());
@@ -159,10 +156,7 @@ class PackagedJarIT {
 
     @Test
     void theVariableKeepsTheJvmAsStarted() throws Exception {
-        Path java = jdk25OrLater();
-        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 25 or later here");
-        String os = System.getProperty("os.name");
-        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
+        Path java = relaunchingJdk();
         Path project = RunningServer.copyExample("quickstart", dir);
         Files.writeString(project.resolve("hyperterse.aot"), "not a cache");
         start(java, project, Map.of("HYPERTERSE_AOT_CACHE", "off"));
@@ -170,6 +164,15 @@ class PackagedJarIT {
         assertFalse(arguments.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")), arguments.toString());
         String logged = Files.readString(log);
         assertFalse(logged.contains("start-up cache"), logged);
+    }
+
+    /** A JDK 25 or later's java on Linux or macOS, where a start can start again with a cache; the test is skipped otherwise. */
+    private static Path relaunchingJdk() throws IOException {
+        Path java = jdk25OrLater();
+        org.junit.jupiter.api.Assumptions.assumeTrue(java != null, "no JDK 25 or later here");
+        String os = System.getProperty("os.name");
+        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("Linux") || os.startsWith("Mac"), "execv replaces the process");
+        return java;
     }
 
     /** The running JVM when it is JDK 25 or later, else the newest such under /usr/lib/jvm, else null. */
