@@ -41,11 +41,16 @@ import java.util.concurrent.TimeoutException;
             "        [--config FILE] [--print-config]",
             "        [--log-level 1-4] [--verbose] [--log-format text|json]",
             "        [--watch [--watch-interval DURATION]] [--typescript auto|swc|typescript]",
-            "        [--strict] [--console] [--drain-period DURATION] [--conformance-fixtures]",
+            "        [--strict] [--console] [--drain-period DURATION]",
+            "        [--conformance-fixtures]",
             "        [--cluster [--cluster-members HOST[:PORT],...] [--cluster-host HOST]",
             "         [--cluster-port PORT] [--cluster-name NAME] [--cluster-multicast]",
             "         [--cluster-kubernetes-dns NAME]]"},
-        description = "Compile a project and serve it over MCP Streamable HTTP at /mcp.")
+        description = {"Compile a project and serve it over MCP Streamable HTTP at /mcp.",
+                "A start-up cache made by aot-cache (hyperterse.aot; hyperterse.jsa before JDK 25) in the current "
+                        + "folder, the project's or the jar's is used without a flag on JDK 22 and later under Linux "
+                        + "and macOS (the JVM starts again with it in place); HYPERTERSE_AOT_CACHE=off turns that off, "
+                        + "HYPERTERSE_AOT_CACHE=FILE names another."})
 final class StartCommand implements java.util.concurrent.Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(StartCommand.class);
     /**
