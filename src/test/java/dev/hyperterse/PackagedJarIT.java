@@ -154,6 +154,36 @@ class PackagedJarIT {
         assertTrue(logged.contains("the start-up cache " + cache.toAbsolutePath() + " is not in use"), logged);
     }
 
+    /** The README's way: aot-cache writes a cache beside the project, and a plain start maps it. */
+    @Test
+    void aCacheMadeByAotCacheIsMappedByAPlainStart() throws Exception {
+        Path java = relaunchingJdk();
+        Path project = RunningServer.copyExample("quickstart", dir);
+        Path cache = project.resolve("hyperterse.aot");
+        Path jar = Path.of(System.getProperty("hyperterse.jar", "target/hyperterse.jar")).toAbsolutePath();
+        Path trainingLog = dir.resolve("aot-cache.log");
+        ProcessBuilder training = new ProcessBuilder(java.toString(), "-jar", jar.toString(), "aot-cache",
+                project.toString(), "-o", cache.toString(), "--call", "get-customer={\"customer_id\":1}")
+                .redirectErrorStream(true).redirectOutput(trainingLog.toFile());
+        training.environment().keySet().removeAll(List.of("HYPERTERSE_AOT_CACHE", "JAVA_TOOL_OPTIONS",
+                "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"));
+        Process trainer = training.start();
+        if (!trainer.waitFor(300, TimeUnit.SECONDS)) {
+            trainer.destroyForcibly();
+            fail("aot-cache did not finish within 300 s:\n" + Files.readString(trainingLog));
+        }
+        assertEquals(0, trainer.exitValue(), Files.readString(trainingLog));
+        assertTrue(Files.size(cache) > 0, Files.readString(trainingLog));
+
+        RawHttp http = start(java, project, Map.of());
+        List<String> arguments = List.of(ProcessHandle.of(server.pid()).orElseThrow().info().arguments().orElseThrow());
+        assertEquals("-XX:AOTCache=" + cache.toAbsolutePath(), arguments.get(0), arguments.toString());
+        assertEquals(1, http.rows("get-customer", new JsonObject().put("customer_id", 1)).size());
+        String logged = Files.readString(log);
+        // start warns when the JVM was given a cache it did not map
+        assertFalse(logged.contains("is not in use") || logged.contains("[error") || logged.contains("[warning]"), logged);
+    }
+
     @Test
     void theVariableKeepsTheJvmAsStarted() throws Exception {
         Path java = relaunchingJdk();
