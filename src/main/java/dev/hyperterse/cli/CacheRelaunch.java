@@ -152,8 +152,8 @@ final class CacheRelaunch {
      */
     static List<String> command(String java, List<String> arguments, Map<String, String> environment,
                                 List<Path> projects, Path jar, int jdk) {
-        String setting = environment.getOrDefault(VARIABLE, "").trim();
-        if (setting.equalsIgnoreCase("off") || optionsOfItsOwn(arguments)) {
+        String setting = setting(environment);
+        if (off(setting) || optionsOfItsOwn(arguments)) {
             return null;
         }
         for (String variable : List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS")) {
@@ -165,8 +165,8 @@ final class CacheRelaunch {
             }
         }
         AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
-        Path cache = setting.isEmpty() ? found(flags, cacheCandidates(projects, jar)) : Path.of(setting);
-        if (cache == null || !Files.isRegularFile(cache) || olderThan(cache, jar)) {
+        Path cache = cache(setting, flags, cacheCandidates(projects, jar));
+        if (cache == null || olderThan(cache, jar)) {
             return null;
         }
         List<String> argv = new ArrayList<>();
@@ -201,15 +201,41 @@ final class CacheRelaunch {
         return folders.stream().filter(java.util.Objects::nonNull).distinct().toList();
     }
 
-    /** The first of {@code folders} that holds the cache file {@code aot-cache} writes by default, or null. */
-    static Path found(AotCacheCommand.Flags flags, List<Path> folders) {
-        for (Path folder : folders) {
-            Path cache = folder.resolve(flags.defaultFile());
-            if (Files.isRegularFile(cache)) {
-                return cache;
-            }
+    /** {@link #VARIABLE} as set ({@code off}, a file, or "" when unset). */
+    static String setting(Map<String, String> environment) {
+        String value = environment.get(VARIABLE);
+        return value == null ? "" : value.trim();
+    }
+
+    /** Whether the setting turns the start-up cache's use off. */
+    static boolean off(String setting) {
+        return setting.equalsIgnoreCase("off");
+    }
+
+    /**
+     * The start-up cache a start would use: the file the setting names, else the first of
+     * {@code folders} holding the file {@code aot-cache} writes by default; null when there is none
+     * (or the setting is {@code off}, or names no file).
+     */
+    static Path cache(String setting, AotCacheCommand.Flags flags, List<Path> folders) {
+        if (off(setting)) {
+            return null;
         }
-        return null;
+        if (setting.isEmpty()) {
+            for (Path folder : folders) {
+                Path cache = folder.resolve(flags.defaultFile());
+                if (Files.isRegularFile(cache)) {
+                    return cache;
+                }
+            }
+            return null;
+        }
+        try {
+            Path named = Path.of(setting);
+            return Files.isRegularFile(named) ? named : null;
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
     }
 
     /**

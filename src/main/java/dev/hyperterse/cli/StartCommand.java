@@ -207,25 +207,19 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (unusedCache != null) {
             LOG.warn(unusedCache);
         }
-        String named = System.getenv(CacheRelaunch.VARIABLE);
-        named = named == null ? "" : named.trim();
         if (CacheRelaunch.failure() != null) {
             LOG.warn(CacheRelaunch.failure());
         }
-        if (!named.isEmpty() && !named.equalsIgnoreCase("off")) {
-            if (!regularFile(named)) {
-                LOG.warn("{} names {}, which is not a file", CacheRelaunch.VARIABLE, named);
-            } else if (givenCache(jvmArguments) == null) {
-                // no start again here (Windows, before JDK 22, a JVM with options of its own)
-                LOG.info("{} names {}, but this JVM was not started with it: start with {}{} before -jar",
-                        CacheRelaunch.VARIABLE, named, AotCacheCommand.Flags.forJdk(Runtime.version().feature()).use(),
-                        Main.shellWord(Path.of(named).toAbsolutePath().toString()));
-            }
+        String cacheSetting = CacheRelaunch.setting(System.getenv());
+        AotCacheCommand.Flags cacheFlags = AotCacheCommand.Flags.forJdk(Runtime.version().feature());
+        if (!cacheSetting.isEmpty() && !CacheRelaunch.off(cacheSetting)
+                && CacheRelaunch.cache(cacheSetting, cacheFlags, List.of()) == null) {
+            LOG.warn("{} names {}, which is not a file", CacheRelaunch.VARIABLE, cacheSetting);
         }
-        String cacheHint = cacheNotGivenHint(jvmArguments,
-                CacheRelaunch.cacheCandidates(projectFolder(path), Main.jarFile()), Main.jarFile(),
-                Runtime.version().feature());
-        if (cacheHint != null && !named.equalsIgnoreCase("off")) {
+        Path jar = Main.jarFile();
+        String cacheHint = cacheNotGivenHint(jvmArguments, CacheRelaunch.cache(cacheSetting, cacheFlags,
+                CacheRelaunch.cacheCandidates(projectFolder(path), jar)), jar, cacheFlags);
+        if (cacheHint != null) {
             LOG.info(cacheHint);
         }
         // joining a cluster takes seconds: it runs while the project compiles
@@ -451,15 +445,6 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                 + Main.launchCommand() + " aot-cache";
     }
 
-    /** Whether {@code path} names a regular file (false for a path this system cannot read). */
-    private static boolean regularFile(String path) {
-        try {
-            return Files.isRegularFile(Path.of(path));
-        } catch (java.nio.file.InvalidPathException e) {
-            return false;
-        }
-    }
-
     /** The folder the project lies in: {@code path} itself, or the folder of a project file. */
     private static List<Path> projectFolder(Path path) {
         Path folder = Files.isDirectory(path) ? path : path.toAbsolutePath().getParent();
@@ -467,23 +452,19 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     /**
-     * A hint when a start-up cache lies where {@code aot-cache} puts one ({@code hyperterse.aot} on
-     * JDK 25+, {@code hyperterse.jsa} before) but the JVM was started without any: that it is
+     * A hint when there is a start-up cache a start would use ({@code cache}: the one
+     * {@code HYPERTERSE_AOT_CACHE} names, or {@code hyperterse.aot} on JDK 25+, {@code hyperterse.jsa}
+     * before, where {@code aot-cache} puts one) but the JVM was started without any: that it is
      * older than the jar (made for an earlier build: make it again), or else the flag to start
      * with (the JVM takes a cache only from its command line; {@code start} adds it by itself on
      * JDK 22+ under Linux and macOS); null otherwise.
      *
-     * @param folders the folders to look in, first found wins
-     * @param jar     the jar this runs from, or null
-     * @param jdk     the running JDK's feature release
+     * @param cache the cache found ({@link CacheRelaunch#cache}), or null
+     * @param jar   the jar this runs from, or null
+     * @param flags the running JDK's cache flags
      */
-    static String cacheNotGivenHint(List<String> jvmArguments, List<Path> folders, Path jar, int jdk) {
-        if (givenCache(jvmArguments) != null) {
-            return null;
-        }
-        AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
-        Path cache = CacheRelaunch.found(flags, folders);
-        if (cache == null) {
+    static String cacheNotGivenHint(List<String> jvmArguments, Path cache, Path jar, AotCacheCommand.Flags flags) {
+        if (cache == null || givenCache(jvmArguments) != null) {
             return null;
         }
         if (CacheRelaunch.olderThan(cache, jar)) {
@@ -492,7 +473,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     + Main.shellWord(cache.toString());
         }
         return "a start-up cache lies at " + cache + " but this JVM was not started with it; start with "
-                + flags.use() + Main.shellWord(cache.toString())
+                + flags.use() + Main.shellWord(cache.toAbsolutePath().toString())
                 + " before -jar for a faster start (should it be stale, the JVM says so and starts without it)";
     }
 

@@ -45,11 +45,6 @@ public record ActionWeights(double mood, double verb, double number, double obje
         }
     }
 
-    /** The weights without the object reading. */
-    public ActionWeights(double mood, double verb, double number, int few, double margin, boolean siblings) {
-        this(mood, verb, number, 0, few, margin, siblings);
-    }
-
     boolean off() {
         return (mood == 0 && verb == 0 && number == 0 && object == 0) || few < 2 || margin == 0;
     }

@@ -115,22 +115,35 @@ class AotCacheCommandTest {
         Path project = java.nio.file.Files.createDirectories(dir.resolve("project"));
         Path jarFolder = java.nio.file.Files.createDirectories(dir.resolve("srv"));
         List<Path> folders = List.of(project, jarFolder);
-        assertNull(StartCommand.cacheNotGivenHint(List.of("-Xmx256m"), folders, null, 25), "no cache anywhere");
+        assertNull(hint(List.of("-Xmx256m"), folders, null, 25), "no cache anywhere");
         java.nio.file.Files.writeString(jarFolder.resolve("hyperterse.aot"), "x");
-        String hint = StartCommand.cacheNotGivenHint(List.of("-Xmx256m"), folders, null, 25);
+        String hint = hint(List.of("-Xmx256m"), folders, null, 25);
         assertTrue(hint != null && hint.contains("-XX:AOTCache=" + jarFolder.resolve("hyperterse.aot")), hint);
-        assertNull(StartCommand.cacheNotGivenHint(List.of("-XX:AOTCache=/elsewhere.aot"), folders, null, 25),
+        assertNull(hint(List.of("-XX:AOTCache=/elsewhere.aot"), folders, null, 25),
                 "the JVM was given a cache (whether it maps it is the other warning's business)");
-        assertNull(StartCommand.cacheNotGivenHint(List.of(), folders, null, 21), "JDK 21 uses an AppCDS archive, not this file");
+        assertNull(hint(List.of(), folders, null, 21), "JDK 21 uses an AppCDS archive, not this file");
         java.nio.file.Files.writeString(project.resolve("hyperterse.jsa"), "x");
-        String appCds = StartCommand.cacheNotGivenHint(List.of(), folders, null, 21);
+        String appCds = hint(List.of(), folders, null, 21);
         assertTrue(appCds != null && appCds.contains("-XX:SharedArchiveFile=" + project.resolve("hyperterse.jsa")), appCds);
         // a jar built after the cache: the cache is for an earlier build
         Path jar = java.nio.file.Files.writeString(jarFolder.resolve("hyperterse.jar"), "jar");
         java.nio.file.Files.setLastModifiedTime(jarFolder.resolve("hyperterse.aot"),
                 java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
-        String stale = StartCommand.cacheNotGivenHint(List.of(), folders, jar, 25);
+        String stale = hint(List.of(), folders, jar, 25);
         assertTrue(stale != null && stale.startsWith("the start-up cache " + jarFolder.resolve("hyperterse.aot")
                 + " is older than the jar") && stale.contains("aot-cache"), stale);
+        // HYPERTERSE_AOT_CACHE names the cache, or turns the hint off with the cache's use
+        Path named = java.nio.file.Files.writeString(dir.resolve("elsewhere.aot"), "x");
+        AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(25);
+        String namedHint = StartCommand.cacheNotGivenHint(List.of(), CacheRelaunch.cache(named.toString(), flags, folders),
+                null, flags);
+        assertTrue(namedHint != null && namedHint.contains("-XX:AOTCache=" + named), namedHint);
+        assertNull(StartCommand.cacheNotGivenHint(List.of(), CacheRelaunch.cache("off", flags, folders), null, flags));
+    }
+
+    /** The hint for the cache a start finds in {@code folders} (no HYPERTERSE_AOT_CACHE). */
+    private static String hint(List<String> jvmArguments, List<Path> folders, Path jar, int jdk) {
+        AotCacheCommand.Flags flags = AotCacheCommand.Flags.forJdk(jdk);
+        return StartCommand.cacheNotGivenHint(jvmArguments, CacheRelaunch.cache("", flags, folders), jar, flags);
     }
 }

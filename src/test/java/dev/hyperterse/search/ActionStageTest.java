@@ -43,7 +43,7 @@ class ActionStageTest {
 
     @Test
     void anImperativeNamesItsVerbAQuestionAsksToRead() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 10, 1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 0, 10, 1, true));
         assertEquals("make", stage.queryVerb("make a new note for the meeting"));
         assertEquals("open", stage.queryVerb("please open a note"));
         assertEquals("write_up", stage.queryVerb("I want to write up the notes from today"));
@@ -64,7 +64,7 @@ class ActionStageTest {
 
     @Test
     void aToolReadsOrWritesByItsHintsElseItsVerb() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 10, 1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 0, 10, 1, true));
         assertTrue(stage.toolMood(0) < 0); // create_note
         assertTrue(stage.toolMood(1) < 0); // delete_note
         assertTrue(stage.toolMood(2) > 0); // get_note
@@ -77,7 +77,7 @@ class ActionStageTest {
                 inferred(db("note_count", "How many notes there are", "SELECT count(*) FROM notes")),
                 inferred(db("purge_notes", "Notes older than a year", "DELETE FROM notes WHERE age > 365")),
         };
-        ActionStage withHints = new ActionStage(hinted, LEXICON, TABLE, new ActionWeights(0.1, 0, 0, 10, 1, true));
+        ActionStage withHints = new ActionStage(hinted, LEXICON, TABLE, new ActionWeights(0.1, 0, 0, 0, 10, 1, true));
         assertEquals(1, withHints.toolMood(0));
         assertEquals(-1, withHints.toolMood(1));
         assertEquals(1, withHints.toolMood(2)); // read-only, inferred from its SELECT
@@ -86,7 +86,7 @@ class ActionStageTest {
 
     @Test
     void onlyTheFirstHitsSiblingsWithinTheMarginMove() {
-        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 10, 0.1, true));
+        ActionStage stage = stage(new ActionWeights(0.1, 0.1, 0, 0, 10, 0.1, true));
         assertTrue(stage.siblings(0, 1)); // create_note, delete_note
         assertTrue(!stage.siblings(0, 5)); // create_note, list_reminders
         // "make a new note": delete_note first, an unrelated create, then create_note a little below
@@ -98,7 +98,7 @@ class ActionStageTest {
         assertArrayEquals(new int[] {0, 3, 1, 5}, top);
         assertArrayEquals(new double[] {0.60, 0.59, 0.58, 0.40}, score, 1e-9);
         // below the first few nothing moves: create_note at the third place stays there
-        ActionStage firstTwo = stage(new ActionWeights(0.1, 0.4, 0, 2, 1, false));
+        ActionStage firstTwo = stage(new ActionWeights(0.1, 0.4, 0, 0, 2, 1, false));
         int[] beyond = {1, 5, 0};
         double[] beyondScore = {0.60, 0.59, 0.58};
         firstTwo.reorder(firstTwo.read("make a new note"), beyond, beyondScore, 3);
@@ -117,7 +117,7 @@ class ActionStageTest {
                 handler("list_issues", "Issues of a repository"),
                 handler("create_issue", "Open an issue"),
         };
-        ActionStage stage = new ActionStage(issues, LEXICON, TABLE, new ActionWeights(0, 0, 0.1, 10, 1, true));
+        ActionStage stage = new ActionStage(issues, LEXICON, TABLE, new ActionWeights(0, 0, 0.1, 0, 10, 1, true));
         String[] plural = {"which", "issues", "are", "still", "open"};
         assertEquals(-1, stage.number(plural, 0));
         assertEquals(1, stage.number(plural, 1));
@@ -198,7 +198,7 @@ class ActionStageTest {
         };
         List<ToolDef> tools = List.of(namespaces);
         SearchIndex with = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
-        with.embedToolsStatically(new ActionWeights(0.2, 0.2, 0, 10, 1, true));
+        with.embedToolsStatically(new ActionWeights(0.2, 0.2, 0, 0, 10, 1, true));
         SearchIndex without = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
         without.embedToolsStatically(ActionWeights.OFF);
         assertEquals("create_namespace", with.search("make a new namespace").get(0).name());
