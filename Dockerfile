@@ -34,7 +34,8 @@ FROM eclipse-temurin:25-jre
 RUN groupadd --system --gid 10001 hyperterse \
  && useradd --system --uid 10001 --gid hyperterse --home-dir /app --shell /usr/sbin/nologin hyperterse
 WORKDIR /app
-COPY --from=build /src/target/hyperterse.jar /app/hyperterse.jar
+# the server and, beside it, the cluster add-on its manifest names (start --cluster; docs/cluster.md)
+COPY --from=build /src/target/hyperterse.jar /src/target/hyperterse-cluster.jar /app/
 COPY --from=build /graal-compiler /app/graal-compiler
 # the examples, so the image serves something by itself; docker-compose.yml mounts them from the
 # host instead, so editing one needs no rebuild

@@ -52,23 +52,26 @@ class PackagedJarIT {
     }
 
     /** Starts {@code java -jar} of this {@code java}, with these environment variables added. */
-    private RawHttp start(Path java, Path project, Map<String, String> environment) throws Exception {
+    private RawHttp start(Path java, Path project, Map<String, String> environment, String... arguments) throws Exception {
+        return start(java, packagedJar(), project, environment, arguments);
+    }
+
+    private static Path packagedJar() {
         Path jar = Path.of(System.getProperty("hyperterse.jar", "target/hyperterse.jar")).toAbsolutePath();
         assertTrue(Files.isRegularFile(jar), "no packaged jar at " + jar + " (mvn package builds it)");
-        int port;
+        return jar;
+    }
+
+    private static int freePort() throws IOException {
         try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
+            return probe.getLocalPort();
         }
-        log = dir.resolve("server.log");
-        List<String> command = new ArrayList<>(List.of(java.toString(),
-                "-Dhyperterse.scripts.cache=" + dir.resolve("script-cache"), "-Xmx256m",
-                "-jar", jar.toString(), "start", project.toString(), "--port", Integer.toString(port)));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        // the runner's own settings stay out of the server's start
-        builder.environment().keySet().removeAll(List.of("HYPERTERSE_AOT_CACHE", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
-                "_JAVA_OPTIONS"));
-        builder.environment().putAll(environment);
-        server = builder.start();
+    }
+
+    private RawHttp start(Path java, Path jar, Path project, Map<String, String> environment, String... arguments)
+            throws Exception {
+        int port = freePort();
+        server = launch(java, jar, project, environment, port, arguments);
         RawHttp http = new RawHttp("http://127.0.0.1:" + port);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < until) {
@@ -86,6 +89,49 @@ class PackagedJarIT {
         }
         fail("no /heartbeat within 90 s:\n" + Files.readString(log));
         return null;
+    }
+
+    private Process launch(Path java, Path jar, Path project, Map<String, String> environment, int port,
+                           String... arguments) throws IOException {
+        log = dir.resolve("server.log");
+        List<String> command = new ArrayList<>(List.of(java.toString(),
+                "-Dhyperterse.scripts.cache=" + dir.resolve("script-cache"), "-Xmx256m",
+                "-jar", jar.toString(), "start", project.toString(), "--port", Integer.toString(port)));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // the runner's own settings stay out of the server's start
+        builder.environment().keySet().removeAll(List.of("HYPERTERSE_AOT_CACHE", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS",
+                "_JAVA_OPTIONS"));
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    /** The cluster manager is an add-on: a node whose jar lies alone says so and stops, naming the file and folder. */
+    @Test
+    void aClusterNeedsTheAddOnBesideTheJar() throws Exception {
+        Path alone = Files.createDirectories(dir.resolve("alone"));
+        Path jar = Files.copy(packagedJar(), alone.resolve("hyperterse.jar"));
+        Process node = launch(Path.of(System.getProperty("java.home"), "bin", "java"), jar,
+                RunningServer.copyExample("quickstart", dir), Map.of(), freePort(), "--cluster");
+        server = node;
+        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "a node without the add-on still runs:\n" + Files.readString(log));
+        String logged = Files.readString(log);
+        assertEquals(1, node.exitValue(), logged);
+        assertTrue(logged.contains("error: a cluster needs the add-on hyperterse-cluster.jar (Hazelcast) beside hyperterse.jar in "
+                + alone), logged);
+        assertFalse(logged.contains("Exception"), logged);
+    }
+
+    /** The add-on the build leaves beside the jar is loaded through the jar's manifest: the node joins its cluster. */
+    @Test
+    void theAddOnBesideTheJarJoinsACluster() throws Exception {
+        assertTrue(Files.isRegularFile(packagedJar().resolveSibling("hyperterse-cluster.jar")), "mvn package builds the add-on");
+        RawHttp http = start(Path.of(System.getProperty("java.home"), "bin", "java"), RunningServer.copyExample("quickstart", dir),
+                Map.of(), "--cluster", "--cluster-host", "127.0.0.1", "--cluster-port", Integer.toString(freePort()),
+                "--cluster-name", "packaged-" + ProcessHandle.current().pid());
+        assertEquals(1, http.rows("get-customer", new JsonObject().put("customer_id", 1)).size());
+        String logged = Files.readString(log);
+        assertTrue(logged.contains("joined cluster 'packaged-"), logged);
     }
 
     @Test
@@ -160,7 +206,7 @@ class PackagedJarIT {
         Path java = relaunchingJdk();
         Path project = RunningServer.copyExample("quickstart", dir);
         Path cache = project.resolve("hyperterse.aot");
-        Path jar = Path.of(System.getProperty("hyperterse.jar", "target/hyperterse.jar")).toAbsolutePath();
+        Path jar = packagedJar();
         Path trainingLog = dir.resolve("aot-cache.log");
         ProcessBuilder training = new ProcessBuilder(java.toString(), "-jar", jar.toString(), "aot-cache",
                 project.toString(), "-o", cache.toString(), "--call", "get-customer={\"customer_id\":1}")

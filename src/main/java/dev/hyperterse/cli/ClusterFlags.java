@@ -16,8 +16,9 @@ import java.util.Map;
  */
 final class ClusterFlags {
     @Option(names = "--cluster",
-            description = "Join a cluster of nodes (Hazelcast): sessions and cache invalidations are shared, "
-                    + "so any node serves any session without sticky routing. Env: HYPERTERSE_CLUSTER=true.")
+            description = "Join a cluster of nodes (Hazelcast, from the add-on hyperterse-cluster.jar beside this jar): "
+                    + "sessions and cache invalidations are shared, so any node serves any session without sticky "
+                    + "routing. Env: HYPERTERSE_CLUSTER=true.")
     boolean enabled;
 
     @Option(names = "--cluster-members", paramLabel = "HOST[:PORT],...", split = ",", hideParamSyntax = true,

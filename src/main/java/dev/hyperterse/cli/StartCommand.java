@@ -250,7 +250,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         } catch (RuntimeException e) {
             return null;
         }
-        if (options == null) {
+        if (options == null || dev.hyperterse.server.ClusterAddOn.missing() != null) {
             return null;
         }
         logJoining(options);
@@ -552,6 +552,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         if (options == null) {
             return null;
+        }
+        String missing = dev.hyperterse.server.ClusterAddOn.missing();
+        if (missing != null) {
+            throw new IllegalArgumentException(missing);
+        }
+        String serverVersion = Main.class.getPackage().getImplementationVersion();
+        String addOnVersion = dev.hyperterse.server.ClusterAddOn.otherVersion(serverVersion);
+        if (addOnVersion != null) {
+            LOG.warn("{} is version {}, this server {}: take both from the same release",
+                    dev.hyperterse.server.ClusterAddOn.FILE, addOnVersion, serverVersion);
         }
         logJoining(options);
         return ClusterMember.start(options);

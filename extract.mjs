@@ -1,0 +1,136 @@
+// Lists the tools of an MCP server that speaks stdio and writes them as a bench catalog:
+//   node bench/search/extract.mjs OUT.json SOURCE_NOTE -- COMMAND [ARGS...]
+// OUT.json: {"source": SOURCE_NOTE, "tools": [{"name", "description", "inputs": [{"name", "type",
+// "description", "optional"}]}]}, in the server's order. Only names, descriptions and input schemas are
+// kept: that is all a ranking reads.
+//
+// How the committed catalogs were made (npm packages installed into the ignored bench/out/npm):
+//   npm install @toolbox-sdk/server-linux-x64@1.12.0 @modelcontextprotocol/server-filesystem \
+//     @modelcontextprotocol/server-memory @modelcontextprotocol/server-everything \
+//     @modelcontextprotocol/server-sequential-thinking
+//   TB=node_modules/@toolbox-sdk/server-linux-x64/bin/toolbox
+//   POSTGRES_HOST=127.0.0.1 POSTGRES_PORT=5432 POSTGRES_DATABASE=test POSTGRES_USER=postgres \
+//     POSTGRES_PASSWORD=unused node extract.mjs toolbox-postgres.json NOTE -- $TB --prebuilt postgres --stdio
+//   MYSQL_HOST=127.0.0.1 MYSQL_PORT=3306 MYSQL_DATABASE=test MYSQL_USER=U MYSQL_PASSWORD=P \
+//     node extract.mjs toolbox-mysql.json NOTE -- $TB --prebuilt mysql --stdio
+//     (Toolbox connects at start and needs a non-empty password: a user with one)
+//   node extract.mjs NAME.json NOTE -- node node_modules/@modelcontextprotocol/server-NAME/dist/index.js [ARGS]
+//     (filesystem takes an allowed directory, everything takes `stdio`; mcp-reference.json is the
+//     four lists concatenated in that order)
+// The catalogs held out whole (bench/search/catalogs/unseen/: no ranking was tuned on them):
+//   npm install @playwright/mcp@0.0.83 mcp-server-kubernetes@4.1.7 @notionhq/notion-mcp-server@2.5.2 \
+//     mongodb-mcp-server@3.0.4 @modelcontextprotocol/server-github@2025.4.8
+//   node extract.mjs playwright.json NOTE -- node node_modules/@playwright/mcp/cli.js
+//   node extract.mjs kubernetes.json NOTE -- node node_modules/mcp-server-kubernetes/dist/index.js
+//   NOTION_TOKEN=unused node extract.mjs notion.json NOTE -- node node_modules/@notionhq/notion-mcp-server/bin/cli.mjs
+//   node extract.mjs mongodb.json NOTE -- node node_modules/mongodb-mcp-server/dist/esm/index.js
+//   GITHUB_PERSONAL_ACCESS_TOKEN=unused node extract.mjs github.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-github/dist/index.js
+// The fresh held-out catalogs (bench/search/catalogs/fresh/: intents and examples written and committed
+// before any ranking ran on them), installed under the ignored bench/out/npm-fresh, in separate folders
+// where their MCP SDK versions clash when hoisted together:
+//   npm install @stripe/mcp@0.2.5 @launchdarkly/mcp-server@0.6.2 airtable-mcp-server@1.14.0 \
+//     @hubspot/mcp-server@0.4.0 @mapbox/mcp-server@0.14.0 firecrawl-mcp@3.26.0
+//   STRIPE_SECRET_KEY=sk_test_unused node extract.mjs stripe.json NOTE -- \
+//     node node_modules/@stripe/mcp/dist/index.js --tools=all --api-key=sk_test_unused
+//     (0.2.5, the last with local tools: 0.3.x forwards tools/list to mcp.stripe.com)
+//   node extract.mjs launchdarkly.json NOTE -- node node_modules/@launchdarkly/mcp-server/bin/mcp-server.js \
+//     start --api-key unused
+//   AIRTABLE_API_KEY=unused node extract.mjs airtable.json NOTE -- node node_modules/airtable-mcp-server/dist/main.js
+//   PRIVATE_APP_ACCESS_TOKEN=unused node extract.mjs hubspot.json NOTE -- node node_modules/@hubspot/mcp-server/dist/index.js
+//   MAPBOX_ACCESS_TOKEN=pk.unused node extract.mjs mapbox.json NOTE -- node node_modules/@mapbox/mcp-server/dist/esm/index.js
+//   FIRECRAWL_API_KEY=fc-unused node extract.mjs firecrawl.json NOTE -- node node_modules/firecrawl-mcp/dist/index.js
+//   (tried and left out: @supabase/mcp-server-supabase 0.4.5, 0.5.10, 0.13.0 and @stripe/mcp 0.3.3 need
+//   their service to list tools (fetch fails or hangs offline); @heroku/mcp-server 1.2.8 fails to load its MCP SDK; @sentry/mcp-server 0.39.0
+//   lists 9 tools; @tacticlaunch/mcp-linear 1.4.3 and @postman/postman-mcp-server 2.13.0 list ~200)
+// The second fresh set (bench/search/catalogs/fresh2/: intents and examples written and committed before
+// any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh2
+// (cd bench/out/npm-fresh2/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   slack: @modelcontextprotocol/server-slack@2025.4.25    google-maps: @modelcontextprotocol/server-google-maps@0.6.2
+//   linear: mcp-server-linear@1.6.0    sentry: @sentry/mcp-server@0.39.0    cloudflare: @cloudflare/mcp-server-cloudflare@0.2.0
+//   SLACK_BOT_TOKEN=xoxb-unused SLACK_TEAM_ID=T0UNUSED node extract.mjs slack.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-slack/dist/index.js
+//   GOOGLE_MAPS_API_KEY=unused node extract.mjs google-maps.json NOTE -- \
+//     node node_modules/@modelcontextprotocol/server-google-maps/dist/index.js
+//   LINEAR_API_KEY=lin_api_unused node extract.mjs linear.json NOTE -- node node_modules/mcp-server-linear/build/index.js
+//   node extract.mjs sentry.json NOTE -- node node_modules/@sentry/mcp-server/dist/index.js --access-token=unused
+//   CLOUDFLARE_API_TOKEN=unused CLOUDFLARE_ACCOUNT_ID=unused node extract.mjs cloudflare.json NOTE -- \
+//     node node_modules/@cloudflare/mcp-server-cloudflare/dist/index.js run unused
+//   (tried and left out: @doist/todoist-ai 9.0.0 does not install (its @doist/todoist-mcp@^9 is not on npm);
+//   @upstash/mcp-server 0.3.0 calls api.upstash.com at start and exits offline; @elastic/mcp-server-elasticsearch
+//   0.3.1 lists 4 tools; @modelcontextprotocol/server-gitlab 2025.4.25 lists 9, near copies of the GitHub
+//   server's in catalogs/unseen; @shopify/dev-mcp 1.16.0 lists 5 documentation tools. Cloudflare's 89 tools
+//   exceed the 60 aimed at, kept as the one large catalog)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+const args = process.argv.slice(2);
+const dash = args.indexOf('--');
+if (dash < 2) {
+  console.error('usage: node extract.mjs OUT.json SOURCE_NOTE -- COMMAND [ARGS...]');
+  process.exit(2);
+}
+const [out, source] = args;
+const [command, ...commandArgs] = args.slice(dash + 1);
+const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+let buffer = '';
+const waiting = new Map();
+child.stdout.on('data', (chunk) => {
+  buffer += chunk;
+  let newline;
+  while ((newline = buffer.indexOf('\n')) >= 0) {
+    const line = buffer.slice(0, newline).trim();
+    buffer = buffer.slice(newline + 1);
+    if (!line.startsWith('{')) continue;
+    const message = JSON.parse(line);
+    if (message.id !== undefined && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    }
+  }
+});
+let nextId = 1;
+function request(method, params) {
+  const id = nextId++;
+  child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
+  });
+}
+const timer = setTimeout(() => { console.error('no answer in 60 s'); child.kill(); process.exit(1); }, 60000);
+await request('initialize', { protocolVersion: '2025-06-18', capabilities: {},
+  clientInfo: { name: 'bench-extract', version: '1' } });
+child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+const tools = [];
+let cursor;
+do {
+  const page = await request('tools/list', cursor ? { cursor } : {});
+  tools.push(...page.tools);
+  cursor = page.nextCursor;
+} while (cursor);
+clearTimeout(timer);
+child.kill();
+const catalog = {
+  source,
+  tools: tools.map((t) => {
+    const schema = t.inputSchema || {};
+    const required = new Set(schema.required || []);
+    return {
+      name: t.name,
+      description: t.description || '',
+      inputs: Object.entries(schema.properties || {}).map(([name, p]) => ({
+        name,
+        type: p.type || (p.anyOf ? 'any' : 'string'),
+        description: p.description || '',
+        optional: !required.has(name),
+      })),
+      // MCP's readOnlyHint / destructiveHint when the server states them (a ranking may read them)
+      ...(t.annotations && (t.annotations.readOnlyHint !== undefined || t.annotations.destructiveHint !== undefined)
+        ? { annotations: { readOnly: t.annotations.readOnlyHint, destructive: t.annotations.destructiveHint } }
+        : {}),
+    };
+  }),
+};
+fs.writeFileSync(out, JSON.stringify(catalog, null, 1) + '\n');
+console.error(`${out}: ${tools.length} tools`);
+process.exit(0);

@@ -1,0 +1,100 @@
+package dev.hyperterse.server;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.jar.JarFile;
+
+/**
+ * The cluster manager (Hazelcast and Vert.x's manager for it) comes as an add-on,
+ * {@value #FILE}: the server's jar names it in its manifest's {@code Class-Path}, so the JVM
+ * loads it when it lies beside the server's jar and a node running alone carries none of it.
+ * This class refers to none of the add-on's classes, so it can tell that the add-on is missing.
+ */
+public final class ClusterAddOn {
+    /** The add-on's file name, beside the server's jar. */
+    public static final String FILE = "hyperterse-cluster.jar";
+
+    /** A class of each of the add-on's two parts. */
+    static final String[] CLASSES = {"com.hazelcast.core.Hazelcast",
+            "io.vertx.spi.cluster.hazelcast.HazelcastClusterManager"};
+
+    private ClusterAddOn() {
+    }
+
+    /**
+     * Null when a cluster can start in this process, else why not: the add-on's file, the folder
+     * it belongs in and where to get it.
+     */
+    public static String missing() {
+        return missing(ClusterAddOn.class.getClassLoader(), serverJar());
+    }
+
+    static String missing(ClassLoader loader, Path serverJar) {
+        for (String name : CLASSES) {
+            try {
+                Class.forName(name, false, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                return "a cluster needs the add-on " + FILE + " (Hazelcast) "
+                        + (serverJar != null && serverJar.getParent() != null
+                            ? "beside " + serverJar.getFileName() + " in " + serverJar.getParent()
+                                + (Files.exists(serverJar.resolveSibling(FILE)) ? ", where the file there holds no "
+                                    + name + " (" + e.getMessage() + ")" : "")
+                            : "on the class path")
+                        + ": it is built with the server (target/" + FILE + ") and the image holds it. "
+                        + "A node started without a cluster needs none (docs/cluster.md#the-cluster-add-on)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The add-on's version when it was loaded from a jar that names one and differs from the
+     * server's ({@code serverVersion}), else null: an add-on from another release may not match
+     * the server's Vert.x.
+     */
+    public static String otherVersion(String serverVersion) {
+        Path addOn = jarOf(loaded(CLASSES[1]));
+        if (addOn == null || serverVersion == null) {
+            return null;
+        }
+        try (JarFile jar = new JarFile(addOn.toFile())) {
+            var manifest = jar.getManifest();
+            String version = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+            return version != null && !version.equals(serverVersion) ? version : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Class<?> loaded(String name) {
+        try {
+            return Class.forName(name, false, ClusterAddOn.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** The jar this server runs from, or null when it runs from class folders. */
+    static Path serverJar() {
+        return jarOf(ClusterAddOn.class);
+    }
+
+    private static Path jarOf(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        CodeSource source = type.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return null;
+        }
+        try {
+            Path path = Path.of(source.getLocation().toURI());
+            return Files.isRegularFile(path) ? path : null;
+        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+            return null;
+        }
+    }
+}
