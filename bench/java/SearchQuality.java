@@ -171,8 +171,10 @@ public final class SearchQuality {
         // SPLITS=dev while choosing: the held-out intents are not ranked at all
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
-        if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null) {
-            heldOutWhole(md, dir, System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
+        if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null
+                || System.getenv("FRESH3_ONLY") != null) {
+            heldOutWhole(md, dir, System.getenv("FRESH3_ONLY") != null ? "fresh3"
+                    : System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
             Files.writeString(out, md.toString());
             System.out.print(md);
             return;
@@ -195,6 +197,7 @@ public final class SearchQuality {
         unseen(md, dir);
         heldOutWhole(md, dir, "fresh");
         heldOutWhole(md, dir, "fresh2");
+        heldOutWhole(md, dir, "fresh3");
 
         Path unrelatedFile = dir.resolve("unrelated.txt");
         if (Files.exists(unrelatedFile)) {
@@ -251,7 +254,8 @@ public final class SearchQuality {
      * examples/unseen/) or {@code fresh} (catalogs/fresh/, intents-fresh.txt, examples/fresh/: held
      * out from every choice, the action stage's included; the intents and examples committed before
      * any ranking ran on them) or {@code fresh2} (catalogs/fresh2/, intents-fresh2.txt, examples/fresh2/:
-     * a second such set, handled like {@code fresh}). For {@code fresh} and {@code fresh2}, {@code static}
+     * a second such set, handled like {@code fresh}) or {@code fresh3} (catalogs/fresh3/, intents-fresh3.txt,
+     * examples/fresh3/: a third, handled the same). For these three, {@code static}
      * and {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
@@ -278,7 +282,9 @@ public final class SearchQuality {
         }
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
-        md.append(set.equals("fresh2")
+        md.append(set.equals("fresh3")
+                ? "\n### A third fresh set held out whole, fresh3 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                : set.equals("fresh2")
                 ? "\n### A second fresh set held out whole, fresh2 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : fresh
                 ? "\n### Fresh catalogs held out whole (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
@@ -336,7 +342,7 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        String missesFile = System.getenv(set.equals("fresh2") ? "FRESH2_MISSES"
+        String missesFile = System.getenv(set.equals("fresh3") ? "FRESH3_MISSES" : set.equals("fresh2") ? "FRESH2_MISSES"
                 : fresh ? "FRESH_MISSES" : "UNSEEN_MISSES");
         if (missesFile != null) {
             Files.writeString(Path.of(missesFile), missLines.toString());

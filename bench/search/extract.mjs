@@ -61,6 +61,28 @@
 //   0.3.1 lists 4 tools; @modelcontextprotocol/server-gitlab 2025.4.25 lists 9, near copies of the GitHub
 //   server's in catalogs/unseen; @shopify/dev-mcp 1.16.0 lists 5 documentation tools. Cloudflare's 89 tools
 //   exceed the 60 aimed at, kept as the one large catalog)
+// The third fresh set (bench/search/catalogs/fresh3/: intents and examples written and committed before
+// any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh3
+// (cd bench/out/npm-fresh3/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   git: @cyanheads/git-mcp-server@2.15.3    circleci: @circleci/mcp-server-circleci@0.20.0
+//   datadog: @winor30/mcp-server-datadog@1.8.0    asana: @roychri/mcp-server-asana@1.8.0
+//   sonarqube: sonarqube-mcp-server@1.10.21
+//   node extract.mjs git.json NOTE -- node node_modules/@cyanheads/git-mcp-server/dist/index.js
+//   CIRCLECI_TOKEN=unused node extract.mjs circleci.json NOTE -- \
+//     node node_modules/@circleci/mcp-server-circleci/dist/index.js
+//   DATADOG_API_KEY=unused DATADOG_APP_KEY=unused node extract.mjs datadog.json NOTE -- \
+//     node node_modules/@winor30/mcp-server-datadog/build/index.js
+//   ASANA_ACCESS_TOKEN=unused node extract.mjs asana.json NOTE -- node node_modules/@roychri/mcp-server-asana/dist/index.js
+//   SONARQUBE_TOKEN=unused SONARQUBE_URL=http://127.0.0.1:9 node extract.mjs sonarqube.json NOTE -- \
+//     node node_modules/sonarqube-mcp-server/dist/index.js
+//   (tried and left out: @aashari/mcp-server-atlassian-jira 3.3.0 lists 5 tools; @atlassian-dc-mcp/jira
+//   0.34.0 does not install (its @atlassian-dc-mcp/common@^0.34.0 is not on npm); @neondatabase/mcp-server-neon
+//   0.6.5 does not install offline (a dependency comes from a git host); @cocal/google-calendar-mcp 2.6.3 and
+//   @gongrzhe/server-gmail-autoauth-mcp 1.1.11 need an OAuth credentials file to start; todoist-mcp 1.3.4
+//   does not answer with TODOIST_API_KEY/TODOIST_API_TOKEN set; obsidian-mcp 2.0.1 needs Node.js 22 (here 20);
+//   listed offline but left out to keep five domains from five authors: mcp-discord 1.3.4 (22 tools, chat,
+//   Slack's domain in fresh2), @0xshariq/docker-mcp-server 2.0.4 (24, containers, near Kubernetes in
+//   catalogs/unseen), @pinecone-database/mcp 0.3.0 (9))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
