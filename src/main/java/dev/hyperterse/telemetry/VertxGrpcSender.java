@@ -69,15 +69,15 @@ import java.util.function.Supplier;
  * failed connection is tried again after a random backoff below the policy's growing bound, up to
  * its attempts. The timeout bounds the whole export, retries included.
  *
- * <p>The calls run on a Vert.x instance of their own (one event loop, started with the first
- * export, closed by {@link #shutdown()}): not the server's, whose tracer would otherwise trace the
- * exporter's own requests and whose meters would count them, and which is built after the SDK.
- * The caller's thread only serializes the request.
+ * <p>The calls run on a Vert.x instance of their own (one event loop on a daemon thread, started
+ * with the first export, closed by {@link #shutdown()}): not the server's, whose tracer would
+ * otherwise trace the exporter's own requests and whose meters would count them, and which is
+ * built after the SDK. The caller's thread only serializes the request.
  */
 final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
     private static final Logger LOG = LoggerFactory.getLogger(VertxGrpcSender.class);
-    static final int UNKNOWN = 2;
     private static final int OK = 0;
+    private static final int UNKNOWN = 2;
     private static final int INTERNAL = 13;
     private static final int UNAUTHENTICATED = 16;
     private static final int PERMISSION_DENIED = 7;
@@ -189,6 +189,8 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
 
     private Vertx newVertx() {
         return Vertx.vertx(new VertxOptions()
+                // an exporter's threads never keep the JVM alive
+                .setUseDaemonThread(true)
                 .setEventLoopPoolSize(1)
                 .setWorkerPoolSize(1)
                 .setInternalBlockingPoolSize(1)

@@ -116,6 +116,19 @@ class OtlpExportTest {
     }
 
     @Test
+    void theGrpcSendersThreadsDoNotKeepTheJvmAlive() throws Exception {
+        int port = collector(grpcAnswer(0));
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port));
+
+        assertTrue(export(sdk, spanName()).isSuccess());
+
+        // the collector's Vert.x runs on ordinary threads; the sender's event loop is the daemon one
+        List<Thread> loops = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("vert.x-eventloop-thread-")).collect(Collectors.toList());
+        assertTrue(loops.stream().anyMatch(Thread::isDaemon), loops.toString());
+    }
+
+    @Test
     void grpcCompressionGzipsTheMessage() throws Exception {
         int port = collector(grpcAnswer(0));
         OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port,
@@ -203,6 +216,23 @@ class OtlpExportTest {
                 assertInstanceOf(FailedExportException.GrpcExportException.class, result.getFailureThrowable());
         assertEquals(12, failure.getResponse().grpcStatusValue(), "UNIMPLEMENTED");
         assertTrue(failure.getResponse().grpcStatusDescription().startsWith("HTTP 404"));
+    }
+
+    @Test
+    void aCollectorThatIsNotThereFailsTheExport() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port,
+                "otel.java.exporter.otlp.retry.disabled", "true"));
+
+        CompletableResultCode result = export(sdk, spanName());
+
+        FailedExportException.GrpcExportException failure =
+                assertInstanceOf(FailedExportException.GrpcExportException.class, result.getFailureThrowable());
+        assertFalse(failure.failedWithResponse());
+        assertInstanceOf(java.net.ConnectException.class, failure.getCause(), "retried under a retry policy");
     }
 
     @Test
