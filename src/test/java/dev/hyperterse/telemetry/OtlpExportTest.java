@@ -14,6 +14,8 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.ClientAuth;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.PfxOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -23,8 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Key;
+import java.security.KeyStore;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +40,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPInputStream;
 
@@ -285,21 +292,64 @@ class OtlpExportTest {
         assertTrue(received.isEmpty());
     }
 
+    @Test
+    void grpcOverTlsPresentsTheConfiguredClientCertificate(@TempDir Path dir) throws Exception {
+        Path certificate = dir.resolve("collector.pem");
+        Path clientStore = dir.resolve("client.p12");
+        Path clientCertificate = dir.resolve("client.pem");
+        Path clientKey = dir.resolve("client-key.pem");
+        selfSigned(clientStore, clientCertificate, "SAN=dns:exporter.example");
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(clientStore)) {
+            store.load(in, "changeit".toCharArray());
+        }
+        Key key = store.getKey("collector", "changeit".toCharArray());
+        Files.writeString(clientKey, "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        int port = tlsCollector(dir.resolve("collector.p12"), certificate, "SAN=ip:127.0.0.1", options -> options
+                .setClientAuth(ClientAuth.REQUIRED)
+                .setTrustOptions(new PemTrustOptions().addCertPath(clientCertificate.toString())));
+
+        OpenTelemetrySdk withClientCertificate = sdk(Map.of("otel.exporter.otlp.endpoint", "https://127.0.0.1:" + port,
+                "otel.exporter.otlp.certificate", certificate.toString(),
+                "otel.exporter.otlp.client.key", clientKey.toString(),
+                "otel.exporter.otlp.client.certificate", clientCertificate.toString()));
+        assertTrue(export(withClientCertificate, spanName()).isSuccess());
+        assertEquals(1, received.size());
+
+        OpenTelemetrySdk without = sdk(Map.of("otel.exporter.otlp.endpoint", "https://127.0.0.1:" + port,
+                "otel.exporter.otlp.certificate", certificate.toString(),
+                "otel.java.exporter.otlp.retry.disabled", "true"));
+        assertFalse(export(without, spanName()).isSuccess(), "the collector requires a client certificate");
+        assertEquals(1, received.size());
+    }
+
     /** An HTTP/2 collector over TLS (ALPN) with a new self-signed certificate for {@code subjectAltName}. */
     private int tlsCollector(Path keyStore, Path certificate, String subjectAltName) throws Exception {
-        keytool("-genkeypair", "-alias", "collector", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=collector", "-ext", subjectAltName, "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", "changeit", "-keypass", "changeit");
-        keytool("-exportcert", "-rfc", "-alias", "collector", "-keystore", keyStore.toString(),
-                "-storepass", "changeit", "-file", certificate.toString());
-        HttpServer server = collectorVertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
-                .setSsl(true).setUseAlpn(true)
-                .setKeyCertOptions(new PfxOptions().setPath(keyStore.toString()).setPassword("changeit")));
+        return tlsCollector(keyStore, certificate, subjectAltName, options -> options);
+    }
+
+    private int tlsCollector(Path keyStore, Path certificate, String subjectAltName,
+                             UnaryOperator<HttpServerOptions> more) throws Exception {
+        selfSigned(keyStore, certificate, subjectAltName);
+        HttpServer server = collectorVertx.createHttpServer(more.apply(new HttpServerOptions().setHost("127.0.0.1")
+                .setPort(0).setSsl(true).setUseAlpn(true)
+                .setKeyCertOptions(new PfxOptions().setPath(keyStore.toString()).setPassword("changeit"))));
         server.requestHandler(request -> request.body().onSuccess(body -> {
             received.add(new Received(request.path(), request.version(), copy(request.headers()), body));
             grpcAnswer(0).accept(request);
         }));
         return listen(server);
+    }
+
+    /** A PKCS12 key store with a new EC key and its self-signed certificate, which is also written as PEM. */
+    private static void selfSigned(Path keyStore, Path certificate, String subjectAltName) throws Exception {
+        keytool("-genkeypair", "-alias", "collector", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=collector", "-ext", subjectAltName, "-validity", "2",
+                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", "changeit", "-keypass", "changeit");
+        keytool("-exportcert", "-rfc", "-alias", "collector", "-keystore", keyStore.toString(),
+                "-storepass", "changeit", "-file", certificate.toString());
     }
 
     private static void keytool(String... arguments) throws Exception {
