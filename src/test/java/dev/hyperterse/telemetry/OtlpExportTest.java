@@ -1,5 +1,7 @@
 package dev.hyperterse.telemetry;
 
+import ch.qos.logback.classic.Level;
+import dev.hyperterse.testing.LogCapture;
 import io.opentelemetry.exporter.internal.FailedExportException;
 import io.opentelemetry.exporter.internal.grpc.GrpcSenderProvider;
 import io.opentelemetry.exporter.internal.http.HttpSenderProvider;
@@ -240,6 +242,38 @@ class OtlpExportTest {
                 assertInstanceOf(FailedExportException.GrpcExportException.class, result.getFailureThrowable());
         assertFalse(failure.failedWithResponse());
         assertInstanceOf(java.net.ConnectException.class, failure.getCause(), "retried under a retry policy");
+    }
+
+    @Test
+    void aRefusedConnectionIsTriedAgainUnderTheRetryPolicy() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port));
+        CompletableResultCode flushed;
+        try (LogCapture log = LogCapture.of(VertxGrpcSender.class).atLevel(Level.DEBUG)) {
+            sdk.getTracer("test").spanBuilder(spanName()).startSpan().end();
+            flushed = sdk.getSdkTracerProvider().forceFlush();
+            // the first attempt is refused; the collector is there for a later one
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (log.messagesContaining("attempt 1 failed").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            assertEquals(1, log.messagesContaining("attempt 1 failed").size(), log.messages().toString());
+        }
+        HttpServer server = collectorVertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port));
+        server.requestHandler(request -> request.body().onSuccess(body -> {
+            received.add(new Received(request.path(), request.version(), copy(request.headers()), body));
+            grpcAnswer(0).accept(request);
+        }));
+        listen(server);
+
+        assertTrue(flushed.join(30, TimeUnit.SECONDS).isDone());
+        CompletableResultCode result = results.poll();
+        assertNotNull(result);
+        assertTrue(result.join(30, TimeUnit.SECONDS).isSuccess());
+        assertEquals(1, received.size());
     }
 
     @Test
