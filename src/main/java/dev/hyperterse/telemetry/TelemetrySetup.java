@@ -20,6 +20,7 @@ import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -83,21 +84,24 @@ public final class TelemetrySetup implements AutoCloseable {
                 || "true".equalsIgnoreCase(System.getProperty("otel.sdk.disabled", "").trim());
         OpenTelemetrySdk sdk = null;
         if (settings.tracingEnabled() && !disabledByEnv) {
-            sdk = AutoConfiguredOpenTelemetrySdk.builder()
-                    // this server's metrics are Prometheus ones and its logs go to stderr: the SDK
-                    // exports spans only, unless the variables ask for more
-                    .addPropertiesSupplier(() -> Map.of("otel.metrics.exporter", "none", "otel.logs.exporter", "none"))
-                    .addResourceCustomizer((resource, config) -> named(resource, serviceName, serviceVersion))
-                    .addSpanExporterCustomizer((exporter, config) -> new RedactingSpanExporter(exporter))
-                    // flushed by close(), after the server has drained, not by a hook racing it
-                    .disableShutdownHook()
-                    .build()
-                    .getOpenTelemetrySdk();
+            sdk = autoConfiguration(serviceName, serviceVersion).build().getOpenTelemetrySdk();
             LOG.info("tracing on: spans are exported as the OTEL_* variables say (by default OTLP to localhost)");
         } else if (settings.tracingEnabled()) {
             LOG.info("tracing off: OTEL_SDK_DISABLED is true");
         }
         return new TelemetrySetup(sdk, settings.metricsEnabled() ? registry() : null, settings.tracingIncludeInputs());
+    }
+
+    /** The SDK as {@link #create} configures it, before the {@code OTEL_*} variables are read. */
+    static AutoConfiguredOpenTelemetrySdkBuilder autoConfiguration(String serviceName, String serviceVersion) {
+        return AutoConfiguredOpenTelemetrySdk.builder()
+                // this server's metrics are Prometheus ones and its logs go to stderr: the SDK
+                // exports spans only, unless the variables ask for more
+                .addPropertiesSupplier(() -> Map.of("otel.metrics.exporter", "none", "otel.logs.exporter", "none"))
+                .addResourceCustomizer((resource, config) -> named(resource, serviceName, serviceVersion))
+                .addSpanExporterCustomizer((exporter, config) -> new RedactingSpanExporter(exporter))
+                // flushed by close(), after the server has drained, not by a hook racing it
+                .disableShutdownHook();
     }
 
     /**
