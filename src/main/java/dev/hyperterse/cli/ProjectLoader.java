@@ -164,6 +164,14 @@ final class ProjectLoader implements AutoCloseable {
         return new ProjectException(all);
     }
 
+    /**
+     * The engine to check and serve {@code project}'s scripts with (GraalJS starts on first use);
+     * null when it has none.
+     */
+    synchronized ScriptEngine scriptEngineFor(Project project) {
+        return ToolAssembly.scripts(project).isEmpty() ? null : engine();
+    }
+
     /** The engine scripts were checked with, to serve them with; null when the project has none. */
     synchronized ScriptEngine scriptEngine() {
         return scriptEngine;

@@ -313,12 +313,6 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 0;
         }
 
-        // the engine starts and the scripts are checked while tracing and Vert.x are set up. The
-        // checks stay a gate before serving: a script that does not load is a configuration error,
-        // reported at its file:line before anything listens (so /heartbeat and /ready never answered
-        // for a start that fails). A second start takes them from the disk cache in milliseconds; the
-        // scripts' loading and warm-up, the longer part then, comes after serving (withScriptsChecked)
-        java.util.concurrent.CompletableFuture<List<ConfigProblem>> scriptChecks = loader.checkScripts(project);
         TelemetrySetup telemetry;
         try {
             telemetry = TelemetrySetup.create(project.config().observability(), System.getenv(),
@@ -344,29 +338,14 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             loader.close();
             return 1;
         }
-        List<ConfigProblem> scriptProblems;
-        try {
-            scriptProblems = scriptChecks.get();
-        } catch (ExecutionException e) {
-            err.println("cannot start '" + project.config().name() + "': scripts: " + e.getCause().getMessage());
-            LOG.debug("script check failure", e.getCause());
-            scriptProblems = null;
-        }
-        if (scriptProblems == null || !scriptProblems.isEmpty()) {
-            if (scriptProblems != null) {
-                ProjectLoader.print(new ProjectException(scriptProblems.stream().sorted().toList()), err);
-            }
-            vertx.close();
-            telemetry.close();
-            loader.close();
-            return 1;
-        }
         ServeOptions options = ServeOptions.DEFAULTS
                 .withMcpExtension(conformanceFixtures ? new ConformanceExtension() : McpExtension.NONE).withTelemetry(telemetry)
-                .withScriptEngine(loader.scriptEngine()).withStrictStatements(strict)
-                // checked above: the server serves while its scripts load, a call to one not loaded
-                // yet waiting for it
-                .withScriptsChecked(true);
+                .withScriptEngine(loader.scriptEngineFor(project)).withStrictStatements(strict)
+                // the scripts are checked once the server listens (the GraalJS engine's first start,
+                // seconds of CPU, would otherwise hold up the first call to a database tool): it
+                // serves its other tools meanwhile and is not ready (/ready 503) until they pass; a
+                // call to a script waits for it. One that fails its check stops the server, below
+                .withScriptChecks(() -> loader.checkScripts(project));
         if (watch) {
             options = options.withReloads(() -> loader.compile(path), interval);
         }
@@ -397,16 +376,18 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
-        Duration drain = settings.timeouts().drainPeriod();
         Duration running = settings.timeouts().shutdownTimeout();
-        Duration stopping = drain.plus(running);
+        // a server whose scripts fail their checks was never ready: it stops without draining
+        java.util.concurrent.atomic.AtomicReference<Duration> drain =
+                new java.util.concurrent.atomic.AtomicReference<>(settings.timeouts().drainPeriod());
+        Duration stopping = drain.get().plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Thread shutdown = new Thread(() -> {
             // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
             new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
-                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain, running),
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain.get(), running),
                             stopping.plusSeconds(15))),
                     // a clustered node leaves the cluster here, handing its partitions over first
                     new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
@@ -420,7 +401,31 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     new BoundedShutdown.Step("flushing spans", telemetry::close),
                     new BoundedShutdown.Step("closing the script engine", loader::close)));
             stopped.countDown();
-        }, "hyperterse-shutdown"));
+        }, "hyperterse-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        List<ConfigProblem> scriptProblems;
+        try {
+            scriptProblems = server.scriptChecks().toCompletionStage().toCompletableFuture().get();
+        } catch (ExecutionException e) {
+            err.println("cannot start '" + project.config().name() + "': scripts: " + e.getCause().getMessage());
+            LOG.debug("script check failure", e.getCause());
+            scriptProblems = null;
+        }
+        if (scriptProblems == null || !scriptProblems.isEmpty()) {
+            if (scriptProblems != null) {
+                ProjectLoader.print(new ProjectException(scriptProblems.stream().sorted().toList()), err);
+            }
+            err.flush();
+            // stopped here, at once (nothing was ready), unless the process is already stopping
+            drain.set(Duration.ZERO);
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdown);
+            } catch (IllegalStateException stoppingAlready) {
+                return 1;
+            }
+            shutdown.run();
+            return 1;
+        }
         stopped.await();
         return 0;
     }

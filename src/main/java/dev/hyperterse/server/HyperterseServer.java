@@ -11,6 +11,7 @@ import dev.hyperterse.mcp.stateless.StatelessEndpoint;
 import dev.hyperterse.model.Counted;
 import dev.hyperterse.model.ObservabilitySettings;
 import dev.hyperterse.model.ServerSettings;
+import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.project.Project;
 import dev.hyperterse.telemetry.LiveCalls;
 import dev.hyperterse.telemetry.Metrics;
@@ -27,9 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -67,12 +70,13 @@ public final class HyperterseServer {
     private final Reloader reloader;
     private final ProjectWatcher watcher;
     private final StoppingGate gate;
+    private final Future<List<ConfigProblem>> scriptChecks;
     // guarded by this: the one way this server stops (graceful or not), once
     private Future<Void> stopped;
 
     private HyperterseServer(Vertx vertx, Listeners listeners, CurrentSnapshot current, McpEndpoint endpoint,
                              long sweeper, ConnectionDeadlines deadlines, Reloader reloader, ProjectWatcher watcher,
-                             StoppingGate gate) {
+                             StoppingGate gate, Future<List<ConfigProblem>> scriptChecks) {
         this.vertx = vertx;
         this.listeners = listeners;
         this.current = current;
@@ -82,6 +86,7 @@ public final class HyperterseServer {
         this.reloader = reloader;
         this.watcher = watcher;
         this.gate = gate;
+        this.scriptChecks = scriptChecks;
     }
 
     public static Future<HyperterseServer> start(Vertx vertx, Project project, ServerSettings settings, int port,
@@ -175,7 +180,14 @@ public final class HyperterseServer {
             }
             Cors cors = new Cors(settings.network().corsOrigins(), endpoint.originPolicy(), operatorPaths);
             StoppingGate gate = new StoppingGate(Set.of("/heartbeat", READY_PATH), System::nanoTime);
-            Readiness readiness = new Readiness(vertx, current, gate::stopping,
+            // the scripts' checks (ServeOptions.scriptChecks) end in this: until then the server
+            // serves, but is not ready
+            Promise<List<ConfigProblem>> checked = Promise.promise();
+            BooleanSupplier checking = () -> {
+                Future<List<ConfigProblem>> f = checked.future();
+                return !f.succeeded() || !f.result().isEmpty();
+            };
+            Readiness readiness = new Readiness(vertx, current, gate::stopping, checking,
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
             // each listener routes with a router of its own; the handlers are shared and thread-safe
@@ -236,8 +248,9 @@ public final class HyperterseServer {
                     .compose(bound -> {
                         listening.set(bound);
                         // scripts checked before the start load now (ServeOptions.scriptsChecked), so
-                        // that setting up the listeners and the databases had the machine to itself
-                        current.peek().warmUpScripts();
+                        // that setting up the listeners and the databases had the machine to itself;
+                        // scripts checked from now on (ServeOptions.scriptChecks) load once they passed
+                        checkScripts(vertx, options, current, checked);
                         // serving now: the JVM meters are bound in the background, once a new
                         // server's first calls (a client's initialize, tools/list, a call) had the
                         // machine to themselves; a scrape before that binds them itself. The search
@@ -268,7 +281,7 @@ public final class HyperterseServer {
                                 : new ProjectWatcher(vertx, project.config().folders().projectDir(), options.watchInterval(),
                                         fanOut != null ? fanOut::reloadEverywhere : reloader::reload);
                         HyperterseServer server = new HyperterseServer(vertx, listeners, current, endpoint,
-                                sweeper, deadlines, reloader, watcher, gate);
+                                sweeper, deadlines, reloader, watcher, gate, checked.future());
                         return (watcher == null ? Future.succeededFuture(server) : watcher.start()
                                 .map(server))
                                 .onSuccess(started -> {
@@ -300,6 +313,47 @@ public final class HyperterseServer {
                 // a failure while wiring (before listening, whose own failures close it) closes the snapshot
                 .recover(e -> snapshot.close().transform(x -> Future.failedFuture(e)))
                 .compose(wired -> wired)));
+    }
+
+    /**
+     * Runs the scripts' checks the options hold, once (none: done at once), then begins loading the
+     * scripts when they passed; {@code checked} completes with the problems found, in the
+     * server's context.
+     */
+    private static void checkScripts(Vertx vertx, ServeOptions options, CurrentSnapshot current,
+                                     Promise<List<ConfigProblem>> checked) {
+        if (options.scriptChecks() == null) {
+            current.peek().warmUpScripts();
+            checked.complete(java.util.List.of());
+            return;
+        }
+        io.vertx.core.Context context = vertx.getOrCreateContext();
+        java.util.concurrent.CompletionStage<List<ConfigProblem>> checks;
+        try {
+            checks = options.scriptChecks().get();
+        } catch (RuntimeException e) {
+            checked.fail(e);
+            return;
+        }
+        checks.whenComplete((problems, failure) -> context.runOnContext(v -> {
+            if (failure != null) {
+                checked.fail(failure);
+                return;
+            }
+            if (problems.isEmpty()) {
+                current.peek().warmUpScripts();
+            }
+            checked.complete(problems);
+        }));
+    }
+
+    /**
+     * The problems the project's scripts' checks found once they end (none: the scripts passed, or
+     * there were no checks to run, see {@link ServeOptions#scriptChecks()}); fails when the checks
+     * could not run. Until then the server serves its other tools and {@code /ready} answers 503.
+     */
+    public Future<List<ConfigProblem>> scriptChecks() {
+        return scriptChecks;
     }
 
     /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */

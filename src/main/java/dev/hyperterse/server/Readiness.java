@@ -34,7 +34,9 @@ import java.util.function.Predicate;
  * only a caller the operator authorised ({@link OperatorAccess#authorised}). Such tools leave the
  * server ready: the others serve, and a probe failing for good would only take it out of rotation.
  * So do scripts still loading after a start ({@code "scripts": "loading"} in the details): a call
- * to one of them waits for it rather than failing.
+ * to one of them waits for it rather than failing. Scripts still being checked after a start are
+ * another matter: one that fails its check stops the server, so until the checks pass it answers
+ * 503 {@code starting} ({@code "scripts": "checking"} in the details) while serving its other tools.
  */
 final class Readiness implements Handler<RoutingContext> {
     /** Kept under common probe timeouts, so a slow database shows as down rather than as a probe timeout. */
@@ -43,15 +45,21 @@ final class Readiness implements Handler<RoutingContext> {
     private final Vertx vertx;
     private final CurrentSnapshot current;
     private final BooleanSupplier stopping;
+    private final BooleanSupplier starting;
     private final LongSupplier generation;
     private final Predicate<HttpServerRequest> detailed;
 
-    /** @param detailed whether a request may see the details, not only whether the server is ready */
-    Readiness(Vertx vertx, CurrentSnapshot current, BooleanSupplier stopping, LongSupplier generation,
-              Predicate<HttpServerRequest> detailed) {
+    /**
+     * @param starting whether the server still checks its project's scripts after its start: it
+     *                 serves its other tools meanwhile, but is not ready
+     * @param detailed whether a request may see the details, not only whether the server is ready
+     */
+    Readiness(Vertx vertx, CurrentSnapshot current, BooleanSupplier stopping, BooleanSupplier starting,
+              LongSupplier generation, Predicate<HttpServerRequest> detailed) {
         this.vertx = vertx;
         this.current = current;
         this.stopping = stopping;
+        this.starting = starting;
         this.generation = generation;
         this.detailed = detailed;
     }
@@ -60,6 +68,11 @@ final class Readiness implements Handler<RoutingContext> {
     public void handle(RoutingContext rc) {
         if (stopping.getAsBoolean()) {
             answer(rc, 503, new JsonObject().put("ready", false).put("status", "stopping"));
+            return;
+        }
+        if (starting.getAsBoolean()) {
+            JsonObject body = new JsonObject().put("ready", false).put("status", "starting");
+            answer(rc, 503, detailed.test(rc.request()) ? body.put("scripts", "checking") : body);
             return;
         }
         Snapshot snapshot = current.lease();

@@ -69,6 +69,9 @@ class TypeScriptSyntaxErrorOutputTest {
                 .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
         try {
             awaitText(server, stderr, "serving 'scripts-example'");
+            // the start's own checks of the scripts come once it serves: a file broken before
+            // they read it stops the start instead
+            awaitText(server, stderr, "checked in");
             Files.writeString(handler, BROKEN_HANDLER);
             // the reload's report, at the file's line: the scripts' own loading after serving may
             // meet the broken file first and report the same error without a position

@@ -1,5 +1,6 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.project.ConfigProblem;
 import dev.hyperterse.testing.ProjectFiles;
 import dev.hyperterse.testing.RawHttp;
 import dev.hyperterse.testing.RunningServer;
@@ -9,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -119,6 +122,56 @@ class ScriptsLoadWhileServingTest {
             JsonObject ready = new JsonObject(http.send("GET", "/ready").body());
             assertTrue(ready.getBoolean("ready"), "the other tools serve: " + ready.encode());
             assertEquals("failed", scriptsStatus(http));
+        }
+    }
+
+    /**
+     * Scripts checked once the server listens ({@code start}'s way): it serves its database tools
+     * but is not ready until the checks pass, and begins loading the scripts only then.
+     */
+    @Test
+    void untilItsScriptsPassTheirChecksTheServerServesButIsNotReady() throws Exception {
+        project();
+        CompletableFuture<List<ConfigProblem>> checks = new CompletableFuture<>();
+        AtomicInteger asked = new AtomicInteger();
+        try (RunningServer server = RunningServer.start(dir, s -> s.metricsToken("probe"),
+                ServeOptions.DEFAULTS.withScriptChecks(() -> {
+                    asked.incrementAndGet();
+                    return checks;
+                }))) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
+            var probe = http.send("GET", "/ready");
+            assertEquals(503, probe.statusCode(), probe.body());
+            assertEquals(new JsonObject().put("ready", false).put("status", "starting"), new JsonObject(probe.body()));
+            assertEquals("checking", scriptsStatus(http));
+            assertFalse(server.server().scriptChecks().isComplete());
+            Thread.sleep(300);
+            assertEquals("loading", snapshot(server).scriptsStatus(), "no script loads before the checks pass");
+
+            checks.complete(List.of());
+            assertEquals(List.of(), server.server().scriptChecks().toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS));
+            snapshot(server).scriptsReady().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+            probe = http.send("GET", "/ready");
+            assertEquals(200, probe.statusCode(), probe.body());
+            assertEquals(new JsonArray().add(new JsonObject().put("loaded", true)), http.rows("slow", new JsonObject()));
+            assertEquals(1, asked.get(), "the checks run once");
+        }
+    }
+
+    /** Checks that find a problem leave the server unready, the problem for its owner to report (start stops then). */
+    @Test
+    void checksThatFindAProblemLeaveTheServerUnready() throws Exception {
+        project();
+        ConfigProblem problem = new ConfigProblem(new dev.hyperterse.model.SourceLocation(dir.resolve("app/tools/slow/handler.js"), 1), "not a module");
+        try (RunningServer server = RunningServer.start(dir, s -> s.metricsToken("probe"),
+                ServeOptions.DEFAULTS.withScriptChecks(() -> CompletableFuture.completedFuture(List.of(problem))))) {
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(List.of(problem), server.server().scriptChecks().toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS));
+            assertEquals(503, http.send("GET", "/ready").statusCode());
+            assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
         }
     }
 }
