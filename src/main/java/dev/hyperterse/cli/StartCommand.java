@@ -377,17 +377,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
 
         Duration running = settings.timeouts().shutdownTimeout();
-        // a server whose scripts fail their checks was never ready: it stops without draining
-        java.util.concurrent.atomic.AtomicReference<Duration> drain =
-                new java.util.concurrent.atomic.AtomicReference<>(settings.timeouts().drainPeriod());
-        Duration stopping = drain.get().plus(running);
+        Duration drain = settings.timeouts().drainPeriod();
+        Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread shutdown = new Thread(() -> {
             // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
             new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
-                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(drain.get(), running),
+                    new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(
+                            wasReady(server) ? drain : Duration.ZERO, running),
                             stopping.plusSeconds(15))),
                     // a clustered node leaves the cluster here, handing its partitions over first
                     new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
@@ -416,8 +415,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                 ProjectLoader.print(new ProjectException(scriptProblems.stream().sorted().toList()), err);
             }
             err.flush();
-            // stopped here, at once (nothing was ready), unless the process is already stopping
-            drain.set(Duration.ZERO);
+            // stopped here, at once (it was never ready), unless the process is already stopping
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdown);
             } catch (IllegalStateException stoppingAlready) {
@@ -428,6 +426,16 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Whether the server was ever ready, so that a balancer may be sending it work: not while its
+     * scripts are still being checked after the start, nor when they failed. One never ready stops
+     * without a drain period.
+     */
+    private static boolean wasReady(HyperterseServer server) {
+        io.vertx.core.Future<List<ConfigProblem>> checks = server.scriptChecks();
+        return checks.succeeded() && checks.result().isEmpty();
     }
 
     /**
