@@ -157,6 +157,7 @@ final class AotCacheCommand implements Callable<Integer> {
             return 1;
         }
         try {
+            awaitScriptsChecked(url, timeoutSeconds);
             exercise(url, training, sent, err);
         } catch (IOException | RuntimeException e) {
             server.destroyForcibly();
@@ -271,6 +272,26 @@ final class AotCacheCommand implements Callable<Integer> {
             log.subList(Math.max(0, log.size() - 30), log.size()).forEach(l -> err.println("  " + l));
         }
         err.flush();
+    }
+
+    /**
+     * Waits while {@code /ready} says the server is {@code starting}: it checks its scripts once
+     * it listens, and the cache should hold what the checks and the scripts' loading load (a stop
+     * during the checks would also cut them short). Any other answer (ready, or a database down)
+     * ends the wait, as does the time limit.
+     */
+    static void awaitScriptsChecked(String url, long timeoutSeconds) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url).resolve("/ready")).GET()
+                .timeout(Duration.ofSeconds(10)).build();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (System.nanoTime() < until) {
+            String body = client.send(ready, HttpResponse.BodyHandlers.ofString()).body();
+            if (!body.contains("\"starting\"")) {
+                return;
+            }
+            Thread.sleep(100);
+        }
     }
 
     /**

@@ -253,6 +253,7 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (options == null || dev.hyperterse.server.ClusterAddOn.missing() != null) {
             return null;
         }
+        warnOfAnotherAddOnVersion();
         logJoining(options);
         return ClusterMember.start(options);
     }
@@ -380,11 +381,12 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         Duration drain = settings.timeouts().drainPeriod();
         Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread shutdown = new Thread(() -> {
+        // what a stop does, given what to do should it overrun its deadline
+        java.util.function.Function<java.util.function.IntConsumer, Runnable> stopAll = overrun -> () -> {
             // sequentially, off any Vert.x thread: vertx.close() chained inside a Vert.x callback
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
-            new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), Runtime.getRuntime()::halt).run(List.of(
+            new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), overrun).run(List.of(
                     new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(
                             wasReady(server) ? drain : Duration.ZERO, running),
                             stopping.plusSeconds(15))),
@@ -400,13 +402,15 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
                     new BoundedShutdown.Step("flushing spans", telemetry::close),
                     new BoundedShutdown.Step("closing the script engine", loader::close)));
             stopped.countDown();
-        }, "hyperterse-shutdown");
+        };
+        Thread shutdown = new Thread(stopAll.apply(Runtime.getRuntime()::halt), "hyperterse-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         List<ConfigProblem> scriptProblems;
         try {
             scriptProblems = server.scriptChecks().toCompletionStage().toCompletableFuture().get();
         } catch (ExecutionException e) {
-            err.println("cannot start '" + project.config().name() + "': scripts: " + e.getCause().getMessage());
+            err.println("cannot start '" + project.config().name() + "': scripts: " + (e.getCause().getMessage() != null
+                    ? e.getCause().getMessage() : e.getCause().toString()));
             LOG.debug("script check failure", e.getCause());
             scriptProblems = null;
         }
@@ -419,9 +423,13 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdown);
             } catch (IllegalStateException stoppingAlready) {
+                stopped.await();
                 return 1;
             }
-            shutdown.run();
+            // the caller exits with 1 (or, in-process, carries on): a step past the deadline is
+            // left behind rather than halting the process
+            stopAll.apply(status -> LOG.error("stopping after the scripts' checks failed took longer than {} s",
+                    stopping.plus(SHUTDOWN_CLOSING).toSeconds())).run();
             return 1;
         }
         stopped.await();
@@ -570,14 +578,19 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (missing != null) {
             throw new IllegalArgumentException(missing);
         }
+        warnOfAnotherAddOnVersion();
+        logJoining(options);
+        return ClusterMember.start(options);
+    }
+
+    /** A warning when the cluster add-on comes from another build than this server. */
+    private static void warnOfAnotherAddOnVersion() {
         String serverVersion = Main.class.getPackage().getImplementationVersion();
         String addOnVersion = dev.hyperterse.server.ClusterAddOn.otherVersion(serverVersion);
         if (addOnVersion != null) {
             LOG.warn("{} is version {}, this server {}: take both from the same release",
                     dev.hyperterse.server.ClusterAddOn.FILE, addOnVersion, serverVersion);
         }
-        logJoining(options);
-        return ClusterMember.start(options);
     }
 
     private static void logJoining(dev.hyperterse.server.ClusterOptions options) {

@@ -318,33 +318,44 @@ public final class HyperterseServer {
     /**
      * Runs the scripts' checks the options hold, once (none: done at once), then begins loading the
      * scripts when they passed; {@code checked} completes with the problems found, in the
-     * server's context.
+     * server's context. Checks that end after a reload replaced the version they were made for
+     * no longer count: the reload checked what it serves.
      */
     private static void checkScripts(Vertx vertx, ServeOptions options, CurrentSnapshot current,
                                      Promise<List<ConfigProblem>> checked) {
+        Snapshot started = current.peek();
         if (options.scriptChecks() == null) {
-            current.peek().warmUpScripts();
-            checked.complete(java.util.List.of());
+            started.warmUpScripts();
+            checked.complete(List.of());
             return;
         }
         io.vertx.core.Context context = vertx.getOrCreateContext();
-        java.util.concurrent.CompletionStage<List<ConfigProblem>> checks;
-        try {
-            checks = options.scriptChecks().get();
-        } catch (RuntimeException e) {
-            checked.fail(e);
-            return;
-        }
-        checks.whenComplete((problems, failure) -> context.runOnContext(v -> {
-            if (failure != null) {
-                checked.fail(failure);
+        // the supplier may block (starting a thread, reading the disk cache): not on this event loop
+        vertx.executeBlocking(() -> {
+            java.util.concurrent.CompletionStage<List<ConfigProblem>> checks = options.scriptChecks().get();
+            if (checks == null) {
+                throw new IllegalStateException("no checks of the scripts to wait for");
+            }
+            return checks;
+        }, false).onComplete(asked -> {
+            if (asked.failed()) {
+                checked.fail(asked.cause());
                 return;
             }
-            if (problems.isEmpty()) {
-                current.peek().warmUpScripts();
-            }
-            checked.complete(problems);
-        }));
+            asked.result().whenComplete((problems, failure) -> context.runOnContext(v -> {
+                if (failure != null || problems == null) {
+                    checked.fail(failure != null ? failure : new IllegalStateException("the scripts' checks ended without a result"));
+                } else if (current.peek() != started) {
+                    LOG.info("scripts: the start's checks ended after a reload, which checked its own scripts");
+                    checked.complete(List.of());
+                } else {
+                    if (problems.isEmpty()) {
+                        started.warmUpScripts();
+                    }
+                    checked.complete(problems);
+                }
+            }));
+        });
     }
 
     /**

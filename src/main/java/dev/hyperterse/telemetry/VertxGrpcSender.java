@@ -85,6 +85,8 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
     private static final int UNAVAILABLE = 14;
     /** HTTP/2's CANCEL error code, for a stream given up on. */
     private static final long CANCEL = 0x8;
+    /** The most of an answer's body read (an export's answer is a few bytes): past it the stream is reset. */
+    static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
     /** Longer than any deadline worth a timer: no timeout. */
     private static final long NO_DEADLINE = TimeUnit.DAYS.toNanos(365);
 
@@ -331,7 +333,18 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
                         current = request;
                         return request.send(body);
                     })
-                    .compose(response -> response.body().map(ignored -> response))
+                    // the answer's body is read only to reach its trailers, and bounded: a
+                    // collector's answer is a few bytes
+                    .compose(response -> {
+                        long[] received = {0};
+                        response.handler(chunk -> {
+                            received[0] += chunk.length();
+                            if (received[0] > MAX_ANSWER_BYTES) {
+                                response.request().reset(CANCEL);
+                            }
+                        });
+                        return response.end().map(ignored -> response);
+                    })
                     .onComplete(ar -> {
                         current = null;
                         if (done) {

@@ -174,4 +174,36 @@ class ScriptsLoadWhileServingTest {
             assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
         }
     }
+
+    /** A reload that swapped in a new version while the start's checks ran has checked its own scripts: theirs no longer count. */
+    @Test
+    void checksOvertakenByAReloadNoLongerCount() throws Exception {
+        project();
+        CompletableFuture<List<ConfigProblem>> checks = new CompletableFuture<>();
+        try (RunningServer server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS
+                .withReloads(RunningServer.recompile(dir, java.util.Map.of(), dev.hyperterse.connector.Connectors.builtIn()), null)
+                .withScriptChecks(() -> checks))) {
+            RunningServer.writeTool(dir, "db-two", "description: two\nuse: db\nstatement: SELECT 2 AS two\n");
+            server.server().reload().toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+            checks.complete(List.of(new ConfigProblem(new dev.hyperterse.model.SourceLocation(
+                    dir.resolve("app/tools/slow/handler.js"), 1), "read after the reload")));
+            assertEquals(List.of(), server.server().scriptChecks().toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS));
+            RawHttp http = new RawHttp(server.baseUrl());
+            assertEquals(200, http.send("GET", "/ready").statusCode());
+            assertEquals(new JsonArray().add(new JsonObject().put("two", 2)), http.rows("db-two", new JsonObject()));
+        }
+    }
+
+    /** Checks that cannot run (no checks to wait for) leave the server unready, failing its checks' future. */
+    @Test
+    void checksThatCannotRunFailTheirFuture() throws Exception {
+        project();
+        try (RunningServer server = RunningServer.start(dir, s -> s, ServeOptions.DEFAULTS.withScriptChecks(() -> null))) {
+            Throwable failed = server.server().scriptChecks().toCompletionStage().toCompletableFuture()
+                    .handle((ok, e) -> e).get(10, TimeUnit.SECONDS);
+            assertTrue(failed != null && failed.getMessage().contains("no checks of the scripts"), String.valueOf(failed));
+            assertEquals(503, new RawHttp(server.baseUrl()).send("GET", "/ready").statusCode());
+        }
+    }
 }

@@ -180,6 +180,30 @@ class OtlpExportTest {
     }
 
     @Test
+    void anEndlessAnswerIsCutOffAndFailsTheExport() throws Exception {
+        int port = collector(request -> {
+            request.response().putHeader("content-type", "application/grpc").setChunked(true);
+            Buffer chunk = Buffer.buffer(new byte[64 * 1024]);
+            long timer = collectorVertx.setPeriodic(1, id -> {
+                if (!request.response().ended() && !request.response().closed()) {
+                    request.response().write(chunk);
+                }
+            });
+            request.response().closeHandler(v -> collectorVertx.cancelTimer(timer));
+            request.response().exceptionHandler(e -> collectorVertx.cancelTimer(timer));
+        });
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port,
+                "otel.exporter.otlp.timeout", "20000"));
+
+        long t0 = System.nanoTime();
+        CompletableResultCode result = export(sdk, spanName());
+
+        assertFalse(result.isSuccess());
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(15),
+                "cut off by size, not by the 20 s timeout");
+    }
+
+    @Test
     void unavailableIsTriedAgainUnderTheRetryPolicy() throws Exception {
         int[] calls = {0};
         int port = collector(request -> {
