@@ -69,7 +69,7 @@ public final class SearchLatency {
             if (toJson) {
                 JsonArray out = new JsonArray();
                 for (SearchHit hit : hits) {
-                    out.add(hit.toJson());
+                    out.add(hit.toJson(true)); // statements shown, the default (tools.search.statements)
                 }
                 sink += out.encode().length();
             } else {
