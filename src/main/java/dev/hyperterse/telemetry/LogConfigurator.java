@@ -68,6 +68,10 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
 
         context.getLogger("io.netty").setLevel(Level.WARN);
         context.getLogger("com.hazelcast").setLevel(Level.WARN);
+        // Hazelcast warns at every member's start that its CP subsystem (strongly consistent
+        // structures) runs "in UNSAFE mode"; nothing here uses it (Vert.x's cluster locks are map
+        // locks), so the warning would only alarm
+        context.getLogger("com.hazelcast.cp.CPSubsystem").setLevel(Level.ERROR);
         // each JDBC connection registers the same SQL client gauges again; Micrometer keeps the
         // first and warns about the rest, which is noise
         context.getLogger("io.micrometer.core.instrument.MeterRegistry").setLevel(Level.ERROR);

@@ -31,6 +31,7 @@ class LogConfiguratorTest {
         assertEquals(Level.INFO, root.getLevel());
         assertEquals(Level.WARN, context.getLogger("io.netty").getLevel());
         assertEquals(Level.WARN, context.getLogger("com.hazelcast").getLevel());
+        assertEquals(Level.ERROR, context.getLogger("com.hazelcast.cp.CPSubsystem").getLevel());
         assertEquals(Level.ERROR, context.getLogger("io.micrometer.core.instrument.MeterRegistry").getLevel());
         assertEquals(Level.ERROR, context.getLogger("com.github.benmanes.caffeine.cache.LocalAsyncCache").getLevel());
         assertEquals(Level.ERROR, context.getLogger("ai.djl").getLevel());
