@@ -64,10 +64,12 @@ import java.util.function.Supplier;
  * exporter with its {@code grpc-message}, and an HTTP error without a gRPC status is mapped to one
  * as gRPC clients do (404 is UNIMPLEMENTED, 429 and 502-504 UNAVAILABLE, ...).
  *
- * <p>With a retry policy (the SDK's default), a retryable status the server sent (CANCELLED,
- * DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS) or a
- * failed connection is tried again after a random backoff below the policy's growing bound, up to
- * its attempts. The timeout bounds the whole export, retries included.
+ * <p>With a retry policy (the SDK's default), a retryable status (CANCELLED, DEADLINE_EXCEEDED,
+ * RESOURCE_EXHAUSTED, ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS; sent by the collector, or the
+ * one an HTTP error maps to, such as a balancer's 503), a failed connection, a connection closed
+ * before the answer and a stream the server refused unprocessed are tried again after a random
+ * backoff below the policy's growing bound, up to its attempts. The timeout bounds the whole
+ * export, retries included. An answer's body is read only up to {@link #MAX_ANSWER_BYTES}.
  *
  * <p>The calls run on a Vert.x instance of their own (one event loop on a daemon thread, started
  * with the first export, closed by {@link #shutdown()}): not the server's, whose tracer would
@@ -85,6 +87,8 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
     private static final int UNAVAILABLE = 14;
     /** HTTP/2's CANCEL error code, for a stream given up on. */
     private static final long CANCEL = 0x8;
+    /** HTTP/2's REFUSED_STREAM error code: the server did not process the stream. */
+    private static final long REFUSED_STREAM = 0x7;
     /** The most of an answer's body read (an export's answer is a few bytes): past it the stream is reset. */
     static final int MAX_ANSWER_BYTES = 4 * 1024 * 1024;
     /** Longer than any deadline worth a timer: no timeout. */
@@ -277,6 +281,8 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
         private final Consumer<GrpcResponse> onResponse;
         private final Consumer<Throwable> onError;
         private int attempts;
+        // the answer ran past MAX_ANSWER_BYTES: its stream was reset, and the export fails
+        private boolean oversized;
         private long backoffNanos;
         private long deadlineTimer = -1;
         private long retryTimer = -1;
@@ -339,7 +345,8 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
                         long[] received = {0};
                         response.handler(chunk -> {
                             received[0] += chunk.length();
-                            if (received[0] > MAX_ANSWER_BYTES) {
+                            if (received[0] > MAX_ANSWER_BYTES && !oversized) {
+                                oversized = true;
                                 response.request().reset(CANCEL);
                             }
                         });
@@ -371,8 +378,11 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
             String sent = field(response, "grpc-status");
             GrpcResponse outcome = outcome(response.statusCode(), response.statusMessage(), sent,
                     field(response, "grpc-message"));
-            if (outcome.grpcStatusValue() != OK && sent != null
-                    && RetryUtil.retryableGrpcStatusCodes().contains(sent.trim()) && retryLater()) {
+            // a status the collector sent, or the one an HTTP error maps to (a balancer's 502, 503
+            // or 504 in front of a collector that restarts is UNAVAILABLE, tried again)
+            if (outcome.grpcStatusValue() != OK
+                    && RetryUtil.retryableGrpcStatusCodes().contains(String.valueOf(outcome.grpcStatusValue()))
+                    && retryLater()) {
                 LOG.debug("OTLP export attempt {} answered {} ({}); trying again", attempts,
                         outcome.grpcStatusValue(), outcome.grpcStatusDescription());
                 return;
@@ -381,6 +391,10 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
         }
 
         private void failed(Throwable cause) {
+            if (oversized) {
+                finish(null, new IOException("the collector's answer passed " + MAX_ANSWER_BYTES + " bytes"));
+                return;
+            }
             if (retryableFailure(cause) && retryLater()) {
                 LOG.debug("OTLP export attempt {} failed ({}); trying again", attempts, cause.toString());
                 return;
@@ -476,6 +490,14 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
     static boolean retryableFailure(Throwable cause) {
         if (cause instanceof ConnectException) {
             return true;
+        }
+        // the connection closed (a collector going away, HTTP/2's GOAWAY) before the answer, or
+        // the stream refused unprocessed (REFUSED_STREAM): sent again, at worst a batch twice
+        if (cause instanceof io.vertx.core.http.HttpClosedException) {
+            return true;
+        }
+        if (cause instanceof io.vertx.core.http.StreamResetException) {
+            return ((io.vertx.core.http.StreamResetException) cause).getCode() == REFUSED_STREAM;
         }
         if (cause instanceof SocketTimeoutException) {
             String message = cause.getMessage();

@@ -252,6 +252,39 @@ class OtlpExportTest {
     }
 
     @Test
+    void aBalancersUnavailableAnswerIsTriedAgain() throws Exception {
+        int[] calls = {0};
+        int port = collector(request -> {
+            if (++calls[0] < 3) {
+                // a proxy in front of a collector that restarts: plain HTTP, no gRPC status
+                request.response().setStatusCode(503).end("no upstream");
+            } else {
+                grpcAnswer(0).accept(request);
+            }
+        });
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port));
+
+        assertTrue(export(sdk, spanName()).isSuccess());
+        assertEquals(3, received.size());
+    }
+
+    @Test
+    void aConnectionClosedBeforeTheAnswerIsTriedAgain() throws Exception {
+        int[] calls = {0};
+        int port = collector(request -> {
+            if (++calls[0] < 2) {
+                request.connection().close();
+            } else {
+                grpcAnswer(0).accept(request);
+            }
+        });
+        OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port));
+
+        assertTrue(export(sdk, spanName()).isSuccess());
+        assertEquals(2, received.size());
+    }
+
+    @Test
     void aCollectorThatIsNotThereFailsTheExport() throws Exception {
         int port;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
