@@ -250,12 +250,14 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         } catch (RuntimeException e) {
             return null;
         }
-        if (options == null || dev.hyperterse.server.ClusterAddOn.missing() != null) {
+        if (options == null) {
             return null;
         }
-        warnOfAnotherAddOnVersion();
-        logJoining(options);
-        return ClusterMember.start(options);
+        try {
+            return joining(options);
+        } catch (IllegalArgumentException addOnMissing) {
+            return null; // said when the node joins after compiling, as a configuration error
+        }
     }
 
     private Integer serve(PrintWriter err, OperatorLayer operator, ProjectLoader loader, Path path, Duration interval,
@@ -377,8 +379,8 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             return 1;
         }
 
-        Duration running = settings.timeouts().shutdownTimeout();
         Duration drain = settings.timeouts().drainPeriod();
+        Duration running = settings.timeouts().shutdownTimeout();
         Duration stopping = drain.plus(running);
         CountDownLatch stopped = new CountDownLatch(1);
         // what a stop does, given what to do should it overrun its deadline
@@ -387,8 +389,9 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
             // would wait for the context it is closing; under one deadline, since closing a script
             // context waits for a worker that may be stuck in host code
             new BoundedShutdown(stopping.plus(SHUTDOWN_CLOSING), overrun).run(List.of(
+                    // a server never ready (its scripts still checked, or failed) has no drain period
                     new BoundedShutdown.Step("draining the server", () -> await(server.shutdown(
-                            wasReady(server) ? drain : Duration.ZERO, running),
+                            server.scriptsPassed() ? drain : Duration.ZERO, running),
                             stopping.plusSeconds(15))),
                     // a clustered node leaves the cluster here, handing its partitions over first
                     new BoundedShutdown.Step("closing Vert.x", () -> await(vertx.close(), Duration.ofSeconds(10))),
@@ -434,16 +437,6 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         stopped.await();
         return 0;
-    }
-
-    /**
-     * Whether the server was ever ready, so that a balancer may be sending it work: not while its
-     * scripts are still being checked after the start, nor when they failed. One never ready stops
-     * without a drain period.
-     */
-    private static boolean wasReady(HyperterseServer server) {
-        io.vertx.core.Future<List<ConfigProblem>> checks = server.scriptChecks();
-        return checks.succeeded() && checks.result().isEmpty();
     }
 
     /**
@@ -574,6 +567,15 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         if (options == null) {
             return null;
         }
+        return joining(options);
+    }
+
+    /**
+     * Starts this node's cluster member, in the background.
+     *
+     * @throws IllegalArgumentException saying what is missing when the cluster add-on is not there
+     */
+    private static ClusterMember joining(dev.hyperterse.server.ClusterOptions options) {
         String missing = dev.hyperterse.server.ClusterAddOn.missing();
         if (missing != null) {
             throw new IllegalArgumentException(missing);

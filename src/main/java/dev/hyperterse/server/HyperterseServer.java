@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -183,11 +182,7 @@ public final class HyperterseServer {
             // the scripts' checks (ServeOptions.scriptChecks) end in this: until then the server
             // serves, but is not ready
             Promise<List<ConfigProblem>> checked = Promise.promise();
-            BooleanSupplier checking = () -> {
-                Future<List<ConfigProblem>> f = checked.future();
-                return !f.succeeded() || !f.result().isEmpty();
-            };
-            Readiness readiness = new Readiness(vertx, current, gate::stopping, checking,
+            Readiness readiness = new Readiness(vertx, current, gate::stopping, () -> !passed(checked.future()),
                     () -> reloader == null ? 1 : reloader.generation(), operatorAccess::authorised);
             ResourceServerGuard guard = new ResourceServerGuard(() -> current.peek().rootAuth(), MCP_PATH);
             // each listener routes with a router of its own; the handlers are shared and thread-safe
@@ -365,6 +360,18 @@ public final class HyperterseServer {
      */
     public Future<List<ConfigProblem>> scriptChecks() {
         return scriptChecks;
+    }
+
+    /**
+     * Whether the project's scripts passed their checks after the start (or there were none to
+     * run): until then, and for good when they failed, the server is not ready.
+     */
+    public boolean scriptsPassed() {
+        return passed(scriptChecks);
+    }
+
+    private static boolean passed(Future<List<ConfigProblem>> checks) {
+        return checks.succeeded() && checks.result().isEmpty();
     }
 
     /** A bind failure because the address is taken (NIO's BindException, or the native transport's message). */

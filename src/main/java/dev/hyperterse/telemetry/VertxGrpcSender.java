@@ -225,18 +225,15 @@ final class VertxGrpcSender<T extends Marshaler> implements GrpcSender<T> {
     }
 
     private Buffer frame(Marshaler request) throws IOException {
-        byte[] message;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(compressor == null ? request.getBinarySerializedSize() : 32);
         if (compressor == null) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(request.getBinarySerializedSize());
             request.writeBinaryTo(out);
-            message = out.toByteArray();
         } else {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
             try (OutputStream compressed = compressor.compress(out)) {
                 request.writeBinaryTo(compressed);
             }
-            message = out.toByteArray();
         }
+        byte[] message = out.toByteArray();
         return Buffer.buffer(5 + message.length)
                 .appendByte((byte) (compressor == null ? 0 : 1))
                 .appendInt(message.length)

@@ -106,10 +106,8 @@ class OtlpExportTest {
         OpenTelemetrySdk sdk = sdk(Map.of("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + port));
         String name = spanName();
 
-        assertTrue(export(sdk, name).isSuccess());
-
-        assertEquals(1, received.size());
-        Received request = received.poll();
+        Received request = exported(sdk, name);
+        assertTrue(received.isEmpty(), "one request");
         assertEquals(TRACE_EXPORT, request.path());
         assertEquals(HttpVersion.HTTP_2, request.version());
         assertEquals("application/grpc", request.headers().get("content-type"));
@@ -144,10 +142,7 @@ class OtlpExportTest {
                 "otel.exporter.otlp.compression", "gzip"));
         String name = spanName();
 
-        assertTrue(export(sdk, name).isSuccess());
-
-        Received request = received.poll();
-        assertNotNull(request);
+        Received request = exported(sdk, name);
         assertEquals("gzip", request.headers().get("grpc-encoding"));
         Buffer body = request.body();
         assertEquals(1, body.getByte(0), "compressed");
@@ -341,9 +336,7 @@ class OtlpExportTest {
 
         OpenTelemetrySdk trusting = sdk(Map.of("otel.exporter.otlp.endpoint", "https://127.0.0.1:" + port,
                 "otel.exporter.otlp.certificate", certificate.toString()));
-        assertTrue(export(trusting, name).isSuccess());
-        Received request = received.poll();
-        assertNotNull(request);
+        Received request = exported(trusting, name);
         assertEquals(HttpVersion.HTTP_2, request.version(), "h2 negotiated by ALPN");
         assertTrue(contains(request.body().getBytes(5, request.body().length()), name));
 
@@ -449,15 +442,20 @@ class OtlpExportTest {
                 "otel.exporter.otlp.protocol", "http/protobuf"));
         String name = spanName();
 
-        assertTrue(export(sdk, name).isSuccess());
-
-        Received request = received.poll();
-        assertNotNull(request);
+        Received request = exported(sdk, name);
         assertEquals("/v1/traces", request.path());
         assertEquals(HttpVersion.HTTP_1_1, request.version());
         assertEquals("application/x-protobuf", request.headers().get("content-type"));
         assertEquals("secret-1", request.headers().get("x-collector-key"));
         assertTrue(contains(request.body().getBytes(), name));
+    }
+
+    /** Exports a span named {@code name}, which must succeed; the request the collector saw first. */
+    private Received exported(OpenTelemetrySdk sdk, String name) {
+        assertTrue(export(sdk, name).isSuccess());
+        Received request = received.poll();
+        assertNotNull(request, "the collector saw the export");
+        return request;
     }
 
     /** An SDK configured as the server's, with these settings (the OTEL_* variables' property names). */
