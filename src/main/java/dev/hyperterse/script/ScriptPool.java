@@ -102,9 +102,14 @@ final class ScriptPool {
             if (timer != null) {
                 timer.cancel(false);
             }
-            memoryGuard.ended(guarded);
-            loaded.endCall();
-            release(loaded);
+            try {
+                loaded.endCall();
+                release(loaded);
+            } finally {
+                // only once a stopped call's context is closed and out of the pool can the guard's
+                // collection reclaim what its script held
+                memoryGuard.ended(guarded);
+            }
         }
     }
 
