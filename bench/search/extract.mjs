@@ -83,6 +83,30 @@
 //   listed offline but left out to keep five domains from five authors: mcp-discord 1.3.4 (22 tools, chat,
 //   Slack's domain in fresh2), @0xshariq/docker-mcp-server 2.0.4 (24, containers, near Kubernetes in
 //   catalogs/unseen), @pinecone-database/mcp 0.3.0 (9))
+// The fourth fresh set (bench/search/catalogs/fresh4/: intents and examples written and committed before
+// any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh4
+// (cd bench/out/npm-fresh4/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   contentful: @ivotoby/contentful-management-mcp-server@1.21.0    outlook-calendar: @softeria/ms-365-mcp-server@0.155.0
+//   digitalocean: @digitalocean/mcp@1.0.70 (ships its Go server's binaries in the package)
+//   plane: @makeplane/plane-mcp-server@0.1.5    xero: @xeroapi/xero-mcp-server@0.0.17    figma: cursor-talk-to-figma-mcp@0.3.5
+//   CONTENTFUL_MANAGEMENT_ACCESS_TOKEN=unused node extract.mjs contentful.json NOTE -- \
+//     node node_modules/@ivotoby/contentful-management-mcp-server/bin/mcp-server.js
+//   node extract.mjs outlook-calendar.json NOTE -- node node_modules/@softeria/ms-365-mcp-server/dist/index.js \
+//     --preset calendar
+//     (its documented preset: the whole server lists 188 tools, --preset outlook 94, mail 51, calendar 42)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs digitalocean.json NOTE -- node node_modules/@digitalocean/mcp/index.js \
+//     --services droplets
+//     (its documented service switch: all services list 353 tools, droplets 43, networking 55)
+//   PLANE_API_KEY=unused PLANE_WORKSPACE_SLUG=unused node extract.mjs plane.json NOTE -- \
+//     node node_modules/@makeplane/plane-mcp-server/build/index.js
+//   XERO_CLIENT_ID=unused XERO_CLIENT_SECRET=unused node extract.mjs xero.json NOTE -- \
+//     node node_modules/@xeroapi/xero-mcp-server/dist/index.js
+//   node extract.mjs figma.json NOTE -- node node_modules/cursor-talk-to-figma-mcp/dist/server.js
+//     (lists its tools without the Figma plugin or its socket relay running)
+//   (tried and left out: caldav-mcp 0.10.0 connects to its CalDAV server before answering and exits offline;
+//   listed offline but left out to keep six domains from six authors: @paddle/paddle-mcp 0.1.6 (63 tools,
+//   payments, Stripe's domain in fresh), @shortcut/mcp 0.25.0 (56, an issue tracker like Plane; it also says
+//   it is deprecated for a hosted server), @k-jarzyna/mcp-miro 1.0.11 (97, over the 60 aimed at))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
