@@ -2,7 +2,7 @@ package dev.hyperterse.connector.mysql;
 
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
-import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.SettingsConnectorFactory;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.sql.PoolSettings;
 import dev.hyperterse.connector.sql.ReactiveSqlConnector;
@@ -14,6 +14,7 @@ import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.sqlclient.Pool;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * {@code connector: mysql}: MySQL and MariaDB over the Vert.x reactive client.
@@ -24,7 +25,7 @@ import java.nio.file.Path;
  * {@code idle_timeout}, {@code max_lifetime} (pool), {@code ssl_mode}, {@code ssl_ca},
  * {@code charset}, {@code collation}; the last four may also be given in the connection string.
  */
-public final class MySqlConnectorFactory implements ConnectorFactory {
+public final class MySqlConnectorFactory extends SettingsConnectorFactory<MySqlSettings> {
 
     @Override
     public String type() {
@@ -37,34 +38,23 @@ public final class MySqlConnectorFactory implements ConnectorFactory {
     }
 
     @Override
-    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
-        return MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    protected MySqlSettings settings(AdapterDef adapter) {
+        return MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
     }
 
     @Override
-    public int splittableConnections(AdapterDef adapter) {
-        try {
-            return MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).pool()
-                    .maxConnections();
-        } catch (ConnectorException e) {
-            return 0;
-        }
+    protected List<String> warnings(MySqlSettings settings) {
+        return settings.warnings();
     }
 
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
-        return connect(vertx, adapter, projectDir, 0);
+    protected int maxConnections(MySqlSettings settings) {
+        return settings.pool().maxConnections();
     }
 
-    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
-        MySqlSettings settings;
-        try {
-            settings = MySqlSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
-        } catch (ConnectorException e) {
-            return Future.failedFuture(e);
-        }
+    protected Future<Connector> open(Vertx vertx, AdapterDef adapter, Path projectDir, MySqlSettings settings,
+                                     int maxConnections) {
         PoolSettings poolSettings = maxConnections > 0 ? settings.pool().withMaxConnections(maxConnections)
                 : settings.pool();
         MySQLConnectOptions connectOptions = settings.connectOptions(projectDir);

@@ -2,7 +2,7 @@ package dev.hyperterse.connector.postgres;
 
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
-import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.SettingsConnectorFactory;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.sql.PoolSettings;
 import dev.hyperterse.connector.sql.ReactiveSqlConnector;
@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * {@code connector: postgres}: PostgreSQL over the Vert.x reactive client.
@@ -30,7 +31,7 @@ import java.time.ZoneOffset;
  * given in the connection string. {@code row_limit} and {@code statement_timeout} are the
  * server's.
  */
-public final class PostgresConnectorFactory implements ConnectorFactory {
+public final class PostgresConnectorFactory extends SettingsConnectorFactory<PostgresSettings> {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresConnectorFactory.class);
 
     @Override
@@ -44,34 +45,23 @@ public final class PostgresConnectorFactory implements ConnectorFactory {
     }
 
     @Override
-    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
-        return PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    protected PostgresSettings settings(AdapterDef adapter) {
+        return PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
     }
 
     @Override
-    public int splittableConnections(AdapterDef adapter) {
-        try {
-            return PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).pool()
-                    .maxConnections();
-        } catch (ConnectorException e) {
-            return 0;
-        }
+    protected List<String> warnings(PostgresSettings settings) {
+        return settings.warnings();
     }
 
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
-        return connect(vertx, adapter, projectDir, 0);
+    protected int maxConnections(PostgresSettings settings) {
+        return settings.pool().maxConnections();
     }
 
-    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
-        PostgresSettings settings;
-        try {
-            settings = PostgresSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
-        } catch (ConnectorException e) {
-            return Future.failedFuture(e);
-        }
+    protected Future<Connector> open(Vertx vertx, AdapterDef adapter, Path projectDir, PostgresSettings settings,
+                                     int maxConnections) {
         PoolSettings poolSettings = maxConnections > 0 ? settings.pool().withMaxConnections(maxConnections)
                 : settings.pool();
         Pool pool = PgBuilder.pool()

@@ -3,7 +3,7 @@ package dev.hyperterse.connector.redis;
 import dev.hyperterse.connector.CompiledStatement;
 import dev.hyperterse.connector.Connector;
 import dev.hyperterse.connector.ConnectorException;
-import dev.hyperterse.connector.ConnectorFactory;
+import dev.hyperterse.connector.SettingsConnectorFactory;
 import dev.hyperterse.connector.Failures;
 import dev.hyperterse.connector.StatementDialect;
 import dev.hyperterse.connector.StatementException;
@@ -15,6 +15,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,7 +26,7 @@ import java.util.Map;
  * for TLS. Options: {@code max_connections} (default 10), {@code connect_timeout} (default 5s),
  * {@code idle_timeout} (default 10m), {@code ssl_ca} (a PEM CA to trust for {@code rediss://}).
  */
-public final class RedisConnectorFactory implements ConnectorFactory {
+public final class RedisConnectorFactory extends SettingsConnectorFactory<RedisSettings> {
 
     @Override
     public String type() {
@@ -43,37 +44,25 @@ public final class RedisConnectorFactory implements ConnectorFactory {
     }
 
     @Override
-    public java.util.List<String> check(AdapterDef adapter, Path projectDir) {
-        return RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).warnings();
+    protected RedisSettings settings(AdapterDef adapter) {
+        return RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
     }
 
     @Override
-    public int splittableConnections(AdapterDef adapter) {
-        try {
-            return RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options()).maxConnections();
-        } catch (ConnectorException e) {
-            return 0;
-        }
+    protected List<String> warnings(RedisSettings settings) {
+        return settings.warnings();
     }
 
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir) {
-        return connect(vertx, adapter, projectDir, 0);
+    protected int maxConnections(RedisSettings settings) {
+        return settings.maxConnections();
     }
 
-    /** @param maxConnections this pool's share of the adapter's connections, or 0 for all of them */
     @Override
-    public Future<Connector> connect(Vertx vertx, AdapterDef adapter, Path projectDir, int maxConnections) {
-        RedisSettings settings;
-        try {
-            settings = RedisSettings.parse(adapter.name(), adapter.connectionString(), adapter.options());
-        } catch (ConnectorException e) {
-            return Future.failedFuture(e);
-        }
-        if (maxConnections > 0) {
-            settings = settings.withMaxConnections(maxConnections);
-        }
-        Redis client = Redis.createClient(vertx, settings.redisOptions(projectDir));
+    protected Future<Connector> open(Vertx vertx, AdapterDef adapter, Path projectDir, RedisSettings settings,
+                                     int maxConnections) {
+        RedisSettings pool = maxConnections > 0 ? settings.withMaxConnections(maxConnections) : settings;
+        Redis client = Redis.createClient(vertx, pool.redisOptions(projectDir));
         String where = settings.endpoint().describe();
         return client.send(Request.cmd(Command.PING))
                 .<Connector>map(pong -> new RedisConnector(vertx, adapter.name(), client, where))
