@@ -45,8 +45,9 @@ public record StaticPooling(double toolIdf, double queryIdf, double idfConstant,
      * nine real catalogs (each grid point with its own floor); chosen for each catalog on the other
      * eight instead, the grid ranked the five catalogs held out whole better than the table's mean
      * alone (MRR@10 0.640 → 0.696; bench/RESULTS.md, "Search quality"). The lead's share was chosen
-     * on three sets of catalogs held out whole and measured once on a fourth (MRR@10 0.674 → 0.694),
-     * the floor then re-derived by its rule.
+     * on three sets of catalogs held out whole, before a fourth ranked with it (MRR@10 0.674 → 0.693;
+     * bench/RESULTS.md, "A tool's lead sentence in its static vector, shipped"), the floor then
+     * re-derived by its rule.
      */
     public static final StaticPooling DEFAULT = new StaticPooling(1, 0.75, 0.5, false, 0, 0.25, 0.4, 0.16);
 
