@@ -109,7 +109,7 @@ final class SemanticRanking {
      * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights)}; with the
      * static table, its token vectors pooled as {@code pooling} says (a model's are not: it pools
      * inside). Vectors weighted by the catalog's own token frequencies depend on every tool, so
-     * they are computed afresh (microseconds a tool), never cached.
+     * they are computed afresh (microseconds a tool), never cached; so are vectors with a lead share.
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights, StaticPooling pooling) {
@@ -123,9 +123,17 @@ final class SemanticRanking {
             double blend = pooling.toolIdf();
             java.util.function.IntToDoubleFunction toolWeight = blend > 0
                     ? id -> (1 - blend) + blend * weights.idf(id) : null;
+            double lead = pooling.leadShare();
             float[][] vectors = new float[tools.length][];
             for (int i = 0; i < tools.length; i++) {
-                vectors[i] = unit(table.embed(ids[i], toolWeight, pooling.maxShare()));
+                float[] whole = table.embed(ids[i], toolWeight, pooling.maxShare());
+                if (lead > 0) {
+                    float[] first = table.embed(table.tokenIds(lead(tools[i])), toolWeight, pooling.maxShare());
+                    for (int d = 0; d < whole.length; d++) {
+                        whole[d] = (float) (lead * first[d] + (1 - lead) * whole[d]);
+                    }
+                }
+                vectors[i] = unit(whole);
             }
             return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, pooling,
                     weights), tools.length, 0, null);
@@ -176,10 +184,7 @@ final class SemanticRanking {
 
     /** What a tool says about itself, as the model reads it: name as words, description, inputs, examples. */
     static String text(ToolDef tool) {
-        StringBuilder text = new StringBuilder(HybridRanking.words(tool.name()));
-        if (tool.title() != null && !tool.title().isBlank()) {
-            text.append(". ").append(tool.title());
-        }
+        StringBuilder text = heading(tool);
         text.append(". ").append(tool.description() == null ? "" : tool.description());
         for (InputDef input : tool.inputs()) {
             text.append(' ').append(input.name()).append(": ")
@@ -190,6 +195,37 @@ final class SemanticRanking {
             text.append(". ").append(example);
         }
         return text.toString();
+    }
+
+    /**
+     * What a tool is for in a few words: its name as words, its title and its description's first
+     * sentence, up to the first {@code .}, {@code !} or {@code ?} followed by white space (the mark
+     * left out); a description with no such end gives its first line.
+     */
+    static String lead(ToolDef tool) {
+        String description = tool.description() == null ? "" : tool.description();
+        int end = -1;
+        for (int i = 0; i + 1 < description.length() && end < 0; i++) {
+            char c = description.charAt(i);
+            if ((c == '.' || c == '!' || c == '?') && Character.isWhitespace(description.charAt(i + 1))) {
+                end = i;
+            }
+        }
+        for (int i = 0; i < description.length() && end < 0; i++) {
+            if (description.charAt(i) == '\n' || description.charAt(i) == '\r') {
+                end = i;
+            }
+        }
+        return heading(tool).append(". ").append(description, 0, end < 0 ? description.length() : end).toString();
+    }
+
+    /** The name as words, then the title if there is one. */
+    private static StringBuilder heading(ToolDef tool) {
+        StringBuilder text = new StringBuilder(HybridRanking.words(tool.name()));
+        if (tool.title() != null && !tool.title().isBlank()) {
+            text.append(". ").append(tool.title());
+        }
+        return text;
     }
 
     /**

@@ -13,6 +13,7 @@ import static dev.hyperterse.search.TestTools.handler;
 import static dev.hyperterse.search.TestTools.input;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,9 +69,16 @@ class TokenWeightsTest {
         assertThrows(IllegalArgumentException.class, () -> new StaticPooling(1, 1, 1, false, -1, 0, 0.1));
         assertThrows(IllegalArgumentException.class, () -> new StaticPooling(1, 1, 1, false, 0, 2, 0.1));
         assertThrows(IllegalArgumentException.class, () -> new StaticPooling(1, 1, 1, false, 0, 0, -0.1));
+        assertThrows(IllegalArgumentException.class, () -> new StaticPooling(1, 1, 1, false, 0, 0, 1.1, 0.1));
+        assertThrows(IllegalArgumentException.class, () -> new StaticPooling(1, 1, 1, false, 0, 0, -0.1, 0.1));
         assertTrue(StaticPooling.OFF.off());
+        assertEquals(0, StaticPooling.OFF.leadShare());
+        assertEquals(0, new StaticPooling(1, 1, 1, false, 0, 0, 0.1).leadShare(), "seven parameters: no lead");
+        assertFalse(new StaticPooling(0, 0, 1, false, 0, 0, 0.4, SemanticRanking.STATIC_MIN_SCORE).off(),
+                "a lead share is not the table's mean");
         assertTrue(StaticPooling.DEFAULT.usesIdf());
         assertEquals(0.2, StaticPooling.OFF.withMinScore(0.2).minScore());
+        assertEquals(StaticPooling.DEFAULT.leadShare(), StaticPooling.DEFAULT.withMinScore(0).leadShare());
     }
 
     @Test
