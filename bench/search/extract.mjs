@@ -107,6 +107,27 @@
 //   listed offline but left out to keep six domains from six authors: @paddle/paddle-mcp 0.1.6 (63 tools,
 //   payments, Stripe's domain in fresh), @shortcut/mcp 0.25.0 (56, an issue tracker like Plane; it also says
 //   it is deprecated for a hosted server), @k-jarzyna/mcp-miro 1.0.11 (97, over the 60 aimed at))
+// The fifth fresh set, fresh5 (bench/search/catalogs/fresh5/: intents and examples written and committed
+// before any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh5
+// (cd bench/out/npm-fresh5/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   auth0: @auth0/auth0-mcp-server@0.1.0-beta.19    paperless: @baruchiro/paperless-mcp@2.2.1
+//   coolify: @masonator/coolify-mcp@3.5.0    woocommerce: @lockon0927/woocommerce-mcp@1.0.6
+//   gmail: @shinzolabs/gmail-mcp@1.7.4
+//   AUTH0_DOMAIN=unused.auth0.com AUTH0_TOKEN=unused node extract.mjs auth0.json NOTE -- \
+//     node node_modules/@auth0/auth0-mcp-server/dist/index.js run
+//   PAPERLESS_URL=http://127.0.0.1:9 PAPERLESS_API_KEY=unused node extract.mjs paperless.json NOTE -- \
+//     node node_modules/@baruchiro/paperless-mcp/build/index.js
+//   COOLIFY_BASE_URL=http://127.0.0.1:9 COOLIFY_ACCESS_TOKEN=unused node extract.mjs coolify.json NOTE -- \
+//     node node_modules/@masonator/coolify-mcp/dist/index.js
+//   WORDPRESS_SITE_URL=http://127.0.0.1:9 WOOCOMMERCE_CONSUMER_KEY=ck_unused WOOCOMMERCE_CONSUMER_SECRET=cs_unused \
+//     node extract.mjs woocommerce.json NOTE -- node node_modules/@lockon0927/woocommerce-mcp/dist/index.js
+//   node extract.mjs gmail.json NOTE -- node node_modules/@shinzolabs/gmail-mcp/dist/index.js
+//     (lists its tools without an OAuth credentials file; 64 tools, over the ~50 aimed at, kept as the one
+//     large catalog and the e-mail domain)
+//   (tried and left out: @leonardsellem/n8n-mcp-server 0.1.8 checks its n8n API at start and exits offline;
+//   @answerai/confluence-mcp 1.0.0 lists 9 tools; resend-mcp 2.22.0 lists 105; listed offline but left out
+//   to keep five domains from five authors near 230 tools: @bitwarden/mcp-server 2026.7.0 (59 tools, a
+//   password manager))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
