@@ -179,8 +179,10 @@ public final class SearchQuality {
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
         if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null
-                || System.getenv("FRESH3_ONLY") != null || System.getenv("FRESH4_ONLY") != null) {
-            heldOutWhole(md, dir, System.getenv("FRESH4_ONLY") != null ? "fresh4"
+                || System.getenv("FRESH3_ONLY") != null || System.getenv("FRESH4_ONLY") != null
+                || System.getenv("FRESH5_ONLY") != null) {
+            heldOutWhole(md, dir, System.getenv("FRESH5_ONLY") != null ? "fresh5"
+                    : System.getenv("FRESH4_ONLY") != null ? "fresh4"
                     : System.getenv("FRESH3_ONLY") != null ? "fresh3"
                     : System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
             Files.writeString(out, md.toString());
@@ -207,6 +209,7 @@ public final class SearchQuality {
         heldOutWhole(md, dir, "fresh2");
         heldOutWhole(md, dir, "fresh3");
         heldOutWhole(md, dir, "fresh4");
+        heldOutWhole(md, dir, "fresh5");
 
         Path unrelatedFile = dir.resolve("unrelated.txt");
         if (Files.exists(unrelatedFile)) {
@@ -265,7 +268,8 @@ public final class SearchQuality {
      * any ranking ran on them) or {@code fresh2} (catalogs/fresh2/, intents-fresh2.txt, examples/fresh2/:
      * a second such set, handled like {@code fresh}) or {@code fresh3} (catalogs/fresh3/, intents-fresh3.txt,
      * examples/fresh3/: a third, handled the same) or {@code fresh4} (catalogs/fresh4/, intents-fresh4.txt,
-     * examples/fresh4/: a fourth, handled the same). For these four, {@code static}
+     * examples/fresh4/: a fourth, handled the same) or {@code fresh5} (catalogs/fresh5/, intents-fresh5.txt,
+     * examples/fresh5/: a fifth, handled the same). For these five, {@code static}
      * and {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
@@ -292,7 +296,9 @@ public final class SearchQuality {
         }
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
-        md.append(set.equals("fresh4")
+        md.append(set.equals("fresh5")
+                ? "\n### A fifth fresh set held out whole, fresh5 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                : set.equals("fresh4")
                 ? "\n### A fourth fresh set held out whole, fresh4 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : set.equals("fresh3")
                 ? "\n### A third fresh set held out whole, fresh3 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
@@ -354,7 +360,8 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        String missesFile = System.getenv(set.equals("fresh4") ? "FRESH4_MISSES"
+        String missesFile = System.getenv(set.equals("fresh5") ? "FRESH5_MISSES"
+                : set.equals("fresh4") ? "FRESH4_MISSES"
                 : set.equals("fresh3") ? "FRESH3_MISSES" : set.equals("fresh2") ? "FRESH2_MISSES"
                 : fresh ? "FRESH_MISSES" : "UNSEEN_MISSES");
         if (missesFile != null) {
