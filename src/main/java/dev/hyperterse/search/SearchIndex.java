@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Everything about a tool is computed once, here; a query relates its tokens to the shared
  * vocabulary once and then scores each tool with integer look-ups. Instances are safe to query
  * from several threads at once; they are immutable but for the tool vectors of the rankings by
- * meaning, set at once by {@link #embedTools}.
+ * meaning, set together by {@link #embedTools}.
  */
 public final class SearchIndex {
 
@@ -213,14 +213,11 @@ public final class SearchIndex {
 
         List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
                                HybridRanking hybrid) {
-            if (table == null) {
-                return ranking.search(query, visible, maxHits,
-                        hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits)));
-            }
-            int depth = Math.max(maxHits, EmbeddingFusion.DEPTH);
+            int depth = table == null ? maxHits : Math.max(maxHits, EmbeddingFusion.DEPTH);
             ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, depth));
-            return EmbeddingFusion.fuse(table.search(query, visible, depth, bm25),
-                    ranking.search(query, visible, depth, bm25), maxHits);
+            List<SearchHit> hits = ranking.search(query, visible, depth, bm25);
+            return table == null ? hits
+                    : EmbeddingFusion.fuse(table.search(query, visible, depth, bm25), hits, maxHits);
         }
     }
 
