@@ -3,6 +3,7 @@ package dev.hyperterse.search;
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ToolDef;
+import org.apache.lucene.search.ScoreDoc;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,8 +39,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p>Everything about a tool is computed once, here; a query relates its tokens to the shared
  * vocabulary once and then scores each tool with integer look-ups. Instances are safe to query
- * from several threads at once; they are immutable but for the {@code semantic} ranking's tool
- * vectors, set once by {@link #embedTools}.
+ * from several threads at once; they are immutable but for the tool vectors of the rankings by
+ * meaning, set together by {@link #embedTools}.
  */
 public final class SearchIndex {
 
@@ -80,8 +81,8 @@ public final class SearchIndex {
     private final HybridRanking hybrid;
     /** {@code semantic} or {@code static}: the index ranks by meaning once {@link #embedTools} has run. */
     private final SearchRanking meaningRanking;
-    /** The {@code semantic} ranking, set once the tool vectors are ready; null until then. */
-    private volatile SemanticRanking semantic;
+    /** The ranking by meaning, set once the tool vectors are ready; null until then. */
+    private volatile Meaning meaning;
     /**
      * Per-query work arrays by how many hits they hold, reused so a query allocates little; one
      * per concurrent caller (capacities: the limit, and the candidate count of filtered searches).
@@ -129,8 +130,9 @@ public final class SearchIndex {
     /**
      * For the {@code semantic} ranking: computes every tool's vector with {@code embedder} (those
      * {@code cacheDir} holds for unchanged tools are reused, new ones stored there; null: no disk
-     * cache), after which searches rank by meaning. Blocking, seconds for a large catalog on a
-     * cold cache: run it on a worker. Searches meanwhile rank as {@code hybrid}.
+     * cache), after which searches rank by meaning: by the model's vectors together with the
+     * static table's ({@link EmbeddingFusion}). Blocking, seconds for a large catalog on a cold
+     * cache: run it on a worker. Searches meanwhile rank as {@code hybrid}.
      *
      * @return how many tools were embedded and how many came from the cache, and a cache problem
      *         (null when none) that did not stop the ranking
@@ -183,8 +185,40 @@ public final class SearchIndex {
         SemanticRanking.Built built = SemanticRanking.build(tools, Objects.requireNonNull(embedder, "embedder"),
                 cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight,
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
-        this.semantic = built.ranking();
+        SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
+                ? staticBeside(tools, actionWeights) : null;
+        this.meaning = new Meaning(built.ranking(), table);
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
+    }
+
+    /**
+     * The {@code static} ranking over the same tools, as {@link #embedToolsStatically(ActionWeights)}
+     * builds it, for a model's ranking to be fused with ({@link EmbeddingFusion}); null when the
+     * bundled table cannot be read, and the model ranks alone.
+     */
+    private static SemanticRanking staticBeside(ToolDef[] tools, ActionWeights actionWeights) {
+        try {
+            return SemanticRanking.build(tools, StaticEmbedder.bundled(), null, SemanticRanking.STATIC_BM25_WEIGHT,
+                    actionWeights, StaticPooling.DEFAULT).ranking();
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * A ranking by meaning and, for {@code semantic} with a model, the static table's ranking of the
+     * same tools it is fused with (null: the ranking alone).
+     */
+    private record Meaning(SemanticRanking ranking, SemanticRanking table) {
+
+        List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
+                               HybridRanking hybrid) {
+            int depth = table == null ? maxHits : Math.max(maxHits, EmbeddingFusion.DEPTH);
+            ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, depth));
+            List<SearchHit> hits = ranking.search(query, visible, depth, bm25);
+            return table == null ? hits
+                    : EmbeddingFusion.fuse(table.search(query, visible, depth, bm25), hits, maxHits);
+        }
     }
 
     /** What {@link #embedTools} did. */
@@ -192,7 +226,7 @@ public final class SearchIndex {
 
     /** Whether searches rank by meaning ({@code semantic} or {@code static}, once the tool vectors are ready). */
     public boolean ranksByMeaning() {
-        return semantic != null;
+        return meaning != null;
     }
 
     /**
@@ -201,8 +235,8 @@ public final class SearchIndex {
      * table look-up, no more work than BM25's.
      */
     public boolean embedsQueriesWithAModel() {
-        SemanticRanking meaning = semantic;
-        return meaning != null && !meaning.staticEmbedding();
+        Meaning ready = meaning;
+        return ready != null && !ready.ranking().staticEmbedding();
     }
 
     /** How many tools the index ranks. */
@@ -240,10 +274,9 @@ public final class SearchIndex {
         if (hybrid == null) {
             return lexical(normalizedQuery, visible, maxHits);
         }
-        SemanticRanking meaning = semantic;
-        if (meaning != null) {
-            return meaning.search(query, visible, maxHits,
-                    hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits)));
+        Meaning ready = meaning;
+        if (ready != null) {
+            return ready.search(query, visible, maxHits, hybrid);
         }
         return hybrid.search(query, visible, maxHits, depth -> lexical(normalizedQuery, visible, depth));
     }

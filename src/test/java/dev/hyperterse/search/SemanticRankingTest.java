@@ -101,6 +101,31 @@ class SemanticRankingTest {
     }
 
     @Test
+    void aModelsRankingIsFusedWithTheStaticTables() {
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        index.embedTools(new ConceptEmbedder(), null);
+        assertFused(TOOLS, new ConceptEmbedder(), index, "list the orders by status, the files and the facts");
+        assertFused(TOOLS, new ConceptEmbedder(), index, "remember this for later");
+    }
+
+    /**
+     * That {@code index} ranks {@code query} as the model's ranking of the tools fused with the
+     * {@code static} ranking's, each asked for {@link EmbeddingFusion#DEPTH} hits, and differs from
+     * the model's alone or the table's alone.
+     */
+    private static void assertFused(List<ToolDef> tools, TextEmbedder model, SearchIndex index, String query) {
+        List<SearchHit> byModel = byModelAlone(tools, model, SemanticRanking.DEFAULT_BM25_WEIGHT, query,
+                EmbeddingFusion.DEPTH);
+        SearchIndex table = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        table.embedToolsStatically();
+        List<SearchHit> byTable = table.search(query, null, EmbeddingFusion.DEPTH);
+        List<SearchHit> fused = index.search(query);
+        assertEquals(EmbeddingFusion.fuse(byTable, byModel, 10), fused, query);
+        assertFalse(fused.equals(byModel.subList(0, Math.min(10, byModel.size()))), "not the model's alone: " + query);
+        assertFalse(fused.equals(byTable.subList(0, Math.min(10, byTable.size()))), "not the table's alone: " + query);
+    }
+
+    @Test
     void otherRankingsRefuseToEmbed() {
         SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.HYBRID, RankFusion.DEFAULT);
         assertThrows(IllegalStateException.class, () -> index.embedTools(new ConceptEmbedder(), cache));
@@ -119,15 +144,21 @@ class SemanticRankingTest {
     void bm25ShareBreaksTiesOfMeaningTowardTheToolWithTheWord() {
         ToolDef a = handler("alpha", "purchase state");
         ToolDef b = handler("beta", "order status");
-        SearchIndex alone = new SearchIndex(List.of(a, b), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
-        alone.embedTools(new ConceptEmbedder(), null, 0);
-        List<SearchHit> byMeaning = alone.search("purchase state");
+        List<SearchHit> byMeaning = byModelAlone(List.of(a, b), new ConceptEmbedder(), 0, "purchase state", 10);
         assertEquals(byMeaning.get(0).rawScore(), byMeaning.get(1).rawScore(), 1e-9, "same concepts: a tie");
         assertEquals(List.of("alpha", "beta"), names(byMeaning), "a tie goes by name");
 
-        SearchIndex shared = new SearchIndex(List.of(a, b), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
-        shared.embedTools(new ConceptEmbedder(), null);
-        assertEquals(List.of("beta", "alpha"), names(shared.search("order status")), "beta has the words");
+        assertEquals(List.of("beta", "alpha"), names(byModelAlone(List.of(a, b), new ConceptEmbedder(),
+                SemanticRanking.DEFAULT_BM25_WEIGHT, "order status", 10)), "beta has the words");
+    }
+
+    /** The model's ranking of {@code query} with BM25's share {@code bm25Weight}, not fused with the table's. */
+    private static List<SearchHit> byModelAlone(List<ToolDef> tools, TextEmbedder model, double bm25Weight,
+                                                String query, int maxHits) {
+        SemanticRanking alone = SemanticRanking.build(tools.toArray(ToolDef[]::new), model, null, bm25Weight,
+                ActionWeights.DEFAULT).ranking();
+        return alone.search(query, null, maxHits, new HybridRanking(tools, RankFusion.DEFAULT)
+                .bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits)));
     }
 
     @Test
@@ -211,6 +242,7 @@ class SemanticRankingTest {
         index.embedTools(model, null);
         assertEquals("get_forecast", index.search("will it rain tomorrow in Paris").get(0).name());
         assertEquals("list_directory", index.search("what is inside this folder").get(0).name());
+        assertFused(List.of(files, weather), model, index, "will it rain tomorrow in Paris");
         float[] vector = model.embed("hello");
         assertEquals(384, vector.length);
     }

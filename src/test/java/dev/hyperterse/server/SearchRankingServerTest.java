@@ -97,6 +97,13 @@ class SearchRankingServerTest {
                 }
             }
             assertEquals("get-forecast", hits.getJsonObject(0).getString("name"), hits.encode());
+            // the model's ranking and the static table's fused: scores still fall, on the 1..100 scale
+            int previous = 100;
+            for (Object hit : hits) {
+                int score = ((JsonObject) hit).getInteger("relevance_score");
+                assertTrue(score >= 1 && score <= previous, hits.encode());
+                previous = score;
+            }
             assertTrue(Files.list(vectors).anyMatch(f -> f.toString().endsWith(".vectors")), "vectors kept on disk");
         } finally {
             System.clearProperty(SemanticSearch.CACHE_DIR_PROPERTY);

@@ -1,0 +1,101 @@
+package dev.hyperterse.search;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code semantic} ranking's two embeddings together: the model's hits and the static table's
+ * for the same query, each list's raw scores scaled to 0..1 over that list (its best 1, its worst
+ * 0, every score 1 when they are all equal), a tool scoring {@code w × static + (1 − w) × model}
+ * with {@code w} = {@link #STATIC_SHARE} (a tool one list does not hold counts 0 there).
+ */
+final class EmbeddingFusion {
+
+    /**
+     * The static table's share of a tool's fused score. Chosen on the catalogs held out whole
+     * (unseen, fresh, fresh2, fresh3) among shares 0, 0.1, … 1 (pooled MRR@10 0.750 against 0.738
+     * for the model's ranking alone) and confirmed on fresh4, which no choice had looked at (0.593
+     * against 0.577): bench/RESULTS.md, "{@code static} and {@code semantic} fused, and a fifth
+     * held-out set, fresh4".
+     */
+    static final double STATIC_SHARE = 0.4;
+
+    /**
+     * How deep each list is asked for at least: catalogs of up to this many tools fuse whole, as
+     * they were measured.
+     */
+    static final int DEPTH = 100;
+
+    private EmbeddingFusion() {
+    }
+
+    /**
+     * The two lists fused, best first, at most {@code maxHits}. Ties of the fused score go by the
+     * place in the model's list (a tool only the table found after every tool the model found),
+     * then by name in code point order. Every place keeps a falling score: the k-th place gets the
+     * k-th highest of the tools' own {@code w × static + (1 − w) × model} over the raw scores, so
+     * the scores callers see fall from first to last and stay on the rankings' 0..1 scale.
+     */
+    static List<SearchHit> fuse(List<SearchHit> table, List<SearchHit> model, int maxHits) {
+        Map<String, Double> scaledTable = scores(table, true);
+        Map<String, Double> scaledModel = scores(model, true);
+        Map<String, Double> rawTable = scores(table, false);
+        Map<String, Double> rawModel = scores(model, false);
+        Set<String> seen = new HashSet<>();
+        List<Fused> order = new ArrayList<>(model.size() + table.size());
+        for (int i = 0; i < model.size() + table.size(); i++) {
+            boolean fromModel = i < model.size();
+            SearchHit hit = fromModel ? model.get(i) : table.get(i - model.size());
+            if (seen.add(hit.name())) {
+                order.add(new Fused(hit, fromModel ? i : Integer.MAX_VALUE,
+                        fused(scaledTable, scaledModel, hit.name()), fused(rawTable, rawModel, hit.name())));
+            }
+        }
+        order.sort((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score())
+                : a.modelPlace() != b.modelPlace() ? Integer.compare(a.modelPlace(), b.modelPlace())
+                : SearchText.compareCodePoints(a.hit().name(), b.hit().name()));
+        double[] combined = order.stream().mapToDouble(Fused::combinedRaw).sorted().toArray();
+        int count = Math.min(maxHits, order.size());
+        List<SearchHit> hits = new ArrayList<>(count);
+        for (int k = 0; k < count; k++) {
+            double raw = combined[combined.length - 1 - k];
+            SearchHit hit = order.get(k).hit();
+            hits.add(new SearchHit(hit.name(), SearchIndex.relevanceScore(raw), raw, hit.tool()));
+        }
+        return hits;
+    }
+
+    /** {@code w × static + (1 − w) × model} for the tool, 0 for a list that does not hold it. */
+    private static double fused(Map<String, Double> table, Map<String, Double> model, String name) {
+        return STATIC_SHARE * table.getOrDefault(name, 0.0) + (1 - STATIC_SHARE) * model.getOrDefault(name, 0.0);
+    }
+
+    /**
+     * The list's raw scores by tool name, or scaled to 0..1 over the list: its best 1, its worst 0,
+     * all 1 when they are equal.
+     */
+    private static Map<String, Double> scores(List<SearchHit> hits, boolean scaled) {
+        double max = Double.NEGATIVE_INFINITY;
+        double min = Double.POSITIVE_INFINITY;
+        for (SearchHit hit : hits) {
+            max = Math.max(max, hit.rawScore());
+            min = Math.min(min, hit.rawScore());
+        }
+        Map<String, Double> out = new HashMap<>();
+        for (SearchHit hit : hits) {
+            double raw = hit.rawScore();
+            out.putIfAbsent(hit.name(), !scaled ? raw : max > min ? (raw - min) / (max - min) : 1.0);
+        }
+        return out;
+    }
+
+    /**
+     * A tool in the fused order: its hit, its place in the model's list, its fused scaled score and
+     * its own fused raw score.
+     */
+    private record Fused(SearchHit hit, int modelPlace, double score, double combinedRaw) {}
+}
