@@ -11,7 +11,9 @@
 // asked of every catalog: the report says how often each ranking rightly answers with no tool.
 // With the embedding model on the class path (a `mvn -Psemantic` jar, or the jars
 // bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too, alone and with
-// its share of BM25; tool vectors are cached in OUT.md's directory (vectors/) between runs.
+// its share of BM25 (alone: the model's side without its BM25 share; the static table's side it is
+// fused with keeps its own); tool vectors are cached in OUT.md's directory (vectors/) between runs.
+// (The fusion itself was chosen with an ENSEMBLE mode, in this file up to commit dda7d81.)
 // The `static` ranking (the static embedding table in the jar) is measured alone and with its share
 // of BM25 in every run. While choosing a configuration: SPLITS=dev ranks the dev intents only (the
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
@@ -93,13 +95,6 @@ public final class SearchQuality {
         Path dir = Path.of(args[0]);
         Path out = Path.of(args[1]);
         vectorCache = out.resolveSibling("vectors");
-        if (System.getenv("ENSEMBLE") != null) {
-            StringBuilder md = new StringBuilder();
-            ensemble(dir, List.of(System.getenv("ENSEMBLE").split(",")), md);
-            Files.writeString(out, md.toString());
-            System.out.print(md);
-            return;
-        }
         long warmSeconds = args.length > 2 ? Long.parseLong(args[2]) : 5;
 
         Map<String, List<ToolDef>> catalogs = new LinkedHashMap<>();
@@ -449,95 +444,6 @@ public final class SearchQuality {
             words.add(w.endsWith("s") && w.length() > 3 && !w.endsWith("ss") ? w.substring(0, w.length() - 1) : w);
         }
         return words;
-    }
-
-    /**
-     * ENSEMBLE=SET,SET,…: the shipped {@code static} and {@code semantic} rankings fused, a tool
-     * scoring {@code w × static + (1 − w) × semantic} over the union of their hits (a tool one of
-     * them does not return counts 0 there), with their raw scores ({@code raw}) or each list's
-     * scores scaled to 0..1 per query ({@code scaled}), for w on a grid; per set of catalogs held out
-     * whole and over all of them. Needs the model on the class path.
-     */
-    private static void ensemble(Path dir, List<String> sets, StringBuilder md) throws Exception {
-        Variant staticRanking = VARIANTS.stream().filter(v -> v.label().equals("static")).findFirst().orElseThrow();
-        Variant semantic = VARIANTS.stream().filter(v -> v.label().equals("semantic")).findFirst()
-                .orElseThrow(() -> new IllegalStateException("ENSEMBLE needs the embedding model on the class path"));
-        double[] grid = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1};
-        String[] modes = {"raw", "scaled"};
-        // [mode][w][set]: intents, top-1, reciprocal ranks, recall@5, recall@10
-        double[][][][] sums = new double[modes.length][grid.length][sets.size()][5];
-        for (int s = 0; s < sets.size(); s++) {
-            String set = sets.get(s);
-            Map<String, SearchIndex> statics = new LinkedHashMap<>();
-            Map<String, SearchIndex> semantics = new LinkedHashMap<>();
-            try (var files = Files.list(dir.resolve("catalogs/" + set))) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                    List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                    String name = file.getFileName().toString().replace(".json", "");
-                    statics.put(name, index(tools, staticRanking));
-                    semantics.put(name, index(tools, semantic));
-                }
-            }
-            for (Intent intent : readIntents(dir.resolve("intents-" + set + ".txt"))) {
-                List<SearchHit> a = statics.get(intent.catalog()).search(intent.text(), t -> true, 1000);
-                List<SearchHit> b = semantics.get(intent.catalog()).search(intent.text(), t -> true, 1000);
-                for (int m = 0; m < modes.length; m++) {
-                    Map<String, Double> sa = scores(a, m == 1);
-                    Map<String, Double> sb = scores(b, m == 1);
-                    Set<String> names = new java.util.LinkedHashSet<>(sa.keySet());
-                    names.addAll(sb.keySet());
-                    for (int g = 0; g < grid.length; g++) {
-                        double w = grid[g];
-                        List<String> order = names.stream().sorted(java.util.Comparator.comparingDouble(
-                                (String n) -> -(w * sa.getOrDefault(n, 0.0) + (1 - w) * sb.getOrDefault(n, 0.0))))
-                                .toList();
-                        int rank = 0;
-                        for (int r = 0; r < order.size() && r < DEPTH; r++) {
-                            if (intent.expected().contains(order.get(r))) {
-                                rank = r + 1;
-                                break;
-                            }
-                        }
-                        double[] acc = sums[m][g][s];
-                        acc[0]++;
-                        acc[1] += rank == 1 ? 1 : 0;
-                        acc[2] += rank == 0 ? 0 : 1.0 / rank;
-                        acc[3] += rank >= 1 && rank <= 5 ? 1 : 0;
-                        acc[4] += rank == 0 ? 0 : 1;
-                    }
-                }
-            }
-        }
-        md.append("\n### `static` and `semantic` fused: w × static + (1 − w) × semantic\n\n| fusion | w |");
-        sets.forEach(set -> md.append(" `").append(set).append("` MRR@10 |"));
-        md.append(" all: top-1 / MRR@10 / recall@5 / recall@10 |\n|---|---|").append("---|".repeat(sets.size()))
-                .append("---|\n");
-        for (int m = 0; m < modes.length; m++) {
-            for (int g = 0; g < grid.length; g++) {
-                md.append(String.format("| %s | %.1f |", modes[m], grid[g]));
-                double[] all = new double[5];
-                for (int s = 0; s < sets.size(); s++) {
-                    double[] acc = sums[m][g][s];
-                    md.append(String.format(" %.3f |", acc[2] / acc[0]));
-                    for (int k = 0; k < 5; k++) {
-                        all[k] += acc[k];
-                    }
-                }
-                md.append(String.format(" %.2f / %.3f / %.2f / %.2f |%n", all[1] / all[0], all[2] / all[0],
-                        all[3] / all[0], all[4] / all[0]));
-            }
-        }
-    }
-
-    /** A hit list's raw scores by tool name, or scaled to 0..1 over the list (its first hit 1). */
-    private static Map<String, Double> scores(List<SearchHit> hits, boolean scaled) {
-        Map<String, Double> out = new LinkedHashMap<>();
-        double max = hits.stream().mapToDouble(SearchHit::rawScore).max().orElse(1);
-        double min = hits.stream().mapToDouble(SearchHit::rawScore).min().orElse(0);
-        for (SearchHit h : hits) {
-            out.put(h.name(), !scaled ? h.rawScore() : max > min ? (h.rawScore() - min) / (max - min) : 1);
-        }
-        return out;
     }
 
     /**

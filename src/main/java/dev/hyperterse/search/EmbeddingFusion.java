@@ -11,7 +11,8 @@ import java.util.Set;
  * The {@code semantic} ranking's two embeddings together: the model's hits and the static table's
  * for the same query, each list's raw scores scaled to 0..1 over that list (its best 1, its worst
  * 0, every score 1 when they are all equal), a tool scoring {@code w × static + (1 − w) × model}
- * with {@code w} = {@link #STATIC_SHARE} (a tool one list does not hold counts 0 there).
+ * with {@code w} = {@link #STATIC_SHARE} (a tool the table's list does not hold counts 0 there),
+ * over the tools the model's list holds.
  */
 final class EmbeddingFusion {
 
@@ -19,7 +20,8 @@ final class EmbeddingFusion {
      * The static table's share of a tool's fused score. Chosen on the catalogs held out whole
      * (unseen, fresh, fresh2, fresh3) among shares 0, 0.1, … 1 (pooled MRR@10 0.750 against 0.738
      * for the model's ranking alone) and confirmed on fresh4, which no choice had looked at (0.593
-     * against 0.577): bench/RESULTS.md, "{@code static} and {@code semantic} fused, and a fifth
+     * against 0.577; 0.590 with the hits the model's alone): bench/RESULTS.md, "{@code static} and
+     * {@code semantic} fused, and a fifth
      * held-out set, fresh4".
      */
     static final double STATIC_SHARE = 0.4;
@@ -34,11 +36,13 @@ final class EmbeddingFusion {
     }
 
     /**
-     * The two lists fused, best first, at most {@code maxHits}. Ties of the fused score go by the
-     * place in the model's list (a tool only the table found after every tool the model found),
-     * then by name in code point order. Every place keeps a falling score: the k-th place gets the
-     * k-th highest of the tools' own {@code w × static + (1 − w) × model} over the raw scores, so
-     * the scores callers see fall from first to last and stay on the rankings' 0..1 scale.
+     * The model's hits re-ordered by the two lists fused, best first, at most {@code maxHits}. Only
+     * a tool the model's list holds is a hit: whether a tool answers the query at all stays the
+     * model's call (its floor), so a query about nothing the catalog does gets no more hits than
+     * from the model alone; the table's list lends its scores. Ties of the fused score go by the
+     * place in the model's list. Every place keeps a falling score: the k-th place gets the k-th
+     * highest of the tools' own {@code w × static + (1 − w) × model} over the raw scores, so the
+     * scores callers see fall from first to last and stay on the rankings' 0..1 scale.
      */
     static List<SearchHit> fuse(List<SearchHit> table, List<SearchHit> model, int maxHits) {
         Map<String, Double> scaledTable = scores(table, true);
@@ -46,18 +50,16 @@ final class EmbeddingFusion {
         Map<String, Double> rawTable = scores(table, false);
         Map<String, Double> rawModel = scores(model, false);
         Set<String> seen = new HashSet<>();
-        List<Fused> order = new ArrayList<>(model.size() + table.size());
-        for (int i = 0; i < model.size() + table.size(); i++) {
-            boolean fromModel = i < model.size();
-            SearchHit hit = fromModel ? model.get(i) : table.get(i - model.size());
+        List<Fused> order = new ArrayList<>(model.size());
+        for (int i = 0; i < model.size(); i++) {
+            SearchHit hit = model.get(i);
             if (seen.add(hit.name())) {
-                order.add(new Fused(hit, fromModel ? i : Integer.MAX_VALUE,
-                        fused(scaledTable, scaledModel, hit.name()), fused(rawTable, rawModel, hit.name())));
+                order.add(new Fused(hit, i, fused(scaledTable, scaledModel, hit.name()),
+                        fused(rawTable, rawModel, hit.name())));
             }
         }
         order.sort((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score())
-                : a.modelPlace() != b.modelPlace() ? Integer.compare(a.modelPlace(), b.modelPlace())
-                : SearchText.compareCodePoints(a.hit().name(), b.hit().name()));
+                : Integer.compare(a.modelPlace(), b.modelPlace()));
         double[] combined = order.stream().mapToDouble(Fused::combinedRaw).sorted().toArray();
         int count = Math.min(maxHits, order.size());
         List<SearchHit> hits = new ArrayList<>(count);
