@@ -21,8 +21,7 @@ final class EmbeddingFusion {
      * (unseen, fresh, fresh2, fresh3) among shares 0, 0.1, … 1 (pooled MRR@10 0.750 against 0.738
      * for the model's ranking alone) and confirmed on fresh4, which no choice had looked at (0.593
      * against 0.577; 0.590 with the hits the model's alone): bench/RESULTS.md, "{@code static} and
-     * {@code semantic} fused, and a fifth
-     * held-out set, fresh4".
+     * {@code semantic} fused, and a fifth held-out set, fresh4".
      */
     static final double STATIC_SHARE = 0.4;
 
