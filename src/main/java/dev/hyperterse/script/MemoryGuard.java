@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -75,15 +74,21 @@ final class MemoryGuard {
 
     private static final MemoryGuard SHARED = new MemoryGuard();
 
+    /** An old-generation pool and its maximum size in bytes. */
+    private record OldPool(MemoryPoolMXBean bean, long max) {
+        /** Whether {@code usage} (null: unknown) holds {@link #THRESHOLD} of the maximum or more. */
+        boolean full(MemoryUsage usage) {
+            return usage != null && usage.getUsed() >= max * THRESHOLD;
+        }
+    }
+
     /** One running call: the context and the number {@link LoadedScript#begin} gave it. */
     record Call(LoadedScript loaded, long number) {
     }
 
     private final Set<Call> running = ConcurrentHashMap.newKeySet();
-    /** The old-generation pools by name, with their maximum size in bytes. */
-    private final Map<String, Long> maxima = new ConcurrentHashMap<>();
-    /** The same pools, to read their use after the guard's own collection. */
-    private final List<MemoryPoolMXBean> oldPools = new CopyOnWriteArrayList<>();
+    /** The old-generation pools by name, with their maximum size. */
+    private final Map<String, OldPool> oldPools = new ConcurrentHashMap<>();
     private final AtomicBoolean installed = new AtomicBoolean();
     /**
      * When the full collection after the last event ended ({@link System#nanoTime()}); written and
@@ -124,11 +129,10 @@ final class MemoryGuard {
             long max = pool.getUsage() == null ? -1 : pool.getUsage().getMax();
             // pools that take a usage threshold are the ones that keep objects (eden and survivor spaces do not)
             if (pool.getType() == MemoryType.HEAP && pool.isUsageThresholdSupported() && max > 0) {
-                maxima.put(pool.getName(), max);
-                oldPools.add(pool);
+                oldPools.put(pool.getName(), new OldPool(pool, max));
             }
         }
-        if (maxima.isEmpty()) {
+        if (oldPools.isEmpty()) {
             LOG.debug("no heap pool with a maximum to watch: script calls are not stopped on a full heap");
             return;
         }
@@ -157,10 +161,10 @@ final class MemoryGuard {
         }
         Map<String, MemoryUsage> after = GarbageCollectionNotificationInfo
                 .from((CompositeData) notification.getUserData()).getGcInfo().getMemoryUsageAfterGc();
-        for (Map.Entry<String, Long> pool : maxima.entrySet()) {
+        for (Map.Entry<String, OldPool> pool : oldPools.entrySet()) {
             MemoryUsage usage = after.get(pool.getKey());
-            long max = pool.getValue();
-            if (usage != null && usage.getUsed() >= max * THRESHOLD) {
+            if (pool.getValue().full(usage)) {
+                long max = pool.getValue().max();
                 if (!running.isEmpty()) {
                     long used = usage.getUsed();
                     long reported = System.nanoTime();
@@ -225,14 +229,7 @@ final class MemoryGuard {
 
     /** Whether an old-generation pool holds the threshold's share of its maximum or more now. */
     private boolean overThreshold() {
-        for (MemoryPoolMXBean pool : oldPools) {
-            MemoryUsage usage = pool.getUsage();
-            Long max = maxima.get(pool.getName());
-            if (usage != null && max != null && usage.getUsed() >= max * THRESHOLD) {
-                return true;
-            }
-        }
-        return false;
+        return oldPools.values().stream().anyMatch(pool -> pool.full(pool.bean().getUsage()));
     }
 
     /** Waits {@code millis}; false when interrupted. */

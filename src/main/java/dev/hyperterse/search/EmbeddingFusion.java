@@ -44,17 +44,16 @@ final class EmbeddingFusion {
      * scores callers see fall from first to last and stay on the rankings' 0..1 scale.
      */
     static List<SearchHit> fuse(List<SearchHit> table, List<SearchHit> model, int maxHits) {
-        Map<String, Double> scaledTable = scores(table, true);
-        Map<String, Double> scaledModel = scores(model, true);
-        Map<String, Double> rawTable = scores(table, false);
-        Map<String, Double> rawModel = scores(model, false);
+        Scores tableScores = Scores.of(table);
+        Scores modelScores = Scores.of(model);
         Set<String> seen = new HashSet<>();
         List<Fused> order = new ArrayList<>(model.size());
         for (int i = 0; i < model.size(); i++) {
-            SearchHit hit = model.get(i);
-            if (seen.add(hit.name())) {
-                order.add(new Fused(hit, i, fused(scaledTable, scaledModel, hit.name()),
-                        fused(rawTable, rawModel, hit.name())));
+            String name = model.get(i).name();
+            if (seen.add(name)) {
+                order.add(new Fused(model.get(i), i,
+                        fused(tableScores.scaled(name), modelScores.scaled(name)),
+                        fused(tableScores.raw(name), modelScores.raw(name))));
             }
         }
         order.sort((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score())
@@ -70,28 +69,38 @@ final class EmbeddingFusion {
         return hits;
     }
 
-    /** {@code w × static + (1 − w) × model} for the tool, 0 for a list that does not hold it. */
-    private static double fused(Map<String, Double> table, Map<String, Double> model, String name) {
-        return STATIC_SHARE * table.getOrDefault(name, 0.0) + (1 - STATIC_SHARE) * model.getOrDefault(name, 0.0);
+    /** {@code w × static + (1 − w) × model}. */
+    private static double fused(double table, double model) {
+        return STATIC_SHARE * table + (1 - STATIC_SHARE) * model;
     }
 
-    /**
-     * The list's raw scores by tool name, or scaled to 0..1 over the list: its best 1, its worst 0,
-     * all 1 when they are equal.
-     */
-    private static Map<String, Double> scores(List<SearchHit> hits, boolean scaled) {
-        double max = Double.NEGATIVE_INFINITY;
-        double min = Double.POSITIVE_INFINITY;
-        for (SearchHit hit : hits) {
-            max = Math.max(max, hit.rawScore());
-            min = Math.min(min, hit.rawScore());
+    /** A list's raw scores by tool name (a name's first), with their range over the list. */
+    private record Scores(Map<String, Double> raw, double min, double max) {
+        static Scores of(List<SearchHit> hits) {
+            double max = Double.NEGATIVE_INFINITY;
+            double min = Double.POSITIVE_INFINITY;
+            Map<String, Double> raw = new HashMap<>();
+            for (SearchHit hit : hits) {
+                max = Math.max(max, hit.rawScore());
+                min = Math.min(min, hit.rawScore());
+                raw.putIfAbsent(hit.name(), hit.rawScore());
+            }
+            return new Scores(raw, min, max);
         }
-        Map<String, Double> out = new HashMap<>();
-        for (SearchHit hit : hits) {
-            double raw = hit.rawScore();
-            out.putIfAbsent(hit.name(), !scaled ? raw : max > min ? (raw - min) / (max - min) : 1.0);
+
+        /** The tool's raw score; 0 when the list does not hold it. */
+        double raw(String name) {
+            return raw.getOrDefault(name, 0.0);
         }
-        return out;
+
+        /**
+         * The tool's score scaled to 0..1 over the list: its best 1, its worst 0, all 1 when they
+         * are equal; 0 when the list does not hold it.
+         */
+        double scaled(String name) {
+            Double score = raw.get(name);
+            return score == null ? 0 : max > min ? (score - min) / (max - min) : 1.0;
+        }
     }
 
     /**
