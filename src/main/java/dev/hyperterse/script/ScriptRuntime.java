@@ -225,7 +225,7 @@ public final class ScriptRuntime implements ScriptInvoker {
      * it itself; after {@link #prepare}, the server does once it serves.
      */
     public void warmUp() {
-        if (!warmUpBegun.compareAndSet(false, true)) {
+        if (closing.get() || !warmUpBegun.compareAndSet(false, true)) {
             return;
         }
         long started = System.nanoTime();
@@ -273,6 +273,11 @@ public final class ScriptRuntime implements ScriptInvoker {
             LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
                     + "it persist)", at, failure.getMessage());
         }
+    }
+
+    /** Whether {@link #warmUp()} was called (a call loading its own script does not count). */
+    public boolean warmUpBegun() {
+        return warmUpBegun.get();
     }
 
     /**
