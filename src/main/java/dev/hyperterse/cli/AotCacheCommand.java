@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
                 + "uses it.",
                 "The server is started on the project (on a free port of 127.0.0.1), called twenty "
                 + "times over (initialize, tools/list, search, and the tools given with --call, each with the "
-                + "--header headers), then stopped; the JVM writes the classes it loaded, already parsed and "
+                + "--header headers), then, once it loaded the project's scripts (if any), stopped; the JVM writes the classes it loaded, already parsed and "
                 + "linked, into FILE.",
                 "JDK 25 and later: an AOT cache (-XX:AOTCacheOutput, used with -XX:AOTCache). JDK 17 to 24: an "
                         + "AppCDS archive (-XX:ArchiveClassesAtExit, used with -XX:SharedArchiveFile).",
@@ -47,6 +47,10 @@ import java.util.regex.Pattern;
                         + "upgrading either (a JVM given a stale cache says so and starts without it)."})
 final class AotCacheCommand implements Callable<Integer> {
     private static final Pattern SERVING = Pattern.compile("serving '.*' \\(.*\\) at (http://\\S+/mcp) ");
+    /** The server's log line once it checked the project's scripts. */
+    private static final Pattern SCRIPTS_CHECKED = Pattern.compile("scripts: \\d+ checked in ");
+    /** The server's log line once it loaded them all (or all it could). */
+    private static final Pattern SCRIPTS_LOADED = Pattern.compile("scripts: \\d+ (of \\d+ )?ready in ");
 
     @Mixin
     ProjectLocation location;
@@ -159,6 +163,7 @@ final class AotCacheCommand implements Callable<Integer> {
         try {
             awaitScriptsChecked(url, timeoutSeconds);
             exercise(url, training, sent, err);
+            awaitScriptsLoaded(log, timeoutSeconds, err);
         } catch (IOException | RuntimeException e) {
             server.destroyForcibly();
             err.println("training calls to " + url + " failed: " + e.getMessage() + "; the server's output:");
@@ -288,6 +293,32 @@ final class AotCacheCommand implements Callable<Integer> {
         while (System.nanoTime() < until) {
             String body = client.send(ready, HttpResponse.BodyHandlers.ofString()).body();
             if (!body.contains("\"starting\"")) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * For a project with scripts (its server logged their checks), waits until the server logged
+     * that it loaded them: it does so in the background a moment after it begins to serve, and the
+     * cache should hold what that loads. Ends at the time limit, saying so.
+     */
+    static void awaitScriptsLoaded(List<String> log, long timeoutSeconds, PrintWriter err) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        while (true) {
+            boolean checked;
+            boolean loaded;
+            synchronized (log) {
+                checked = log.stream().anyMatch(l -> SCRIPTS_CHECKED.matcher(l).find());
+                loaded = log.stream().anyMatch(l -> SCRIPTS_LOADED.matcher(l).find());
+            }
+            if (!checked || loaded) {
+                return;
+            }
+            if (System.nanoTime() >= until) {
+                err.println("training: the scripts were not all loaded within " + timeoutSeconds
+                        + " s; the cache holds what was loaded by then");
                 return;
             }
             Thread.sleep(100);
