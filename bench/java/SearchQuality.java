@@ -506,14 +506,16 @@ public final class SearchQuality {
 
     /**
      * ACTION_WEIGHTS: mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
-     * (unset: the action stage off).
+     * (verbs by their own vectors), or those seven and toolSynonyms,phraseSynonyms (unset: the action
+     * stage off).
      */
     private static ActionWeights actionWeights() {
         String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
-        int o = w.length == 7 ? 1 : 0;
+        int o = w.length >= 7 ? 1 : 0;
         return new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
                 Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
-                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]));
+                Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]),
+                w.length == 9 ? Double.parseDouble(w[7]) : 0, w.length == 9 ? Double.parseDouble(w[8]) : 0);
     }
 
     /**

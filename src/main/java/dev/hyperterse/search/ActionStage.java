@@ -26,7 +26,12 @@ import java.util.Set;
  * statement), else by its verb the same way.</li>
  * <li><b>Verb</b>: the cosine between the query's verb and the tool's (the verb its name starts
  * with, after a leading word that is no verb such as {@code kubectl_}, else the one its description
- * starts with), both from the static table's token vectors.</li>
+ * starts with), both from the static table's token vectors. A tool's verb is its author's term
+ * ({@code create}, {@code delete}), so its vector is mixed with the mean of the vectors of the
+ * other verbs of its first sense in WordNet ({@code make}; {@code cancel}), which are nearer the
+ * words an agent says for the act; a query's multi-word verb, whose words pooled say little ("get
+ * rid of" is near "get"), mostly by them ({@code remove}). The mood reads the mixed vectors
+ * too.</li>
  * <li><b>Number</b>: whether the query names the tool's object in the form its name has ("which
  * issues are open" and {@code list_issues}) or in the other ({@code get_issue}).</li>
  * <li><b>Object</b>: how near the query's content words (its words beside its verb and words of
@@ -91,7 +96,7 @@ final class ActionStage {
     private final ActionWeights weights;
     private final float[][] reading;
     private final float[][] changing;
-    /** Per tool, the unit vector of its verb (null when none can be read). */
+    /** Per tool, the unit vector of its verb, mixed with its synonyms' (null when none can be read). */
     private final float[][] toolVerbs;
     /** Per tool, whether it reads (+1) or writes (−1), or between when only its verb says; 0 unknown. */
     private final double[] toolMood;
@@ -185,7 +190,7 @@ final class ActionStage {
             }
             String verb = fromName != null ? fromName : leadingVerb(words(tools[t].description()));
             if (verb != null) {
-                toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> table.embed(v.replace('_', ' ')));
+                toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> verbVector(v, weights.toolSynonyms()));
             }
             ToolAnnotations hints = tools[t].annotations();
             if (Boolean.TRUE.equals(hints.destructive()) || Boolean.FALSE.equals(hints.readOnly())) {
@@ -280,8 +285,48 @@ final class ActionStage {
         if (verb == null) {
             return weights.number() > 0 || weights.object() > 0 ? withContent(new Query(0, null, words), null) : null;
         }
-        float[] v = table.embed(verb.replace('_', ' '));
+        float[] v = verbVector(verb, verb.contains("_") ? weights.phraseSynonyms() : 0);
         return withContent(new Query(mood(v), v, words), verb);
+    }
+
+    /**
+     * A verb's unit vector: {@code 1 − share} of its own (its words pooled by the static table) and
+     * {@code share} of the mean of the other verbs of its first sense in WordNet, when it has any.
+     */
+    float[] verbVector(String verb, double share) {
+        float[] own = table.embed(verb.replace('_', ' '));
+        String[] synonyms = lexicon.synonyms(verb);
+        if (share == 0 || synonyms.length == 0) {
+            return own;
+        }
+        float[] mean = new float[own.length];
+        for (String s : synonyms) {
+            float[] v = unit(table.embed(s.replace('_', ' ')));
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] += v[i];
+            }
+        }
+        mean = unit(mean);
+        float[] a = unit(own);
+        float[] mixed = new float[own.length];
+        for (int i = 0; i < mixed.length; i++) {
+            mixed[i] = (float) ((1 - share) * a[i] + share * mean[i]);
+        }
+        return unit(mixed);
+    }
+
+    /** The vector scaled to unit length (zeros stay zeros). */
+    private static float[] unit(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        norm = Math.sqrt(norm);
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = norm == 0 ? 0 : (float) (v[i] / norm);
+        }
+        return out;
     }
 
     /** The query with its content words read, when the object is: its words beside its verb and words of grammar. */

@@ -9,10 +9,11 @@ package dev.hyperterse.search;
  *                 or changes, in −1..1) times the tool's (its read-only or destructive hint, else its
  *                 verb's, in −1..1)
  * @param verb     weight of the cosine between the query's verb and the tool's (the static table's
- *                 vectors: "make" is near "create", "remove" near "delete")
+ *                 vectors: "make" is near "create", "remove" near "delete"; each verb's vector mixed
+ *                 with its WordNet synonyms' as {@code toolSynonyms} and {@code phraseSynonyms} say)
  * @param number   weight of the number the query names the tool's object in: +1 in the form its
  *                 name has ("which issues are open" and {@code list_issues}), −1 in the other
- *                 ({@code get_issue})
+ *                 ({@code get_issue}), 0 when it names no word of the name
  * @param object   weight of how near the query's content words are to what the tool acts on (its
  *                 name's words beside its action and the words half the catalog's names carry, else
  *                 the words after its description's verb), by the static table's word vectors: the
@@ -25,23 +26,42 @@ package dev.hyperterse.search;
  * @param margin   only tools whose score is within this of the best are moved
  * @param siblings whether only the best tool and its siblings (tools whose names share a word
  *                 beside the action) are moved, so that no unrelated tool rises by a shared verb
+ * @param toolSynonyms   share, in 0..1, of a tool's verb vector that is the mean of the vectors of
+ *                 the other verbs of its first sense in WordNet ({@code create}: {@code make};
+ *                 {@code delete}: {@code cancel}), the rest its own: a tool's verb is its author's
+ *                 term, the synonyms bring in the words an agent says for the same act
+ * @param phraseSynonyms share, in 0..1, of a query's multi-word verb's vector that is its first
+ *                 sense's synonyms' ({@code get_rid_of}: {@code remove}; {@code set_up}:
+ *                 {@code establish}, {@code found}, {@code launch}): the phrase's words pooled say
+ *                 little ("get rid of" is near "get"); a query's one-word verb is read as it is
  */
 public record ActionWeights(double mood, double verb, double number, double object, int few,
-                            double margin, boolean siblings) {
+                            double margin, boolean siblings, double toolSynonyms, double phraseSynonyms) {
 
     /** No action stage. */
     public static final ActionWeights OFF = new ActionWeights(0, 0, 0, 0, 0, 0, false);
     /**
      * What the {@code static} and {@code semantic} rankings use: within the ten best hits, each
-     * tool's score plus 0.1 × mood × the tool's mood plus 0.4 × the cosine of the two verbs decides
-     * their order; no margin, siblings or not. Chosen leave-one-catalog-out on bench/search's real
-     * catalogs (bench/RESULTS.md, "Search quality").
+     * tool's score plus 0.1 × mood × the tool's mood plus 0.4 × the cosine of the two verbs plus
+     * 0.05 × number decides their order; no margin, siblings or not; a tool's verb read a fifth
+     * by its WordNet synonyms, a query's multi-word verb four fifths. Mood and verb chosen
+     * leave-one-catalog-out on bench/search's real catalogs, number and the synonym shares
+     * leave-one-set-out on its sets of catalogs held out whole (bench/RESULTS.md, "Search quality").
      */
-    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false);
+    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0.2, 0.8);
+
+    /** Verbs read by their own vectors alone (no synonyms). */
+    public ActionWeights(double mood, double verb, double number, double object, int few, double margin,
+                         boolean siblings) {
+        this(mood, verb, number, object, few, margin, siblings, 0, 0);
+    }
 
     public ActionWeights {
         if (!(mood >= 0 && verb >= 0 && number >= 0 && object >= 0 && few >= 0 && margin >= 0)) {
             throw new IllegalArgumentException("action weights must be zero or more");
+        }
+        if (!(toolSynonyms >= 0 && toolSynonyms <= 1 && phraseSynonyms >= 0 && phraseSynonyms <= 1)) {
+            throw new IllegalArgumentException("synonym shares must be in 0..1");
         }
     }
 

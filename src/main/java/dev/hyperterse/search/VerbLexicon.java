@@ -12,9 +12,10 @@ import java.util.Map;
 /**
  * English verbs as WordNet 3.1 lists them (bench/search/actions/build_verbs.py writes the resource):
  * every verb, multi-word ones such as {@code get_rid_of} included, whether a word is mostly used as
- * a verb (SemCor's tag counts), and the irregular forms. It tells a verb from other words and leads a
- * form to its verb ("removes", "made"). Read once (about 0.2 MB), immutable after that and safe to
- * share between threads.
+ * a verb (SemCor's tag counts), the irregular forms, and the other verbs of each verb's first sense
+ * (its most frequent: {@code create} and {@code make}, {@code get_rid_of} and {@code remove}). It
+ * tells a verb from other words, leads a form to its verb ("removes", "made") and names a verb's
+ * synonyms. Read once (about 0.5 MB), immutable after that and safe to share between threads.
  */
 final class VerbLexicon {
 
@@ -28,10 +29,13 @@ final class VerbLexicon {
     /** Each verb, and whether it is used as a verb more often than as anything else. */
     private final Map<String, Boolean> lemmas;
     private final Map<String, String> irregular;
+    /** Each verb's first sense's other verbs, for the verbs that have any. */
+    private final Map<String, String[]> synonyms;
 
-    private VerbLexicon(Map<String, Boolean> lemmas, Map<String, String> irregular) {
+    private VerbLexicon(Map<String, Boolean> lemmas, Map<String, String> irregular, Map<String, String[]> synonyms) {
         this.lemmas = lemmas;
         this.irregular = irregular;
+        this.synonyms = synonyms;
     }
 
     /** The lexicon this server ships with, read on first use. */
@@ -54,11 +58,15 @@ final class VerbLexicon {
         }
     }
 
-    /** Lines {@code L lemma 1|0} (mostly a verb or not) and {@code X form lemma}; {@code #} comments. */
+    /**
+     * Lines {@code L lemma 1|0} (mostly a verb or not), {@code X form lemma} and
+     * {@code S lemma synonym…} (the other verbs of its first sense); {@code #} comments.
+     */
     static VerbLexicon read(InputStream stream) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8), 1 << 16);
         Map<String, Boolean> lemmas = new HashMap<>(1 << 15);
         Map<String, String> irregular = new HashMap<>(1 << 12);
+        Map<String, String[]> synonyms = new HashMap<>(1 << 14);
         String line;
         int number = 0;
         while ((line = in.readLine()) != null) {
@@ -75,10 +83,11 @@ final class VerbLexicon {
             switch (line.charAt(0)) {
                 case 'L' -> lemmas.put(word, rest.equals("1"));
                 case 'X' -> irregular.putIfAbsent(word, rest);
+                case 'S' -> synonyms.putIfAbsent(word, rest.split(" "));
                 default -> throw new IOException("line " + number + ": unknown record " + line.charAt(0));
             }
         }
-        return new VerbLexicon(lemmas, irregular);
+        return new VerbLexicon(lemmas, irregular, synonyms);
     }
 
     /**
@@ -130,6 +139,16 @@ final class VerbLexicon {
         return !lemmas.containsKey(lemma) && lemma.startsWith("un") && lemmas.containsKey(lemma.substring(2))
                 ? lemma.substring(2) : null;
     }
+
+    /**
+     * The other verbs of a verb's first sense, the one WordNet lists first ({@code create}:
+     * {@code make}; {@code get_rid_of}: {@code remove}); empty when it has none. Not to be changed.
+     */
+    String[] synonyms(String lemma) {
+        return synonyms.getOrDefault(lemma, NONE);
+    }
+
+    private static final String[] NONE = new String[0];
 
     /** Whether a multi-word verb ({@code get_rid_of}) or a verb of that spelling exists. */
     boolean isVerb(String lemma) {

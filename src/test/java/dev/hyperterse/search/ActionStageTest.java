@@ -130,6 +130,70 @@ class ActionStageTest {
     }
 
     @Test
+    void theDefaultReadsTheNumberTheQueryNamesTheObjectIn() {
+        ToolDef[] issues = {
+                handler("get_issue", "Details of an issue"),
+                handler("list_issues", "Issues of a repository"),
+        };
+        ActionStage stage = new ActionStage(issues, LEXICON, TABLE, ActionWeights.DEFAULT);
+        // a question, no verb: both tools read, and the plural names the list
+        int[] top = {0, 1};
+        double[] score = {0.50, 0.49};
+        stage.reorder(stage.read("which issues are still open"), top, score, 2);
+        assertArrayEquals(new int[] {1, 0}, top);
+        int[] one = {1, 0};
+        double[] oneScore = {0.50, 0.49};
+        stage.reorder(stage.read("what does issue 123 say"), one, oneScore, 2);
+        assertArrayEquals(new int[] {0, 1}, one);
+    }
+
+    @Test
+    void aMultiWordVerbIsReadByItsSynonyms() {
+        // "get rid of": its words pooled are near "get"; WordNet's first sense says remove
+        assertArrayEquals(new String[] {"remove"}, LEXICON.synonyms("get_rid_of"));
+        assertArrayEquals(new String[] {"make"}, LEXICON.synonyms("create"));
+        assertEquals(0, LEXICON.synonyms("notebookish").length);
+        int[] top = {2, 1, 0}; // get_note, delete_note, create_note, as close by their words
+        double[] score = {0.50, 0.50, 0.50};
+        ActionStage stage = stage(ActionWeights.DEFAULT);
+        stage.reorder(stage.read("get rid of that note"), top, score, 3);
+        assertEquals(1, top[0]);
+        int[] plain = {2, 1, 0};
+        ActionStage ownWords = stage(new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0.2, 0));
+        ownWords.reorder(ownWords.read("get rid of that note"), plain, score, 3);
+        assertEquals(2, plain[0]);
+    }
+
+    @Test
+    void aToolsVerbIsReadWithItsSynonyms() {
+        ToolAnnotations reads = new ToolAnnotations(true, false, null, null);
+        ToolDef[] notes = {
+                handler("get_note", "The text of one note").toBuilder().annotations(reads).build(),
+                handler("search_notes", "Notes whose text matches words").toBuilder().annotations(reads).build(),
+        };
+        // "seek" is nearer "get" than "search" in the table; "search" with its synonyms
+        // (seek, look for) is nearer "seek"; both tools read
+        ActionStage stage = new ActionStage(notes, LEXICON, TABLE, ActionWeights.DEFAULT);
+        int[] top = {0, 1};
+        double[] score = {0.50, 0.50};
+        stage.reorder(stage.read("seek anything about the budget"), top, score, 2);
+        assertArrayEquals(new int[] {1, 0}, top);
+        ActionStage ownWords = new ActionStage(notes, LEXICON, TABLE,
+                new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0, 0.8));
+        int[] plain = {0, 1};
+        ownWords.reorder(ownWords.read("seek anything about the budget"), plain, score, 2);
+        assertArrayEquals(new int[] {0, 1}, plain);
+    }
+
+    @Test
+    void synonymSharesAreInZeroToOne() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false, 1.5, 0));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false, 0, -0.1));
+    }
+
+    @Test
     void theObjectTheQueryNamesLiftsTheToolActingOnIt() {
         ToolDef[] cluster = {
                 handler("list_nodes", "List the nodes of the cluster and their status"),
@@ -147,8 +211,8 @@ class ActionStageTest {
         double[] score = {0.52, 0.50, 0.40};
         stage.reorder(q, top, score, 3);
         assertArrayEquals(new int[] {1, 0, 2}, top);
-        // without the object reading the order stays
-        ActionStage without = new ActionStage(cluster, LEXICON, TABLE, ActionWeights.DEFAULT);
+        // without the object reading (nor the number's) the order stays
+        ActionStage without = new ActionStage(cluster, LEXICON, TABLE, new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false));
         int[] kept = {0, 1, 2};
         without.reorder(without.read("which pods are running"), kept, score, 3);
         assertArrayEquals(new int[] {0, 1, 2}, kept);
