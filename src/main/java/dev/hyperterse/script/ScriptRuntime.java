@@ -225,7 +225,7 @@ public final class ScriptRuntime implements ScriptInvoker {
      * it itself; after {@link #prepare}, the server does once it serves.
      */
     public void warmUp() {
-        if (closing.get() || !warmUpBegun.compareAndSet(false, true)) {
+        if (!warmUpBegun.compareAndSet(false, true)) {
             return;
         }
         long started = System.nanoTime();
@@ -273,11 +273,6 @@ public final class ScriptRuntime implements ScriptInvoker {
             LOG.error("scripts: {} could not be loaded: {} (its calls load it again, and answer this error should "
                     + "it persist)", at, failure.getMessage());
         }
-    }
-
-    /** Whether {@link #warmUp()} was called (a call loading its own script does not count). */
-    public boolean warmUpBegun() {
-        return warmUpBegun.get();
     }
 
     /**

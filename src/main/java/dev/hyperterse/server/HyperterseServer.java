@@ -46,10 +46,8 @@ public final class HyperterseServer {
     private static final Logger LOG = LoggerFactory.getLogger(HyperterseServer.class);
     public static final String MCP_PATH = "/mcp";
     /**
-     * How long after it starts serving a server binds the JVM meters and begins loading the scripts
-     * that passed their checks (each a large part of a start's CPU on a small machine), so a new
-     * server's first calls have the machine to themselves; a call that needs a script meanwhile
-     * loads it itself. The search index waits for a client's first tools/list or search (see
+     * How long after it starts serving a server binds the JVM meters (a large part of a start's CPU
+     * on a small machine). The search index waits for a client's first tools/list or search (see
      * {@link Snapshot#startIndexing}).
      */
     static final java.time.Duration BACKGROUND_START = java.time.Duration.ofSeconds(2);
@@ -244,10 +242,9 @@ public final class HyperterseServer {
             return listeners.listen(httpOptions, deadlines::opened, routes)
                     .compose(bound -> {
                         listening.set(bound);
-                        // scripts checked before the start (ServeOptions.scriptsChecked) load from
-                        // BACKGROUND_START on, so that setting up the listeners and the databases, and
-                        // the first calls, had the machine to themselves; scripts checked from now on
-                        // (ServeOptions.scriptChecks) load once they passed, not before that either
+                        // scripts checked before the start load now (ServeOptions.scriptsChecked), so
+                        // that setting up the listeners and the databases had the machine to itself;
+                        // scripts checked from now on (ServeOptions.scriptChecks) load once they passed
                         checkScripts(vertx, options, current, checked);
                         // serving now: the JVM meters are bound in the background, once a new
                         // server's first calls (a client's initialize, tools/list, a call) had the
@@ -315,16 +312,15 @@ public final class HyperterseServer {
 
     /**
      * Runs the scripts' checks the options hold, once (none: done at once), then begins loading the
-     * scripts when they passed (not before {@link #BACKGROUND_START} after listening); {@code checked} completes with the problems found, in the
+     * scripts when they passed; {@code checked} completes with the problems found, in the
      * server's context. Checks that end after a reload replaced the version they were made for
      * no longer count: the reload checked what it serves.
      */
     private static void checkScripts(Vertx vertx, ServeOptions options, CurrentSnapshot current,
                                      Promise<List<ConfigProblem>> checked) {
         Snapshot started = current.peek();
-        long listening = System.nanoTime();
         if (options.scriptChecks() == null) {
-            warmUpInBackground(vertx, current, started, listening);
+            started.warmUpScripts();
             checked.complete(List.of());
             return;
         }
@@ -349,29 +345,11 @@ public final class HyperterseServer {
                     checked.complete(List.of());
                 } else {
                     if (problems.isEmpty()) {
-                        warmUpInBackground(vertx, current, started, listening);
+                        started.warmUpScripts();
                     }
                     checked.complete(problems);
                 }
             }));
-        });
-    }
-
-    /**
-     * Begins loading the started snapshot's scripts {@link #BACKGROUND_START} after the server began
-     * listening (at once when that has passed), unless a reload replaced it meanwhile (a reload
-     * loads its own scripts before it takes over).
-     */
-    private static void warmUpInBackground(Vertx vertx, CurrentSnapshot current, Snapshot started, long listening) {
-        long leftMs = TimeUnit.NANOSECONDS.toMillis(BACKGROUND_START.toNanos() - (System.nanoTime() - listening));
-        if (leftMs <= 0) {
-            started.warmUpScripts();
-            return;
-        }
-        vertx.setTimer(leftMs, id -> {
-            if (current.peek() == started) {
-                started.warmUpScripts();
-            }
         });
     }
 

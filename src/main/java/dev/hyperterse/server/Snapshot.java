@@ -316,11 +316,6 @@ public final class Snapshot {
         }
     }
 
-    /** Whether this snapshot began loading its scripts ({@link #warmUpScripts()}); false when it has none. */
-    public boolean scriptsWarmUpBegun() {
-        return scripts.runtime() != null && scripts.runtime().warmUpBegun();
-    }
-
     /**
      * Where this snapshot's scripts are: {@code loading} (their calls wait), {@code ready}, or
      * {@code failed} (one could not be loaded: its calls load it themselves and answer the reason);

@@ -86,36 +86,6 @@ class ScriptsLoadWhileServingTest {
         }
     }
 
-    /**
-     * The scripts begin loading only once the server has served for a while, so its first calls
-     * have the machine to themselves; a call to a script meanwhile loads its own.
-     */
-    @Test
-    void theScriptsBeginLoadingOnlyAfterTheFirstCallsHadTheMachine() throws Exception {
-        project();
-        RunningServer.writeTool(dir, "quick", "description: a quick script\nhandler: ./handler.js\n");
-        ProjectFiles.write(dir, "app/tools/quick/handler.js", "export default () => ({ quick: true });\n");
-        try (RunningServer server = start(dir)) {
-            long listening = System.nanoTime();
-            assertFalse(snapshot(server).scriptsWarmUpBegun(), "nothing loads as the server begins to serve");
-            RawHttp http = new RawHttp(server.baseUrl());
-            assertEquals(new JsonArray().add(new JsonObject().put("one", 1)), http.rows("db-one", new JsonObject()));
-            assertEquals(new JsonArray().add(new JsonObject().put("quick", true)), http.rows("quick", new JsonObject()),
-                    "a call loads its own script meanwhile");
-            if (System.nanoTime() - listening < HyperterseServer.BACKGROUND_START.toNanos() - 200_000_000L) {
-                assertFalse(snapshot(server).scriptsWarmUpBegun(), "the others wait for the background start");
-            }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!snapshot(server).scriptsWarmUpBegun() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertTrue(snapshot(server).scriptsWarmUpBegun(), "the warm-up begins after the background start");
-            assertTrue((System.nanoTime() - listening) >= HyperterseServer.BACKGROUND_START.toNanos() - 100_000_000L);
-            snapshot(server).scriptsReady().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-            assertEquals("ready", scriptsStatus(http));
-        }
-    }
-
     @Test
     void aCallWithAShortLimitWaitsForItsScriptThenHasItsWholeLimit() throws Exception {
         project();
