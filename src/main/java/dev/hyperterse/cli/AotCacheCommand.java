@@ -301,7 +301,7 @@ final class AotCacheCommand implements Callable<Integer> {
 
     /**
      * For a project with scripts (its server logged their checks), waits until the server logged
-     * that it loaded them: it does so in the background a moment after it begins to serve, and the
+     * that it loaded them: it does so in the background once they passed their checks, and the
      * cache should hold what that loads. Ends at the time limit, saying so.
      */
     static void awaitScriptsLoaded(List<String> log, long timeoutSeconds, PrintWriter err) throws InterruptedException {
