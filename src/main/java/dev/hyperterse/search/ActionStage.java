@@ -301,32 +301,18 @@ final class ActionStage {
         }
         float[] mean = new float[own.length];
         for (String s : synonyms) {
-            float[] v = unit(table.embed(s.replace('_', ' ')));
+            float[] v = SemanticRanking.unit(table.embed(s.replace('_', ' ')));
             for (int i = 0; i < mean.length; i++) {
                 mean[i] += v[i];
             }
         }
-        mean = unit(mean);
-        float[] a = unit(own);
+        mean = SemanticRanking.unit(mean);
+        float[] a = SemanticRanking.unit(own);
         float[] mixed = new float[own.length];
         for (int i = 0; i < mixed.length; i++) {
             mixed[i] = (float) ((1 - share) * a[i] + share * mean[i]);
         }
-        return unit(mixed);
-    }
-
-    /** The vector scaled to unit length (zeros stay zeros). */
-    private static float[] unit(float[] v) {
-        double norm = 0;
-        for (float x : v) {
-            norm += x * x;
-        }
-        norm = Math.sqrt(norm);
-        float[] out = new float[v.length];
-        for (int i = 0; i < v.length; i++) {
-            out[i] = norm == 0 ? 0 : (float) (v[i] / norm);
-        }
-        return out;
+        return SemanticRanking.unit(mixed);
     }
 
     /** The query with its content words read, when the object is: its words beside its verb and words of grammar. */

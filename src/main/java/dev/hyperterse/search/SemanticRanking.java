@@ -332,8 +332,11 @@ final class SemanticRanking {
         return (double) ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
     }
 
-    /** The vector scaled to length 1 (a model's output usually is already). */
-    private static float[] unit(float[] vector) {
+    /**
+     * The vector scaled to length 1 (a model's output usually is already: then, or when it is all
+     * zeros, the same array); never to be written to, as it may be the argument.
+     */
+    static float[] unit(float[] vector) {
         double norm = 0;
         for (float v : vector) {
             norm += v * v;
