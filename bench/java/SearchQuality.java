@@ -175,8 +175,9 @@ public final class SearchQuality {
                 : List.of(System.getenv("SPLITS").split(","));
         if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null
                 || System.getenv("FRESH3_ONLY") != null || System.getenv("FRESH4_ONLY") != null
-                || System.getenv("FRESH5_ONLY") != null) {
-            heldOutWhole(md, dir, System.getenv("FRESH5_ONLY") != null ? "fresh5"
+                || System.getenv("FRESH5_ONLY") != null || System.getenv("FRESH6_ONLY") != null) {
+            heldOutWhole(md, dir, System.getenv("FRESH6_ONLY") != null ? "fresh6"
+                    : System.getenv("FRESH5_ONLY") != null ? "fresh5"
                     : System.getenv("FRESH4_ONLY") != null ? "fresh4"
                     : System.getenv("FRESH3_ONLY") != null ? "fresh3"
                     : System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
@@ -205,7 +206,7 @@ public final class SearchQuality {
         Path sealedFile = dir.resolve("sealed.txt");
         Set<String> sealed = Files.exists(sealedFile) ? Set.copyOf(Files.readAllLines(sealedFile).stream()
                 .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) : Set.of();
-        for (String set : List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5")) {
+        for (String set : List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")) {
             if (sealed.contains(set)) {
                 md.append("\n(`").append(set).append("` is sealed in `bench/search/sealed.txt`: not ranked by a full run.)\n");
             } else {
@@ -271,7 +272,8 @@ public final class SearchQuality {
      * a second such set, handled like {@code fresh}) or {@code fresh3} (catalogs/fresh3/, intents-fresh3.txt,
      * examples/fresh3/: a third, handled the same) or {@code fresh4} (catalogs/fresh4/, intents-fresh4.txt,
      * examples/fresh4/: a fourth, handled the same) or {@code fresh5} (catalogs/fresh5/, intents-fresh5.txt,
-     * examples/fresh5/: a fifth, handled the same). For these five, {@code static}
+     * examples/fresh5/: a fifth, handled the same) or {@code fresh6} (catalogs/fresh6/, intents-fresh6.txt,
+     * examples/fresh6/: a sixth, handled the same). For these six, {@code static}
      * and {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
@@ -298,7 +300,9 @@ public final class SearchQuality {
         }
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
-        md.append(set.equals("fresh5")
+        md.append(set.equals("fresh6")
+                ? "\n### A sixth fresh set held out whole, fresh6 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                : set.equals("fresh5")
                 ? "\n### A fifth fresh set held out whole, fresh5 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : set.equals("fresh4")
                 ? "\n### A fourth fresh set held out whole, fresh4 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
@@ -362,7 +366,8 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        String missesFile = System.getenv(set.equals("fresh5") ? "FRESH5_MISSES"
+        String missesFile = System.getenv(set.equals("fresh6") ? "FRESH6_MISSES"
+                : set.equals("fresh5") ? "FRESH5_MISSES"
                 : set.equals("fresh4") ? "FRESH4_MISSES"
                 : set.equals("fresh3") ? "FRESH3_MISSES" : set.equals("fresh2") ? "FRESH2_MISSES"
                 : fresh ? "FRESH_MISSES" : "UNSEEN_MISSES");

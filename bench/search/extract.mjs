@@ -128,6 +128,27 @@
 //   @answerai/confluence-mcp 1.0.0 lists 9 tools; resend-mcp 2.22.0 lists 105; listed offline but left out
 //   to keep five domains from five authors near 230 tools: @bitwarden/mcp-server 2026.7.0 (59 tools, a
 //   password manager))
+// The sixth fresh set, fresh6 (bench/search/catalogs/fresh6/: intents and examples written and committed
+// before any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh6
+// (cd bench/out/npm-fresh6/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   grafana: @leval/mcp-grafana@1.1.7    bitwarden: @bitwarden/mcp-server@2026.7.0    discord: mcp-discord@1.3.4
+//   trello: @delorenj/mcp-server-trello@1.8.1    backlog: backlog-mcp-server@0.20.4
+//   GRAFANA_URL=http://127.0.0.1:9 GRAFANA_SERVICE_ACCOUNT_TOKEN=unused node extract.mjs grafana.json NOTE -- \
+//     node node_modules/@leval/mcp-grafana/dist/cli.js
+//   BW_SESSION=unused node extract.mjs bitwarden.json NOTE -- node node_modules/@bitwarden/mcp-server/dist/index.js
+//   DISCORD_TOKEN=unused node extract.mjs discord.json NOTE -- node node_modules/mcp-discord/build/index.js
+//   TRELLO_API_KEY=unused TRELLO_TOKEN=unused node extract.mjs trello.json NOTE -- \
+//     node node_modules/@delorenj/mcp-server-trello/build/index.js
+//     (its package names Bun in engines; it lists its tools under Node.js 20)
+//   BACKLOG_DOMAIN=unused.backlog.com BACKLOG_API_KEY=unused node extract.mjs backlog.json NOTE -- \
+//     node node_modules/backlog-mcp-server/build/index.js
+//     (its package asks for Node.js 22; it lists its tools under 20. All toolsets, the default: 63 tools,
+//     over the 60 aimed at, kept as the one large catalog and the issue tracker)
+//   (tried and left out: mcp-atlassian 2.1.0 does not start (its jsdom import is missing); @azure-devops/mcp
+//   2.10.0 does not start with --ignore-scripts (keytar's native module is not built); supabase-mcp 1.5.0
+//   needs Node.js 22's WebSocket; @coolver/home-assistant-mcp 3.2.31 needs its Home Assistant add-on's URL and
+//   key; listed offline but left out: @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools), shopify-mcp 1.0.8
+//   (14), @vapi-ai/mcp-server 0.0.11 (13), @netlify/mcp 1.15.1 (9), @instantdb/mcp 1.0.67 (7))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
