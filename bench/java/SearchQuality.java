@@ -173,14 +173,10 @@ public final class SearchQuality {
         // SPLITS=dev while choosing: the held-out intents are not ranked at all
         List<String> splits = System.getenv("SPLITS") == null ? List.of("dev", "heldout")
                 : List.of(System.getenv("SPLITS").split(","));
-        if (System.getenv("FRESH_ONLY") != null || System.getenv("FRESH2_ONLY") != null
-                || System.getenv("FRESH3_ONLY") != null || System.getenv("FRESH4_ONLY") != null
-                || System.getenv("FRESH5_ONLY") != null || System.getenv("FRESH6_ONLY") != null) {
-            heldOutWhole(md, dir, System.getenv("FRESH6_ONLY") != null ? "fresh6"
-                    : System.getenv("FRESH5_ONLY") != null ? "fresh5"
-                    : System.getenv("FRESH4_ONLY") != null ? "fresh4"
-                    : System.getenv("FRESH3_ONLY") != null ? "fresh3"
-                    : System.getenv("FRESH2_ONLY") != null ? "fresh2" : "fresh");
+        String only = FRESH_SETS.stream().filter(set -> System.getenv(variable(set, "ONLY")) != null)
+                .reduce((first, later) -> later).orElse(null);
+        if (only != null) {
+            heldOutWhole(md, dir, only);
             Files.writeString(out, md.toString());
             System.out.print(md);
             return;
@@ -206,7 +202,7 @@ public final class SearchQuality {
         Path sealedFile = dir.resolve("sealed.txt");
         Set<String> sealed = Files.exists(sealedFile) ? Set.copyOf(Files.readAllLines(sealedFile).stream()
                 .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) : Set.of();
-        for (String set : List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")) {
+        for (String set : FRESH_SETS) {
             if (sealed.contains(set)) {
                 md.append("\n(`").append(set).append("` is sealed in `bench/search/sealed.txt`: not ranked by a full run.)\n");
             } else {
@@ -264,6 +260,16 @@ public final class SearchQuality {
         heldOutWhole(md, dir, "unseen");
     }
 
+    /** The sets of fresh catalogs held out whole, in the order they were made. */
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6");
+    /** How each set after the first is named in its heading, by its place in {@link #FRESH_SETS}. */
+    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth");
+
+    /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
+    private static String variable(String set, String suffix) {
+        return set.toUpperCase(java.util.Locale.ROOT) + "_" + suffix;
+    }
+
     /**
      * A set of catalogs held out whole: {@code unseen} (catalogs/unseen/, intents-unseen.txt,
      * examples/unseen/) or {@code fresh} (catalogs/fresh/, intents-fresh.txt, examples/fresh/: held
@@ -300,16 +306,10 @@ public final class SearchQuality {
         }
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
-        md.append(set.equals("fresh6")
-                ? "\n### A sixth fresh set held out whole, fresh6 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
-                : set.equals("fresh5")
-                ? "\n### A fifth fresh set held out whole, fresh5 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
-                : set.equals("fresh4")
-                ? "\n### A fourth fresh set held out whole, fresh4 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
-                : set.equals("fresh3")
-                ? "\n### A third fresh set held out whole, fresh3 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
-                : set.equals("fresh2")
-                ? "\n### A second fresh set held out whole, fresh2 (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+        int ordinal = FRESH_SETS.indexOf(set);
+        md.append(ordinal > 0
+                ? "\n### A " + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
+                        + " (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : fresh
                 ? "\n### Fresh catalogs held out whole (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
                 : "\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
@@ -366,11 +366,7 @@ public final class SearchQuality {
             perCatalog.append('\n');
         }
         md.append(perCatalog);
-        String missesFile = System.getenv(set.equals("fresh6") ? "FRESH6_MISSES"
-                : set.equals("fresh5") ? "FRESH5_MISSES"
-                : set.equals("fresh4") ? "FRESH4_MISSES"
-                : set.equals("fresh3") ? "FRESH3_MISSES" : set.equals("fresh2") ? "FRESH2_MISSES"
-                : fresh ? "FRESH_MISSES" : "UNSEEN_MISSES");
+        String missesFile = System.getenv(variable(set, "MISSES"));
         if (missesFile != null) {
             Files.writeString(Path.of(missesFile), missLines.toString());
         }
