@@ -147,7 +147,8 @@ final class AotCacheCommand implements Callable<Integer> {
         }
         List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<String> endpoint = new CompletableFuture<>();
-        Thread reader = new Thread(() -> readLog(server, log, endpoint), "aot-cache-log");
+        ScriptLines scripts = new ScriptLines();
+        Thread reader = new Thread(() -> readLog(server, log, endpoint, scripts), "aot-cache-log");
         reader.setDaemon(true);
         reader.start();
         String url;
@@ -163,7 +164,7 @@ final class AotCacheCommand implements Callable<Integer> {
         try {
             awaitScriptsChecked(url, timeoutSeconds);
             exercise(url, training, sent, err);
-            awaitScriptsLoaded(log, timeoutSeconds, err);
+            awaitScriptsLoaded(scripts, timeoutSeconds, err);
         } catch (IOException | RuntimeException e) {
             server.destroyForcibly();
             err.println("training calls to " + url + " failed: " + e.getMessage() + "; the server's output:");
@@ -255,12 +256,14 @@ final class AotCacheCommand implements Callable<Integer> {
         return parsed;
     }
 
-    private static void readLog(Process server, List<String> log, CompletableFuture<String> endpoint) {
+    private static void readLog(Process server, List<String> log, CompletableFuture<String> endpoint,
+                                ScriptLines scripts) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(server.getInputStream(),
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 log.add(line);
+                scripts.read(line);
                 Matcher m = SERVING.matcher(line);
                 if (m.find()) {
                     endpoint.complete(m.group(1));
@@ -299,23 +302,28 @@ final class AotCacheCommand implements Callable<Integer> {
         }
     }
 
+    /** What the training server's log said of the project's scripts, read line by line as it comes. */
+    static final class ScriptLines {
+        private volatile boolean checked;
+        private volatile boolean loaded;
+
+        void read(String line) {
+            if (SCRIPTS_CHECKED.matcher(line).find()) {
+                checked = true;
+            } else if (SCRIPTS_LOADED.matcher(line).find()) {
+                loaded = true;
+            }
+        }
+    }
+
     /**
      * For a project with scripts (its server logged their checks), waits until the server logged
      * that it loaded them: it does so in the background once they passed their checks, and the
      * cache should hold what that loads. Ends at the time limit, saying so.
      */
-    static void awaitScriptsLoaded(List<String> log, long timeoutSeconds, PrintWriter err) throws InterruptedException {
+    static void awaitScriptsLoaded(ScriptLines scripts, long timeoutSeconds, PrintWriter err) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        while (true) {
-            boolean checked;
-            boolean loaded;
-            synchronized (log) {
-                checked = log.stream().anyMatch(l -> SCRIPTS_CHECKED.matcher(l).find());
-                loaded = log.stream().anyMatch(l -> SCRIPTS_LOADED.matcher(l).find());
-            }
-            if (!checked || loaded) {
-                return;
-            }
+        while (scripts.checked && !scripts.loaded) {
             if (System.nanoTime() >= until) {
                 err.println("training: the scripts were not all loaded within " + timeoutSeconds
                         + " s; the cache holds what was loaded by then");

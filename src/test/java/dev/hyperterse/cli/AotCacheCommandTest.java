@@ -98,25 +98,26 @@ class AotCacheCommandTest {
         }
     }
 
-    /** The training waits for the scripts' loading, which a server begins a moment after it serves. */
+    /** The training waits for the scripts' loading, which a server begins once their checks passed. */
     @Test
     void trainingWaitsForTheScriptsToLoadWhenTheProjectHasSome() throws Exception {
         java.io.StringWriter said = new java.io.StringWriter();
         java.io.PrintWriter err = new java.io.PrintWriter(said, true);
-        List<String> noScripts = new java.util.ArrayList<>(List.of("12:00:00.000 INFO  HyperterseServer - serving"));
+        AotCacheCommand.ScriptLines noScripts = new AotCacheCommand.ScriptLines();
+        noScripts.read("12:00:00.000 INFO  HyperterseServer - serving");
         long t0 = System.nanoTime();
         AotCacheCommand.awaitScriptsLoaded(noScripts, 30, err);
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "no scripts: nothing to wait for");
 
-        List<String> log = java.util.Collections.synchronizedList(new java.util.ArrayList<>(List.of(
-                "12:00:00.100 INFO  ToolAssembly - scripts: 2 checked in 11 ms (2 unchanged since a check that passed, 0 loaded)")));
+        AotCacheCommand.ScriptLines log = new AotCacheCommand.ScriptLines();
+        log.read("12:00:00.100 INFO  ToolAssembly - scripts: 2 checked in 11 ms (2 unchanged since a check that passed, 0 loaded)");
         Thread later = new Thread(() -> {
             try {
                 Thread.sleep(700);
             } catch (InterruptedException e) {
                 return;
             }
-            log.add("12:00:02.500 INFO  ScriptRuntime - scripts: 2 ready in 480 ms (loaded and warmed on 1 thread)");
+            log.read("12:00:02.500 INFO  ScriptRuntime - scripts: 2 ready in 480 ms (loaded and warmed on 1 thread)");
         });
         t0 = System.nanoTime();
         later.start();
@@ -125,7 +126,8 @@ class AotCacheCommandTest {
         assertTrue(waited >= 600_000_000L && waited < 20_000_000_000L, "waited " + waited / 1_000_000 + " ms");
         assertEquals("", said.toString());
 
-        List<String> never = new java.util.ArrayList<>(List.of("{\"message\":\"scripts: 1 checked in 9 ms\"}"));
+        AotCacheCommand.ScriptLines never = new AotCacheCommand.ScriptLines();
+        never.read("{\"message\":\"scripts: 1 checked in 9 ms\"}");
         AotCacheCommand.awaitScriptsLoaded(never, 1, err);
         assertTrue(said.toString().contains("the scripts were not all loaded within 1 s"), said.toString());
     }
