@@ -149,6 +149,34 @@
 //   needs Node.js 22's WebSocket; @coolver/home-assistant-mcp 3.2.31 needs its Home Assistant add-on's URL and
 //   key; listed offline but left out: @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools), shopify-mcp 1.0.8
 //   (14), @vapi-ai/mcp-server 0.0.11 (13), @netlify/mcp 1.15.1 (9), @instantdb/mcp 1.0.67 (7))
+// The seventh fresh set, fresh7 (bench/search/catalogs/fresh7/: intents and examples written and committed
+// before any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh7
+// (cd bench/out/npm-fresh7/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   wordpress: mcp-wordpress@3.3.35    azure-devops: @tiberriver256/mcp-server-azure-devops@0.1.48
+//   n8n: @illuminaresolutions/n8n-mcp-server@1.0.1    strava: @r-huijts/strava-mcp-server@1.2.1
+//   ssh: mcp-ssh-manager@3.8.5
+//   WORDPRESS_SITE_URL=https://unused.example.com WORDPRESS_USERNAME=unused WORDPRESS_APP_PASSWORD="unused unused unused" \
+//     node extract.mjs wordpress.json NOTE -- node node_modules/mcp-wordpress/bin/mcp-wordpress.js
+//     (it refuses an http:// or loopback site URL at start; it lists its tools without reaching the https one)
+//   AZURE_DEVOPS_ORG_URL=http://127.0.0.1:9/unused AZURE_DEVOPS_AUTH_METHOD=pat AZURE_DEVOPS_PAT=unused \
+//     node extract.mjs azure-devops.json NOTE -- node node_modules/@tiberriver256/mcp-server-azure-devops/dist/index.js
+//   N8N_HOST=http://127.0.0.1:9 N8N_API_KEY=unused node extract.mjs n8n.json NOTE -- \
+//     node node_modules/@illuminaresolutions/n8n-mcp-server/build/index.js
+//   STRAVA_ACCESS_TOKEN=unused node extract.mjs strava.json NOTE -- \
+//     node node_modules/@r-huijts/strava-mcp-server/dist/server.js
+//     (24 tools, a little under the ~25 aimed at, kept as the one small catalog and the fitness domain)
+//   node extract.mjs ssh.json NOTE -- node node_modules/mcp-ssh-manager/src/index.js
+//     (lists its tools with no server configured)
+//   (tried and left out: meta-ads-mcp 1.1.0 checks its access token with Meta at start and exits offline;
+//   @ashwinighuge/jenkins-mcp-server 1.0.7 runs a Python server that needs Python 3.12 (here 3.11);
+//   @jerichosequitin/metabase-mcp 1.1.7 and discogs-mcp-server 0.5.7 do not install offline (a dependency
+//   comes from a CDN or a git host); listed offline but left out: @zereight/mcp-gitlab 2.1.64 (118 tools),
+//   @robinson_ai_systems/vercel-mcp 1.0.1 (150), mcp-jira-cloud 4.4.0 (91), @nexus2520/jira-mcp-server 1.2.0
+//   (6), youtube-data-mcp-server 1.0.16 (9), @takescake/1password-mcp 4.0.2 (15), and to keep five domains
+//   from five authors: @node2flow/n8n-management-mcp 1.0.9 (27, n8n again), @paddle/paddle-mcp 0.1.6 (63,
+//   payments, Stripe's domain in fresh), @shortcut/mcp 0.25.0 (56, an issue tracker), quickbooks-mcp 0.11.0
+//   (39, accounting, Xero's domain in fresh4), @jasontanswe/railway-mcp 1.3.0 (38, app hosting, Coolify's
+//   domain in fresh5))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
