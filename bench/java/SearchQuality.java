@@ -19,6 +19,9 @@
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
 // STATIC_VARIANTS="label=TABLE_FILE:BM25_SHARE,..." adds columns for other tables
 // (bench/search/distill/table.py writes them) at other BM25 shares.
+// ACTION_WEIGHTS (as for ACTION_MISSES) sets the action stage of the static and semantic columns (else
+// the shipped one); TUNE_SETS=1 chooses among action weights (TUNE_SETS_GRID, ;-separated) leave-one-set-out
+// over the sets held out whole that have been read, and prints its tables (see tuneSets).
 // LATENCY_ONLY=1 times static over the mixed catalog alone (ACTION_WEIGHTS as for ACTION_MISSES),
 // and TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
 // (catalog IDF, query prior, max share, each point with its own floor), both leave-one-catalog-out
@@ -141,6 +144,10 @@ public final class SearchQuality {
         }
         if (System.getenv("TUNE_ACTIONS") != null) {
             tuneActions(catalogs, intents, dir);
+            return;
+        }
+        if (System.getenv("TUNE_SETS") != null) {
+            tuneSets(dir);
             return;
         }
         if (System.getenv("TUNE_POOLING") != null) {
@@ -508,16 +515,22 @@ public final class SearchQuality {
 
     /**
      * ACTION_WEIGHTS: mood,verb,number,few,margin,siblings or mood,verb,number,object,few,margin,siblings
-     * (verbs by their own vectors), or those seven and toolSynonyms,phraseSynonyms (unset: the action
-     * stage off).
+     * (verbs by their own vectors), or those seven and toolSynonyms,phraseSynonyms, or those nine and
+     * reach (unset: the action stage off).
      */
     private static ActionWeights actionWeights() {
-        String[] w = System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false").split(",");
+        return actionWeights(System.getenv().getOrDefault("ACTION_WEIGHTS", "0,0,0,0,0,false"));
+    }
+
+    /** Weights written as ACTION_WEIGHTS is. */
+    private static ActionWeights actionWeights(String spec) {
+        String[] w = spec.split(",");
         int o = w.length >= 7 ? 1 : 0;
         return new ActionWeights(Double.parseDouble(w[0]), Double.parseDouble(w[1]),
                 Double.parseDouble(w[2]), o == 1 ? Double.parseDouble(w[3]) : 0, Integer.parseInt(w[3 + o]),
                 Double.parseDouble(w[4 + o]), Boolean.parseBoolean(w[5 + o]),
-                w.length == 9 ? Double.parseDouble(w[7]) : 0, w.length == 9 ? Double.parseDouble(w[8]) : 0);
+                w.length >= 9 ? Double.parseDouble(w[7]) : 0, w.length >= 9 ? Double.parseDouble(w[8]) : 0,
+                w.length == 10 ? Integer.parseInt(w[9]) : 0);
     }
 
     /**
@@ -592,6 +605,117 @@ public final class SearchQuality {
                     f[0] / f[4], f[1] / f[4], f[2] / f[4], f[3] / f[4], f[6], f[5]));
         }
         System.out.printf("%n%s %s%n%s", semantic ? "semantic" : "static", weights, summary);
+    }
+
+    /**
+     * TUNE_SETS=1: {@code static} with each of the action weights TUNE_SETS_GRID lists (separated
+     * by {@code ;}, each written as ACTION_WEIGHTS is) over the read sets held out whole (TUNE_SETS_SETS,
+     * comma-separated; default unseen and every fresh set not in sealed.txt): MRR@10 per set and
+     * pooled per point, then leave-one-set-out: for each set, the point that ranks the other sets'
+     * intents best (pooled MRR@10; the first point, the baseline, unless another beats it), applied
+     * to it. Each intent's rank per point goes to TUNE_SETS_RANKS when set.
+     */
+    private static void tuneSets(Path dir) throws Exception {
+        List<String> specs = List.of(System.getenv("TUNE_SETS_GRID").split(";"));
+        Path sealedFile = dir.resolve("sealed.txt");
+        Set<String> sealed = Files.exists(sealedFile) ? Set.copyOf(Files.readAllLines(sealedFile).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) : Set.of();
+        List<String> sets = new ArrayList<>();
+        if (System.getenv("TUNE_SETS_SETS") != null) {
+            sets.addAll(List.of(System.getenv("TUNE_SETS_SETS").split(",")));
+        } else {
+            sets.add("unseen");
+            FRESH_SETS.stream().filter(s -> !sealed.contains(s)).forEach(sets::add);
+        }
+        // per set, per point: sum of reciprocal ranks, top-1, recall@10; and the count
+        double[][][] sums = new double[sets.size()][specs.size()][3];
+        int[] counts = new int[sets.size()];
+        StringBuilder ranks = new StringBuilder();
+        for (int s = 0; s < sets.size(); s++) {
+            String set = sets.get(s);
+            Map<String, List<ToolDef>> catalogs = new LinkedHashMap<>();
+            try (var files = Files.list(dir.resolve("catalogs/" + set))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                    catalogs.put(file.getFileName().toString().replace(".json", ""),
+                            catalogTools(new JsonObject(Files.readString(file))));
+                }
+            }
+            List<Intent> intents = readIntents(dir.resolve("intents-" + set + ".txt"));
+            counts[s] = intents.size();
+            for (int p = 0; p < specs.size(); p++) {
+                ActionWeights weights = actionWeights(specs.get(p));
+                Map<String, SearchIndex> indexes = new LinkedHashMap<>();
+                for (var e : catalogs.entrySet()) {
+                    SearchIndex index = new SearchIndex(e.getValue(), DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                    index.embedToolsStatically(weights);
+                    indexes.put(e.getKey(), index);
+                }
+                for (int i = 0; i < intents.size(); i++) {
+                    Intent intent = intents.get(i);
+                    List<SearchHit> hits = indexes.get(intent.catalog()).search(intent.text());
+                    int rank = 0;
+                    for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+                        if (intent.expected().contains(hits.get(r).name())) {
+                            rank = r + 1;
+                            break;
+                        }
+                    }
+                    sums[s][p][0] += rank == 0 ? 0 : 1.0 / rank;
+                    sums[s][p][1] += rank == 1 ? 1 : 0;
+                    sums[s][p][2] += rank == 0 ? 0 : 1;
+                    ranks.append(p).append('\t').append(set).append('\t').append(i).append('\t').append(rank)
+                            .append('\t').append(intent.text()).append('\t')
+                            .append(String.join(",", intent.expected())).append('\t')
+                            .append(String.join(",", hits.stream().limit(DEPTH).map(SearchHit::name).toList()))
+                            .append('\n');
+                }
+            }
+            System.err.println("tune-sets: " + set + " ranked");
+        }
+        if (System.getenv("TUNE_SETS_RANKS") != null) {
+            Files.writeString(Path.of(System.getenv("TUNE_SETS_RANKS")), ranks.toString());
+        }
+        int total = java.util.Arrays.stream(counts).sum();
+        StringBuilder out = new StringBuilder("| point | weights |");
+        sets.forEach(set -> out.append(' ').append(set).append(" |"));
+        out.append(" pooled MRR@10 / top-1 / recall@10 |\n");
+        for (int p = 0; p < specs.size(); p++) {
+            out.append("| ").append(p).append(" | ").append(specs.get(p)).append(" |");
+            double[] pooled = new double[3];
+            for (int s = 0; s < sets.size(); s++) {
+                out.append(String.format(" %.4f |", sums[s][p][0] / counts[s]));
+                for (int k = 0; k < 3; k++) {
+                    pooled[k] += sums[s][p][k];
+                }
+            }
+            out.append(String.format(" %.4f / %.3f / %.3f |%n", pooled[0] / total, pooled[1] / total, pooled[2] / total));
+        }
+        out.append("\nLeave one set out (each set: the point best on the others' pooled MRR@10, point 0 unless beaten):\n\n"
+                + "| held out | chosen | MRR@10 at point 0 | at the chosen point | change |\n");
+        double before = 0;
+        double after = 0;
+        for (int s = 0; s < sets.size(); s++) {
+            final int held = s;
+            List<Integer> points = new ArrayList<>();
+            for (int p = 1; p < specs.size(); p++) {
+                points.add(p);
+            }
+            int chosen = chosen(0, points, p -> {
+                double sum = 0;
+                for (int o = 0; o < sets.size(); o++) {
+                    sum += o == held ? 0 : sums[o][p][0];
+                }
+                return sum;
+            });
+            before += sums[s][0][0];
+            after += sums[s][chosen][0];
+            out.append(String.format("| %s | %d | %.4f | %.4f | %+.4f |%n", sets.get(s), chosen,
+                    sums[s][0][0] / counts[s], sums[s][chosen][0] / counts[s],
+                    (sums[s][chosen][0] - sums[s][0][0]) / counts[s]));
+        }
+        out.append(String.format("| **pooled** | | %.4f | %.4f | %+.4f |%n", before / total, after / total,
+                (after - before) / total));
+        System.out.print(out);
     }
 
     /**
@@ -1085,6 +1209,13 @@ public final class SearchQuality {
         if (EMBEDDER != null) {
             variants.add(new Variant("semantic alone", SearchRanking.SEMANTIC, RankFusion.DEFAULT, 0));
             variants.add(new Variant("semantic", SearchRanking.SEMANTIC, RankFusion.DEFAULT));
+        }
+        // ACTION_WEIGHTS (as for ACTION_MISSES): static and semantic rank with that action stage instead
+        // of the shipped one, so one jar ranks as main did and as a candidate does
+        if (System.getenv("ACTION_WEIGHTS") != null) {
+            ActionWeights weights = actionWeights();
+            variants.replaceAll(v -> v.label().equals("static") || v.label().equals("semantic")
+                    ? v.withActions(v.label(), weights) : v);
         }
         // exploration: STATIC_VARIANTS="label=table-file:bm25-share,..." ranks with static tables from files
         String extra = System.getenv("STATIC_VARIANTS");

@@ -43,10 +43,12 @@ import java.util.Set;
  * in a database's tools says less than {@code index}): "which pods are running" is nearer
  * {@code list_pods} than {@code list_nodes}.</li>
  * </ul>
- * Only the first few hits whose score is within a margin of the best move, and (as the weights
+ * Only the first few tools whose score is within a margin of the best move, and (as the weights
  * say) only the best tool and its siblings, tools whose names share a word beside the action: they
  * are sorted again among the places they hold, so no other tool moves and every place keeps its
- * score. Verbs are told from other words by WordNet's list of verbs ({@link VerbLexicon}). Built
+ * score. The ranking may hand the stage more tools than the hits asked for, and tools below its
+ * floor ({@link ActionWeights#reach}): a tool that does what the query asks then rises into the
+ * hits from below them, taking a place and its score, and the one it displaces drops out. Verbs are told from other words by WordNet's list of verbs ({@link VerbLexicon}). Built
  * once per snapshot; immutable and safe to share between threads.
  */
 final class ActionStage {

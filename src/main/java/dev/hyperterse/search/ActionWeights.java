@@ -21,8 +21,8 @@ package dev.hyperterse.search;
  *                 cosine to an object word, each word weighted by how rare it is among the catalog's
  *                 names, in 0..1 ("which pods are running" nearer {@code list_pods} than
  *                 {@code list_nodes}); 0 by default, as it did not rank the bench's catalogs better
- * @param few      only tools among the first this many hits are moved (and never past the hits
- *                 asked for), so a tool below them never enters them
+ * @param few      only tools among the first this many the ranking finds are moved: among the hits
+ *                 asked for, or as far as {@code reach} reads when it reads further
  * @param margin   only tools whose score is within this of the best are moved
  * @param siblings whether only the best tool and its siblings (tools whose names share a word
  *                 beside the action) are moved, so that no unrelated tool rises by a shared verb
@@ -34,30 +34,46 @@ package dev.hyperterse.search;
  *                 sense's synonyms' ({@code get_rid_of}: {@code remove}; {@code set_up}:
  *                 {@code establish}, {@code found}, {@code launch}): the phrase's words pooled say
  *                 little ("get rid of" is near "get"); a query's one-word verb is read as it is
+ * @param reach    how many of the ranking's best tools the stage reads when fewer hits are asked
+ *                 for (0: the hits asked for alone): a tool just below them, or below the ranking's
+ *                 floor, that does what the query asks (it reads, or has the query's verb) may be
+ *                 moved into them, as far as {@code few} allows, and the tool it displaces leaves
+ *                 them. Every place keeps its score and the places below the floor are no hits, so
+ *                 the hits' scores, and how many there are, stay what the ranking gave ("which
+ *                 deployments are running in the cluster": {@code kubectl_get}, below the first ten by its
+ *                 words, rises into them as a tool that reads)
  */
 public record ActionWeights(double mood, double verb, double number, double object, int few,
-                            double margin, boolean siblings, double toolSynonyms, double phraseSynonyms) {
+                            double margin, boolean siblings, double toolSynonyms, double phraseSynonyms,
+                            int reach) {
 
     /** No action stage. */
     public static final ActionWeights OFF = new ActionWeights(0, 0, 0, 0, 0, 0, false);
     /**
-     * What the {@code static} and {@code semantic} rankings use: within the ten best hits, each
-     * tool's score plus 0.1 × mood × the tool's mood plus 0.4 × the cosine of the two verbs plus
-     * 0.05 × number decides their order; no margin, siblings or not; a tool's verb read a fifth
-     * by its WordNet synonyms, a query's multi-word verb four fifths. Mood and verb chosen
-     * leave-one-catalog-out on bench/search's real catalogs, number and the synonym shares
-     * leave-one-set-out on its sets of catalogs held out whole (bench/RESULTS.md, "Search quality").
+     * What the {@code static} and {@code semantic} rankings use: within the twenty best tools the
+     * ranking finds (below the hits asked for and below its floor too), each tool's score plus
+     * 0.1 × mood × the tool's mood plus 0.4 × the cosine of the two verbs plus 0.05 × number
+     * decides their order; no margin, siblings or not; a tool's verb read a fifth by its WordNet
+     * synonyms, a query's multi-word verb four fifths. Mood and verb chosen leave-one-catalog-out
+     * on bench/search's real catalogs, number, the synonym shares and the reach leave-one-set-out
+     * on its sets of catalogs held out whole (bench/RESULTS.md, "Search quality").
      */
-    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0.2, 0.8);
+    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0.05, 0, 20, 1, false, 0.2, 0.8, 20);
+
+    /** The stage reading the hits asked for alone. */
+    public ActionWeights(double mood, double verb, double number, double object, int few, double margin,
+                         boolean siblings, double toolSynonyms, double phraseSynonyms) {
+        this(mood, verb, number, object, few, margin, siblings, toolSynonyms, phraseSynonyms, 0);
+    }
 
     /** Verbs read by their own vectors alone (no synonyms). */
     public ActionWeights(double mood, double verb, double number, double object, int few, double margin,
                          boolean siblings) {
-        this(mood, verb, number, object, few, margin, siblings, 0, 0);
+        this(mood, verb, number, object, few, margin, siblings, 0, 0, 0);
     }
 
     public ActionWeights {
-        if (!(mood >= 0 && verb >= 0 && number >= 0 && object >= 0 && few >= 0 && margin >= 0)) {
+        if (!(mood >= 0 && verb >= 0 && number >= 0 && object >= 0 && few >= 0 && margin >= 0 && reach >= 0)) {
             throw new IllegalArgumentException("action weights must be zero or more");
         }
         if (!(toolSynonyms >= 0 && toolSynonyms <= 1 && phraseSynonyms >= 0 && phraseSynonyms <= 1)) {

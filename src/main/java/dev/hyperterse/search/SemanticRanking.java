@@ -15,7 +15,10 @@ import java.util.function.Predicate;
  * The {@code semantic} and {@code static} rankings: the cosine similarity of the query's and each
  * tool's embedding (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
  * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}
- * ({@link #STATIC_BM25_WEIGHT} with the static embedding).
+ * ({@link #STATIC_BM25_WEIGHT} with the static embedding). The action stage ({@link ActionStage})
+ * then reorders the best tools by what the query asks to do; it may read further than the hits
+ * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
+ * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
  * safe to query from several threads at once. Each search embeds its query: with the model, a few
  * milliseconds of CPU, so it never runs on an event loop; with the static table, microseconds.
@@ -52,6 +55,8 @@ final class SemanticRanking {
     private final double minScore;
     /** Reads the query's action against each tool's; moves nothing when its weights are off. */
     private final ActionStage actions;
+    /** How many of the best tools the stage reads, at least (0: the hits asked for). */
+    private final int reach;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -74,6 +79,7 @@ final class SemanticRanking {
         this.minScore = !(embedder instanceof StaticEmbedder) ? 0
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
         this.actions = actionWeights.off() ? null : actionStage(tools, embedder, actionWeights);
+        this.reach = actionWeights.reach();
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -244,17 +250,21 @@ final class SemanticRanking {
             }
         }
         ActionStage.Query action = actions == null ? null : actions.read(query);
-        // the best so far, best first: a small sorted insertion list
-        int[] top = new int[Math.min(maxHits, tools.length)];
+        // the best so far, best first: a small sorted insertion list, as long as the hits asked for or
+        // as far as the stage reads, so that a tool it lifts from below them can enter them
+        int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, reach), tools.length)];
         double[] topScore = new double[top.length];
         int count = 0;
+        // reading further, the stage reads below the floor too: a tool it lifts takes a place, and
+        // its score, above the floor, and the places below the floor are no hits
+        double readFloor = action != null && reach > maxHits ? 0 : minScore;
         for (int t = 0; t < tools.length; t++) {
             double cosine = dot(q, vectors, t * dims, dims);
             if (cosine < MIN_SIMILARITY && lexical[t] == 0) {
                 continue;
             }
             double score = (1 - bm25Weight) * cosine + (best > 0 ? bm25Weight * lexical[t] / best : 0);
-            if (score < minScore) {
+            if (score < readFloor) {
                 continue;
             }
             if (count == top.length && !before(score, t, topScore[count - 1], top[count - 1])) {
@@ -274,6 +284,10 @@ final class SemanticRanking {
         }
         if (action != null) {
             actions.reorder(action, top, topScore, count);
+        }
+        count = Math.min(count, maxHits);
+        while (count > 0 && topScore[count - 1] < minScore) {
+            count--;
         }
         List<SearchHit> hits = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ActionStageTest {
@@ -295,6 +296,42 @@ class ActionStageTest {
         served.embedToolsStatically();
         assertEquals("create_namespace", served.search("make a new namespace").get(0).name());
         assertEquals("delete_namespace", served.search("remove the staging namespace").get(0).name());
+    }
+
+    @Test
+    void theStageReadsBeyondTheHitsAskedForAndTheHitsKeepTheRankingsScores() {
+        List<ToolDef> tools = List.of(
+                handler("delete_namespace", "Delete a namespace and everything in it"),
+                handler("create_namespace", "Create a namespace"),
+                handler("get_namespace", "Details of a namespace: labels, status, quotas"),
+                handler("create_secret", "Create a secret holding a password or key"),
+                handler("list_pods", "List the pods of a namespace"),
+                handler("delete_pod", "Delete a pod"));
+        SearchIndex reaching = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        reaching.embedToolsStatically(new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0.2, 0.8, 10));
+        SearchIndex asked = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        asked.embedToolsStatically(new ActionWeights(0.1, 0.4, 0.05, 0, 10, 1, false, 0.2, 0.8, 0));
+        // asked for one hit, the stage reading only it cannot move anything: the words' first,
+        // create_namespace, stays; reading further, the tool that does what the query asks rises into it
+        assertEquals("create_namespace", asked.search("drop the staging namespace", null, 1).get(0).name());
+        assertEquals("delete_namespace", reaching.search("drop the staging namespace", null, 1).get(0).name());
+        assertEquals("create_namespace", asked.search("show the staging namespace", null, 1).get(0).name());
+        assertEquals("get_namespace", reaching.search("show the staging namespace", null, 1).get(0).name());
+        // the shipped ranking reads further too
+        SearchIndex served = new SearchIndex(tools, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        served.embedToolsStatically();
+        assertEquals("delete_namespace", served.search("drop the staging namespace", null, 1).get(0).name());
+        // every place keeps the ranking's score, so the hits' scores, and how many there are, are
+        // the same as when the stage reads the hits asked for alone
+        for (String q : List.of("drop the staging namespace", "which pods run in staging", "make a new namespace",
+                "what time is it in Tokyo")) {
+            for (int n : new int[] {1, 2, 3, 10}) {
+                List<Double> scores = reaching.search(q, null, n).stream().map(SearchHit::rawScore).toList();
+                assertEquals(asked.search(q, null, n).stream().map(SearchHit::rawScore).toList(), scores, q);
+            }
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false, 0, 0, -1));
     }
 
     /** The tool with the hints the loader infers from its statement. */
