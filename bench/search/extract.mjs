@@ -177,6 +177,32 @@
 //   payments, Stripe's domain in fresh), @shortcut/mcp 0.25.0 (56, an issue tracker), quickbooks-mcp 0.11.0
 //   (39, accounting, Xero's domain in fresh4), @jasontanswe/railway-mcp 1.3.0 (38, app hosting, Coolify's
 //   domain in fresh5))
+// The eighth fresh set, fresh8 (bench/search/catalogs/fresh8/: intents and examples written and committed
+// before any ranking ran on them), each installed into its own folder under the ignored bench/out/npm-fresh8
+// (cd bench/out/npm-fresh8/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   lunchmoney: @akutishevsky/lunchmoney-mcp@3.0.0    unifi-protect: @owine/unifi-protect-mcp@2.14.0
+//   erpnext: @casys/mcp-erpnext@3.0.4    karakeep: @karakeep/mcp@0.33.1
+//   cloudinary: @cloudinary/asset-management-mcp@0.11.0
+//   LUNCHMONEY_API_TOKEN=unused node extract.mjs lunchmoney.json NOTE -- \
+//     node node_modules/@akutishevsky/lunchmoney-mcp/build/index.js
+//   UNIFI_PROTECT_HOST=127.0.0.1 UNIFI_PROTECT_API_KEY=unused UNIFI_PROTECT_READ_ONLY=false \
+//     node extract.mjs unifi-protect.json NOTE -- node node_modules/@owine/unifi-protect-mcp/dist/index.js
+//     (its documented write switch: read-only, the default, lists 38 tools, with writes 74, kept as the one
+//     large catalog and the video-security domain; its package asks for Node.js 22, it lists its tools under 20)
+//   node extract.mjs erpnext.json NOTE -- node node_modules/@casys/mcp-erpnext/mcp-erpnext.mjs \
+//     --categories=inventory,manufacturing,purchasing,assets
+//     (its documented category switch: all categories list 125 tools; these four, stock, production,
+//     buying and fixed assets, 35, leaving out sales, CRM, accounting, HR and projects, earlier sets' domains)
+//   KARAKEEP_API_ADDR=http://127.0.0.1:9 KARAKEEP_API_KEY=unused node extract.mjs karakeep.json NOTE -- \
+//     node node_modules/@karakeep/mcp/dist/index.js
+//   CLOUDINARY_CLOUD_NAME=unused CLOUDINARY_API_KEY=unused CLOUDINARY_API_SECRET=unused \
+//     node extract.mjs cloudinary.json NOTE -- node node_modules/@cloudinary/asset-management-mcp/bin/mcp-server.js start
+//   (tried and left out: mcp-arr-server 1.7.3 lists 66 tools but two names twice (lidarr_get_root_folders,
+//   lidarr_get_quality_profiles), which a catalog of tools by name cannot hold; @gannonh/firebase-mcp 1.4.9
+//   waits for Firebase to initialize and does not answer in 60 s offline; listed offline but left out:
+//   @piotr-agier/google-drive-mcp 2.10.0 (120 tools), @casys/mcp-erpnext 3.0.4 whole (125), and to keep five
+//   domains from five authors near 230 tools: search-console-mcp 2.1.3 (25, search analytics, near WordPress's
+//   SEO tools in fresh7), @mcpfun/mcp-server-ccxt 1.2.1 (24, crypto exchange data))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
