@@ -187,6 +187,10 @@ final class StartCommand implements java.util.concurrent.Callable<Integer> {
         }
         Logging.setLevel(logLevel != null ? logLevel : verbose ? 4 : 3);
         Logging.setFormat(Logging.format(logFormat));
+        if (!printConfig) {
+            // Netty's platform probe costs a start ~0.1-0.2 s on one thread: it runs while the project compiles
+            NetworkWarmUp.startInBackground();
+        }
         // reading the operator's settings logs nothing: its warnings wait for the log format
         OperatorLayer operator = OperatorConfig.layer(config, Main.jarFile(), err);
         if (operator == null) {

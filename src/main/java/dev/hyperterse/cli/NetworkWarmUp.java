@@ -1,0 +1,48 @@
+package dev.hyperterse.cli;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Netty's probe of the platform, begun on a thread of its own while {@code start} reads and
+ * compiles the project, instead of on the main thread when Vert.x is made. The probe is the
+ * single largest piece of a start that depends on nothing the project says: on JDK 24 and later,
+ * where Netty may not use {@code sun.misc.Unsafe}, it links C's {@code malloc} and {@code free}
+ * through the JDK's foreign-function linker (which generates and loads a few hundred classes),
+ * and on Linux it loads the native epoll transport's library. Both run once per process,
+ * single-threaded, whoever asks first; the main thread, when it needs them, waits for what is left
+ * of them or finds them done.
+ *
+ * <p>Nothing here is required: whatever fails is logged at debug level and left for Vert.x to meet
+ * (and report) as it would without this.
+ */
+final class NetworkWarmUp {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkWarmUp.class);
+    static final String THREAD = "hyperterse-network-warm-up";
+
+    private NetworkWarmUp() {
+    }
+
+    /**
+     * Starts the probe on a daemon thread and returns it. Call after the logging is set up (Netty
+     * logs through SLF4J, which must not be initialised from two threads at once).
+     */
+    static Thread startInBackground() {
+        Thread thread = new Thread(NetworkWarmUp::run, THREAD);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /** Netty's platform classes (the direct-memory cleaner among them), then the epoll transport's check. */
+    static void run() {
+        ClassLoader loader = NetworkWarmUp.class.getClassLoader();
+        try {
+            Class.forName("io.netty.util.internal.PlatformDependent", true, loader);
+            // Vert.x prefers the native transport (TelemetrySetup): initialising this class loads its library
+            Class.forName("io.netty.channel.epoll.Epoll", true, loader);
+        } catch (Throwable e) {
+            LOG.debug("warming up the network classes failed (Vert.x will meet it again): {}", e.toString());
+        }
+    }
+}
