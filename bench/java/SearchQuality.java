@@ -386,18 +386,22 @@ public final class SearchQuality {
         double top1, mrr, recall5, recall10;
     }
 
+    /** The place (1..DEPTH) of the first right tool among {@code hits}; 0 when none of the first DEPTH is right. */
+    static int rank(Intent intent, List<SearchHit> hits) {
+        for (int r = 0; r < hits.size() && r < DEPTH; r++) {
+            if (intent.expected().contains(hits.get(r).name())) {
+                return r + 1;
+            }
+        }
+        return 0;
+    }
+
     private static UnseenScores unseenScores(List<Intent> intents, Map<String, SearchIndex> indexes,
                                              Map<String, List<ToolDef>> catalogs, String label, StringBuilder missLines) {
         UnseenScores s = new UnseenScores();
         for (Intent intent : intents) {
             List<SearchHit> hits = indexes.get(intent.catalog()).search(intent.text());
-            int rank = 0;
-            for (int r = 0; r < hits.size() && r < DEPTH; r++) {
-                if (intent.expected().contains(hits.get(r).name())) {
-                    rank = r + 1;
-                    break;
-                }
-            }
+            int rank = rank(intent, hits);
             s.count++;
             s.top1 += rank == 1 ? 1 : 0;
             s.mrr += rank == 0 ? 0 : 1.0 / rank;
@@ -567,13 +571,7 @@ public final class SearchQuality {
                     continue;
                 }
                 List<SearchHit> hits = index.search(intent.text());
-                int rank = 0;
-                for (int r = 0; r < hits.size() && r < DEPTH; r++) {
-                    if (intent.expected().contains(hits.get(r).name())) {
-                        rank = r + 1;
-                        break;
-                    }
-                }
+                int rank = rank(intent, hits);
                 f[0] += rank == 1 ? 1 : 0;
                 f[1] += rank == 0 ? 0 : 1.0 / rank;
                 f[2] += rank >= 1 && rank <= 5 ? 1 : 0;
@@ -654,13 +652,7 @@ public final class SearchQuality {
                 for (int i = 0; i < intents.size(); i++) {
                     Intent intent = intents.get(i);
                     List<SearchHit> hits = indexes.get(intent.catalog()).search(intent.text());
-                    int rank = 0;
-                    for (int r = 0; r < hits.size() && r < DEPTH; r++) {
-                        if (intent.expected().contains(hits.get(r).name())) {
-                            rank = r + 1;
-                            break;
-                        }
-                    }
+                    int rank = rank(intent, hits);
                     sums[s][p][0] += rank == 0 ? 0 : 1.0 / rank;
                     sums[s][p][1] += rank == 1 ? 1 : 0;
                     sums[s][p][2] += rank == 0 ? 0 : 1;
@@ -1301,13 +1293,7 @@ public final class SearchQuality {
             double top1 = 0, mrr = 0, recall = 0;
             for (Intent intent : intents) {
                 List<SearchHit> hits = indexes.get(intent.catalog()).get(v).search(intent.text());
-                int rank = 0;
-                for (int r = 0; r < hits.size() && r < DEPTH; r++) {
-                    if (intent.expected().contains(hits.get(r).name())) {
-                        rank = r + 1;
-                        break;
-                    }
-                }
+                int rank = rank(intent, hits);
                 top1 += rank == 1 ? 1 : 0;
                 mrr += rank == 0 ? 0 : 1.0 / rank;
                 recall += rank == 0 ? 0 : 1;
