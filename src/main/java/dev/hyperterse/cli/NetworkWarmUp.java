@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
  * single-threaded, whoever asks first; the main thread, when it needs them, waits for what is left
  * of them or finds them done.
  *
- * <p>Nothing here is required: whatever fails is logged at debug level and left for Vert.x to meet
- * (and report) as it would without this.
+ * <p>Nothing here is required: a class that cannot be found is left for Vert.x to do without, as
+ * it would without this; a class whose initialisation fails is logged here with its cause (Vert.x,
+ * meeting it again, would only be told that the class could not be initialised).
  */
 final class NetworkWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkWarmUp.class);
@@ -24,8 +25,9 @@ final class NetworkWarmUp {
     }
 
     /**
-     * Starts the probe on a daemon thread and returns it. Call after the logging is set up (Netty
-     * logs through SLF4J, which must not be initialised from two threads at once).
+     * Starts the probe on a daemon thread and returns it. Call after the logging is set up: Netty
+     * logs through SLF4J, and a logger taken on another thread while SLF4J is still initialising is
+     * a stand-in, which makes the start's own logging set-up fail.
      */
     static Thread startInBackground() {
         Thread thread = new Thread(NetworkWarmUp::run, THREAD);
@@ -41,8 +43,10 @@ final class NetworkWarmUp {
             Class.forName("io.netty.util.internal.PlatformDependent", true, loader);
             // Vert.x prefers the native transport (TelemetrySetup): initialising this class loads its library
             Class.forName("io.netty.channel.epoll.Epoll", true, loader);
-        } catch (Throwable e) {
-            LOG.debug("warming up the network classes failed (Vert.x will meet it again): {}", e.toString());
+        } catch (ClassNotFoundException e) {
+            LOG.debug("warming up the network classes: {} is not on the class path", e.getMessage());
+        } catch (LinkageError e) {
+            LOG.warn("Netty's platform classes failed to initialise: {}", e.toString(), e);
         }
     }
 }

@@ -46,10 +46,11 @@ import java.util.Set;
  * Only the first few tools whose score is within a margin of the best move, and (as the weights
  * say) only the best tool and its siblings, tools whose names share a word beside the action: they
  * are sorted again among the places they hold, so no other tool moves and every place keeps its
- * score. The ranking may hand the stage more tools than the hits asked for, and tools below its
- * floor ({@link ActionWeights#reach}): a tool that does what the query asks then rises into the
- * hits from below them, taking a place and its score, and the one it displaces drops out. Verbs are told from other words by WordNet's list of verbs ({@link VerbLexicon}). Built
- * once per snapshot; immutable and safe to share between threads.
+ * score. The ranking hands the stage its best tools as far as {@link ActionWeights#reach} says,
+ * however many hits are asked for and below its floor too: a tool that does what the query asks
+ * then rises into the hits from below them, taking a place and its score, and the one it
+ * displaces drops out. Verbs are told from other words by WordNet's list of verbs
+ * ({@link VerbLexicon}). Built once per snapshot; immutable and safe to share between threads.
  */
 final class ActionStage {
 

@@ -34,9 +34,10 @@ package dev.hyperterse.search;
  *                 sense's synonyms' ({@code get_rid_of}: {@code remove}; {@code set_up}:
  *                 {@code establish}, {@code found}, {@code launch}): the phrase's words pooled say
  *                 little ("get rid of" is near "get"); a query's one-word verb is read as it is
- * @param reach    how many of the ranking's best tools the stage reads when fewer hits are asked
- *                 for (0: the hits asked for alone): a tool just below them, or below the ranking's
- *                 floor, that does what the query asks (it reads, or has the query's verb) may be
+ * @param reach    how many of the ranking's best tools the stage reads at least, below the
+ *                 ranking's floor too, however many hits are asked for (0: the hits asked for
+ *                 alone, above the floor): a tool just below them, or below the floor, that does
+ *                 what the query asks (it reads, or has the query's verb) may be
  *                 moved into them, as far as {@code few} allows, and the tool it displaces leaves
  *                 them. Every place keeps its score and the places below the floor are no hits, so
  *                 the hits' scores, and how many there are, stay what the ranking gave ("which
@@ -51,7 +52,7 @@ public record ActionWeights(double mood, double verb, double number, double obje
     public static final ActionWeights OFF = new ActionWeights(0, 0, 0, 0, 0, 0, false);
     /**
      * What the {@code static} and {@code semantic} rankings use: within the twenty best tools the
-     * ranking finds (below the hits asked for and below its floor too), each tool's score plus
+     * ranking finds (however many hits are asked for, and below its floor too), each tool's score plus
      * 0.1 × mood × the tool's mood plus 0.4 × the cosine of the two verbs plus 0.05 × number
      * decides their order; no margin, siblings or not; a tool's verb read a fifth by its WordNet
      * synonyms, a query's multi-word verb four fifths. Mood and verb chosen leave-one-catalog-out

@@ -35,7 +35,9 @@ final class SemanticRanking {
      */
     static final double MIN_SIMILARITY = 0.1;
     /**
-     * With the static table, a tool scoring under this is no hit either, word or not: a bag of
+     * With the static table, a place scoring under this is no hit either, word or not (the action
+     * stage reads below it and may lift a tool from under it into a place above it, with that
+     * place's score; {@link ActionWeights#reach}): a bag of
      * token vectors leaves unrelated texts a little closer than the model does, and a shared
      * common word ("a table at a restaurant", {@code list_tables}) lifts a tool only by its BM25
      * share. Chosen on bench/search's dev intents as the highest floor that drops no right tool
@@ -255,9 +257,10 @@ final class SemanticRanking {
         int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, reach), tools.length)];
         double[] topScore = new double[top.length];
         int count = 0;
-        // reading further, the stage reads below the floor too: a tool it lifts takes a place, and
-        // its score, above the floor, and the places below the floor are no hits
-        double readFloor = action != null && reach > maxHits ? 0 : minScore;
+        // the stage reads below the floor too, however many hits are asked for (so the first ones are
+        // the same for a limit of 10 or 100): a tool it lifts takes a place, and its score, above the
+        // floor, and the places below the floor are no hits
+        double readFloor = action != null && reach > 0 ? 0 : minScore;
         for (int t = 0; t < tools.length; t++) {
             double cosine = dot(q, vectors, t * dims, dims);
             if (cosine < MIN_SIMILARITY && lexical[t] == 0) {

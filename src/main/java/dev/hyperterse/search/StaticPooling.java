@@ -27,7 +27,8 @@ package dev.hyperterse.search;
  * @param leadShare    the share of the lead's vector in a tool's, 0..1: the tool's vector is
  *                     {@code unit(leadShare × lead + (1 - leadShare) × whole)}, both unit length
  *                     (0: the whole text alone)
- * @param minScore     a tool scoring under this in all is no hit: weights move every score, so each
+ * @param minScore     a place scoring under this in all is no hit (the action stage may lift a
+ *                     tool from under it into a place above it): weights move every score, so each
  *                     pooling has its own floor, chosen by the same rule (the highest that keeps
  *                     every dev intent's right tool in its top ten, bench/search)
  */

@@ -334,6 +334,33 @@ class ActionStageTest {
                 () -> new ActionWeights(0.1, 0.4, 0, 0, 10, 1, false, 0, 0, -1));
     }
 
+    @Test
+    void theFirstHitsAreTheSameHoweverManyAreAskedForAndHiddenToolsAreNeverLifted() {
+        List<ToolDef> tools = new java.util.ArrayList<>(List.of(
+                handler("delete_namespace", "Delete a namespace and everything in it"),
+                handler("create_namespace", "Create a namespace"),
+                handler("get_namespace", "Details of a namespace: labels, status, quotas"),
+                handler("list_pods", "List the pods of a namespace"),
+                handler("delete_pod", "Delete a pod"),
+                handler("kubectl_get", "Run kubectl get on any kind of resource and print it"),
+                handler("kubectl_apply", "Apply a manifest to the cluster")));
+        for (int i = 0; i < 30; i++) {
+            tools.add(handler("report_" + i, "Monthly invoice report number " + i + " for accounting"));
+        }
+        SearchIndex index = new SearchIndex(tools, 50, SearchRanking.STATIC, RankFusion.DEFAULT);
+        index.embedToolsStatically();
+        for (String q : List.of("which deployments are running in the cluster", "drop the staging namespace",
+                "show the staging namespace", "which pods run in staging", "make a new namespace")) {
+            List<String> ten = index.search(q, null, 10).stream().map(SearchHit::name).toList();
+            List<String> fifty = index.search(q, null, 50).stream().map(SearchHit::name).toList();
+            assertEquals(ten, fifty.subList(0, Math.min(fifty.size(), ten.size())), q);
+            // a tool the caller may not see is never lifted into its hits
+            List<String> hidden = index.search(q, t -> !t.name().equals("kubectl_get"), 10).stream()
+                    .map(SearchHit::name).toList();
+            assertTrue(!hidden.contains("kubectl_get"), q);
+        }
+    }
+
     /** The tool with the hints the loader infers from its statement. */
     private static ToolDef inferred(ToolDef tool) {
         return tool.toBuilder().annotations(ToolAnnotations.inferred(tool.statement(), false)).build();
