@@ -16,11 +16,12 @@ public final class ClientAddress {
     }
 
     public static String of(SocketAddress remote) {
-        if (remote == null || remote.hostAddress() == null || remote.hostAddress().isEmpty()) {
+        // read once: the socket address writes its IP address out anew on each call
+        String host = remote == null ? null : remote.hostAddress();
+        if (host == null || host.isEmpty()) {
             // no IP: a Unix domain socket, whose clients are all local
             return "local";
         }
-        String host = remote.hostAddress();
         if (host.indexOf(':') < 0) {
             return host;
         }

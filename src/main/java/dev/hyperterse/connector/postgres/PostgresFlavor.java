@@ -16,6 +16,7 @@ import dev.hyperterse.connector.sql.StatementRun;
 import io.vertx.core.Future;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Cursor;
+import io.vertx.sqlclient.impl.UnnamedPortalCursor;
 import io.vertx.sqlclient.PreparedStatement;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -173,7 +174,8 @@ final class PostgresFlavor implements SqlFlavor {
                 }
             });
         }
-        Cursor cursor = ps.cursor(tuple);
+        // one fetch, so the unnamed portal: no portal name to make, none to close
+        Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
         Future<QueryResult> first = closingAfter(cursor,
                 SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special,
                         shape.decimalText()));

@@ -71,14 +71,14 @@ public final class SqlValues {
             if (t.getYear() >= LocalDate.MAX.getYear() || t.getYear() <= LocalDate.MIN.getYear()) {
                 return t.getYear() > 0 ? "infinity" : "-infinity";
             }
-            return DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(t);
+            return IsoTimes.offsetDateTime(t);
         }
         if (value instanceof LocalDateTime) {
             LocalDateTime t = (LocalDateTime) value;
             if (t.equals(LocalDateTime.MAX) || t.equals(LocalDateTime.MIN)) {
                 return t.equals(LocalDateTime.MAX) ? "infinity" : "-infinity";
             }
-            return DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t);
+            return IsoTimes.localDateTime(t);
         }
         if (value instanceof LocalDate) {
             LocalDate d = (LocalDate) value;

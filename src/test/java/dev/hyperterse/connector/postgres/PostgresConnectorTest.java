@@ -592,6 +592,25 @@ class PostgresConnectorTest extends SqlConnectorContract {
         assertEquals("[{\"rows_affected\":0}]", vacuum.rows().encode());
     }
 
+    /**
+     * A read settled by its first fetch runs in the unnamed portal (pg_cursors names the portal a
+     * statement runs in: empty for the unnamed one); a read that needs more is read again in a
+     * transaction, through a named cursor, and still answers every row.
+     */
+    @Test
+    void aFirstFetchRunsInTheUnnamedPortal() {
+        QueryResult first = await(db.execute(compile("SELECT string_agg(name, ',') AS portals FROM pg_cursors"),
+                List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertEquals("[{\"portals\":\"\"}]", first.rows().encode());
+        QueryResult longer = await(db.execute(
+                compile("SELECT n, (SELECT string_agg(name, ',') FROM pg_cursors) AS portals FROM generate_series(1, 150) n"),
+                List.of(), QueryOptions.of(1000, 4L << 20, TIMEOUT)));
+        assertEquals(150, longer.rows().size());
+        assertEquals(ResultCut.NONE, longer.cut());
+        assertTrue(!longer.rows().getJsonObject(0).getString("portals").isEmpty(),
+                "read again through a named cursor: " + longer.rows().getJsonObject(0));
+    }
+
     /** A write whose RETURNING rows pass the first fetch runs in a transaction: once, every row answered. */
     @Test
     void aWriteReturningMoreThanTheFirstFetchRunsOnce() {
