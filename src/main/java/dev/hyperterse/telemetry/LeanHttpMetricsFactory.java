@@ -23,7 +23,8 @@ import io.vertx.core.spi.metrics.VertxMetrics;
 
 /**
  * Vert.x's Micrometer metrics, with the HTTP servers' per-request meters kept per method, route
- * and status code ({@link HttpServerRequestMeters}) instead of looked up on every request; every
+ * and status code ({@link HttpServerRequestMeters}) instead of looked up on every request, and
+ * without the SQL clients' per-query meters, which the connectors' own timer duplicates; every
  * other metric is Vert.x's own, unchanged.
  */
 final class LeanHttpMetricsFactory implements VertxMetricsFactory {
@@ -77,7 +78,9 @@ final class LeanHttpMetricsFactory implements VertxMetricsFactory {
 
         @Override
         public ClientMetrics<?, ?, ?> createClientMetrics(SocketAddress remoteAddress, String type, String namespace) {
-            return vertxOwn.createClientMetrics(remoteAddress, type, namespace);
+            // the SQL clients' per-query meters (vertx_sql_*): hyperterse_connector_operation_duration_seconds
+            // times the same statements per adapter, so every query is not timed twice
+            return "sql".equals(type) ? null : vertxOwn.createClientMetrics(remoteAddress, type, namespace);
         }
 
         @Override

@@ -39,10 +39,10 @@ public final class MicrometerMetrics implements Metrics {
      * The meters every call records, by their label values one map level each: found with a map
      * lookup per label, nothing allocated (a key list per lookup was some 300 bytes per call).
      */
-    private final ByLabels<Timer> requests = new ByLabels<>();
-    private final ByLabels<Timer> toolCalls = new ByLabels<>();
-    private final ByLabels<Counter> cacheLookups = new ByLabels<>();
-    private final ByLabels<Timer> connectorOperations = new ByLabels<>();
+    private final ByLabels<Timer> requests = new ByLabels<>(2);
+    private final ByLabels<Timer> toolCalls = new ByLabels<>(2);
+    private final ByLabels<Counter> cacheLookups = new ByLabels<>(2);
+    private final ByLabels<Timer> connectorOperations = new ByLabels<>(4);
     private final Maker<Timer> requestTimer = (method, status, x, y) -> timer("hyperterse.mcp.request.duration",
             "MCP JSON-RPC requests by method and status", "method", method, "status", status);
     private final Maker<Timer> toolCallTimer = (tool, outcome, x, y) -> timer("hyperterse.tool.call.duration",
@@ -148,11 +148,29 @@ public final class MicrometerMetrics implements Metrics {
         M make(String a, String b, String c, String d);
     }
 
-    /** Meters by up to four label values (unused ones ""), one nested map per label. */
+    /**
+     * Meters by up to four label values (unused ones ""), one nested map per label; the unused
+     * trailing labels of a two-label meter take no lookup (each is a map read on every call).
+     */
     private static final class ByLabels<M> {
+        private final int labels;
         private final Map<String, Map<String, Map<String, Map<String, M>>>> meters = new ConcurrentHashMap<>();
+        private final Map<String, Map<String, M>> byTwo = new ConcurrentHashMap<>();
+
+        ByLabels(int labels) {
+            if (labels != 2 && labels != 4) {
+                throw new IllegalArgumentException("two or four labels, not " + labels);
+            }
+            this.labels = labels;
+        }
 
         M get(String a, String b, String c, String d, Maker<M> maker) {
+            if (labels == 2) {
+                Map<String, M> byA = byTwo.get(a);
+                M known = byA == null ? null : byA.get(b);
+                return known != null ? known
+                        : byTwo.computeIfAbsent(a, k -> new ConcurrentHashMap<>()).computeIfAbsent(b, k -> maker.make(a, b, c, d));
+            }
             Map<String, Map<String, Map<String, M>>> byA = meters.get(a);
             Map<String, Map<String, M>> byB = byA == null ? null : byA.get(b);
             Map<String, M> byC = byB == null ? null : byB.get(c);

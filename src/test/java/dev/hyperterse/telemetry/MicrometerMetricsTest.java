@@ -27,5 +27,20 @@ class MicrometerMetricsTest {
         Counter hits = registry.get("hyperterse.cache.lookups").tags("result", "hit").counter();
         assertEquals(2.0, hits.count());
         assertEquals(1.0, registry.get("hyperterse.cache.lookups").tags("result", "miss").counter().count());
+
+        metrics.request("tools/call", "ok", 1_000_000);
+        metrics.request("tools/call", "ok", 1_000_000);
+        metrics.request("tools/list", "ok", 1_000_000);
+        metrics.request("tools/call", "-32602", 1_000_000);
+        assertEquals(2, registry.get("hyperterse.mcp.request.duration").tags("method", "tools/call", "status", "ok")
+                .timer().count());
+        assertEquals(3, registry.get("hyperterse.mcp.request.duration").timers().size());
+        metrics.connectorOperation("pg", "postgres", "execute", "ok", 1_000_000);
+        metrics.connectorOperation("pg", "postgres", "execute", "ok", 1_000_000);
+        metrics.connectorOperation("pg", "postgres", "execute", "error", 1_000_000);
+        metrics.connectorOperation("shop", "postgres", "execute", "ok", 1_000_000);
+        assertEquals(2, registry.get("hyperterse.connector.operation.duration")
+                .tags("adapter", "pg", "operation", "execute", "outcome", "ok").timer().count());
+        assertEquals(3, registry.get("hyperterse.connector.operation.duration").timers().size());
     }
 }
