@@ -34,18 +34,11 @@ public record PoolSettings(int maxConnections, Duration connectTimeout, Duration
         return new PoolSettings(max, connectTimeout, idleTimeout, maxLifetime);
     }
 
-    /**
-     * @param name the adapter's name, so pool metrics tell adapters apart
-     */
+    /** @param name the adapter's name, so pool metrics tell adapters apart */
     public PoolOptions poolOptions(String name) {
         return new PoolOptions()
                 .setName(name)
                 .setMaxSize(maxConnections)
-                // no timer of the pool's own per wait for a connection (one set and cancelled per
-                // queued call was a few percent of a point select's CPU): a call waits within its
-                // statement's time limit, a check, describe or ping within
-                // ReactiveSqlConnector.CONNECTION_WAIT
-                .setConnectionTimeout(0)
                 .setIdleTimeout((int) idleTimeout.toMillis()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
                 .setMaxLifetime((int) maxLifetime.toMillis()).setMaxLifetimeUnit(TimeUnit.MILLISECONDS);
     }

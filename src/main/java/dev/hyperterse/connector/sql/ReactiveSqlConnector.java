@@ -28,11 +28,6 @@ import java.util.List;
  * the database is used again as soon as it is back.
  */
 public final class ReactiveSqlConnector implements Connector {
-    /**
-     * How long a check, a describe or a ping waits for one of the pool's connections when all are
-     * in use (a call waits within its statement's own time limit instead).
-     */
-    static final Duration CONNECTION_WAIT = Duration.ofSeconds(30);
     /** How often a cancel request is repeated while a cancelled statement still runs. */
     private static final long CANCEL_AGAIN_MILLIS = 1000;
 
@@ -77,43 +72,14 @@ public final class ReactiveSqlConnector implements Connector {
         if (statement.dialect() != flavor.dialect()) {
             return Future.failedFuture(new IllegalArgumentException("statement compiled for " + statement.dialect()));
         }
-        return withConnection(work)
+        return pool.withConnection(work)
                 .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
     }
 
     @Override
     public Future<Void> ping() {
-        return withConnection(conn -> conn.query("SELECT 1").execute()).<Void>mapEmpty()
+        return pool.query("SELECT 1").execute().<Void>mapEmpty()
                 .recover(e -> Future.failedFuture(Failures.of(e, endpoint.describe(), this::reason)));
-    }
-
-    /**
-     * The work on one of the pool's connections, given back after it; failed when none came free
-     * within {@link #CONNECTION_WAIT} (the pool has no wait limit of its own, see
-     * {@link PoolSettings#poolOptions}). Only the wait is bounded, not the work.
-     */
-    private <T> Future<T> withConnection(java.util.function.Function<io.vertx.sqlclient.SqlConnection, Future<T>> work) {
-        Promise<io.vertx.sqlclient.SqlConnection> acquired = Promise.promise();
-        long timer = vertx.setTimer(CONNECTION_WAIT.toMillis(), id -> acquired.tryFail(new ConnectorException(
-                "no connection of the pool came free within " + CONNECTION_WAIT.toSeconds() + "s")));
-        pool.getConnection().onComplete(done -> {
-            vertx.cancelTimer(timer);
-            if (done.failed()) {
-                acquired.tryFail(done.cause());
-            } else if (!acquired.tryComplete(done.result())) {
-                // it came after the wait was given up: straight back to the pool
-                done.result().close();
-            }
-        });
-        return acquired.future().compose(conn -> {
-            Future<T> running;
-            try {
-                running = work.apply(conn);
-            } catch (RuntimeException e) {
-                running = Future.failedFuture(e);
-            }
-            return running.andThen(ignored -> conn.close());
-        });
     }
 
     @Override

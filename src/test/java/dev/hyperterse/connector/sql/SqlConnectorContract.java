@@ -486,20 +486,6 @@ public abstract class SqlConnectorContract extends ConnectorTestBase {
         assertEquals("[{\"ok\":1}]", rows(c, "SELECT 1 AS ok").encode());
     }
 
-    /** A ping (as a check or a describe) waits for a connection of a busy pool, then gives it back. */
-    @Test
-    void aPingWaitsForTheBusyPoolsConnection() throws Exception {
-        Connector c = connect(Map.of("max_connections", "1"));
-        Future<QueryResult> slow = execute(c, sleep(1), 10, Duration.ofSeconds(10));
-        Thread.sleep(200);
-        Future<Void> ping = c.ping();
-        Thread.sleep(300);
-        assertFalse(ping.isComplete(), "the ping waits while the statement holds the only connection");
-        await(ping);
-        await(slow);
-        assertEquals("[{\"ok\":1}]", rows(c, "SELECT 1 AS ok").encode());
-    }
-
     @Test
     void concurrentCallsShareThePool() {
         Connector c = connect(Map.of("max_connections", "3"));
