@@ -15,6 +15,9 @@
 # Paths as in bench/profile.sh: pg (PostgreSQL point select, cache off), cached (result-cache hits
 # on ids 1-10), heartbeat (GET /heartbeat), redis (a Redis GET of one of 1,000 keys, cache off;
 # asked for, the project gets a redis adapter on BENCH_REDIS_URL [redis://127.0.0.1:6379/0]).
+# BENCH_TOGETHER=1 loads both servers at once in each round (half the connections and one wrk thread
+# each) instead of one after the other: both then run on the same machine state, which on a noisy
+# machine gives a steadier CPU-per-call ratio for a small change (req/s are each server's share).
 # Environment (defaults in brackets): BENCH_RUNS [5] rounds  BENCH_DURATION [8] seconds per run
 #   BENCH_WARMUP [15] seconds per server and path  BENCH_CONNECTIONS [32]  BENCH_THREADS [2]
 #   BENCH_PORT [19340] A; B gets the next  BENCH_JAVA [JDK 25 under /usr/lib/jvm when present]
@@ -112,8 +115,39 @@ for path in "${paths[@]}"; do
     (( W_ERRORS == 0 )) || die "$side $path: warm-up had $W_ERRORS errors; see $OUT/logs/ab-$side.log"
   done
 done
+# wrk_line URL CONNS SECS THREADS VAR=VALUE...: wrk's BENCH line alone (for runs side by side)
+wrk_line() {
+  local url=$1 conns=$2 secs=$3 threads=$4; shift 4
+  env "$@" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 10s -s "$BENCH_DIR/wrk/mcp.lua" "$url" | grep '^BENCH '
+}
+# field LINE NAME: one value of a BENCH line
+field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
+
+together=${BENCH_TOGETHER:-}
 for i in $(seq 1 "$RUNS"); do
   for path in "${paths[@]}"; do
+    if [[ -n $together ]]; then
+      half=$(( (CONNECTIONS + 1) / 2 ))
+      target "$path" "$PORT"; url_a=$URL
+      target "$path" "$((PORT + 1))"; url_b=$URL
+      before_a=$(cpu_ticks "$PID_A"); before_b=$(cpu_ticks "$PID_B")
+      wrk_line "$url_a" "$half" "$DURATION" 1 "${VARS[@]}" >"$WORK/together-a.txt" &
+      wrk_a=$!
+      wrk_line "$url_b" "$half" "$DURATION" 1 "${VARS[@]}" >"$WORK/together-b.txt" || true
+      wait "$wrk_a" || true
+      after_a=$(cpu_ticks "$PID_A"); after_b=$(cpu_ticks "$PID_B")
+      for side in a b; do
+        line=$(cat "$WORK/together-$side.txt")
+        [[ -n $line ]] || die "wrk against $side gave no result"
+        requests=$(field "$line" requests)
+        if [[ $side == a ]]; then ticks=$((after_a - before_a)); else ticks=$((after_b - before_b)); fi
+        cpu=$(awk -v d="$ticks" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN {printf "%.1f\n", d * 1e6 / hz / n}')
+        RPS[$side.$path]+=" $(field "$line" rps)"; CPU[$side.$path]+=" $cpu"
+        errors=$(( $(field "$line" non2xx) + $(field "$line" socket_errors) + $(field "$line" rpc_errors) ))
+        (( errors == 0 )) || log "$side $path: $errors errors"
+      done
+      continue
+    fi
     # A first in odd rounds, B first in even ones
     order=(a b); (( i % 2 == 0 )) && order=(b a)
     for side in "${order[@]}"; do
@@ -131,7 +165,7 @@ for i in $(seq 1 "$RUNS"); do
 done
 
 echo "RSS after the runs: A $(rss_mb "$PID_A") MB (peak $(hwm_mb "$PID_A") MB), B $(rss_mb "$PID_B") MB (peak $(hwm_mb "$PID_B") MB)"
-echo "A = $SIDE_A ${BENCH_JAVA_OPTS_A:-} ${BENCH_ARGS_A:-}; B = $SIDE_B ${BENCH_JAVA_OPTS_B:-} ${BENCH_ARGS_B:-}; ${BENCH_JAVA_OPTS:+both: $BENCH_JAVA_OPTS; }$RUNS rounds of ${DURATION} s, $CONNECTIONS connections; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo "A = $SIDE_A ${BENCH_JAVA_OPTS_A:-} ${BENCH_ARGS_A:-}; B = $SIDE_B ${BENCH_JAVA_OPTS_B:-} ${BENCH_ARGS_B:-}; ${BENCH_JAVA_OPTS:+both: $BENCH_JAVA_OPTS; }$RUNS rounds of ${DURATION} s, $CONNECTIONS connections${together:+ (both servers loaded at once, half each)}; load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 printf '| path | A req/s | B req/s | B/A | A CPU µs/call | B CPU µs/call | B/A | A CPU per run | B CPU per run |\n|---|---|---|---|---|---|---|---|---|\n'
 for path in "${paths[@]}"; do
   # shellcheck disable=SC2086
