@@ -39,10 +39,10 @@ public final class MicrometerMetrics implements Metrics {
      * The meters every call records, by their label values one map level each: found with a map
      * lookup per label, nothing allocated (a key list per lookup was some 300 bytes per call).
      */
-    private final ByLabels<Timer> requests = new ByLabels<>(2);
-    private final ByLabels<Timer> toolCalls = new ByLabels<>(2);
-    private final ByLabels<Counter> cacheLookups = new ByLabels<>(2);
-    private final ByLabels<Timer> connectorOperations = new ByLabels<>(4);
+    private final ByTwoLabels<Timer> requests = new ByTwoLabels<>();
+    private final ByTwoLabels<Timer> toolCalls = new ByTwoLabels<>();
+    private final ByTwoLabels<Counter> cacheLookups = new ByTwoLabels<>();
+    private final ByLabels<Timer> connectorOperations = new ByLabels<>();
     private final Maker<Timer> requestTimer = (method, status, x, y) -> timer("hyperterse.mcp.request.duration",
             "MCP JSON-RPC requests by method and status", "method", method, "status", status);
     private final Maker<Timer> toolCallTimer = (tool, outcome, x, y) -> timer("hyperterse.tool.call.duration",
@@ -67,17 +67,17 @@ public final class MicrometerMetrics implements Metrics {
 
     @Override
     public void request(String method, String status, long nanos) {
-        requests.get(method, status, "", "", requestTimer).record(nanos, TimeUnit.NANOSECONDS);
+        requests.get(method, status, requestTimer).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void toolCall(String tool, String outcome, long nanos) {
-        toolCalls.get(tool, outcome, "", "", toolCallTimer).record(nanos, TimeUnit.NANOSECONDS);
+        toolCalls.get(tool, outcome, toolCallTimer).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void cacheLookup(String tool, boolean hit) {
-        cacheLookups.get(tool, hit ? "hit" : "miss", "", "", cacheLookupCounter).increment();
+        cacheLookups.get(tool, hit ? "hit" : "miss", cacheLookupCounter).increment();
     }
 
     @Override
@@ -148,29 +148,11 @@ public final class MicrometerMetrics implements Metrics {
         M make(String a, String b, String c, String d);
     }
 
-    /**
-     * Meters by up to four label values (unused ones ""), one nested map per label; the unused
-     * trailing labels of a two-label meter take no lookup (each is a map read on every call).
-     */
+    /** Meters by four label values, one nested map per label. */
     private static final class ByLabels<M> {
-        private final int labels;
         private final Map<String, Map<String, Map<String, Map<String, M>>>> meters = new ConcurrentHashMap<>();
-        private final Map<String, Map<String, M>> byTwo = new ConcurrentHashMap<>();
-
-        ByLabels(int labels) {
-            if (labels != 2 && labels != 4) {
-                throw new IllegalArgumentException("two or four labels, not " + labels);
-            }
-            this.labels = labels;
-        }
 
         M get(String a, String b, String c, String d, Maker<M> maker) {
-            if (labels == 2) {
-                Map<String, M> byA = byTwo.get(a);
-                M known = byA == null ? null : byA.get(b);
-                return known != null ? known
-                        : byTwo.computeIfAbsent(a, k -> new ConcurrentHashMap<>()).computeIfAbsent(b, k -> maker.make(a, b, c, d));
-            }
             Map<String, Map<String, Map<String, M>>> byA = meters.get(a);
             Map<String, Map<String, M>> byB = byA == null ? null : byA.get(b);
             Map<String, M> byC = byB == null ? null : byB.get(c);
@@ -182,6 +164,18 @@ public final class MicrometerMetrics implements Metrics {
                     .computeIfAbsent(b, k -> new ConcurrentHashMap<>())
                     .computeIfAbsent(c, k -> new ConcurrentHashMap<>())
                     .computeIfAbsent(d, k -> maker.make(a, b, c, d));
+        }
+    }
+
+    /** Meters by two label values: two map reads on every call, not four. */
+    private static final class ByTwoLabels<M> {
+        private final Map<String, Map<String, M>> meters = new ConcurrentHashMap<>();
+
+        M get(String a, String b, Maker<M> maker) {
+            Map<String, M> byA = meters.get(a);
+            M known = byA == null ? null : byA.get(b);
+            return known != null ? known
+                    : meters.computeIfAbsent(a, k -> new ConcurrentHashMap<>()).computeIfAbsent(b, k -> maker.make(a, b, "", ""));
         }
     }
 
