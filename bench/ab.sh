@@ -115,13 +115,8 @@ for path in "${paths[@]}"; do
     (( W_ERRORS == 0 )) || die "$side $path: warm-up had $W_ERRORS errors; see $OUT/logs/ab-$side.log"
   done
 done
-# wrk_line URL CONNS SECS THREADS VAR=VALUE...: wrk's BENCH line alone (for runs side by side)
-wrk_line() {
-  local url=$1 conns=$2 secs=$3 threads=$4; shift 4
-  env "$@" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 10s -s "$BENCH_DIR/wrk/mcp.lua" "$url" | grep '^BENCH '
-}
-# field LINE NAME: one value of a BENCH line
-field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
+# cpu_per_call TICKS REQUESTS: a server's CPU µs per call from its CPU ticks over a run
+cpu_per_call() { awk -v d="$1" -v hz="$CLK_TCK" -v n="$2" 'BEGIN {printf "%.1f\n", d * 1e6 / hz / n}'; }
 
 together=${BENCH_TOGETHER:-}
 for i in $(seq 1 "$RUNS"); do
@@ -133,18 +128,16 @@ for i in $(seq 1 "$RUNS"); do
       before_a=$(cpu_ticks "$PID_A"); before_b=$(cpu_ticks "$PID_B")
       wrk_line "$url_a" "$half" "$DURATION" 1 "${VARS[@]}" >"$WORK/together-a.txt" &
       wrk_a=$!
-      wrk_line "$url_b" "$half" "$DURATION" 1 "${VARS[@]}" >"$WORK/together-b.txt" || true
-      wait "$wrk_a" || true
+      wrk_line "$url_b" "$half" "$DURATION" 1 "${VARS[@]}" >"$WORK/together-b.txt"
+      wait "$wrk_a"
       after_a=$(cpu_ticks "$PID_A"); after_b=$(cpu_ticks "$PID_B")
       for side in a b; do
         line=$(cat "$WORK/together-$side.txt")
         [[ -n $line ]] || die "wrk against $side gave no result"
-        requests=$(field "$line" requests)
+        wrk_parse "$line"
         if [[ $side == a ]]; then ticks=$((after_a - before_a)); else ticks=$((after_b - before_b)); fi
-        cpu=$(awk -v d="$ticks" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN {printf "%.1f\n", d * 1e6 / hz / n}')
-        RPS[$side.$path]+=" $(field "$line" rps)"; CPU[$side.$path]+=" $cpu"
-        errors=$(( $(field "$line" non2xx) + $(field "$line" socket_errors) + $(field "$line" rpc_errors) ))
-        (( errors == 0 )) || log "$side $path: $errors errors"
+        RPS[$side.$path]+=" $W_RPS"; CPU[$side.$path]+=" $(cpu_per_call "$ticks" "$W_REQUESTS")"
+        (( W_ERRORS == 0 )) || log "$side $path: $W_ERRORS errors"
       done
       continue
     fi
@@ -156,8 +149,7 @@ for i in $(seq 1 "$RUNS"); do
       before=$(cpu_ticks "$pid")
       wrk_run "$URL" "$CONNECTIONS" "$DURATION" "$THREADS" "${VARS[@]}"
       after=$(cpu_ticks "$pid")
-      cpu=$(awk -v d=$((after - before)) -v hz="$CLK_TCK" -v n="$W_REQUESTS" 'BEGIN {printf "%.1f\n", d * 1e6 / hz / n}')
-      RPS[$side.$path]+=" $W_RPS"; CPU[$side.$path]+=" $cpu"
+      RPS[$side.$path]+=" $W_RPS"; CPU[$side.$path]+=" $(cpu_per_call $((after - before)) "$W_REQUESTS")"
       (( W_ERRORS == 0 )) || log "$side $path: $W_ERRORS errors"
     done
   done

@@ -140,11 +140,23 @@ us_to_ms() { awk -v u="$1" 'BEGIN {printf "%.2f\n", u/1000}'; }
 wrk_run() {
   local url=$1 conns=$2 secs=$3 threads=$4; shift 4
   local line
-  # a 10 s timeout (wrk's default is 2 s) so slow answers count as latency, not as errors
   LAST_CMD=$(echo "$* wrk -t$threads -c$conns -d${secs}s --timeout 10s -s bench/wrk/mcp.lua $url" | sed "s|$ROOT/||g")
-  line=$(env "$@" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 10s -s "$BENCH_DIR/wrk/mcp.lua" "$url" | grep '^BENCH ')
+  line=$(wrk_line "$url" "$conns" "$secs" "$threads" "$@")
   [[ -n $line ]] || die "wrk gave no result for $url"
-  eval "$(echo "$line" | sed 's/^BENCH //' | tr ' ' '\n' | awk -F= '{printf "W_%s=%s\n", toupper($1), $2}')"
+  wrk_parse "$line"
+}
+
+# wrk_line URL CONNECTIONS SECONDS THREADS [VAR=VALUE...]: wrk's BENCH line alone (empty when wrk
+# gave none), for runs started side by side; wrk_parse reads it as wrk_run does
+wrk_line() {
+  local url=$1 conns=$2 secs=$3 threads=$4; shift 4
+  # a 10 s timeout (wrk's default is 2 s) so slow answers count as latency, not as errors
+  env "$@" wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 10s -s "$BENCH_DIR/wrk/mcp.lua" "$url" | grep '^BENCH ' || true
+}
+
+# wrk_parse LINE: a BENCH line into W_REQUESTS, W_RPS, W_P50, ... and W_ERRORS (every failed answer)
+wrk_parse() {
+  eval "$(echo "$1" | sed 's/^BENCH //' | tr ' ' '\n' | awk -F= '{printf "W_%s=%s\n", toupper($1), $2}')"
   W_ERRORS=$(( W_NON2XX + W_SOCKET_ERRORS + W_RPC_ERRORS ))
 }
 
