@@ -75,6 +75,11 @@ public final class Failures {
         return failure instanceof ConnectException || failure instanceof UnknownHostException;
     }
 
+    /** Whether the failure is the connection's (it closed or broke under a command), not the statement's. */
+    public static boolean connectionLost(Throwable failure) {
+        return isConnectionLost(failure);
+    }
+
     private static boolean isConnectionLost(Throwable failure) {
         if (failure instanceof ClosedConnectionException || failure instanceof ClosedChannelException) {
             return true;

@@ -104,6 +104,24 @@ class AdapterCheckTest {
     }
 
     @Test
+    void postgresPipeliningIsFromOneTo256(@TempDir Path dir) throws Exception {
+        for (String wrong : List.of("0", "257", "many")) {
+            project(dir, "db.terse", "connector: postgres\nconnection_string: 'postgres://app@127.0.0.1:5432/app'\n"
+                    + "options:\n  pipelining: " + wrong + "\n");
+            ProjectException e = assertThrows(ProjectException.class, () -> compiler.compile(dir), wrong);
+            assertEquals(1, e.problems().size(), e.problems().toString());
+            assertTrue(e.problems().get(0).message().contains("pipelining"), e.problems().get(0).message());
+        }
+        for (String right : List.of("1", "16", "256")) {
+            project(dir, "db.terse", "connector: postgres\nconnection_string: 'postgres://app@127.0.0.1:5432/app'\n"
+                    + "options:\n  pipelining: " + right + "\n");
+            List<ConfigProblem> warnings = new ArrayList<>();
+            compiler.compile(dir, warnings::add);
+            assertEquals(List.of(), warnings);
+        }
+    }
+
+    @Test
     void aVariableThatIsNotSetIsAWarningWhenAskedAndTheAdapterIsNotReadWithoutIt(@TempDir Path dir) throws Exception {
         project(dir, "db.terse", "connector: postgres\nconnection_string: '{{ env.HT_TEST_UNSET_URL }}'\n");
         ProjectException strict = assertThrows(ProjectException.class, () -> compiler.compile(dir));

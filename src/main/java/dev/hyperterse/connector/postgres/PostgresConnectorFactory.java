@@ -82,7 +82,7 @@ public final class PostgresConnectorFactory extends SettingsConnectorFactory<Pos
                         new PostgresFlavor(zone(rows.iterator().next().getString(0)), poolSettings.maxConnections(),
                                 new CancelRequests(vertx, settings.endpoint().host(), settings.endpoint().port(),
                                         settings.pool().netClientOptions())),
-                        settings.endpoint()))
+                        settings.endpoint(), settings.pipelining()))
                 .recover(e -> pool.close().transform(closed -> Future.failedFuture(new ConnectorException(
                         "cannot connect to PostgreSQL at " + settings.endpoint().describe() + " as user '"
                                 + settings.endpoint().user() + "': " + new PostgresFlavor(ZoneOffset.UTC, 1, null).reason(e),

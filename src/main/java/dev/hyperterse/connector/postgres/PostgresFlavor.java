@@ -140,6 +140,74 @@ final class PostgresFlavor implements SqlFlavor {
         }).onFailure(e -> forgetIfStale(statement, e));
     }
 
+    /**
+     * A read (SELECT, VALUES, TABLE, SHOW; no WITH, which may write) already described, whose
+     * last result one fetch held: it runs in the unnamed portal with no transaction, so it may be
+     * sent behind other statements on one connection.
+     */
+    @Override
+    public boolean shareable(CompiledStatement statement) {
+        Future<PgStatementShape> known = shapes.get(statement.text());
+        if (known == null || !known.succeeded()) {
+            return false;
+        }
+        PgStatementShape shape = known.result();
+        return shape.reads() && !shape.writesRows() && !longReads.contains(shape.text());
+    }
+
+    @Override
+    public Future<QueryResult> executeShared(SqlConnection conn, CompiledStatement statement, List<Object> values,
+                                             ResultBudget budget) {
+        RowSizeGuard guard = RowSizeGuard.of(conn);
+        return shape(conn, statement).compose(shape -> {
+            Tuple tuple = PgParameters.bind(statement, shape, values, sessionZone);
+            if (guard != null) {
+                guard.armAtLeast(budget.byteLimit());
+            }
+            int fetch = budget.nextFetch();
+            return prepared.on(conn, shape.runText())
+                    .compose(ps -> {
+                        Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
+                        return closingAfter(cursor, SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(),
+                                PgResultValues::special, shape.decimalText()));
+                    })
+                    .compose(result -> {
+                        if (result != null) {
+                            return Future.succeededFuture(result);
+                        }
+                        // more rows than one fetch: read again in a transaction, alone; its next calls start so
+                        longReads.add(shape.text());
+                        return Future.failedFuture(new OwnConnectionNeeded());
+                    })
+                    .onFailure(e -> {
+                        // other calls' statements may be queued on this one: dropped only when its plan is stale
+                        if (staleShape(e)) {
+                            prepared.forget(conn, shape.runText());
+                        }
+                    });
+        }).transform(done -> {
+            if (guard != null && guard.tripped() > 0) {
+                // some statement's row was too large (perhaps another call's): each runs again alone
+                return Future.failedFuture(new OwnConnectionNeeded());
+            }
+            return done.succeeded() ? Future.succeededFuture(done.result()) : Future.failedFuture(done.cause());
+        }).onFailure(e -> forgetIfStale(statement, e));
+    }
+
+    @Override
+    public boolean ended(SqlConnection conn) {
+        RowSizeGuard guard = RowSizeGuard.of(conn);
+        return guard != null && guard.tripped() > 0 || RowSizeGuard.closed(conn);
+    }
+
+    @Override
+    public Future<Void> abandon(SqlConnection conn) {
+        if (cancels != null) {
+            cancels.cancel(conn).onFailure(e -> LOG.debug("a cancel request for a given-up connection failed", e));
+        }
+        return RowSizeGuard.end(conn);
+    }
+
     /** Why a statement whose row the {@link RowSizeGuard} refused failed. */
     static ConnectorException rowTooLarge(long rowBytes, long byteLimit) {
         return new ConnectorException("the result exceeds result_max_bytes (" + ByteSizes.show(byteLimit)
@@ -225,9 +293,13 @@ final class PostgresFlavor implements SqlFlavor {
     }
 
     private void forgetIfStale(CompiledStatement statement, Throwable failure) {
-        if (failure instanceof PgException && STALE_SHAPE_STATES.contains(((PgException) failure).getSqlState())) {
+        if (staleShape(failure)) {
             shapes.remove(statement.text());
         }
+    }
+
+    private static boolean staleShape(Throwable failure) {
+        return failure instanceof PgException && STALE_SHAPE_STATES.contains(((PgException) failure).getSqlState());
     }
 
     /** The statement's shape, described on this connection the first time it is needed. */

@@ -25,9 +25,13 @@ import java.util.TreeSet;
  * @param startup     run-time parameters sent when a connection opens ({@code application_name}, {@code search_path},
  *                    and the session settings of {@link #SESSION_SETTINGS} given as options)
  * @param warnings    options this connector does not use, each named as written
+ * @param pipelining  {@code pipelining}: how many statements of fast reads may be sent on one
+ *                    connection before the first is answered (default {@value #DEFAULT_PIPELINING};
+ *                    1: every statement runs on a connection of its own)
  */
 record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, String sslRootCert,
-                        Map<String, String> startup, java.util.List<String> warnings) {
+                        Map<String, String> startup, java.util.List<String> warnings, int pipelining) {
+    static final int DEFAULT_PIPELINING = 16;
     static final int DEFAULT_PORT = 5432;
     /** Settings a connection string may carry besides host, port, database, user and password. */
     static final Set<String> CONNECTION_KEYS = Set.of("sslmode", "sslrootcert", "application_name", "search_path",
@@ -37,6 +41,7 @@ record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, S
     static {
         Set<String> known = new TreeSet<>(PoolSettings.KEYS);
         known.addAll(CONNECTION_KEYS);
+        known.add("pipelining");
         KNOWN = Set.copyOf(known);
     }
 
@@ -115,7 +120,11 @@ record PostgresSettings(Endpoint endpoint, PoolSettings pool, SslMode sslMode, S
                 warnings.add(o.ignored(key));
             }
         });
-        return new PostgresSettings(resolved, PoolSettings.read(o), sslMode, rootCert, startup, warnings);
+        int pipelining = o.positiveInt("pipelining", DEFAULT_PIPELINING);
+        if (pipelining > 256) {
+            throw new ConnectorException("adapter '" + adapter + "': pipelining must be from 1 to 256, was " + pipelining);
+        }
+        return new PostgresSettings(resolved, PoolSettings.read(o), sslMode, rootCert, startup, warnings, pipelining);
     }
 
     private static Endpoint fromKeyValues(String adapter, Map<String, String> kv) {

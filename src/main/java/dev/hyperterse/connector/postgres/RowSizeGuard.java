@@ -95,6 +95,41 @@ final class RowSizeGuard extends ChannelInboundHandlerAdapter {
         maxRowBytes = max;
     }
 
+    /**
+     * Several statements share the connection, each sent behind the others: the guard lets through
+     * the largest row any of them may take (each result's budget still cuts its own rows).
+     */
+    void armAtLeast(long byteLimit) {
+        long max = byteLimit > (Long.MAX_VALUE - HEADROOM) / WIRE_BYTES_PER_JSON_BYTE ? Long.MAX_VALUE
+                : byteLimit * WIRE_BYTES_PER_JSON_BYTE + HEADROOM;
+        long now = maxRowBytes;
+        if (now == Long.MAX_VALUE || max > now) {
+            maxRowBytes = max;
+        }
+    }
+
+    /**
+     * Ends the connection at once (its running and queued statements fail); the pool discards it.
+     *
+     * @return completes once it has ended (at once when the client's internals are not as
+     *         expected and the connection stays)
+     */
+    static io.vertx.core.Future<Void> end(SqlConnection conn) {
+        ChannelPipeline pipeline = pipelineOf(conn);
+        if (pipeline == null) {
+            return io.vertx.core.Future.succeededFuture();
+        }
+        io.vertx.core.Promise<Void> ended = io.vertx.core.Promise.promise();
+        pipeline.close().addListener(closed -> ended.tryComplete());
+        return ended.future();
+    }
+
+    /** Whether the connection's socket is closed (ended by a guard, given up, or lost). */
+    static boolean closed(SqlConnection conn) {
+        ChannelPipeline pipeline = pipelineOf(conn);
+        return pipeline != null && !pipeline.channel().isActive();
+    }
+
     /** The statement ended: what the connection reads next is not limited. */
     void disarm() {
         maxRowBytes = Long.MAX_VALUE;

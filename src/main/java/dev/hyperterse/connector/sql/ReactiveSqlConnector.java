@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.SqlConnection;
 
 import java.time.Duration;
 import java.util.List;
@@ -37,14 +38,27 @@ public final class ReactiveSqlConnector implements Connector {
     private final SqlFlavor flavor;
     private final Endpoint endpoint;
     private final StatementDeadlines deadlines;
+    /** Connections fast reads share (null: every statement runs on a connection of its own). */
+    private final SharedConnections shared;
 
     public ReactiveSqlConnector(Vertx vertx, String adapterName, Pool pool, SqlFlavor flavor, Endpoint endpoint) {
+        this(vertx, adapterName, pool, flavor, endpoint, 1);
+    }
+
+    /**
+     * @param pipelining how many statements of fast reads may be sent on one connection before the
+     *                   first one's answer ({@link SharedConnections}); 1: each runs on one of its own
+     */
+    public ReactiveSqlConnector(Vertx vertx, String adapterName, Pool pool, SqlFlavor flavor, Endpoint endpoint,
+                                int pipelining) {
         this.vertx = vertx;
         this.adapterName = adapterName;
         this.pool = pool;
         this.flavor = flavor;
         this.endpoint = endpoint;
         this.deadlines = new StatementDeadlines(vertx);
+        this.shared = pipelining > 1 ? new SharedConnections(vertx, pool, flavor, pipelining, this::alone, this::giveBack)
+                : null;
     }
 
     @Override
@@ -100,43 +114,150 @@ public final class ReactiveSqlConnector implements Connector {
             return Future.failedFuture(new IllegalArgumentException("result size limit must be at least 1 byte, was "
                     + options.byteLimit()));
         }
-        Promise<QueryResult> result = Promise.promise();
-        StatementRun run = new StatementRun();
+        Call call = new Call(statement, values, options);
         Duration timeout = options.timeout();
-        boolean limited = timeout != null && !timeout.isZero() && !timeout.isNegative();
-        StatementDeadlines.Deadline deadline = !limited ? null : deadlines.watch(timeout, () -> {
-            if (result.tryFail(Failures.timedOut(timeout))) {
-                stop(run);
-            }
-        });
-        options.cancellation().onSuccess(ignored -> {
-            if (result.tryFail(new ConnectorException("statement cancelled"))) {
-                stop(run);
-            }
-        });
+        if (timeout != null && !timeout.isZero() && !timeout.isNegative()) {
+            call.deadline = deadlines.watch(timeout, () -> call.giveUp(Failures.timedOut(timeout)));
+        }
+        options.cancellation().onSuccess(ignored -> call.giveUp(new ConnectorException("statement cancelled")));
+        if (shared != null && shared.eligible(statement)) {
+            shared.run(call);
+        } else {
+            alone(call);
+        }
+        return call.result.future();
+    }
+
+    /** Runs the call's statement on a connection of its own, held until no cancel request for it can arrive. */
+    void alone(Call call) {
+        StatementRun run = new StatementRun();
+        if (!call.runsAlone(run)) {
+            return;
+        }
+        long[] started = new long[1];
         pool.getConnection()
+                // one the pool lent again before it saw it end: nothing was sent on it, so another is asked for
+                .compose(conn -> {
+                    if (!flavor.ended(conn)) {
+                        return Future.succeededFuture(conn);
+                    }
+                    Future<SqlConnection> other = pool.getConnection();
+                    giveBack(conn);
+                    return other;
+                })
                 .compose(conn -> {
                     Future<QueryResult> running;
+                    started[0] = System.nanoTime();
                     try {
-                        running = flavor.execute(conn, statement, values, options.budget(), run);
+                        running = flavor.execute(conn, call.statement, call.values, call.options.budget(), run);
                     } catch (RuntimeException e) {
                         running = Future.failedFuture(e);
                     }
                     // the connection goes back only once no cancel request can still reach it
-                    return running.andThen(done -> run.finish().onComplete(settled -> conn.close()));
+                    return running.andThen(done -> run.finish().onComplete(settled -> giveBack(conn)));
                 })
                 .onComplete(done -> {
                     run.finish();
-                    if (deadline != null) {
-                        deadline.done();
+                    if (shared != null && started[0] != 0) {
+                        shared.ran(call.statement, System.nanoTime() - started[0], false, done.succeeded());
                     }
-                    if (done.succeeded()) {
-                        result.tryComplete(done.result());
-                    } else {
-                        result.tryFail(Failures.of(done.cause(), endpoint.describe(), this::reason));
-                    }
+                    call.done(done);
                 });
-        return result.future();
+    }
+
+    /**
+     * Returns a connection to the pool; one that has ended a moment later, once the pool has seen it
+     * end, so that it is not lent again.
+     */
+    void giveBack(SqlConnection conn) {
+        if (!flavor.ended(conn)) {
+            conn.close();
+            return;
+        }
+        io.vertx.core.Context context = Vertx.currentContext();
+        (context != null ? context : vertx.getOrCreateContext()).runOnContext(v -> conn.close());
+    }
+
+    /** One call of {@link #execute}: its statement, its time limit, and where its statement runs. */
+    final class Call {
+        final CompiledStatement statement;
+        final List<Object> values;
+        final QueryOptions options;
+        final Promise<QueryResult> result = Promise.promise();
+        StatementDeadlines.Deadline deadline;
+        /** When the statement joined a shared connection ({@link System#nanoTime()}). */
+        long joined;
+        /** The run of the statement on a connection of its own, if it has one. Guarded by this. */
+        private StatementRun run;
+        /** The shared connection the statement is on, if it is on one. Guarded by this. */
+        private SharedConnections.Shared on;
+        /** Whether the call was answered by its time limit or its cancellation. Guarded by this. */
+        private boolean over;
+
+        Call(CompiledStatement statement, List<Object> values, QueryOptions options) {
+            this.statement = statement;
+            this.values = values;
+            this.options = options;
+        }
+
+        /** The time limit passed or the caller gave up: the call is answered, its statement stopped. */
+        void giveUp(Throwable why) {
+            if (!result.tryFail(why)) {
+                return;
+            }
+            if (deadline != null) {
+                deadline.done();
+            }
+            StatementRun alone;
+            SharedConnections.Shared sharing;
+            synchronized (this) {
+                over = true;
+                alone = run;
+                sharing = on;
+            }
+            if (alone != null) {
+                stop(alone);
+            }
+            if (sharing != null) {
+                shared.givenUp(sharing, this);
+            }
+        }
+
+        /** @return false when the call is already over: its statement must not start */
+        synchronized boolean runsAlone(StatementRun alone) {
+            on = null;
+            run = alone;
+            return !over;
+        }
+
+        /** @return false when the call is already over: its statement must not be sent */
+        synchronized boolean runsOn(SharedConnections.Shared connection) {
+            on = connection;
+            return !over;
+        }
+
+        synchronized boolean over() {
+            return over;
+        }
+
+        void done(io.vertx.core.AsyncResult<QueryResult> done) {
+            if (deadline != null) {
+                deadline.done();
+            }
+            if (done.succeeded()) {
+                result.tryComplete(done.result());
+            } else {
+                result.tryFail(Failures.of(done.cause(), endpoint.describe(), ReactiveSqlConnector.this::reason));
+            }
+        }
+    }
+
+    /**
+     * The most statements one shared connection has had sent and unanswered at once since the
+     * connector opened (0: no statement has shared one).
+     */
+    public int deepestSharing() {
+        return shared == null ? 0 : shared.deepest();
     }
 
     /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */

@@ -38,6 +38,56 @@ public interface SqlFlavor {
     Future<QueryResult> execute(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                 ResultBudget budget, StatementRun run);
 
+    /**
+     * Whether a run of this statement may share a connection with other such runs, each sent
+     * behind the others without waiting for their answers ({@link ReactiveSqlConnector}'s shared
+     * connections). Only a read that runs alone in no transaction qualifies; none does by default.
+     */
+    default boolean shareable(CompiledStatement statement) {
+        return false;
+    }
+
+    /**
+     * Runs a {@linkplain #shareable shareable} statement on a connection other calls' statements
+     * are sent on too: in no transaction, and never stopped by a cancel request (which would stop
+     * whichever statement runs). Fails with {@link OwnConnectionNeeded} when the run cannot finish
+     * there (its result needs more than one fetch, or the connection ended under it), so that it
+     * runs again on a connection of its own.
+     */
+    default Future<QueryResult> executeShared(SqlConnection conn, CompiledStatement statement, List<Object> values,
+                                              ResultBudget budget) {
+        return Future.failedFuture(new OwnConnectionNeeded());
+    }
+
+    /**
+     * Gives a shared connection up: asks the database to stop the statement it runs and ends the
+     * connection, so nothing queued on it runs.
+     *
+     * @return completes once the connection has ended (at once when it cannot be ended: it then
+     *         goes back to the pool once its statements are answered)
+     */
+    default Future<Void> abandon(SqlConnection conn) {
+        return Future.succeededFuture();
+    }
+
+    /**
+     * Whether the connection has ended (a row too large ended it, it was given up, or lost): the
+     * pool learns of it only after the statements on it have failed, and until then may lend it
+     * again. Nothing can run on it.
+     */
+    default boolean ended(SqlConnection conn) {
+        return false;
+    }
+
+    /** A run on a shared connection that has to run again on a connection of its own. */
+    final class OwnConnectionNeeded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public OwnConnectionNeeded() {
+            super("the statement needs a connection of its own", null, false, false);
+        }
+    }
+
     /** The driver's reason for a failed statement, in one line: no stack trace, no secrets. */
     String reason(Throwable failure);
 

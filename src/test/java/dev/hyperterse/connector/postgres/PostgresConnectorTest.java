@@ -17,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.time.Duration;
@@ -498,6 +499,166 @@ class PostgresConnectorTest extends SqlConnectorContract {
                 }
             }
             assertEquals(0, hit, "statements stopped by the cancel request of the one before");
+        } finally {
+            await(c.close());
+        }
+    }
+
+    /**
+     * Runs the statement until it counts as a fast read (eight runs in a row under 5 ms; its first
+     * run describes it) and a run of it has gone on a shared connection.
+     */
+    private void warm(Connector c, String template, Object... values) {
+        warm(c, compile(template), Arrays.asList(values), QueryOptions.of(1000, TIMEOUT));
+    }
+
+    private void warm(Connector c, CompiledStatement statement, List<Object> values, QueryOptions options) {
+        dev.hyperterse.connector.sql.ReactiveSqlConnector sql = (dev.hyperterse.connector.sql.ReactiveSqlConnector) c;
+        for (int i = 0; i < 500 && sql.deepestSharing() == 0; i++) {
+            await(c.execute(statement, values, options));
+        }
+        assertEquals(1, sql.deepestSharing(), "never ran on a shared connection");
+    }
+
+    private static <T> List<T> awaitAll(List<Future<T>> calls) {
+        return calls.stream().map(f -> f.toCompletionStage().toCompletableFuture().join()).toList();
+    }
+
+    /**
+     * Once a read has been fast eight times in a row, calls of it share connections, several sent
+     * before the first is answered; each call still gets its own row, never another call's.
+     */
+    @Test
+    void fastReadsShareConnectionsAndEachCallGetsItsOwnAnswer() {
+        Connector c = connect(Map.of("max_connections", "2"));
+        try {
+            rows("INSERT INTO seq SELECT generate_series(51, 400)");
+            String read = "SELECT n, n * 7 AS seven FROM seq WHERE n = {{ inputs.n }}";
+            warm(c, read, 1);
+            List<Future<QueryResult>> calls = new java.util.ArrayList<>();
+            for (int n = 1; n <= 400; n++) {
+                calls.add(execute(c, read, 10, TIMEOUT, n));
+            }
+            List<QueryResult> answers = awaitAll(calls);
+            for (int n = 1; n <= 400; n++) {
+                assertEquals("[{\"n\":" + n + ",\"seven\":" + (7 * n) + "}]", answers.get(n - 1).rows().encode());
+            }
+            int deepest = ((dev.hyperterse.connector.sql.ReactiveSqlConnector) c).deepestSharing();
+            assertTrue(deepest > 1 && deepest <= 16, "statements sent on one connection at once: " + deepest);
+        } finally {
+            await(c.close());
+        }
+    }
+
+    @Test
+    void withPipeliningOneEveryStatementRunsAlone() {
+        Connector c = connect(Map.of("max_connections", "2", "pipelining", "1"));
+        try {
+            String read = "SELECT n FROM seq WHERE n = {{ inputs.n }}";
+            for (int i = 0; i < 20; i++) {
+                rows(c, read, 1);
+            }
+            List<Future<QueryResult>> calls = new java.util.ArrayList<>();
+            for (int n = 1; n <= 50; n++) {
+                calls.add(execute(c, read, 10, TIMEOUT, n));
+            }
+            awaitAll(calls);
+            assertEquals(0, ((dev.hyperterse.connector.sql.ReactiveSqlConnector) c).deepestSharing());
+        } finally {
+            await(c.close());
+        }
+    }
+
+    /**
+     * A read that was fast gets stuck at the head of a shared connection and reaches its time
+     * limit: it is answered at once, the connection takes no more statements, and a second later
+     * it is given up (the stuck statement stopped on the server): the calls queued behind it, whose
+     * limits are far, run again alone and succeed; no statement is left running.
+     */
+    @Test
+    void aStuckSharedReadIsStoppedAndTheCallsBehindItRunAgainAlone() throws Exception {
+        Connector c = connect(Map.of("max_connections", "2"));
+        String marker = TestDatabases.uniqueName("stuck");
+        try {
+            String read = "SELECT n FROM seq WHERE n = {{ inputs.n }} AND pg_sleep({{ inputs.s }}::float) IS NOT NULL"
+                    + " /* " + marker + " */";
+            warm(c, read, 1, 0);
+            long start = System.nanoTime();
+            Future<QueryResult> stuck = execute(c, read, 10, Duration.ofMillis(300), 1, 30);
+            List<Future<QueryResult>> behind = new java.util.ArrayList<>();
+            for (int n = 2; n <= 6; n++) {
+                behind.add(execute(c, read, 10, Duration.ofSeconds(20), n, 0));
+            }
+            String failure = error(stuck);
+            assertTrue(System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(1000), "answered at its limit: " + failure);
+            assertEquals(6, ((dev.hyperterse.connector.sql.ReactiveSqlConnector) c).deepestSharing(),
+                    "the calls behind it were sent on its connection");
+            List<QueryResult> answers = awaitAll(behind);
+            for (int n = 2; n <= 6; n++) {
+                assertEquals("[{\"n\":" + n + "}]", answers.get(n - 2).rows().encode());
+            }
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "not held up by the stuck read");
+            assertStopsOnServer(marker);
+            assertEquals("[{\"n\":7}]", rows(c, read, 7, 0).encode());
+        } finally {
+            await(c.close());
+        }
+    }
+
+    /** A statement error on a shared connection fails its own call only. */
+    @Test
+    void aFailingStatementOnASharedConnectionFailsOnlyItsCall() {
+        Connector c = connect(Map.of("max_connections", "1"));
+        try {
+            String read = "SELECT 60 / {{ inputs.d }}::int AS q";
+            warm(c, read, 1);
+            List<Future<QueryResult>> calls = new java.util.ArrayList<>();
+            for (int d = 1; d <= 12; d++) {
+                calls.add(execute(c, read, 10, TIMEOUT, d == 6 ? 0 : d));
+            }
+            for (int d = 1; d <= 12; d++) {
+                Future<QueryResult> call = calls.get(d - 1);
+                if (d == 6) {
+                    assertTrue(error(call).contains("division by zero"), error(call));
+                } else {
+                    assertEquals("[{\"q\":" + (60 / d) + "}]", await(call).rows().encode());
+                }
+            }
+            assertTrue(((dev.hyperterse.connector.sql.ReactiveSqlConnector) c).deepestSharing() > 1);
+        } finally {
+            await(c.close());
+        }
+    }
+
+    /**
+     * A shared read that turns out to need more than one fetch, or to return a row too large for
+     * its result, runs again alone: it comes whole (or refused with its own reason), and the
+     * other calls on its connection are answered as usual.
+     */
+    @Test
+    void aSharedReadNeedingMoreThanOneFetchOrTooLargeARowRunsAgainAlone() {
+        Connector c = connect(Map.of("max_connections", "1"));
+        try {
+            String read = "SELECT n, repeat('x', {{ inputs.width }}::int) AS body FROM generate_series(1, {{ inputs.k }}::int) n";
+            warm(c, compile(read), List.of(1, 1), QueryOptions.of(1000, MIB, TIMEOUT));
+            List<Future<QueryResult>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                List<Object> args = i == 4 ? List.of(1, 300) : i == 7 ? List.of(20 * 1024 * 1024, 1) : List.of(1, 1);
+                calls.add(c.execute(compile(read), args, QueryOptions.of(1000, MIB, TIMEOUT)));
+            }
+            for (int i = 0; i < 10; i++) {
+                if (i == 7) {
+                    assertTrue(error(calls.get(i)).startsWith("the result exceeds result_max_bytes (1mb): a row of "),
+                            error(calls.get(i)));
+                } else {
+                    int call = i;
+                    QueryResult result = org.junit.jupiter.api.Assertions.assertDoesNotThrow(
+                            () -> calls.get(call).toCompletionStage().toCompletableFuture().join(), "call " + i);
+                    assertEquals(i == 4 ? 300 : 1, result.rows().size());
+                    assertEquals(ResultCut.NONE, result.cut());
+                }
+            }
+            assertEquals("[{\"one\":1}]", rows(c, "SELECT 1 AS one").encode());
         } finally {
             await(c.close());
         }
