@@ -1,6 +1,7 @@
 package dev.hyperterse.connector.postgres;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.PreparedStatement;
 import io.vertx.sqlclient.SqlConnection;
@@ -47,22 +48,45 @@ final class ConnectionStatements {
     Future<PreparedStatement> on(SqlConnection conn, String text) {
         long key = key(conn);
         Future<PreparedStatement> known;
+        Promise<PreparedStatement> preparing = null;
         synchronized (this) {
-            known = byConnection.computeIfAbsent(key, k -> new HashMap<>()).get(text);
+            Map<String, Future<PreparedStatement>> statements = byConnection.computeIfAbsent(key, k -> new HashMap<>());
+            known = statements.get(text);
+            if (known == null || known.failed()) {
+                // one prepare per connection and text, however many calls ask at once
+                preparing = Promise.promise();
+                known = preparing.future();
+                statements.put(text, known);
+            }
         }
-        if (known != null && known.succeeded()) {
+        if (preparing == null) {
             // without the context it was prepared on, so the caller goes on where it is
-            return Future.succeededFuture(known.result());
+            return known.succeeded() ? Future.succeededFuture(known.result()) : known;
         }
-        if (known != null && !known.failed()) {
-            return known;
-        }
-        Future<PreparedStatement> fresh = conn.prepare(text);
-        synchronized (this) {
-            byConnection.computeIfAbsent(key, k -> new HashMap<>()).put(text, fresh);
-        }
+        Future<PreparedStatement> fresh = known;
+        conn.prepare(text).onComplete(preparing);
         fresh.onFailure(e -> forget(conn, text, fresh));
         return fresh;
+    }
+
+    /**
+     * Drops this one statement after a failure on it, if it is still the one kept (a call on
+     * another thread may already have prepared it afresh), and closes it on the server. For a
+     * connection other calls' statements are queued on: their Binds went before this Close.
+     */
+    void forget(SqlConnection conn, String text, PreparedStatement statement) {
+        boolean dropped = false;
+        synchronized (this) {
+            Map<String, Future<PreparedStatement>> statements = byConnection.get(key(conn));
+            Future<PreparedStatement> kept = statements == null ? null : statements.get(text);
+            if (kept != null && kept.succeeded() && kept.result() == statement) {
+                statements.remove(text);
+                dropped = true;
+            }
+        }
+        if (dropped) {
+            statement.close().onFailure(e -> LOG.debug("closing a dropped statement failed", e));
+        }
     }
 
     /**

@@ -66,6 +66,11 @@ final class PostgresFlavor implements SqlFlavor {
     /** Failures after which a statement's cached shape may be out of date (a column changed type). */
     private static final Set<String> STALE_SHAPE_STATES = Set.of("42804", "42P18", "42883", "0A000", "22P02");
 
+    /** cannot execute … in a read-only transaction */
+    private static final String READ_ONLY_TRANSACTION = "25006";
+    /** prepared statement … does not exist */
+    private static final String NO_SUCH_STATEMENT = "26000";
+
     /** How PostgreSQL's detail of a NOT NULL or CHECK violation starts. */
     private static final String FAILING_ROW = "Failing row contains";
 
@@ -76,6 +81,8 @@ final class PostgresFlavor implements SqlFlavor {
     private final ConnectionStatements prepared;
     /** Reads (statement text) whose last result needed more than one fetch: they start in a transaction. */
     private final Set<String> longReads = ConcurrentHashMap.newKeySet();
+    /** Reads (statement text) that failed as writing on a read-only shared connection: never shared again. */
+    private final Set<String> writingReads = ConcurrentHashMap.newKeySet();
     private final CancelRequests cancels;
 
     /**
@@ -142,8 +149,8 @@ final class PostgresFlavor implements SqlFlavor {
 
     /**
      * A read (SELECT, VALUES, TABLE, SHOW; no WITH, which may write) already described, whose
-     * last result one fetch held: it runs in the unnamed portal with no transaction, so it may be
-     * sent behind other statements on one connection.
+     * last result one fetch held, and that has not been seen to write: it runs in the unnamed
+     * portal with no transaction, so it may be sent behind other statements on one connection.
      */
     @Override
     public boolean shareable(CompiledStatement statement) {
@@ -152,7 +159,28 @@ final class PostgresFlavor implements SqlFlavor {
             return false;
         }
         PgStatementShape shape = known.result();
-        return shape.reads() && !shape.writesRows() && !longReads.contains(shape.text());
+        return shape.reads() && !shape.writesRows() && !longReads.contains(shape.text())
+                && !writingReads.contains(shape.text());
+    }
+
+    /**
+     * A shared connection runs read-only ({@code default_transaction_read_only}), so that no
+     * statement on it can change anything: a statement that runs again alone after its connection
+     * was given up, or a row too large ended it, changed nothing the first time.
+     */
+    @Override
+    public Future<Void> share(SqlConnection conn) {
+        return conn.query("SET default_transaction_read_only = on").execute().mapEmpty();
+    }
+
+    @Override
+    public Future<Void> unshare(SqlConnection conn) {
+        RowSizeGuard guard = RowSizeGuard.of(conn);
+        if (guard != null) {
+            guard.disarm();
+        }
+        // back to the session's own setting (an adapter option may set it)
+        return conn.query("RESET default_transaction_read_only").execute().mapEmpty();
     }
 
     @Override
@@ -165,33 +193,42 @@ final class PostgresFlavor implements SqlFlavor {
                 guard.armAtLeast(budget.byteLimit());
             }
             int fetch = budget.nextFetch();
-            return prepared.on(conn, shape.runText())
-                    .compose(ps -> {
-                        Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
-                        return closingAfter(cursor, SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(),
-                                PgResultValues::special, shape.decimalText()));
-                    })
-                    .compose(result -> {
-                        if (result != null) {
-                            return Future.succeededFuture(result);
-                        }
-                        // more rows than one fetch: read again in a transaction, alone; its next calls start so
-                        longReads.add(shape.text());
-                        return Future.failedFuture(new OwnConnectionNeeded());
-                    })
-                    .onFailure(e -> {
-                        // other calls' statements may be queued on this one: dropped only when its plan is stale
-                        if (staleShape(e)) {
-                            prepared.forget(conn, shape.runText());
-                        }
-                    });
+            return prepared.on(conn, shape.runText()).compose(ps -> {
+                Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
+                return closingAfter(cursor, SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(),
+                        PgResultValues::special, shape.decimalText()))
+                        .transform(done -> {
+                            if (done.succeeded() && done.result() != null) {
+                                return Future.succeededFuture(done.result());
+                            }
+                            if (done.succeeded()) {
+                                // more rows than one fetch: read again in a transaction, alone; its next calls start so
+                                longReads.add(shape.text());
+                                return Future.failedFuture(new OwnConnectionNeeded());
+                            }
+                            String state = done.cause() instanceof PgException
+                                    ? ((PgException) done.cause()).getSqlState() : "";
+                            if (READ_ONLY_TRANSACTION.equals(state)) {
+                                // a read that writes (a function, FOR UPDATE, nextval): it runs alone from now on
+                                writingReads.add(shape.text());
+                                return Future.failedFuture(new OwnConnectionNeeded());
+                            }
+                            if (staleShape(done.cause()) || NO_SUCH_STATEMENT.equals(state)) {
+                                // other calls' statements may be queued on this one: only it is dropped
+                                prepared.forget(conn, shape.runText(), ps);
+                                forgetIfStale(statement, done.cause());
+                                return Future.failedFuture(new OwnConnectionNeeded());
+                            }
+                            return Future.failedFuture(done.cause());
+                        });
+            });
         }).transform(done -> {
             if (guard != null && guard.tripped() > 0) {
                 // some statement's row was too large (perhaps another call's): each runs again alone
                 return Future.failedFuture(new OwnConnectionNeeded());
             }
             return done.succeeded() ? Future.succeededFuture(done.result()) : Future.failedFuture(done.cause());
-        }).onFailure(e -> forgetIfStale(statement, e));
+        });
     }
 
     @Override
@@ -202,10 +239,14 @@ final class PostgresFlavor implements SqlFlavor {
 
     @Override
     public Future<Void> abandon(SqlConnection conn) {
-        if (cancels != null) {
-            cancels.cancel(conn).onFailure(e -> LOG.debug("a cancel request for a given-up connection failed", e));
-        }
-        return RowSizeGuard.end(conn);
+        Future<Void> cancelled = cancels == null ? Future.succeededFuture()
+                : cancels.cancel(conn).otherwise(e -> {
+                    LOG.debug("a cancel request for a given-up connection failed", e);
+                    return null;
+                });
+        Future<Void> ended = RowSizeGuard.end(conn);
+        // given back (and so lent again) only once the cancel request cannot reach another statement
+        return Future.join(cancelled, ended).transform(x -> Future.succeededFuture());
     }
 
     /** Why a statement whose row the {@link RowSizeGuard} refused failed. */

@@ -47,6 +47,8 @@ final class RowSizeGuard extends ChannelInboundHandlerAdapter {
     private int headerRead;
     /** The longest DataRow the running statement may take; no limit while none runs. */
     private volatile long maxRowBytes = Long.MAX_VALUE;
+    private static final java.util.concurrent.atomic.AtomicLongFieldUpdater<RowSizeGuard> MAX_ROW_BYTES =
+            java.util.concurrent.atomic.AtomicLongFieldUpdater.newUpdater(RowSizeGuard.class, "maxRowBytes");
     /** The length of the row that ended the connection, or 0. */
     private volatile long refusedRow;
 
@@ -102,10 +104,8 @@ final class RowSizeGuard extends ChannelInboundHandlerAdapter {
     void armAtLeast(long byteLimit) {
         long max = byteLimit > (Long.MAX_VALUE - HEADROOM) / WIRE_BYTES_PER_JSON_BYTE ? Long.MAX_VALUE
                 : byteLimit * WIRE_BYTES_PER_JSON_BYTE + HEADROOM;
-        long now = maxRowBytes;
-        if (now == Long.MAX_VALUE || max > now) {
-            maxRowBytes = max;
-        }
+        // the largest limit asked, where none (MAX_VALUE) counts as the smallest
+        MAX_ROW_BYTES.accumulateAndGet(this, max, (now, asked) -> now == Long.MAX_VALUE ? asked : Math.max(now, asked));
     }
 
     /**

@@ -40,6 +40,8 @@ public final class ReactiveSqlConnector implements Connector {
     private final StatementDeadlines deadlines;
     /** Connections fast reads share (null: every statement runs on a connection of its own). */
     private final SharedConnections shared;
+    /** Calls under way (counted only when statements may share). */
+    private final java.util.concurrent.atomic.AtomicInteger underWay = new java.util.concurrent.atomic.AtomicInteger();
 
     public ReactiveSqlConnector(Vertx vertx, String adapterName, Pool pool, SqlFlavor flavor, Endpoint endpoint) {
         this(vertx, adapterName, pool, flavor, endpoint, 1);
@@ -120,9 +122,13 @@ public final class ReactiveSqlConnector implements Connector {
             call.deadline = deadlines.watch(timeout, () -> call.giveUp(Failures.timedOut(timeout)));
         }
         options.cancellation().onSuccess(ignored -> call.giveUp(new ConnectorException("statement cancelled")));
-        if (shared != null && shared.eligible(statement)) {
-            shared.run(call);
-        } else {
+        if (shared == null) {
+            alone(call);
+            return call.result.future();
+        }
+        boolean contended = underWay.getAndIncrement() > 0;
+        call.result.future().onComplete(x -> underWay.decrementAndGet());
+        if (!shared.eligible(statement) || !shared.run(call, contended)) {
             alone(call);
         }
         return call.result.future();
@@ -136,15 +142,7 @@ public final class ReactiveSqlConnector implements Connector {
         }
         long[] started = new long[1];
         pool.getConnection()
-                // one the pool lent again before it saw it end: nothing was sent on it, so another is asked for
-                .compose(conn -> {
-                    if (!flavor.ended(conn)) {
-                        return Future.succeededFuture(conn);
-                    }
-                    Future<SqlConnection> other = pool.getConnection();
-                    giveBack(conn);
-                    return other;
-                })
+                .compose(conn -> live(conn, 4))
                 .compose(conn -> {
                     Future<QueryResult> running;
                     started[0] = System.nanoTime();
@@ -163,6 +161,19 @@ public final class ReactiveSqlConnector implements Connector {
                     }
                     call.done(done);
                 });
+    }
+
+    /**
+     * The connection, or another when the pool lent one again before it saw it end (nothing was
+     * sent on it), at most {@code tries} more times.
+     */
+    private Future<SqlConnection> live(SqlConnection conn, int tries) {
+        if (tries == 0 || !flavor.ended(conn)) {
+            return Future.succeededFuture(conn);
+        }
+        Future<SqlConnection> other = pool.getConnection();
+        giveBack(conn);
+        return other.compose(next -> live(next, tries - 1));
     }
 
     /**
@@ -185,8 +196,8 @@ public final class ReactiveSqlConnector implements Connector {
         final QueryOptions options;
         final Promise<QueryResult> result = Promise.promise();
         StatementDeadlines.Deadline deadline;
-        /** When the statement joined a shared connection ({@link System#nanoTime()}). */
-        long joined;
+        /** When the statement was sent on a shared connection ({@link System#nanoTime()}; 0: not yet). */
+        volatile long sent;
         /** The run of the statement on a connection of its own, if it has one. Guarded by this. */
         private StatementRun run;
         /** The shared connection the statement is on, if it is on one. Guarded by this. */
@@ -258,6 +269,11 @@ public final class ReactiveSqlConnector implements Connector {
      */
     public int deepestSharing() {
         return shared == null ? 0 : shared.deepest();
+    }
+
+    /** Whether the statement would now be sent on a shared connection when other calls are under way. */
+    public boolean shares(CompiledStatement statement) {
+        return shared != null && shared.eligible(statement);
     }
 
     /** The driver's reason, and for a table that does not exist, a hint at loading the schema. */

@@ -6,6 +6,7 @@ import dev.hyperterse.connector.QueryResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.SqlConnection;
 
@@ -32,24 +33,22 @@ import java.util.function.Consumer;
  * longer than {@link #SLOW_NANOS} sends its statement back to connections of its own until it is
  * fast again. Writes, transactions, slow and new statements always run alone.</li>
  * <li>A statement joins the first shared connection with room (fewer than {@code depth} statements
- * sent and not answered), taken from the pool no more than {@link #TERM_NANOS} ago, whose oldest
- * statement has waited less than {@link #STALLED_NANOS}; else it takes a connection from the pool,
- * which later statements join. A connection goes back to the pool as soon as none of its
- * statements is waiting, so under a light load each statement has one to itself, as before.</li>
- * <li>A statement stuck at the head holds up those sent behind it (up to {@code depth − 1}); the
- * history above and the stall rule keep that to a statement that was fast until then.</li>
+ * unanswered), taken from the pool no more than {@link #TERM_NANOS} ago, whose oldest statement was
+ * sent less than {@link #STALLED_NANOS} ago. Otherwise, when another call of the connector is
+ * under way, it takes a connection from the pool for later statements to join; when none is, it
+ * runs alone, as every statement did before. A shared connection is made read-only
+ * ({@link SqlFlavor#share}) while it is shared, and goes back to the pool as soon as none of its
+ * statements is unanswered.</li>
  * </ul>
  *
- * <p>A cancel request stops whichever statement a connection runs, so a shared statement is never
- * stopped that way while others are queued behind it. A call given up (its time limit, its
- * caller) is answered at once and its connection takes no more statements; if its statement has
- * still not come back {@link #GIVE_UP_MILLIS} later, the connection is given up with it: a cancel
- * request, then the connection is ended, so nothing queued on it runs, and every other call on it
- * still waiting runs its statement again on a connection of its own. A statement that has to run
- * again alone for another reason (more rows than one fetch, a row too large for some statement on
- * the connection, the connection lost) does so too. Such a second run is of a read that did not
- * answer; a read whose statement changes something (a function that writes) could then have run
- * twice, which is why only a connection's loss or an oversized row leads there.
+ * <p>A statement stuck at the head (a lock, a plan gone bad) holds up those sent behind it. So a
+ * connection whose oldest statement has gone unanswered for {@link #STUCK_MILLIS} is given up:
+ * a cancel request (it stops whichever statement runs, and nothing else runs on that connection
+ * any more), then the connection is ended, and every call on it still waiting runs its statement
+ * again on a connection of its own, that stuck one included (its own time limit still applies).
+ * Nothing ran on that connection could change anything (it was read-only), so running a statement
+ * again is safe. A call given up (its time limit, its caller) is answered at once; its
+ * connection takes no more statements, and the rule above stops its statement if it is stuck.
  */
 final class SharedConnections {
     /** Runs in a row under {@link #FAST_NANOS} before a statement may share. */
@@ -59,10 +58,12 @@ final class SharedConnections {
     static final long SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** A connection whose oldest unanswered statement was sent this long ago takes no more. */
     static final long STALLED_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** A connection whose oldest unanswered statement was sent this long ago is given up. */
+    static final long STUCK_MILLIS = 1000;
     /** A connection takes statements for this long after it left the pool, then goes back once answered. */
     static final long TERM_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** How long a given-up call's statement may still take before its shared connection is given up. */
-    static final long GIVE_UP_MILLIS = 1000;
+    /** How long a shared connection no statement waits on stays out of the pool for the next ones. */
+    static final long IDLE_MILLIS = 5;
 
     private final Vertx vertx;
     private final Pool pool;
@@ -89,7 +90,7 @@ final class SharedConnections {
         this.giveBack = giveBack;
     }
 
-    /** Whether the statement may share a connection now. */
+    /** Whether the statement may share a connection. */
     boolean eligible(CompiledStatement statement) {
         AtomicInteger fast = fastRuns.get(statement.text());
         return fast != null && fast.get() >= FAST_RUNS && flavor.shareable(statement);
@@ -112,126 +113,221 @@ final class SharedConnections {
         }
     }
 
-    /** Sends the call's statement on a shared connection. */
-    void run(ReactiveSqlConnector.Call call) {
+    /**
+     * Sends the call's (eligible) statement on a shared connection.
+     *
+     * @param contended whether another call of the connector is under way
+     * @return false when it was not taken: no connection has room and none is worth taking for it
+     */
+    boolean run(ReactiveSqlConnector.Call call, boolean contended) {
         long now = System.nanoTime();
-        Shared connection;
+        Shared on;
         Promise<SqlConnection> taking = null;
         synchronized (this) {
-            connection = joinable(now);
-            if (connection == null) {
+            on = joinable(now);
+            if (on == null) {
+                if (!contended) {
+                    return false;
+                }
                 taking = Promise.promise();
-                connection = new Shared(taking.future(), now);
-                open.add(connection);
+                on = new Shared(taking.future(), now);
+                open.add(on);
             }
-            call.joined = now;
-            connection.calls.add(call);
-            deepest = Math.max(deepest, connection.calls.size());
+            on.calls.add(call);
+            deepest = Math.max(deepest, on.calls.size());
         }
         if (taking != null) {
-            pool.getConnection().onComplete(taking);
+            Shared fresh = on;
+            pool.getConnection()
+                    .compose(conn -> flavor.share(conn).transform(made -> {
+                        if (made.succeeded()) {
+                            return Future.succeededFuture(conn);
+                        }
+                        // not read-only: no statement may share it
+                        flavor.abandon(conn).onComplete(x -> giveBack.accept(conn));
+                        return Future.failedFuture(new SqlFlavor.OwnConnectionNeeded());
+                    }))
+                    .onComplete(taking)
+                    .onSuccess(conn -> watch(fresh, STUCK_MILLIS));
         }
-        Shared on = connection;
         if (!call.runsOn(on)) {
+            leave(on, call);
+            return true;
+        }
+        // each call goes on on its own context (its request's), wherever the connection came from
+        ContextInternal context = ContextInternal.current();
+        Shared shared = on;
+        on.connection.onComplete(taken -> {
+            if (context == null) {
+                send(shared, call, taken);
+            } else {
+                context.execute(taken, t -> send(shared, call, t));
+            }
+        });
+        return true;
+    }
+
+    private void send(Shared on, ReactiveSqlConnector.Call call, io.vertx.core.AsyncResult<SqlConnection> taken) {
+        if (taken.failed()) {
+            synchronized (this) {
+                on.released = true;
+                on.closing = true;
+                open.remove(on);
+            }
+            leave(on, call);
+            if (taken.cause() instanceof SqlFlavor.OwnConnectionNeeded) {
+                if (!call.over()) {
+                    alone.accept(call);
+                }
+            } else {
+                call.done(Future.failedFuture(taken.cause()));
+            }
+            return;
+        }
+        if (call.over()) {
             leave(on, call);
             return;
         }
-        on.connection.onComplete(taken -> {
-            if (taken.failed()) {
-                synchronized (this) {
-                    open.remove(on);
+        long started = System.nanoTime();
+        call.sent = started;
+        Future<QueryResult> running;
+        try {
+            running = flavor.executeShared(taken.result(), call.statement, call.values, call.options.budget());
+        } catch (RuntimeException e) {
+            running = Future.failedFuture(e);
+        }
+        running.onComplete(done -> {
+            boolean givenUp = givenUp(on);
+            leave(on, call);
+            // a statement of a connection given up may have met its cancel request or its end
+            boolean again = done.failed() && (givenUp || done.cause() instanceof SqlFlavor.OwnConnectionNeeded
+                    || Failures.connectionLost(done.cause()));
+            ran(call.statement, System.nanoTime() - started, true, done.succeeded());
+            if (again) {
+                if (!call.over()) {
+                    alone.accept(call);
                 }
-                leave(on, call);
-                call.done(Future.failedFuture(taken.cause()));
                 return;
             }
-            if (call.over()) {
-                leave(on, call);
-                return;
-            }
-            long started = System.nanoTime();
-            Future<QueryResult> running;
-            try {
-                running = flavor.executeShared(taken.result(), call.statement, call.values, call.options.budget());
-            } catch (RuntimeException e) {
-                running = Future.failedFuture(e);
-            }
-            running.onComplete(done -> {
-                boolean givenUp = givenUp(on);
-                leave(on, call);
-                // a statement of a connection given up may have met its cancel request or its end
-                boolean again = done.failed() && (givenUp || done.cause() instanceof SqlFlavor.OwnConnectionNeeded
-                        || Failures.connectionLost(done.cause()));
-                ran(call.statement, System.nanoTime() - started, true, done.succeeded());
-                if (again) {
-                    if (!call.over()) {
-                        alone.accept(call);
-                    }
-                    return;
-                }
-                call.done(done);
-            });
+            call.done(done);
         });
     }
 
     /** The first connection that may take one more statement, or null. */
     private Shared joinable(long now) {
         for (Shared s : open) {
-            if (!s.closing && s.calls.size() < depth && now - s.taken < TERM_NANOS
-                    && (s.calls.isEmpty() || now - s.calls.get(0).joined < STALLED_NANOS)) {
+            if (!s.closing && s.ending == null && s.calls.size() < depth && now - s.taken < TERM_NANOS
+                    && (s.calls.isEmpty() || s.calls.get(0).sent == 0 || now - s.calls.get(0).sent < STALLED_NANOS)) {
                 return s;
             }
         }
         return null;
     }
 
-    /** The call's statement is answered (or will not be sent): the connection goes back once none waits. */
+    /**
+     * The call's statement is answered (or will not be sent). A connection none of whose
+     * statements waits goes back to the pool once it has been idle {@link #IDLE_MILLIS} (a busy
+     * server's next statements are usually there by then, and making a connection read-only
+     * and back costs two statements), at once when its term is over or it was given up.
+     */
     private void leave(Shared connection, ReactiveSqlConnector.Call call) {
-        Future<Void> ending;
+        boolean later = false;
         synchronized (this) {
-            if (!connection.calls.remove(call) || !connection.calls.isEmpty()) {
+            if (!connection.calls.remove(call) || !connection.calls.isEmpty() || connection.released) {
                 return;
             }
-            // no statement waits: none may join any more, so the pool gets it back
-            connection.closing = true;
-            open.remove(connection);
-            ending = connection.ending;
+            if (connection.ending == null && System.nanoTime() - connection.taken < TERM_NANOS) {
+                later = !connection.idleCheck;
+                connection.idleCheck = true;
+            } else {
+                connection.released = true;
+                connection.closing = true;
+                open.remove(connection);
+            }
         }
-        if (ending == null) {
-            connection.connection.onSuccess(giveBack::accept);
-        } else {
-            // once it has ended, so that the pool discards it rather than lending it again
-            ending.onComplete(ended -> giveBack.accept(connection.connection.result()));
+        if (later) {
+            vertx.setTimer(IDLE_MILLIS, id -> {
+                synchronized (this) {
+                    connection.idleCheck = false;
+                    if (!connection.calls.isEmpty() || connection.released) {
+                        return;
+                    }
+                    connection.released = true;
+                    connection.closing = true;
+                    open.remove(connection);
+                }
+                release(connection);
+            });
+            return;
         }
+        release(connection);
     }
 
-    /**
-     * The call was answered by its time limit or its caller: its connection takes no more
-     * statements, and is given up should the call's statement not come back in time.
-     */
+    /** Gives a shared connection no statement waits on back to the pool. */
+    private void release(Shared connection) {
+        Future<Void> ending;
+        synchronized (this) {
+            ending = connection.ending;
+        }
+        connection.connection.onSuccess(conn -> {
+            if (ending != null) {
+                // once it has ended, so that the pool discards it rather than lending it again
+                ending.onComplete(ended -> giveBack.accept(conn));
+                return;
+            }
+            flavor.unshare(conn).onComplete(undone -> {
+                if (undone.succeeded()) {
+                    giveBack.accept(conn);
+                } else {
+                    // still read-only: it must not serve anyone else
+                    flavor.abandon(conn).onComplete(x -> giveBack.accept(conn));
+                }
+            });
+        });
+    }
+
+    /** The call was answered by its time limit or its caller: its connection takes no more statements. */
     void givenUp(Shared connection, ReactiveSqlConnector.Call call) {
         synchronized (this) {
             connection.closing = true;
         }
-        vertx.setTimer(GIVE_UP_MILLIS, id -> {
+    }
+
+    /** Looks at the connection's oldest unanswered statement in {@code millis}; gives it up if stuck. */
+    private void watch(Shared connection, long millis) {
+        vertx.setTimer(Math.max(1, millis), id -> {
+            long now = System.nanoTime();
+            long next;
+            Promise<Void> ending = null;
             synchronized (this) {
-                // not taken yet: nothing was sent, and the call leaves as the connection comes
-                if (!connection.connection.succeeded() || !connection.calls.contains(call) || connection.ending != null) {
+                if (connection.released || connection.ending != null) {
                     return;
                 }
-                // the statements on it fail as the connection ends, and those of calls still waiting run again alone
-                connection.ending = flavor.abandon(connection.connection.result());
+                long sent = connection.calls.isEmpty() ? 0 : connection.calls.get(0).sent;
+                long waited = sent == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - sent);
+                if (waited >= STUCK_MILLIS) {
+                    ending = Promise.promise();
+                    connection.ending = ending.future();
+                    connection.closing = true;
+                }
+                next = STUCK_MILLIS - waited;
             }
+            if (ending == null) {
+                watch(connection, next);
+                return;
+            }
+            // the statements on it fail as the connection ends, and the calls still waiting run again alone
+            flavor.abandon(connection.connection.result()).onComplete(ending);
         });
+    }
+
+    private synchronized boolean givenUp(Shared connection) {
+        return connection.ending != null;
     }
 
     /** The most statements one connection has had unanswered at once. */
     synchronized int deepest() {
         return deepest;
-    }
-
-    private synchronized boolean givenUp(Shared connection) {
-        return connection.ending != null;
     }
 
     /** One connection the statements of several calls are sent on. */
@@ -245,6 +341,10 @@ final class SharedConnections {
         boolean closing;
         /** Once given up: completes when the connection has ended. */
         Future<Void> ending;
+        /** Gone back to the pool (or going). */
+        boolean released;
+        /** A look in {@link #IDLE_MILLIS} whether it is still idle is set. */
+        boolean idleCheck;
 
         Shared(Future<SqlConnection> connection, long taken) {
             this.connection = connection;

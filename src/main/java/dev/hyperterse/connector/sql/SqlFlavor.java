@@ -47,12 +47,22 @@ public interface SqlFlavor {
         return false;
     }
 
+    /** Makes a connection taken from the pool fit for sharing (PostgreSQL: read-only). */
+    default Future<Void> share(SqlConnection conn) {
+        return Future.succeededFuture();
+    }
+
+    /** Undoes {@link #share} before the connection goes back to the pool; failed: it must not go back. */
+    default Future<Void> unshare(SqlConnection conn) {
+        return Future.succeededFuture();
+    }
+
     /**
      * Runs a {@linkplain #shareable shareable} statement on a connection other calls' statements
      * are sent on too: in no transaction, and never stopped by a cancel request (which would stop
      * whichever statement runs). Fails with {@link OwnConnectionNeeded} when the run cannot finish
-     * there (its result needs more than one fetch, or the connection ended under it), so that it
-     * runs again on a connection of its own.
+     * there (its result needs more than one fetch, it writes, its prepared statement went stale,
+     * or a row too large ended the connection), so that it runs again on a connection of its own.
      */
     default Future<QueryResult> executeShared(SqlConnection conn, CompiledStatement statement, List<Object> values,
                                               ResultBudget budget) {
