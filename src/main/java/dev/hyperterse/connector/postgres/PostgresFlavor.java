@@ -68,6 +68,8 @@ final class PostgresFlavor implements SqlFlavor {
 
     /** cannot execute … in a read-only transaction */
     private static final String READ_ONLY_TRANSACTION = "25006";
+    /** cached plan must not change result type */
+    private static final String STALE_PLAN = "0A000";
     /** prepared statement … does not exist */
     private static final String NO_SUCH_STATEMENT = "26000";
 
@@ -213,10 +215,11 @@ final class PostgresFlavor implements SqlFlavor {
                                 writingReads.add(shape.text());
                                 return Future.failedFuture(new OwnConnectionNeeded());
                             }
-                            if (staleShape(done.cause()) || NO_SUCH_STATEMENT.equals(state)) {
-                                // other calls' statements may be queued on this one: only it is dropped
+                            forgetIfStale(statement, done.cause());
+                            if (STALE_PLAN.equals(state) || NO_SUCH_STATEMENT.equals(state)) {
+                                // the table changed under the kept plan: other calls' statements may be
+                                // queued on this one, so only it is dropped, and the call runs again alone
                                 prepared.forget(conn, shape.runText(), ps);
-                                forgetIfStale(statement, done.cause());
                                 return Future.failedFuture(new OwnConnectionNeeded());
                             }
                             return Future.failedFuture(done.cause());

@@ -126,6 +126,10 @@ public final class ReactiveSqlConnector implements Connector {
             alone(call);
             return call.result.future();
         }
+        if (call.over()) {
+            // cancelled before it started
+            return call.result.future();
+        }
         boolean contended = underWay.getAndIncrement() > 0;
         call.result.future().onComplete(x -> underWay.decrementAndGet());
         if (!shared.eligible(statement) || !shared.run(call, contended)) {

@@ -37,8 +37,8 @@ import java.util.function.Consumer;
  * sent less than {@link #STALLED_NANOS} ago. Otherwise, when another call of the connector is
  * under way, it takes a connection from the pool for later statements to join; when none is, it
  * runs alone, as every statement did before. A shared connection is made read-only
- * ({@link SqlFlavor#share}) while it is shared, and goes back to the pool as soon as none of its
- * statements is unanswered.</li>
+ * ({@link SqlFlavor#share}) while it is shared, and goes back to the pool once none of its
+ * statements has been unanswered for {@link #IDLE_MILLIS}.</li>
  * </ul>
  *
  * <p>A statement stuck at the head (a lock, a plan gone bad) holds up those sent behind it. So a
@@ -46,8 +46,8 @@ import java.util.function.Consumer;
  * a cancel request (it stops whichever statement runs, and nothing else runs on that connection
  * any more), then the connection is ended, and every call on it still waiting runs its statement
  * again on a connection of its own, that stuck one included (its own time limit still applies).
- * Nothing ran on that connection could change anything (it was read-only), so running a statement
- * again is safe. A call given up (its time limit, its caller) is answered at once; its
+ * The connection was read-only, so a statement run again had changed no table or sequence the
+ * first time. A call given up (its time limit, its caller) is answered at once; its
  * connection takes no more statements, and the rule above stops its statement if it is stuck.
  */
 final class SharedConnections {
@@ -159,15 +159,18 @@ final class SharedConnections {
         Shared shared = on;
         on.connection.onComplete(taken -> {
             if (context == null) {
-                send(shared, call, taken);
+                send(shared, call, taken, null);
+            } else if (context.inThread()) {
+                context.emit(taken, t -> send(shared, call, t, context));
             } else {
-                context.execute(taken, t -> send(shared, call, t));
+                context.runOnContext(v -> send(shared, call, taken, context));
             }
         });
         return true;
     }
 
-    private void send(Shared on, ReactiveSqlConnector.Call call, io.vertx.core.AsyncResult<SqlConnection> taken) {
+    private void send(Shared on, ReactiveSqlConnector.Call call, io.vertx.core.AsyncResult<SqlConnection> taken,
+                      ContextInternal context) {
         if (taken.failed()) {
             synchronized (this) {
                 on.released = true;
@@ -196,6 +199,12 @@ final class SharedConnections {
         } catch (RuntimeException e) {
             running = Future.failedFuture(e);
         }
+        if (context != null) {
+            // answered on the call's own context, whichever context took the connection
+            io.vertx.core.internal.PromiseInternal<QueryResult> answered = context.promise();
+            running.onComplete(answered);
+            running = answered.future();
+        }
         running.onComplete(done -> {
             boolean givenUp = givenUp(on);
             leave(on, call);
@@ -216,7 +225,8 @@ final class SharedConnections {
     /** The first connection that may take one more statement, or null. */
     private Shared joinable(long now) {
         for (Shared s : open) {
-            if (!s.closing && s.ending == null && s.calls.size() < depth && now - s.taken < TERM_NANOS
+            if (!s.closing && s.ending == null && !s.connection.failed() && s.calls.size() < depth
+                    && now - s.taken < TERM_NANOS
                     && (s.calls.isEmpty() || s.calls.get(0).sent == 0 || now - s.calls.get(0).sent < STALLED_NANOS)) {
                 return s;
             }
@@ -237,8 +247,12 @@ final class SharedConnections {
                 return;
             }
             if (connection.ending == null && System.nanoTime() - connection.taken < TERM_NANOS) {
-                later = !connection.idleCheck;
+                if (connection.idleCheck) {
+                    // a look is already set: it decides, and the connection stays open until then
+                    return;
+                }
                 connection.idleCheck = true;
+                later = true;
             } else {
                 connection.released = true;
                 connection.closing = true;
@@ -303,7 +317,13 @@ final class SharedConnections {
                 if (connection.released || connection.ending != null) {
                     return;
                 }
-                long sent = connection.calls.isEmpty() ? 0 : connection.calls.get(0).sent;
+                long sent = 0;
+                for (ReactiveSqlConnector.Call c : connection.calls) {
+                    long at = c.sent;
+                    if (at != 0 && (sent == 0 || at - sent < 0)) {
+                        sent = at;
+                    }
+                }
                 long waited = sent == 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(now - sent);
                 if (waited >= STUCK_MILLIS) {
                     ending = Promise.promise();
