@@ -554,6 +554,43 @@ class PostgresConnectorTest extends SqlConnectorContract {
         }
     }
 
+    /**
+     * The same from event loops, as the server calls: each call issued on a context of its own
+     * (as each HTTP request has) is answered on that context, with its own row.
+     */
+    @Test
+    void callsFromEventLoopsShareConnectionsAndAreAnsweredOnTheirOwnContexts() throws Exception {
+        Connector c = connect(Map.of("max_connections", "2"));
+        try {
+            String read = "SELECT {{ inputs.n }}::int AS n, pg_backend_pid() AS pid";
+            warm(c, read, 1);
+            int calls = 300;
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(calls);
+            java.util.concurrent.ConcurrentLinkedQueue<String> wrong = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            io.vertx.core.Context loop = vertx.getOrCreateContext();
+            for (int n = 1; n <= calls; n++) {
+                int asked = n;
+                // a context of its own per call, on one event loop, as the HTTP server makes them
+                io.vertx.core.internal.ContextInternal own = ((io.vertx.core.internal.ContextInternal) loop).duplicate();
+                own.runOnContext(v -> execute(c, read, 10, TIMEOUT, asked).onComplete(answer -> {
+                    if (io.vertx.core.Vertx.currentContext() != own) {
+                        wrong.add(asked + ": answered on another context");
+                    } else if (answer.failed()) {
+                        wrong.add(asked + ": " + answer.cause());
+                    } else if (answer.result().rows().getJsonObject(0).getInteger("n") != asked) {
+                        wrong.add(asked + ": got " + answer.result().rows().encode());
+                    }
+                    done.countDown();
+                }));
+            }
+            assertTrue(done.await(30, TimeUnit.SECONDS), "all answered");
+            assertEquals(List.of(), List.copyOf(wrong));
+            assertTrue(deepest(c) > 1, "shared: " + deepest(c));
+        } finally {
+            await(c.close());
+        }
+    }
+
     @Test
     void withPipeliningOneEveryStatementRunsAlone() {
         Connector c = connect(Map.of("max_connections", "2", "pipelining", "1"));
