@@ -64,7 +64,7 @@ public final class Failures {
     /** The failure or a cause of it that says the server cannot be reached (or, if not, that the connection dropped). */
     private static Throwable find(Throwable failure, boolean unreachable) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (unreachable ? isUnreachable(t) : isConnectionLost(t)) {
+            if (unreachable ? isUnreachable(t) : connectionLost(t)) {
                 return t;
             }
         }
@@ -77,10 +77,6 @@ public final class Failures {
 
     /** Whether the failure is the connection's (it closed or broke under a command), not the statement's. */
     public static boolean connectionLost(Throwable failure) {
-        return isConnectionLost(failure);
-    }
-
-    private static boolean isConnectionLost(Throwable failure) {
         if (failure instanceof ClosedConnectionException || failure instanceof ClosedChannelException) {
             return true;
         }

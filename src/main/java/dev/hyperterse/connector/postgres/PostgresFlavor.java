@@ -195,36 +195,32 @@ final class PostgresFlavor implements SqlFlavor {
                 guard.armAtLeast(budget.byteLimit());
             }
             int fetch = budget.nextFetch();
-            return prepared.on(conn, shape.runText()).compose(ps -> {
-                Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
-                return closingAfter(cursor, SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(),
-                        PgResultValues::special, shape.decimalText()))
-                        .transform(done -> {
-                            if (done.succeeded() && done.result() != null) {
-                                return Future.succeededFuture(done.result());
-                            }
-                            if (done.succeeded()) {
-                                // more rows than one fetch: read again in a transaction, alone; its next calls start so
-                                longReads.add(shape.text());
-                                return Future.failedFuture(new OwnConnectionNeeded());
-                            }
-                            String state = done.cause() instanceof PgException
-                                    ? ((PgException) done.cause()).getSqlState() : "";
-                            if (READ_ONLY_TRANSACTION.equals(state)) {
-                                // a read that writes (a function, FOR UPDATE, nextval): it runs alone from now on
-                                writingReads.add(shape.text());
-                                return Future.failedFuture(new OwnConnectionNeeded());
-                            }
-                            forgetIfStale(statement, done.cause());
-                            if (STALE_PLAN.equals(state) || NO_SUCH_STATEMENT.equals(state)) {
-                                // the table changed under the kept plan: other calls' statements may be
-                                // queued on this one, so only it is dropped, and the call runs again alone
-                                prepared.forget(conn, shape.runText(), ps);
-                                return Future.failedFuture(new OwnConnectionNeeded());
-                            }
-                            return Future.failedFuture(done.cause());
-                        });
-            });
+            return prepared.on(conn, shape.runText()).compose(ps -> readFirstFetch(ps, tuple, budget, fetch, shape)
+                    .transform(done -> {
+                        if (done.succeeded() && done.result() != null) {
+                            return Future.succeededFuture(done.result());
+                        }
+                        if (done.succeeded()) {
+                            // more rows than one fetch: read again in a transaction, alone; its next calls start so
+                            longReads.add(shape.text());
+                            return Future.failedFuture(new OwnConnectionNeeded());
+                        }
+                        String state = done.cause() instanceof PgException
+                                ? ((PgException) done.cause()).getSqlState() : "";
+                        if (READ_ONLY_TRANSACTION.equals(state)) {
+                            // a read that writes (a function, FOR UPDATE, nextval): it runs alone from now on
+                            writingReads.add(shape.text());
+                            return Future.failedFuture(new OwnConnectionNeeded());
+                        }
+                        forgetIfStale(statement, done.cause());
+                        if (STALE_PLAN.equals(state) || NO_SUCH_STATEMENT.equals(state)) {
+                            // the table changed under the kept plan: other calls' statements may be
+                            // queued on this one, so only it is dropped, and the call runs again alone
+                            prepared.forget(conn, shape.runText(), ps);
+                            return Future.failedFuture(new OwnConnectionNeeded());
+                        }
+                        return Future.failedFuture(done.cause());
+                    }));
         }).transform(done -> {
             if (guard != null && guard.tripped() > 0) {
                 // some statement's row was too large (perhaps another call's): each runs again alone
@@ -286,12 +282,7 @@ final class PostgresFlavor implements SqlFlavor {
                 }
             });
         }
-        // one fetch, so the unnamed portal: no portal name to make, none to close
-        Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
-        Future<QueryResult> first = closingAfter(cursor,
-                SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(), PgResultValues::special,
-                        shape.decimalText()));
-        return first.compose(result -> {
+        return readFirstFetch(ps, tuple, budget, fetch, shape).compose(result -> {
             if (result != null) {
                 return Future.succeededFuture(result);
             }
@@ -303,6 +294,17 @@ final class PostgresFlavor implements SqlFlavor {
                     + " statement returned more than " + fetch + " rows, more than PostgreSQL lets one fetch outside"
                     + " a transaction read; return the rows from a SELECT, or set a row_limit under " + fetch));
         });
+    }
+
+    /**
+     * The first fetch of a read, in the unnamed portal (no portal name to make, none to close);
+     * null when it did not settle the result.
+     */
+    private static Future<QueryResult> readFirstFetch(PreparedStatement ps, Tuple tuple, ResultBudget budget,
+                                                      int fetch, PgStatementShape shape) {
+        Cursor cursor = UnnamedPortalCursor.readOnce(ps, tuple);
+        return closingAfter(cursor, SqlRows.readFirstFetch(cursor, budget, fetch, shape.counts(),
+                PgResultValues::special, shape.decimalText()));
     }
 
     private static Future<QueryResult> readAllInTransaction(SqlConnection conn, PreparedStatement ps, Tuple tuple,

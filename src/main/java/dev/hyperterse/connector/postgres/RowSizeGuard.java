@@ -92,9 +92,13 @@ final class RowSizeGuard extends ChannelInboundHandlerAdapter {
 
     /** A statement whose result may hold {@code byteLimit} bytes of JSON starts. */
     void arm(long byteLimit) {
-        long max = byteLimit > (Long.MAX_VALUE - HEADROOM) / WIRE_BYTES_PER_JSON_BYTE ? Long.MAX_VALUE
+        maxRowBytes = wireLimit(byteLimit);
+    }
+
+    /** The longest DataRow that may fit a result of {@code byteLimit} bytes of JSON. */
+    private static long wireLimit(long byteLimit) {
+        return byteLimit > (Long.MAX_VALUE - HEADROOM) / WIRE_BYTES_PER_JSON_BYTE ? Long.MAX_VALUE
                 : byteLimit * WIRE_BYTES_PER_JSON_BYTE + HEADROOM;
-        maxRowBytes = max;
     }
 
     /**
@@ -102,10 +106,9 @@ final class RowSizeGuard extends ChannelInboundHandlerAdapter {
      * the largest row any of them may take (each result's budget still cuts its own rows).
      */
     void armAtLeast(long byteLimit) {
-        long max = byteLimit > (Long.MAX_VALUE - HEADROOM) / WIRE_BYTES_PER_JSON_BYTE ? Long.MAX_VALUE
-                : byteLimit * WIRE_BYTES_PER_JSON_BYTE + HEADROOM;
         // the largest limit asked, where none (MAX_VALUE) counts as the smallest
-        MAX_ROW_BYTES.accumulateAndGet(this, max, (now, asked) -> now == Long.MAX_VALUE ? asked : Math.max(now, asked));
+        MAX_ROW_BYTES.accumulateAndGet(this, wireLimit(byteLimit),
+                (now, asked) -> now == Long.MAX_VALUE ? asked : Math.max(now, asked));
     }
 
     /**

@@ -189,8 +189,7 @@ public final class ReactiveSqlConnector implements Connector {
             conn.close();
             return;
         }
-        io.vertx.core.Context context = Vertx.currentContext();
-        (context != null ? context : vertx.getOrCreateContext()).runOnContext(v -> conn.close());
+        vertx.runOnContext(v -> conn.close());
     }
 
     /** One call of {@link #execute}: its statement, its time limit, and where its statement runs. */
@@ -234,7 +233,7 @@ public final class ReactiveSqlConnector implements Connector {
                 stop(alone);
             }
             if (sharing != null) {
-                shared.givenUp(sharing, this);
+                shared.givenUp(sharing);
             }
         }
 

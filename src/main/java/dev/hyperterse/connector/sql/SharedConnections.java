@@ -144,7 +144,7 @@ final class SharedConnections {
                             return Future.succeededFuture(conn);
                         }
                         // not read-only: no statement may share it
-                        flavor.abandon(conn).onComplete(x -> giveBack.accept(conn));
+                        endAndGiveBack(conn);
                         return Future.failedFuture(new SqlFlavor.OwnConnectionNeeded());
                     }))
                     .onComplete(taking)
@@ -173,9 +173,7 @@ final class SharedConnections {
                       ContextInternal context) {
         if (taken.failed()) {
             synchronized (this) {
-                on.released = true;
-                on.closing = true;
-                open.remove(on);
+                released(on);
             }
             leave(on, call);
             if (taken.cause() instanceof SqlFlavor.OwnConnectionNeeded) {
@@ -206,7 +204,7 @@ final class SharedConnections {
             running = answered.future();
         }
         running.onComplete(done -> {
-            boolean givenUp = givenUp(on);
+            boolean givenUp = abandoned(on);
             leave(on, call);
             // a statement of a connection given up may have met its cancel request or its end
             boolean again = done.failed() && (givenUp || done.cause() instanceof SqlFlavor.OwnConnectionNeeded
@@ -254,9 +252,7 @@ final class SharedConnections {
                 connection.idleCheck = true;
                 later = true;
             } else {
-                connection.released = true;
-                connection.closing = true;
-                open.remove(connection);
+                released(connection);
             }
         }
         if (later) {
@@ -266,9 +262,7 @@ final class SharedConnections {
                     if (!connection.calls.isEmpty() || connection.released) {
                         return;
                     }
-                    connection.released = true;
-                    connection.closing = true;
-                    open.remove(connection);
+                    released(connection);
                 }
                 release(connection);
             });
@@ -294,14 +288,26 @@ final class SharedConnections {
                     giveBack.accept(conn);
                 } else {
                     // still read-only: it must not serve anyone else
-                    flavor.abandon(conn).onComplete(x -> giveBack.accept(conn));
+                    endAndGiveBack(conn);
                 }
             });
         });
     }
 
+    /** Marks a connection as going back to the pool: it takes no more statements. Called holding this. */
+    private void released(Shared connection) {
+        connection.released = true;
+        connection.closing = true;
+        open.remove(connection);
+    }
+
+    /** Ends a connection that must serve no one else, and gives it back once ended (the pool discards it). */
+    private void endAndGiveBack(SqlConnection conn) {
+        flavor.abandon(conn).onComplete(x -> giveBack.accept(conn));
+    }
+
     /** The call was answered by its time limit or its caller: its connection takes no more statements. */
-    void givenUp(Shared connection, ReactiveSqlConnector.Call call) {
+    void givenUp(Shared connection) {
         synchronized (this) {
             connection.closing = true;
         }
@@ -341,7 +347,8 @@ final class SharedConnections {
         });
     }
 
-    private synchronized boolean givenUp(Shared connection) {
+    /** Whether the connection was given up (its statements fail as it ends). */
+    private synchronized boolean abandoned(Shared connection) {
         return connection.ending != null;
     }
 
