@@ -126,6 +126,10 @@ public final class SearchQuality {
             }
         }
 
+        if (System.getenv("DUMP_FEATURES") != null) {
+            dump(dir, Path.of(System.getenv("DUMP_FEATURES")));
+            return;
+        }
         if (System.getenv("ACTION_MISSES") != null) {
             actionMisses(catalogs, intents, dir);
             return;
@@ -265,6 +269,45 @@ public final class SearchQuality {
      */
     private static void unseen(StringBuilder md, Path dir) throws Exception {
         heldOutWhole(md, dir, "unseen");
+    }
+
+    private static void dump(Path dir, Path out) throws Exception {
+        Path sealedFile = dir.resolve("sealed.txt");
+        Set<String> sealed = Set.copyOf(Files.readAllLines(sealedFile).stream()
+                .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList());
+        List<String> sets = new ArrayList<>(List.of("dev", "unseen"));
+        FRESH_SETS.stream().filter(x -> !sealed.contains(x) || System.getenv("DUMP_SEALED") != null).forEach(sets::add);
+        StringBuilder features = new StringBuilder();
+        StringBuilder queries = new StringBuilder();
+        int qid = 0;
+        for (String set : sets) {
+            Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
+            List<Intent> intents = readIntents(dir.resolve(set.equals("dev") ? "intents.txt" : "intents-" + set + ".txt"));
+            try (var files = Files.list(catalogDir)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                    String name = file.getFileName().toString().replace(".json", "");
+                    List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
+                    SearchIndex index = new SearchIndex(tools, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                    index.embedToolsStatically();
+                    for (Intent i : intents) {
+                        if (!i.catalog().equals(name)) {
+                            continue;
+                        }
+                        qid++;
+                        for (String row : index.learnedOrderFeatures(i.text()).split("\n")) {
+                            if (!row.isEmpty()) {
+                                features.append(qid).append('\t').append(row).append('\n');
+                            }
+                        }
+                        queries.append(qid).append('\t').append(set).append('\t').append(name).append("\tintent\t")
+                                .append(String.join(",", i.expected())).append('\t').append(i.split()).append('\t')
+                                .append(i.text()).append('\n');
+                    }
+                }
+            }
+        }
+        Files.writeString(out, features.toString());
+        Files.writeString(Path.of(out + ".q"), queries.toString());
     }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */

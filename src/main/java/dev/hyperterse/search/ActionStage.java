@@ -258,6 +258,11 @@ final class ActionStage {
         return toolMood[tool];
     }
 
+    /** The cosine of the query's verb and tool {@code tool}'s, or NaN when either has none. */
+    double verbCosine(Query q, int tool) {
+        return q.verb() != null && toolVerbs[tool] != null ? dot(q.verb(), toolVerbs[tool]) : Double.NaN;
+    }
+
     /** Whether a verb reads (toward +1) or changes (toward −1): its best cosine to each kind. */
     private double mood(float[] verb) {
         return Math.max(-1, Math.min(1, best(verb, reading) - best(verb, changing)));

@@ -43,13 +43,23 @@ package dev.hyperterse.search;
  *                 the hits' scores, and how many there are, stay what the ranking gave ("which
  *                 deployments are running in the cluster": {@code kubectl_get}, below the first ten by its
  *                 words, rises into them as a tool that reads)
+ * @param learned  in the {@code static} ranking, whether the first twenty places are ordered by the
+ *                 learned score ({@link LearnedOrder}: these readings and how the query is put against
+ *                 the kind of tool, weighed as learned from requests to real catalogs) instead of the
+ *                 weights above; a model's ranking ({@code semantic}) and a table that cannot be read
+ *                 keep the weights
  */
 public record ActionWeights(double mood, double verb, double number, double object, int few,
                             double margin, boolean siblings, double toolSynonyms, double phraseSynonyms,
-                            int reach) {
+                            int reach, boolean learned) {
 
     /** No action stage. */
     public static final ActionWeights OFF = new ActionWeights(0, 0, 0, 0, 0, 0, false);
+
+    /** These weights, with the learned order on or off. */
+    public ActionWeights learned(boolean on) {
+        return new ActionWeights(mood, verb, number, object, few, margin, siblings, toolSynonyms, phraseSynonyms, reach, on);
+    }
     /**
      * What the {@code static} and {@code semantic} rankings use: within the twenty best tools the
      * ranking finds (however many hits are asked for, and below its floor too), each tool's score plus
@@ -59,7 +69,13 @@ public record ActionWeights(double mood, double verb, double number, double obje
      * on bench/search's real catalogs, number, the synonym shares and the reach leave-one-set-out
      * on its sets of catalogs held out whole (bench/RESULTS.md, "Search quality").
      */
-    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0.05, 0, 20, 1, false, 0.2, 0.8, 20);
+    public static final ActionWeights DEFAULT = new ActionWeights(0.1, 0.4, 0.05, 0, 20, 1, false, 0.2, 0.8, 20, true);
+
+    /** The stage with these weights, and no learned order. */
+    public ActionWeights(double mood, double verb, double number, double object, int few, double margin,
+                         boolean siblings, double toolSynonyms, double phraseSynonyms, int reach) {
+        this(mood, verb, number, object, few, margin, siblings, toolSynonyms, phraseSynonyms, reach, false);
+    }
 
     /** The stage reading the hits asked for alone. */
     public ActionWeights(double mood, double verb, double number, double object, int few, double margin,

@@ -221,6 +221,21 @@ public final class SearchIndex {
         }
     }
 
+    /**
+     * For {@code bench/search/rerank}, which learns the {@code static} ranking's learned order: the
+     * tools that order reads for {@code query}, best first as the ranking finds them, a line each
+     * (the tool's name, then its features, tab-separated); empty unless the index ranks by the
+     * static table with a learned order.
+     */
+    public String learnedOrderFeatures(String query) {
+        Meaning ready = meaning;
+        if (ready == null || hybrid == null || SearchText.normalize(query).isEmpty()) {
+            return "";
+        }
+        return ready.ranking().learnedFeatures(query, hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH,
+                LearnedOrder.FEW)));
+    }
+
     /** What {@link #embedTools} did. */
     public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
 

@@ -59,6 +59,9 @@ final class SemanticRanking {
     private final ActionStage actions;
     /** How many of the best tools the stage reads, at least (0: the hits asked for). */
     private final int reach;
+    /** With the static table and a learned order: its weights (else null), and each tool's kind for it. */
+    private final LearnedOrder learned;
+    private final int[] kinds;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -82,6 +85,9 @@ final class SemanticRanking {
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
         this.actions = actionWeights.off() ? null : actionStage(tools, embedder, actionWeights);
         this.reach = actionWeights.reach();
+        this.learned = actions != null && actionWeights.learned() && embedder instanceof StaticEmbedder
+                ? learnedOrder() : null;
+        this.kinds = learned == null ? null : learned.kinds(tools);
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -95,6 +101,15 @@ final class SemanticRanking {
         try {
             StaticEmbedder table = embedder instanceof StaticEmbedder own ? own : StaticEmbedder.bundled();
             return new ActionStage(tools, VerbLexicon.bundled(), table, weights);
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** The learned order's weights, or null (and the action stage's weights order) when they cannot be read. */
+    private static LearnedOrder learnedOrder() {
+        try {
+            return LearnedOrder.bundled();
         } catch (RuntimeException | LinkageError e) {
             return null;
         }
@@ -242,6 +257,22 @@ final class SemanticRanking {
      * ids are positions in the tools), possibly empty.
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25) {
+        return search(query, visible, maxHits, bm25, null);
+    }
+
+    /**
+     * For {@code bench/search/rerank}: the tools the learned order reads for {@code query}, best
+     * first as the ranking finds them, a line each: the tool's name and its base features
+     * ({@link LearnedOrder#features}), tab-separated; empty when this ranking has no learned order.
+     */
+    String learnedFeatures(String query, ScoreDoc[] bm25) {
+        StringBuilder out = new StringBuilder();
+        search(query, null, LearnedOrder.FEW, bm25, out);
+        return out.toString();
+    }
+
+    private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
+                                   StringBuilder features) {
         float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
         float[] lexical = new float[tools.length];
         float best = 0;
@@ -285,7 +316,9 @@ final class SemanticRanking {
             top[at] = t;
             topScore[at] = score;
         }
-        if (action != null) {
+        if (learned != null) {
+            learnedOrder(query, action, q, lexical, best, top, topScore, count, features);
+        } else if (action != null) {
             actions.reorder(action, top, topScore, count);
         }
         count = Math.min(count, maxHits);
@@ -300,6 +333,52 @@ final class SemanticRanking {
             hits.add(new SearchHit(tool.name(), SearchIndex.relevanceScore(raw), raw, tool));
         }
         return hits;
+    }
+
+    /**
+     * Sorts the first {@link LearnedOrder#FEW} places again by the learned score, stable (ties keep
+     * the ranking's order); every place keeps its score. With {@code features}, writes what was read
+     * there instead and moves nothing.
+     */
+    private void learnedOrder(String query, ActionStage.Query action, float[] q, float[] lexical, float best,
+                              int[] top, double[] topScore, int count, StringBuilder features) {
+        int n = Math.min(count, LearnedOrder.FEW);
+        if (n < 2 && features == null) {
+            return;
+        }
+        double[] frame = learned.frame(query);
+        int[] moved = new int[n];
+        double[] learnedScore = new double[n];
+        for (int i = 0; i < n; i++) {
+            int t = top[i];
+            double[] x = LearnedOrder.features(actions, action, t, i, topScore[i], topScore[0],
+                    dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
+            if (features != null) {
+                features.append(tools[t].name());
+                for (double v : x) {
+                    features.append('\t').append((float) v);
+                }
+                features.append('\n');
+            }
+            moved[i] = t;
+            learnedScore[i] = learned.score(x, frame, kinds[t]);
+        }
+        if (features != null) {
+            return;
+        }
+        for (int k = 1; k < n; k++) {
+            int t = moved[k];
+            double s = learnedScore[k];
+            int at = k;
+            while (at > 0 && s > learnedScore[at - 1]) {
+                moved[at] = moved[at - 1];
+                learnedScore[at] = learnedScore[at - 1];
+                at--;
+            }
+            moved[at] = t;
+            learnedScore[at] = s;
+        }
+        System.arraycopy(moved, 0, top, 0, n);
     }
 
     /** The query's vector from the static table, pooled as {@link #pooling} says. */

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Learns the static ranking's learned order (src/main/java/dev/hyperterse/search/LearnedOrder.java).
+
+    bench/search/rerank/run.sh            (dumps the features with the jar, then runs this)
+    train.py DUMP CATALOG_DIR --loso      leave-one-set-out: learns on all sets but one, ranks that one
+    train.py DUMP CATALOG_DIR --write F   learns on every set given, writes the weights to F
+
+DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, the twenty tools the
+static ranking finds first (before any reordering) with the nine base features LearnedOrder.features
+reads, and DUMP.q with each request's set, catalog, right tools and text. Only the requests of the
+sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
+one) are learned from. The score is linear: the nine base features, and for each way a request is put
+(its first word among the NF commonest first words of the training requests, else another; a digit; a
+quoted word; all/every/each/any; a question mark; this/that/it) and each kind of tool (its name's first
+verb among the NV commonest first words of training catalogs' names, once the words half a catalog's
+names carry are left out, else another; a plural word in its name) a weight. Fitted by a softmax over
+each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
+times less), by L-BFGS; deterministic.
+"""
+import collections
+import json
+import re
+import sys
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import logsumexp
+
+K = 20          # places reordered (LearnedOrder.FEW)
+LAM = 1e-3      # L2 on the pair weights (the base weights: LAM / 100)
+NV = 14         # verbs of tools' names
+NF = 20         # first words of requests
+MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
+BASE = 9
+
+
+def name_words(name):
+    name = re.sub(r'([a-z0-9])([A-Z])', r'\1 \2', name).lower()
+    return [w for w in re.split(r'[^a-z0-9]+', name) if w]
+
+
+class Data:
+    def __init__(self, dump, catalog_dir):
+        rows = collections.defaultdict(list)
+        for line in open(dump, encoding='utf-8'):
+            p = line.rstrip('\n').split('\t')
+            rows[int(p[0])].append((p[1], [float(x) for x in p[2:2 + BASE]]))
+        self.q = {}
+        for line in open(dump + '.q', encoding='utf-8'):
+            qid, set_, cat, kind, exp, split, text = line.rstrip('\n').split('\t', 6)
+            self.q[int(qid)] = dict(set=set_, cat=cat, kind=kind, exp=set(exp.split(',')), text=text)
+        self.names, self.x, self.y = {}, {}, {}
+        for qid, q in self.q.items():
+            r = rows.get(qid, [])
+            self.names[qid] = [n for n, _ in r]
+            self.x[qid] = np.array([f for _, f in r]).reshape(-1, BASE)
+            self.y[qid] = np.array([n in q['exp'] for n, _ in r])
+        self.catalogs = {}
+        for q in self.q.values():
+            key = (q['set'], q['cat'])
+            if key not in self.catalogs:
+                path = f"{catalog_dir}/{'' if q['set'] == 'dev' else q['set'] + '/'}{q['cat']}.json"
+                self.catalogs[key] = [t['name'] for t in json.load(open(path, encoding='utf-8'))['tools']]
+        self.common = {}
+        for key, names in self.catalogs.items():
+            counts = collections.Counter(w for n in names for w in set(name_words(n)))
+            self.common[key] = {w for w, c in counts.items() if len(names) >= 4 and c * 2 >= len(names)}
+
+    def own_words(self, key, name):
+        return [w for w in name_words(name) if w not in self.common[key]]
+
+
+class Vocabulary:
+    def __init__(self, data, qids):
+        verbs = collections.Counter()
+        for key in sorted({(data.q[i]['set'], data.q[i]['cat']) for i in qids}):
+            for n in data.catalogs[key]:
+                w = data.own_words(key, n)
+                if w:
+                    verbs[w[0]] += 1
+        first = collections.Counter()
+        for i in qids:
+            w = re.findall(r"[a-z']+", data.q[i]['text'].lower())
+            if w:
+                first[w[0]] += 1
+        # ties broken by the word, so that the lists do not depend on the order requests come in
+        self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0]))[:NV]]
+        self.first = [v for v, _ in sorted(first.items(), key=lambda kv: (-kv[1], kv[0]))[:NF]]
+
+    def frame(self, text):
+        w = re.findall(r"[a-z0-9']+", text.lower())
+        f = np.zeros(len(self.first) + 6)
+        f[self.first.index(w[0]) if w and w[0] in self.first else len(self.first)] = 1
+        n = len(self.first)
+        f[n + 1] = 1 if any(c.isdigit() for c in text) else 0
+        f[n + 2] = 1 if re.search(r'["\u201c\'][^\W]', text) else 0
+        f[n + 3] = 1 if any(x in ('all', 'every', 'each', 'any') for x in w) else 0
+        f[n + 4] = 1 if text.strip().endswith('?') else 0
+        f[n + 5] = 1 if any(x in ('this', 'that', 'it') for x in w) else 0
+        return f
+
+    def kind(self, data, key, name):
+        words = data.own_words(key, name)
+        verb = next((self.verbs.index(w) for w in words if w in self.verbs), len(self.verbs))
+        plural = any(len(w) > 3 and w.endswith('s') and not w.endswith('ss') for w in words)
+        one = np.zeros(len(self.verbs) + 2)
+        one[verb] = 1
+        one[len(self.verbs) + 1] = 1 if plural else 0
+        return one
+
+    def features(self, data, qid):
+        q = data.q[qid]
+        key = (q['set'], q['cat'])
+        frame = self.frame(q['text'])
+        rows = [np.concatenate([data.x[qid][i], np.outer(frame, self.kind(data, key, n)).ravel()])
+                for i, n in enumerate(data.names[qid][:K])]
+        return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
+
+
+def fit(data, vocab, qids):
+    batch = []
+    for i in qids:
+        y = data.y[i][:K]
+        if len(y) >= 2 and y.any():
+            batch.append((vocab.features(data, i), y))
+    d = batch[0][0].shape[1]
+    n = len(batch)
+    f = np.zeros((n, K, d))
+    mask = np.zeros((n, K), bool)
+    pos = np.zeros((n, K), bool)
+    for j, (fj, yj) in enumerate(batch):
+        f[j, :len(yj)] = fj
+        mask[j, :len(yj)] = True
+        pos[j, :len(yj)] = yj
+    reg = np.full(d, LAM)
+    reg[:BASE] = LAM / 100
+
+    def loss(w):
+        s = np.where(mask, f @ w, -1e9)
+        lz = logsumexp(s, axis=1)
+        lp = logsumexp(np.where(pos, s, -1e9), axis=1)
+        p = np.exp(s - lz[:, None])
+        pp = np.where(pos, np.exp(s - lp[:, None]), 0)
+        g = np.einsum('nk,nkd->d', p - pp, f)
+        return (lz - lp).sum() / n + (reg * w) @ w, g / n + 2 * reg * w
+
+    w0 = np.zeros(d)
+    w0[0] = 10
+    return minimize(loss, w0, jac=True, method='L-BFGS-B').x
+
+
+def base_order(x):
+    """The action stage's hand weights (ActionWeights without the learned order)."""
+    return x[:, 0] + 0.1 * x[:, 5] + 0.4 * x[:, 6] + 0.05 * x[:, 8]
+
+
+def rank(data, qid, scores):
+    x, y = data.x[qid], data.y[qid]
+    if len(y) == 0:
+        return 0, None
+    k = min(len(y), K)
+    order = list(np.argsort(-scores[:k], kind='stable')) + list(range(k, len(y)))
+    hits = sum(1 for i in range(min(10, len(y))) if x[i, 0] >= MIN_SCORE)
+    first = data.names[qid][order[0]] if hits else None
+    for place in range(hits):
+        if y[order[place]]:
+            return place + 1, first
+    return 0, first
+
+
+def siblings(data, key, a, b):
+    if a == b:
+        return False
+    names = data.catalogs[key]
+
+    def words(n):
+        out = set()
+        for w in name_words(n):
+            if len(w) > 2:
+                out.add(w[:-1] if w.endswith('s') and len(w) > 3 and not w.endswith('ss') else w)
+        return out
+    counts = collections.Counter(w for n in names for w in words(n))
+    wa = {w for w in words(a) if counts[w] * 2 < len(names)}
+    wb = {w for w in words(b) if counts[w] * 2 < len(names)}
+    return bool(wa & wb) and wa != wb
+
+
+def score_set(data, qids, scorer):
+    s = dict(n=0, top1=0, mrr=0.0, r5=0, r10=0, misses=0, sibling=0)
+    for i in qids:
+        r, first = rank(data, i, scorer(i))
+        q = data.q[i]
+        s['n'] += 1
+        s['top1'] += r == 1
+        s['mrr'] += 0 if r == 0 else 1 / r
+        s['r5'] += 1 <= r <= 5
+        s['r10'] += r > 0
+        if r != 1:
+            s['misses'] += 1
+            s['sibling'] += first is not None and any(
+                siblings(data, (q['set'], q['cat']), e, first) for e in q['exp'])
+    return s
+
+
+def cells(s):
+    n = s['n']
+    return (f"{s['top1'] / n:.2f} | {s['mrr'] / n:.4f} | {s['r5'] / n:.2f} | {s['r10'] / n:.2f}"
+            f" | {s['sibling']} of {s['misses']}")
+
+
+def line(label, base, learned):
+    return f"| {label} | {base['n']} | {cells(base)} | {cells(learned)} |"
+
+
+def main():
+    dump, catalog_dir = sys.argv[1], sys.argv[2]
+    data = Data(dump, catalog_dir)
+    sets = sorted({q['set'] for q in data.q.values()} - {'dev'}, key=lambda s: (s != 'unseen', len(s), s))
+    intents = [i for i, q in data.q.items() if q['kind'] == 'intent']
+    if '--loso' in sys.argv:
+        print('| set held out | intents | top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |'
+              ' learned: top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |')
+        print('|---|---|---|---|---|---|---|---|---|---|---|---|')
+        total = [collections.Counter(), collections.Counter()]
+        for held in sets:
+            train = [i for i in intents if data.q[i]['set'] != held]
+            test = [i for i in intents if data.q[i]['set'] == held]
+            vocab = Vocabulary(data, train)
+            w = fit(data, vocab, train)
+            b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
+            lrn = score_set(data, test, lambda i: vocab.features(data, i) @ w if len(data.y[i]) else None)
+            total[0].update(b)
+            total[1].update(lrn)
+            print(line(held, b, lrn))
+        print(line('**all**', total[0], total[1]))
+    if '--write' in sys.argv:
+        out = sys.argv[sys.argv.index('--write') + 1]
+        vocab = Vocabulary(data, intents)
+        w = fit(data, vocab, intents)
+        with open(out, 'w', encoding='utf-8') as f:
+            f.write('# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n'
+                    '# bench/search/rerank/train.py from the requests of these sets: '
+                    + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
+                    '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
+                    '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
+                    '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
+                    '# this/that/it), the weight per kind of tool (each verb, another, a plural name).\n')
+            f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
+            f.write('first\t' + '\t'.join(vocab.first) + '\n')
+            f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w[:BASE]) + '\n')
+            pairs = w[BASE:].reshape(len(vocab.first) + 6, len(vocab.verbs) + 2)
+            for row in pairs:
+                f.write('pair\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
+        # in sample, per set: what SearchQuality must reproduce with these weights in the jar
+        for s in ['dev'] + sets:
+            qs = [i for i in intents if data.q[i]['set'] == s]
+            r = score_set(data, qs, lambda i: vocab.features(data, i) @ w if len(data.y[i]) else None)
+            print(f"in sample {s}: MRR@10 {r['mrr'] / r['n']:.4f} top-1 {r['top1'] / r['n']:.3f}"
+                  f" recall@10 {r['r10'] / r['n']:.3f} ({r['n']})")
+
+
+if __name__ == '__main__':
+    main()

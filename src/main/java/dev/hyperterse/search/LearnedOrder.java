@@ -1,0 +1,234 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.ToolDef;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The order of the {@code static} ranking's best tools by a learned score: a linear function of
+ * what the ranking and the action stage read of each tool (its score, cosine and BM25 share, its
+ * place, the query's mood against the tool's, the cosine of their verbs, the number the query names
+ * the tool's object in) plus, for each way a query is put (its first word among the most common
+ * first words of agents' requests; whether it holds a number, a quoted word, a word such as "all",
+ * a question mark, a word such as "this") and each kind of tool (the verb its name starts with among
+ * the most common verbs of tools' names, after the words half its catalog's names carry; whether
+ * its name has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool before a
+ * {@code get_} one, "add a line to that invoice" a {@code create_} one before another. The weights
+ * and both word lists are learned by {@code bench/search/rerank/train.py} from requests to real
+ * catalogs, a softmax over each request's twenty best tools, and shipped as
+ * {@value #RESOURCE}. The first {@link #FEW} places are sorted again by that score; each place
+ * keeps its score. Immutable and safe to share between threads.
+ */
+final class LearnedOrder {
+
+    static final String RESOURCE = "learned-order.tsv";
+    /** How many of the ranking's best tools are put in order again. */
+    static final int FEW = 20;
+    /** The features each tool has from the ranking and the action stage. */
+    static final int BASE = 9;
+    private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
+    private static final Set<String> DEICTIC = Set.of("this", "that", "it");
+
+    private final List<String> verbs;
+    private final Map<String, Integer> firstWords;
+    private final double[] base;
+    /** Per way a query is put, per kind of tool (each verb, then any other, then a plural name). */
+    private final double[][] pairs;
+
+    private LearnedOrder(List<String> verbs, List<String> first, double[] base, double[][] pairs) {
+        this.verbs = List.copyOf(verbs);
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < first.size(); i++) {
+            index.putIfAbsent(first.get(i), i);
+        }
+        this.firstWords = Map.copyOf(index);
+        this.base = base;
+        this.pairs = pairs;
+        if (base.length != BASE || pairs.length != first.size() + 6) {
+            throw new IllegalArgumentException("learned order: " + base.length + " base weights and " + pairs.length
+                    + " query rows for " + first.size() + " first words");
+        }
+        for (double[] row : pairs) {
+            if (row.length != verbs.size() + 2) {
+                throw new IllegalArgumentException("learned order: a row of " + row.length + " weights for "
+                        + verbs.size() + " verbs");
+            }
+        }
+    }
+
+    private static final class Holder {
+        static final LearnedOrder BUNDLED = load();
+
+        private static LearnedOrder load() {
+            try (InputStream in = LearnedOrder.class.getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException(RESOURCE + " is missing from the jar");
+                }
+                return read(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(RESOURCE + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The weights shipped in the jar; throws when they cannot be read. */
+    static LearnedOrder bundled() {
+        return Holder.BUNDLED;
+    }
+
+    /**
+     * Reads weights written by {@code train.py}: lines {@code verbs\tW…}, {@code first\tW…},
+     * {@code base\tX…} and one {@code pair\tX…} per way a query is put; {@code #} comments.
+     */
+    static LearnedOrder read(BufferedReader reader) throws IOException {
+        List<String> verbs = null;
+        List<String> first = null;
+        double[] base = null;
+        List<double[]> pairs = new ArrayList<>();
+        String line;
+        int number = 0;
+        while ((line = reader.readLine()) != null) {
+            number++;
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            List<String> rest = List.of(f).subList(1, f.length);
+            try {
+                switch (f[0]) {
+                    case "verbs" -> verbs = rest;
+                    case "first" -> first = rest;
+                    case "base" -> base = numbers(rest);
+                    case "pair" -> pairs.add(numbers(rest));
+                    default -> throw new IOException("line " + number + ": unknown key " + f[0]);
+                }
+            } catch (NumberFormatException e) {
+                throw new IOException("line " + number + ": " + e.getMessage(), e);
+            }
+        }
+        if (verbs == null || first == null || base == null) {
+            throw new IOException("verbs, first or base missing");
+        }
+        return new LearnedOrder(verbs, first, base, pairs.toArray(double[][]::new));
+    }
+
+    private static double[] numbers(List<String> text) {
+        double[] out = new double[text.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Double.parseDouble(text.get(i));
+        }
+        return out;
+    }
+
+    /** Each tool's kind: the index of its name's verb among {@link #verbs} (their count: another), and a plural bit. */
+    int[] kinds(ToolDef[] tools) {
+        String[][] names = new String[tools.length][];
+        Map<String, Integer> carrying = new HashMap<>();
+        for (int t = 0; t < tools.length; t++) {
+            names[t] = nameWords(tools[t].name());
+            for (String w : new HashSet<>(List.of(names[t]))) {
+                carrying.merge(w, 1, Integer::sum);
+            }
+        }
+        int[] kinds = new int[tools.length];
+        for (int t = 0; t < tools.length; t++) {
+            int verb = verbs.size();
+            boolean plural = false;
+            for (String w : names[t]) {
+                if (tools.length >= 4 && carrying.get(w) * 2 >= tools.length) {
+                    continue; // a word half the catalog's names carry (kubectl_, API-) is no verb of its own
+                }
+                if (verb == verbs.size() && verbs.contains(w)) {
+                    verb = verbs.indexOf(w);
+                }
+                plural |= w.length() > 3 && w.endsWith("s") && !w.endsWith("ss");
+            }
+            kinds[t] = verb << 1 | (plural ? 1 : 0);
+        }
+        return kinds;
+    }
+
+    /** A name's words: split at case changes and at anything but ASCII letters and digits, lower case. */
+    static String[] nameWords(String name) {
+        String split = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+        return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
+    }
+
+    /** How the query is put: its first word's place among the first words (else another), then five marks. */
+    double[] frame(String query) {
+        int n = firstWords.size();
+        double[] f = new double[n + 6];
+        String lower = query.toLowerCase(Locale.ROOT);
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i <= lower.length(); i++) {
+            char c = i < lower.length() ? lower.charAt(i) : ' ';
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '\'') {
+                word.append(c);
+            } else if (word.length() > 0) {
+                words.add(word.toString());
+                word.setLength(0);
+            }
+        }
+        Integer first = words.isEmpty() ? null : firstWords.get(words.get(0));
+        f[first == null ? n : first] = 1;
+        boolean digit = false;
+        boolean quoted = false;
+        for (int i = 0; i < query.length(); i++) {
+            char c = query.charAt(i);
+            digit |= Character.isDigit(c);
+            if ((c == '"' || c == '\u201c' || c == '\'') && i + 1 < query.length()) {
+                char next = query.charAt(i + 1);
+                quoted |= Character.isLetterOrDigit(next) || next == '_';
+            }
+        }
+        f[n + 1] = digit ? 1 : 0;
+        f[n + 2] = quoted ? 1 : 0;
+        f[n + 3] = words.stream().anyMatch(QUANTIFIERS::contains) ? 1 : 0;
+        f[n + 4] = query.strip().endsWith("?") ? 1 : 0;
+        f[n + 5] = words.stream().anyMatch(DEICTIC::contains) ? 1 : 0;
+        return f;
+    }
+
+    /** The learned score of a tool of kind {@code kind} with the base features {@code x} under a query put as {@code frame}. */
+    double score(double[] x, double[] frame, int kind) {
+        double s = 0;
+        for (int i = 0; i < BASE; i++) {
+            s += base[i] * x[i];
+        }
+        int verb = kind >> 1;
+        int plural = verbs.size() + 1;
+        for (int f = 0; f < frame.length; f++) {
+            if (frame[f] != 0) {
+                s += frame[f] * (pairs[f][verb] + ((kind & 1) != 0 ? pairs[f][plural] : 0));
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The base features of the tool at place {@code place} (0 first) of the ranking: its score,
+     * cosine and BM25 share, the reciprocal of its place, its score less the first's, the query's
+     * mood times the tool's, the cosine of their verbs and whether both have one, and the number
+     * the query names its object in.
+     */
+    static double[] features(ActionStage stage, ActionStage.Query q, int tool, int place, double score,
+                             double firstScore, double cosine, double bm25Share) {
+        double mood = q == null ? 0 : q.mood() * stage.toolMood(tool);
+        double verb = q == null ? Double.NaN : stage.verbCosine(q, tool);
+        return new double[] {score, cosine, bm25Share, 1.0 / (place + 1), score - firstScore, mood,
+                Double.isNaN(verb) ? 0 : verb, Double.isNaN(verb) ? 0 : 1, q == null ? 0 : stage.number(q.words(), tool)};
+    }
+}
