@@ -279,6 +279,37 @@ public final class SearchQuality {
         FRESH_SETS.stream().filter(x -> !sealed.contains(x) || System.getenv("DUMP_SEALED") != null).forEach(sets::add);
         StringBuilder features = new StringBuilder();
         StringBuilder queries = new StringBuilder();
+        StringBuilder verbCosines = new StringBuilder();
+        // the words tools' names start with (once words half a catalog's names carry are left out), in
+        // any catalog's names: every list of verbs train.py may choose is among them
+        Map<String, Integer> starts = new java.util.TreeMap<>();
+        for (String set : sets) {
+            Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
+            try (var files = Files.list(catalogDir)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                    List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
+                    Map<String, Integer> carrying = new java.util.HashMap<>();
+                    for (ToolDef t : tools) {
+                        for (String w : new java.util.HashSet<>(List.of(nameSplit(t.name())))) {
+                            carrying.merge(w, 1, Integer::sum);
+                        }
+                    }
+                    Set<String> here = new java.util.HashSet<>();
+                    for (ToolDef t : tools) {
+                        for (String w : nameSplit(t.name())) {
+                            if (!(tools.size() >= 4 && carrying.get(w) * 2 >= tools.size())) {
+                                here.add(w);
+                                break;
+                            }
+                        }
+                    }
+                    here.forEach(w -> starts.merge(w, 1, Integer::sum));
+                }
+            }
+        }
+        String[] verbs = starts.entrySet().stream().map(Map.Entry::getKey)
+                .toArray(String[]::new);
+        verbCosines.append("words\t").append(String.join("\t", verbs)).append('\n');
         int qid = 0;
         for (String set : sets) {
             Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
@@ -299,6 +330,14 @@ public final class SearchQuality {
                                 features.append(qid).append('\t').append(row).append('\n');
                             }
                         }
+                        double[] cosines = index.learnedOrderVerbCosines(i.text(), verbs);
+                        if (cosines != null) {
+                            verbCosines.append(qid);
+                            for (double c : cosines) {
+                                verbCosines.append('\t').append((float) c);
+                            }
+                            verbCosines.append('\n');
+                        }
                         queries.append(qid).append('\t').append(set).append('\t').append(name).append("\tintent\t")
                                 .append(String.join(",", i.expected())).append('\t').append(i.split()).append('\t')
                                 .append(i.text()).append('\n');
@@ -308,6 +347,13 @@ public final class SearchQuality {
         }
         Files.writeString(out, features.toString());
         Files.writeString(Path.of(out + ".q"), queries.toString());
+        Files.writeString(Path.of(out + ".verbs"), verbCosines.toString());
+    }
+
+    /** A name's words as the learned order splits them (LearnedOrder.nameWords). */
+    private static String[] nameSplit(String name) {
+        String split = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+        return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
     }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */

@@ -11,9 +11,12 @@ reads, and DUMP.q with each request's set, catalog, right tools and text. Only t
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from. The score is linear: the nine base features, and for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
-quoted word; all/every/each/any; a question mark; this/that/it) and each kind of tool (its name's first
-verb among the NV commonest first words of training catalogs' names, once the words half a catalog's
-names carry are left out, else another; a plural word in its name) a weight. Fitted by a softmax over
+quoted word; all/every/each/any; a question mark; this/that/it; which of the NV verbs below the
+request's verb is nearest, by the static table, so that a verb no training request began with is read
+by its meaning: "stop forwarding" as delete) and each kind of tool (its name's first verb among the NV
+commonest first words of training catalogs' names, once the words half a catalog's names carry are
+left out, else another; a plural word in its name) a weight. DUMP.verbs holds each request's verb's
+cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
 times less), by L-BFGS; deterministic.
 """
@@ -55,6 +58,12 @@ class Data:
             self.names[qid] = [n for n, _ in r]
             self.x[qid] = np.array([f for _, f in r]).reshape(-1, BASE)
             self.y[qid] = np.array([n in q['exp'] for n, _ in r])
+        self.verb_cosines = {}
+        lines = open(dump + '.verbs', encoding='utf-8').read().splitlines()
+        self.verb_words = lines[0].split('\t')[1:]
+        for row in lines[1:]:
+            p = row.split('\t')
+            self.verb_cosines[int(p[0])] = dict(zip(self.verb_words, (float(x) for x in p[1:])))
         self.catalogs = {}
         for q in self.q.values():
             key = (q['set'], q['cat'])
@@ -87,9 +96,11 @@ class Vocabulary:
         self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0]))[:NV]]
         self.first = [v for v, _ in sorted(first.items(), key=lambda kv: (-kv[1], kv[0]))[:NF]]
 
-    def frame(self, text):
+    def frame(self, text, cosines):
         w = re.findall(r"[a-z0-9']+", text.lower())
-        f = np.zeros(len(self.first) + 6)
+        f = np.zeros(len(self.first) + 6 + len(self.verbs))
+        if cosines is not None:
+            f[len(self.first) + 6 + int(np.argmax([cosines[v] for v in self.verbs]))] = 1
         f[self.first.index(w[0]) if w and w[0] in self.first else len(self.first)] = 1
         n = len(self.first)
         f[n + 1] = 1 if any(c.isdigit() for c in text) else 0
@@ -111,7 +122,7 @@ class Vocabulary:
     def features(self, data, qid):
         q = data.q[qid]
         key = (q['set'], q['cat'])
-        frame = self.frame(q['text'])
+        frame = self.frame(q['text'], data.verb_cosines.get(qid))
         rows = [np.concatenate([data.x[qid][i], np.outer(frame, self.kind(data, key, n)).ravel()])
                 for i, n in enumerate(data.names[qid][:K])]
         return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
@@ -244,11 +255,12 @@ def main():
                     '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
                     '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
                     '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
-                    '# this/that/it), the weight per kind of tool (each verb, another, a plural name).\n')
+                    '# this/that/it, its verb nearest each kind\'s verb), the weight per kind of tool (each\n'
+                    '# verb, another, a plural name).\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
             f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w[:BASE]) + '\n')
-            pairs = w[BASE:].reshape(len(vocab.first) + 6, len(vocab.verbs) + 2)
+            pairs = w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
             for row in pairs:
                 f.write('pair\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
         # in sample, per set: what SearchQuality must reproduce with these weights in the jar

@@ -258,6 +258,11 @@ final class ActionStage {
         return toolMood[tool];
     }
 
+    /** A word's unit vector as a tool's verb is read (mixed with its synonyms as the weights say). */
+    float[] toolVerbVector(String verb) {
+        return verbVector(verb, weights.toolSynonyms());
+    }
+
     /** The cosine of the query's verb and tool {@code tool}'s, or NaN when either has none. */
     double verbCosine(Query q, int tool) {
         return q.verb() != null && toolVerbs[tool] != null ? dot(q.verb(), toolVerbs[tool]) : Double.NaN;

@@ -56,7 +56,7 @@ final class LearnedOrder {
         this.firstWords = Map.copyOf(index);
         this.base = base;
         this.pairs = pairs;
-        if (base.length != BASE || pairs.length != first.size() + 6) {
+        if (base.length != BASE || pairs.length != first.size() + 6 + verbs.size()) {
             throw new IllegalArgumentException("learned order: " + base.length + " base weights and " + pairs.length
                     + " query rows for " + first.size() + " first words");
         }
@@ -166,10 +166,28 @@ final class LearnedOrder {
         return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
     }
 
-    /** How the query is put: its first word's place among the first words (else another), then five marks. */
-    double[] frame(String query) {
+    /** Each kind of tool's verb as a unit vector, as the stage reads a tool's verb. */
+    float[][] verbVectors(ActionStage stage) {
+        return verbs.stream().map(stage::toolVerbVector).toArray(float[][]::new);
+    }
+
+    /**
+     * How the query is put: its first word's place among the first words (else another), five
+     * marks, then which kind of tool its verb is nearest to ({@code verbCosines}: the cosine of the
+     * query's verb with each kind's, in {@link #verbVectors}' order; null when it has no verb).
+     */
+    double[] frame(String query, double[] verbCosines) {
         int n = firstWords.size();
-        double[] f = new double[n + 6];
+        double[] f = new double[n + 6 + verbs.size()];
+        if (verbCosines != null) {
+            int nearest = 0;
+            for (int v = 1; v < verbCosines.length; v++) {
+                if (verbCosines[v] > verbCosines[nearest]) {
+                    nearest = v;
+                }
+            }
+            f[n + 6 + nearest] = 1;
+        }
         String lower = query.toLowerCase(Locale.ROOT);
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();

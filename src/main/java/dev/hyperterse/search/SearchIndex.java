@@ -236,6 +236,15 @@ public final class SearchIndex {
                 LearnedOrder.FEW)));
     }
 
+    /**
+     * For {@code bench/search/rerank}: the cosine of the query's verb with each of {@code verbs}, as
+     * the learned order reads them; null when the query has no verb or the index has no learned order.
+     */
+    public double[] learnedOrderVerbCosines(String query, String[] verbs) {
+        Meaning ready = meaning;
+        return ready == null ? null : ready.ranking().queryVerbCosines(query, verbs);
+    }
+
     /** What {@link #embedTools} did. */
     public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
 

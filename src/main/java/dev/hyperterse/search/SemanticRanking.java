@@ -62,6 +62,8 @@ final class SemanticRanking {
     /** With the static table and a learned order: its weights (else null), and each tool's kind for it. */
     private final LearnedOrder learned;
     private final int[] kinds;
+    /** The learned order's kinds of tool as verbs, each a unit vector as a tool's verb is read. */
+    private final float[][] verbVectors;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -88,6 +90,7 @@ final class SemanticRanking {
         this.learned = actions != null && actionWeights.learned() && embedder instanceof StaticEmbedder
                 ? learnedOrder() : null;
         this.kinds = learned == null ? null : learned.kinds(tools);
+        this.verbVectors = learned == null ? null : learned.verbVectors(actions);
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -271,6 +274,27 @@ final class SemanticRanking {
         return out.toString();
     }
 
+    /**
+     * For {@code bench/search/rerank}: the cosine of the query's verb with each of {@code verbs} read
+     * as a tool's verb, or null when the query has no verb (a question) or there is no learned order.
+     */
+    double[] queryVerbCosines(String query, String[] verbs) {
+        ActionStage.Query action = learned == null ? null : actions.read(query);
+        if (action == null || action.verb() == null) {
+            return null;
+        }
+        return cosines(action.verb(), java.util.Arrays.stream(verbs).map(actions::toolVerbVector).toArray(float[][]::new));
+    }
+
+    /** The cosine of a unit vector with each of {@code vectors}. */
+    private static double[] cosines(float[] verb, float[][] vectors) {
+        double[] out = new double[vectors.length];
+        for (int i = 0; i < vectors.length; i++) {
+            out[i] = dot(verb, vectors[i], 0, verb.length);
+        }
+        return out;
+    }
+
     private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
                                    StringBuilder features) {
         float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
@@ -346,7 +370,8 @@ final class SemanticRanking {
         if (n < 2 && features == null) {
             return;
         }
-        double[] frame = learned.frame(query);
+        double[] frame = learned.frame(query, action == null || action.verb() == null ? null
+                : cosines(action.verb(), verbVectors));
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {

@@ -1,0 +1,150 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.SearchRanking;
+import dev.hyperterse.model.ToolDef;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.List;
+
+import static dev.hyperterse.search.TestTools.handler;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LearnedOrderTest {
+
+    private static final List<ToolDef> SIBLINGS = List.of(
+            handler("get_wiki_page", "Get the content of a wiki page"),
+            handler("list_wiki_pages", "List the pages of a wiki"),
+            handler("create_wiki_page", "Create a wiki page"),
+            handler("update_wiki_page", "Update the content of a wiki page"),
+            handler("get_forwarding_address", "Get a forwarding address"),
+            handler("list_forwarding_addresses", "List the forwarding addresses"),
+            handler("create_forwarding_address", "Create a forwarding address"),
+            handler("delete_forwarding_address", "Delete a forwarding address"));
+
+    private static SearchIndex index(ActionWeights weights) {
+        SearchIndex index = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        index.embedToolsStatically(weights);
+        return index;
+    }
+
+    private static String first(SearchIndex index, String query) {
+        return index.search(query).get(0).name();
+    }
+
+    @Test
+    void theServedRankingPutsTheSiblingThatDoesWhatTheRequestAsksFirst() {
+        SearchIndex served = index(ActionWeights.DEFAULT);
+        SearchIndex hand = index(ActionWeights.DEFAULT.learned(false));
+        // a question about a plural asks for the list; the hand weights read both as reads and put
+        // the single item's tool first
+        assertEquals("list_wiki_pages", first(served, "what pages does the team wiki have?"));
+        assertEquals("get_wiki_page", first(hand, "what pages does the team wiki have?"));
+        assertEquals("list_forwarding_addresses", first(served, "which addresses can my mail be forwarded to?"));
+        assertEquals("get_forwarding_address", first(hand, "which addresses can my mail be forwarded to?"));
+        // "stop" is no word the order knows as a first word: its verb is nearest delete's
+        assertEquals("delete_forwarding_address", first(served, "stop forwarding mail to old@example.com"));
+        assertEquals("get_forwarding_address", first(hand, "stop forwarding mail to old@example.com"));
+        // and what the hand weights got right stays right
+        assertEquals("get_wiki_page", first(served, "show me the onboarding wiki page"));
+        assertEquals("create_wiki_page", first(served, "add a wiki page about the release process"));
+        assertEquals("update_wiki_page", first(served, "rename the FAQ page"));
+    }
+
+    @Test
+    void everyPlaceKeepsTheRankingsScore() {
+        SearchIndex served = index(ActionWeights.DEFAULT);
+        SearchIndex hand = index(ActionWeights.DEFAULT.learned(false));
+        for (String q : List.of("what pages does the team wiki have?", "stop forwarding mail", "rename the FAQ page",
+                "banana smoothie recipe")) {
+            for (int n : new int[] {1, 3, 10}) {
+                List<SearchHit> hits = served.search(q, null, n);
+                assertEquals(hand.search(q, null, n).stream().map(SearchHit::rawScore).toList(),
+                        hits.stream().map(SearchHit::rawScore).toList(), q);
+                for (SearchHit hit : hits) {
+                    assertTrue(hit.relevanceScore() >= 1 && hit.relevanceScore() <= 100, hits.toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void theShippedWeightsRead() {
+        LearnedOrder order = LearnedOrder.bundled();
+        double[] frame = order.frame("which pages?", null);
+        // the first word's row (which is among the commonest first words) and the question mark's
+        assertEquals(2.0, java.util.Arrays.stream(frame).sum(), 1e-12);
+    }
+
+    @Test
+    void aRequestIsReadByItsFirstWordItsMarksAndItsVerb() throws IOException {
+        LearnedOrder order = LearnedOrder.read(reader(weights(List.of("get", "list"), List.of("which", "show"))));
+        // rows: which, show, another, digit, quote, all/every/each/any, ?, this/that/it, verb≈get, verb≈list
+        assertArrayEquals(new double[] {1, 0, 0, 0, 0, 0, 1, 0, 0, 0}, order.frame("Which pages?", null));
+        assertArrayEquals(new double[] {0, 1, 0, 1, 1, 1, 0, 1, 0, 1},
+                order.frame("show all of \"it\" for 2024", new double[] {0.2, 0.7}));
+        assertArrayEquals(new double[] {0, 0, 1, 0, 0, 0, 0, 0, 1, 0},
+                order.frame("fetch the page", new double[] {0.9, 0.7}));
+        assertArrayEquals(new double[] {0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, order.frame("", null));
+    }
+
+    @Test
+    void aToolsKindIsItsNamesVerbPastTheWordsHalfTheCatalogCarries() throws IOException {
+        LearnedOrder order = LearnedOrder.read(reader(weights(List.of("get", "list"), List.of("which"))));
+        ToolDef[] tools = {handler("kubectl_get", "Get a resource"), handler("kubectl_listPods", "List pods"),
+                handler("kubectl_apply", "Apply a manifest"), handler("kubectl_logs", "Logs of a pod")};
+        int[] kinds = order.kinds(tools);
+        // verb index << 1 | plural; 2 is "another verb"
+        assertEquals(0 << 1, kinds[0]);
+        assertEquals(1 << 1 | 1, kinds[1]);
+        assertEquals(2 << 1, kinds[2]);
+        assertEquals(2 << 1 | 1, kinds[3]);
+        assertArrayEquals(new String[] {"kubectl", "list", "pods"}, LearnedOrder.nameWords("kubectl_listPods"));
+    }
+
+    @Test
+    void theScoreAddsTheBaseAndThePairsOfTheRequestsRowsAndTheToolsKind() throws IOException {
+        String text = "verbs\tget\nfirst\twhich\nbase\t1\t2\t0\t0\t0\t0\t0\t0\t0\n"
+                + "pair\t0.5\t0.25\t0.125\n" + "pair\t0\t0\t0\n".repeat(6) + "pair\t0\t1\t0\n";
+        LearnedOrder order = LearnedOrder.read(reader(text));
+        double[] x = {0.5, 0.25, 0, 0, 0, 0, 0, 0, 0};
+        double[] which = order.frame("which one", null);
+        assertEquals(0.5 + 0.5 + 0.5, order.score(x, which, 0), 1e-12);
+        assertEquals(1.0 + 0.25 + 0.125, order.score(x, which, 1 << 1 | 1), 1e-12);
+        assertEquals(1.0 + 1, order.score(x, order.frame("do it", new double[] {0.3}), 1 << 1), 1e-12);
+    }
+
+    @Test
+    void malformedWeightsAreRefusedNamingTheLine() {
+        IOException unknown = assertThrows(IOException.class,
+                () -> LearnedOrder.read(reader("verbs\tget\nweights\t1\n")));
+        assertTrue(unknown.getMessage().contains("line 2"), unknown.getMessage());
+        IOException number = assertThrows(IOException.class,
+                () -> LearnedOrder.read(reader("# c\nverbs\tget\nbase\t1\tx\n")));
+        assertTrue(number.getMessage().contains("line 3"), number.getMessage());
+        assertThrows(IOException.class, () -> LearnedOrder.read(reader("verbs\tget\n")));
+        // a row per way a request is put, a weight per kind of tool
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\npair\t0\t0\t0\n")));
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "verbs\tget\nfirst\twhich\nbase\t1\t0\n" + rows)));
+    }
+
+    private static String weights(List<String> verbs, List<String> first) {
+        StringBuilder s = new StringBuilder("verbs\t" + String.join("\t", verbs) + "\nfirst\t" + String.join("\t", first)
+                + "\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\n");
+        String row = "pair" + "\t0".repeat(verbs.size() + 2) + "\n";
+        s.append(row.repeat(first.size() + 6 + verbs.size()));
+        return s.toString();
+    }
+
+    private static BufferedReader reader(String text) {
+        return new BufferedReader(new StringReader(text));
+    }
+}
