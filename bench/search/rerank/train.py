@@ -24,6 +24,7 @@ import collections
 import json
 import re
 import sys
+import unicodedata
 
 import numpy as np
 from scipy.optimize import minimize
@@ -35,6 +36,14 @@ NV = 14         # verbs of tools' names
 NF = 20         # first words of requests
 MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
 BASE = 9
+
+
+def java_digit(c):
+    return ord(c) < 0x10000 and unicodedata.category(c) == 'Nd'
+
+
+def java_letter(c):
+    return ord(c) < 0x10000 and unicodedata.category(c).startswith('L')
 
 
 def name_words(name):
@@ -89,7 +98,7 @@ class Vocabulary:
                     verbs[w[0]] += 1
         first = collections.Counter()
         for i in qids:
-            w = re.findall(r"[a-z']+", data.q[i]['text'].lower())
+            w = re.findall(r"[a-z0-9']+", data.q[i]['text'].lower())
             if w:
                 first[w[0]] += 1
         # ties broken by the word, so that the lists do not depend on the order requests come in
@@ -103,10 +112,14 @@ class Vocabulary:
             f[len(self.first) + 6 + int(np.argmax([cosines[v] for v in self.verbs]))] = 1
         f[self.first.index(w[0]) if w and w[0] in self.first else len(self.first)] = 1
         n = len(self.first)
-        f[n + 1] = 1 if any(c.isdigit() for c in text) else 0
-        f[n + 2] = 1 if re.search(r'["\u201c\'][^\W]', text) else 0
+        # as Java reads chars (LearnedOrder.frame): a decimal digit; a quote mark or apostrophe before a
+        # letter, digit or underscore (characters past U+FFFF are two chars there, neither of them either)
+        f[n + 1] = 1 if any(java_digit(c) for c in text) else 0
+        f[n + 2] = 1 if any(a in '"\u201c\'' and (java_digit(b) or java_letter(b) or b == '_')
+                            for a, b in zip(text, text[1:])) else 0
         f[n + 3] = 1 if any(x in ('all', 'every', 'each', 'any') for x in w) else 0
-        f[n + 4] = 1 if text.strip().endswith('?') else 0
+        # Java's String.strip: white space as Character.isWhitespace reads it
+        f[n + 4] = 1 if text.strip(' \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008\u2009\u200a\u2028\u2029\u205f\u3000').endswith('?') else 0
         f[n + 5] = 1 if any(x in ('this', 'that', 'it') for x in w) else 0
         return f
 

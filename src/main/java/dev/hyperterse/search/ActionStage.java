@@ -182,7 +182,7 @@ final class ActionStage {
                     objectWeights[t][k] = rarity(objectWords[t][k]);
                 }
             }
-            if (weights.number() > 0) {
+            if (weights.number() > 0 || weights.learned()) {
                 Set<String> forms = new java.util.HashSet<>();
                 for (String w : nameWords) {
                     if (w.length() > 2) {

@@ -22,10 +22,11 @@ import java.util.Set;
  * place, the query's mood against the tool's, the cosine of their verbs, the number the query names
  * the tool's object in) plus, for each way a query is put (its first word among the most common
  * first words of agents' requests; whether it holds a number, a quoted word, a word such as "all",
- * a question mark, a word such as "this") and each kind of tool (the verb its name starts with among
- * the most common verbs of tools' names, after the words half its catalog's names carry; whether
- * its name has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool before a
- * {@code get_} one, "add a line to that invoice" a {@code create_} one before another. The weights
+ * a question mark, a word such as "this"; which kind of tool its verb is nearest to) and each kind of
+ * tool (the first word its name holds, past the words half its catalog's names carry, of the words
+ * tools' names most often start with: mostly verbs such as {@code get}, {@code list}, {@code create};
+ * whether its name has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
+ * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another. The weights
  * and both word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's twenty best tools, and shipped as
  * {@value #RESOURCE}. The first {@link #FEW} places are sorted again by that score; each place
@@ -54,6 +55,9 @@ final class LearnedOrder {
             index.putIfAbsent(first.get(i), i);
         }
         this.firstWords = Map.copyOf(index);
+        if (index.size() != first.size() || new HashSet<>(verbs).size() != verbs.size()) {
+            throw new IllegalArgumentException("learned order: a first word or a verb listed twice");
+        }
         this.base = base;
         this.pairs = pairs;
         if (base.length != BASE || pairs.length != first.size() + 6 + verbs.size()) {
@@ -128,6 +132,9 @@ final class LearnedOrder {
         double[] out = new double[text.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = Double.parseDouble(text.get(i));
+            if (!Double.isFinite(out[i])) {
+                throw new NumberFormatException("not a finite weight: " + text.get(i));
+            }
         }
         return out;
     }

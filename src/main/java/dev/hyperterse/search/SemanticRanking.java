@@ -16,7 +16,8 @@ import java.util.function.Predicate;
  * tool's embedding (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
  * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}
  * ({@link #STATIC_BM25_WEIGHT} with the static embedding). The action stage ({@link ActionStage})
- * then reorders the best tools by what the query asks to do; it may read further than the hits
+ * then reorders the best tools by what the query asks to do (with the static table, by the learned
+ * order's score, {@link LearnedOrder}, when its weights can be read); it may read further than the hits
  * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
  * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
@@ -266,9 +267,13 @@ final class SemanticRanking {
     /**
      * For {@code bench/search/rerank}: the tools the learned order reads for {@code query}, best
      * first as the ranking finds them, a line each: the tool's name and its base features
-     * ({@link LearnedOrder#features}), tab-separated; empty when this ranking has no learned order.
+     * ({@link LearnedOrder#features}), tab-separated (whether or not weights could be read: they are
+     * learned from these); empty when this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25) {
+        if (actions == null || !(embedder instanceof StaticEmbedder)) {
+            return "";
+        }
         StringBuilder out = new StringBuilder();
         search(query, null, LearnedOrder.FEW, bm25, out);
         return out.toString();
@@ -276,10 +281,11 @@ final class SemanticRanking {
 
     /**
      * For {@code bench/search/rerank}: the cosine of the query's verb with each of {@code verbs} read
-     * as a tool's verb, or null when the query has no verb (a question) or there is no learned order.
+     * as a tool's verb, or null when the query has no verb (a question) or the ranking is no static one
+     * with an action stage.
      */
     double[] queryVerbCosines(String query, String[] verbs) {
-        ActionStage.Query action = learned == null ? null : actions.read(query);
+        ActionStage.Query action = actions == null || !(embedder instanceof StaticEmbedder) ? null : actions.read(query);
         if (action == null || action.verb() == null) {
             return null;
         }
@@ -309,7 +315,11 @@ final class SemanticRanking {
         ActionStage.Query action = actions == null ? null : actions.read(query);
         // the best so far, best first: a small sorted insertion list, as long as the hits asked for or
         // as far as the stage reads, so that a tool it lifts from below them can enter them
-        int[] top = new int[Math.min(action == null ? maxHits : Math.max(maxHits, reach), tools.length)];
+        // with a learned order, always as far as it reads: the first hits are the same for any limit,
+        // and the same as the order was learned on
+        int depth = learned != null || features != null ? Math.max(maxHits, Math.max(reach, LearnedOrder.FEW))
+                : action == null ? maxHits : Math.max(maxHits, reach);
+        int[] top = new int[Math.min(depth, tools.length)];
         double[] topScore = new double[top.length];
         int count = 0;
         // the stage reads below the floor too, however many hits are asked for (so the first ones are
@@ -340,8 +350,10 @@ final class SemanticRanking {
             top[at] = t;
             topScore[at] = score;
         }
-        if (learned != null) {
-            learnedOrder(query, action, q, lexical, best, top, topScore, count, features);
+        if (features != null) {
+            learnedFeatures(action, q, lexical, best, top, topScore, count, features);
+        } else if (learned != null) {
+            learnedOrder(query, action, q, lexical, best, top, topScore, count);
         } else if (action != null) {
             actions.reorder(action, top, topScore, count);
         }
@@ -359,15 +371,33 @@ final class SemanticRanking {
         return hits;
     }
 
+    /** What the learned order reads of the first {@link LearnedOrder#FEW} places, written to {@code out}. */
+    private void learnedFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
+                                 double[] topScore, int count, StringBuilder out) {
+        for (int i = 0; i < Math.min(count, LearnedOrder.FEW); i++) {
+            out.append(tools[top[i]].name());
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i)) {
+                out.append('\t').append((float) v);
+            }
+            out.append('\n');
+        }
+    }
+
+    private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
+                                  double[] topScore, int place) {
+        int t = top[place];
+        return LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
+                dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
+    }
+
     /**
      * Sorts the first {@link LearnedOrder#FEW} places again by the learned score, stable (ties keep
-     * the ranking's order); every place keeps its score. With {@code features}, writes what was read
-     * there instead and moves nothing.
+     * the ranking's order); every place keeps its score.
      */
     private void learnedOrder(String query, ActionStage.Query action, float[] q, float[] lexical, float best,
-                              int[] top, double[] topScore, int count, StringBuilder features) {
+                              int[] top, double[] topScore, int count) {
         int n = Math.min(count, LearnedOrder.FEW);
-        if (n < 2 && features == null) {
+        if (n < 2) {
             return;
         }
         double[] frame = learned.frame(query, action == null || action.verb() == null ? null
@@ -375,21 +405,9 @@ final class SemanticRanking {
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {
-            int t = top[i];
-            double[] x = LearnedOrder.features(actions, action, t, i, topScore[i], topScore[0],
-                    dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
-            if (features != null) {
-                features.append(tools[t].name());
-                for (double v : x) {
-                    features.append('\t').append((float) v);
-                }
-                features.append('\n');
-            }
-            moved[i] = t;
-            learnedScore[i] = learned.score(x, frame, kinds[t]);
-        }
-        if (features != null) {
-            return;
+            moved[i] = top[i];
+            learnedScore[i] = learned.score(baseFeatures(action, q, lexical, best, top, topScore, i), frame,
+                    kinds[top[i]]);
         }
         for (int k = 1; k < n; k++) {
             int t = moved[k];

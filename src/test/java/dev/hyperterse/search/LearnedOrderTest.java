@@ -12,6 +12,7 @@ import java.util.List;
 import static dev.hyperterse.search.TestTools.handler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,11 +75,48 @@ class LearnedOrderTest {
     }
 
     @Test
+    void theFirstHitsAreTheSameHoweverManyAreAskedFor() {
+        SearchIndex served = index(ActionWeights.DEFAULT);
+        // the last two name no word the action stage reads (no ASCII letters): the order still reads
+        // as far as it was learned to
+        for (String q : List.of("what pages does the team wiki have?", "stop forwarding mail", "rename the FAQ page",
+                "какие страницы есть в вики", "転送先のアドレス")) {
+            List<String> twenty = served.search(q, null, 20).stream().map(SearchHit::name).toList();
+            for (int n : new int[] {1, 2, 5, 10}) {
+                assertEquals(twenty.subList(0, Math.min(n, twenty.size())),
+                        served.search(q, null, n).stream().map(SearchHit::name).toList(), q + " " + n);
+            }
+        }        // a catalog described in Japanese, asked in Japanese: BM25 finds the tools, the action stage
+        // reads no word, and the order still reads as far as it was learned to
+        SearchIndex japanese = new SearchIndex(List.of(
+                handler("get_page", "ページ を 取得 する"), handler("list_pages", "ページ の 一覧"),
+                handler("update_page", "ページ を 更新 する"), handler("create_page", "ページ を 作成 する"),
+                handler("delete_page", "ページ を 削除 する")), 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        japanese.embedToolsStatically();
+        List<String> all = japanese.search("ページ", null, 20).stream().map(SearchHit::name).toList();
+        assertEquals(5, all.size(), all.toString());
+        for (int n : new int[] {1, 2, 3}) {
+            assertEquals(all.subList(0, n), japanese.search("ページ", null, n).stream().map(SearchHit::name).toList());
+        }
+    }
+
+    @Test
+    void theLearnedOrderNeedsNoNumberWeight() {
+        SearchIndex index = index(new ActionWeights(0.1, 0.4, 0, 0, 20, 1, false, 0.2, 0.8, 20, true));
+        assertEquals("list_wiki_pages", first(index, "what pages does the team wiki have?"));
+    }
+
+    @Test
     void theShippedWeightsRead() {
         LearnedOrder order = LearnedOrder.bundled();
-        double[] frame = order.frame("which pages?", null);
-        // the first word's row (which is among the commonest first words) and the question mark's
-        assertEquals(2.0, java.util.Arrays.stream(frame).sum(), 1e-12);
+        double[] which = order.frame("which pages?", null);
+        double[] unknown = order.frame("zzzz pages?", null);
+        // the first word's row and the question mark's; "which" is among the commonest first words,
+        // "zzzz" falls in the row of any other
+        assertEquals(2.0, java.util.Arrays.stream(which).sum(), 1e-12);
+        assertFalse(java.util.Arrays.equals(which, unknown));
+        assertEquals(order.frame("qqqq pages?", null).length, unknown.length);
+        assertArrayEquals(unknown, order.frame("qqqq pages?", null));
     }
 
     @Test
@@ -134,6 +172,12 @@ class LearnedOrderTest {
         String rows = "pair\t0\t0\t0\n".repeat(8);
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\n" + rows)));
+        // a word listed twice would shift the rows; a weight that is no number would poison every score
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                weights(List.of("get"), List.of("which", "which")))));
+        IOException infinite = assertThrows(IOException.class, () -> LearnedOrder.read(reader(
+                "verbs\tget\nbase\t1\tInfinity\n")));
+        assertTrue(infinite.getMessage().contains("line 2"), infinite.getMessage());
     }
 
     private static String weights(List<String> verbs, List<String> first) {
