@@ -15,7 +15,7 @@ quoted word; all/every/each/any; a question mark; this/that/it; which of the NV 
 request's verb is nearest, by the static table, so that a verb no training request began with is read
 by its meaning: "stop forwarding" as delete) and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
-left out, else another; a plural word in its name) a weight. DUMP.verbs holds each request's verb's
+left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight. DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
 times less), by L-BFGS; deterministic.
@@ -36,6 +36,7 @@ NV = 14         # verbs of tools' names
 NF = 20         # first words of requests
 MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
 BASE = 9
+VERBS = __file__.rsplit('/', 1)[0] + '/../../../src/main/resources/dev/hyperterse/search/verbs.txt'
 
 
 def java_digit(c):
@@ -73,6 +74,7 @@ class Data:
         for row in lines[1:]:
             p = row.split('\t')
             self.verb_cosines[int(p[0])] = dict(zip(self.verb_words, (float(x) for x in p[1:])))
+        self.lexicon = {row.split()[1] for row in open(VERBS, encoding='utf-8') if row.startswith('L ')}
         self.catalogs = {}
         for q in self.q.values():
             key = (q['set'], q['cat'])
@@ -102,7 +104,9 @@ class Vocabulary:
             if w:
                 first[w[0]] += 1
         # ties broken by the word, so that the lists do not depend on the order requests come in
-        self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0]))[:NV]]
+        # only verbs (WordNet's, as the server's action stage knows them): a noun some large catalog
+        # starts its names with (woo_products_…) says nothing of what a tool does
+        self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0])) if v in data.lexicon][:NV]
         self.first = [v for v, _ in sorted(first.items(), key=lambda kv: (-kv[1], kv[0]))[:NF]]
 
     def frame(self, text, cosines):

@@ -23,9 +23,9 @@ import java.util.Set;
  * the tool's object in) plus, for each way a query is put (its first word among the most common
  * first words of agents' requests; whether it holds a number, a quoted word, a word such as "all",
  * a question mark, a word such as "this"; which kind of tool its verb is nearest to) and each kind of
- * tool (the first word its name holds, past the words half its catalog's names carry, of the words
- * tools' names most often start with: mostly verbs such as {@code get}, {@code list}, {@code create};
- * whether its name has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
+ * tool (the first word its name holds, past the words half its catalog's names carry, of the verbs
+ * tools' names most often start with: {@code get}, {@code list}, {@code create}, …; whether its name
+ * has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
  * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another. The weights
  * and both word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's twenty best tools, and shipped as
