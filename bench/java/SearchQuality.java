@@ -356,6 +356,13 @@ public final class SearchQuality {
         return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
     }
 
+    /**
+     * What a held-out set's heading says: held out from every choice until it was read, but the
+     * learned order (static, and semantic's static side) is learned on every read set's intents.
+     */
+    private static final String IN_SAMPLE = ": static's and semantic's rows in sample, as the learned order's weights were"
+            + " learned on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh";
+
     /** The sets of fresh catalogs held out whole, in the order they were made. */
     static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8");
     /** How each set after the first is named in its heading, by its place in {@link #FRESH_SETS}. */
@@ -407,10 +414,10 @@ public final class SearchQuality {
         int ordinal = FRESH_SETS.indexOf(set);
         md.append(ordinal > 0
                 ? "\n### A " + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
-                        + " (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
+                        + IN_SAMPLE + "\n\nCatalogs: "
                 : fresh
-                ? "\n### Fresh catalogs held out whole (no ranking, weight or stage was chosen on them or looked at them)\n\nCatalogs: "
-                : "\n### Catalogs held out whole (unseen: no ranking was tuned on them)\n\nCatalogs: ");
+                ? "\n### Fresh catalogs held out whole" + IN_SAMPLE + "\n\nCatalogs: "
+                : "\n### Catalogs held out whole (unseen)" + IN_SAMPLE + "\n\nCatalogs: ");
         sources.forEach((name, source) -> md.append("`").append(name).append("` ")
                 .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
         md.setLength(md.length() - 2);
