@@ -15,10 +15,11 @@ quoted word; all/every/each/any; a question mark; this/that/it; which of the NV 
 request's verb is nearest, by the static table, so that a verb no training request began with is read
 by its meaning: "stop forwarding" as delete) and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
-left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight. DUMP.verbs holds each request's verb's
+left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
+bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
-times less), by L-BFGS; deterministic.
+times less), by L-BFGS from a seeded start; deterministic.
 """
 import collections
 import json
@@ -31,6 +32,8 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 
 K = 20          # places reordered (LearnedOrder.FEW)
+RANK = 8        # the bilinear form's rank
+LAM_MAP = 1e-3  # L2 on its maps
 LAM = 1e-3      # L2 on the pair weights (the base weights: LAM / 100)
 NV = 14         # verbs of tools' names
 NF = 20         # first words of requests
@@ -55,9 +58,15 @@ def name_words(name):
 class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
+        self.qvec, self.tvec = {}, collections.defaultdict(list)
         for line in open(dump, encoding='utf-8'):
             p = line.rstrip('\n').split('\t')
+            vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
+            if p[1] == '':
+                self.qvec[int(p[0])] = vector  # the query's vector
+                continue
             rows[int(p[0])].append((p[1], [float(x) for x in p[2:2 + BASE]]))
+            self.tvec[int(p[0])].append(vector)
         self.q = {}
         for line in open(dump + '.q', encoding='utf-8'):
             qid, set_, cat, kind, exp, split, text = line.rstrip('\n').split('\t', 6)
@@ -145,36 +154,66 @@ class Vocabulary:
         return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
 
 
+class Model:
+    """The linear weights w, and the bilinear form's maps U and V (dims x RANK)."""
+
+    def __init__(self, w, u, v):
+        self.w, self.u, self.v = w, u, v
+
+    def scores(self, data, vocab, qid):
+        if len(data.y[qid]) == 0:
+            return None
+        t = np.array(data.tvec[qid][:K])
+        return vocab.features(data, qid) @ self.w + (t @ self.v) @ (data.qvec[qid] @ self.u)
+
+
 def fit(data, vocab, qids):
     batch = []
     for i in qids:
         y = data.y[i][:K]
         if len(y) >= 2 and y.any():
-            batch.append((vocab.features(data, i), y))
+            batch.append((vocab.features(data, i), y, data.qvec[i], np.array(data.tvec[i][:K])))
     d = batch[0][0].shape[1]
+    dims = len(batch[0][2])
     n = len(batch)
     f = np.zeros((n, K, d))
+    q = np.zeros((n, dims), np.float32)
+    t = np.zeros((n, K, dims), np.float32)
     mask = np.zeros((n, K), bool)
     pos = np.zeros((n, K), bool)
-    for j, (fj, yj) in enumerate(batch):
+    for j, (fj, yj, qj, tj) in enumerate(batch):
         f[j, :len(yj)] = fj
+        q[j] = qj
+        t[j, :len(yj)] = tj
         mask[j, :len(yj)] = True
         pos[j, :len(yj)] = yj
     reg = np.full(d, LAM)
     reg[:BASE] = LAM / 100
 
-    def loss(w):
-        s = np.where(mask, f @ w, -1e9)
+    def unpack(x):
+        return x[:d], x[d:d + dims * RANK].reshape(dims, RANK), x[d + dims * RANK:].reshape(dims, RANK)
+
+    def loss(x):
+        w, u, v = unpack(x)
+        qu = q @ u
+        tv = t @ v
+        s = np.where(mask, f @ w + np.einsum('nr,nkr->nk', qu, tv), -1e9)
         lz = logsumexp(s, axis=1)
         lp = logsumexp(np.where(pos, s, -1e9), axis=1)
-        p = np.exp(s - lz[:, None])
-        pp = np.where(pos, np.exp(s - lp[:, None]), 0)
-        g = np.einsum('nk,nkd->d', p - pp, f)
-        return (lz - lp).sum() / n + (reg * w) @ w, g / n + 2 * reg * w
+        g = np.exp(s - lz[:, None]) - np.where(pos, np.exp(s - lp[:, None]), 0)
+        gw = np.einsum('nk,nkd->d', g, f)
+        gu = q.T @ np.einsum('nk,nkr->nr', g, tv)
+        gv = np.einsum('nk,nkd,nr->dr', g, t, qu, optimize=True)
+        value = (lz - lp).sum() / n + (reg * w) @ w + LAM_MAP * ((u * u).sum() + (v * v).sum())
+        grad = np.concatenate([gw / n + 2 * reg * w, (gu / n + 2 * LAM_MAP * u).ravel(),
+                               (gv / n + 2 * LAM_MAP * v).ravel()])
+        return value, grad
 
-    w0 = np.zeros(d)
-    w0[0] = 10
-    return minimize(loss, w0, jac=True, method='L-BFGS-B').x
+    # the maps start small and random (a fixed seed: the same inputs give the same weights)
+    rng = np.random.default_rng(1)
+    x0 = np.concatenate([np.zeros(d), rng.normal(0, 0.05, 2 * dims * RANK)])
+    x0[0] = 10
+    return Model(*unpack(minimize(loss, x0, jac=True, method='L-BFGS-B', options={'maxiter': 300}).x))
 
 
 def base_order(x):
@@ -256,7 +295,7 @@ def main():
             vocab = Vocabulary(data, train)
             w = fit(data, vocab, train)
             b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
-            lrn = score_set(data, test, lambda i: vocab.features(data, i) @ w if len(data.y[i]) else None)
+            lrn = score_set(data, test, lambda i: w.scores(data, vocab, i))
             total[0].update(b)
             total[1].update(lrn)
             print(line(held, b, lrn))
@@ -273,17 +312,21 @@ def main():
                     '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
                     '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb), the weight per kind of tool (each\n'
-                    '# verb, another, a plural name).\n')
+                    '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
+                    '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
-            f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w[:BASE]) + '\n')
-            pairs = w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
+            f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w.w[:BASE]) + '\n')
+            pairs = w.w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
             for row in pairs:
                 f.write('pair\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
+            for key, m in (('u', w.u), ('v', w.v)):
+                for row in m:
+                    f.write(key + '\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
         # in sample, per set: what SearchQuality must reproduce with these weights in the jar
         for s in ['dev'] + sets:
             qs = [i for i in intents if data.q[i]['set'] == s]
-            r = score_set(data, qs, lambda i: vocab.features(data, i) @ w if len(data.y[i]) else None)
+            r = score_set(data, qs, lambda i: w.scores(data, vocab, i))
             print(f"in sample {s}: MRR@10 {r['mrr'] / r['n']:.4f} top-1 {r['top1'] / r['n']:.3f}"
                   f" recall@10 {r['r10'] / r['n']:.3f} ({r['n']})")
 

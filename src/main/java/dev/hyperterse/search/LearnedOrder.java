@@ -26,7 +26,9 @@ import java.util.Set;
  * tool (the first word its name holds, past the words half its catalog's names carry, of the verbs
  * tools' names most often start with: {@code get}, {@code list}, {@code create}, …; whether its name
  * has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
- * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another. The weights
+ * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another; and
+ * a bilinear form of the query's and the tool's static vectors, each mapped to a few numbers and
+ * their dot product taken. The weights
  * and both word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's twenty best tools, and shipped as
  * {@value #RESOURCE}. The first {@link #FEW} places are sorted again by that score; each place
@@ -48,7 +50,16 @@ final class LearnedOrder {
     /** Per way a query is put, per kind of tool (each verb, then any other, then a plural name). */
     private final double[][] pairs;
 
-    private LearnedOrder(List<String> verbs, List<String> first, double[] base, double[][] pairs) {
+    /**
+     * A low-rank bilinear form of the query's and a tool's static vectors, {@code (Uᵀq)·(Vᵀt)}: what
+     * the table's dimensions say of a request against a tool, beyond their cosine (rows: the table's
+     * dimensions; columns: the rank). Empty when the weights have none.
+     */
+    private final float[][] queryMap;
+    private final float[][] toolMap;
+
+    private LearnedOrder(List<String> verbs, List<String> first, double[] base, double[][] pairs, double[][] u,
+                         double[][] v) {
         this.verbs = List.copyOf(verbs);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < first.size(); i++) {
@@ -70,6 +81,49 @@ final class LearnedOrder {
                         + verbs.size() + " verbs");
             }
         }
+        if (u.length != v.length || u.length > 0 && (u[0].length == 0 || java.util.stream.Stream.of(u, v)
+                .flatMap(java.util.Arrays::stream).anyMatch(row -> row.length != u[0].length))) {
+            throw new IllegalArgumentException("learned order: the query's and the tool's maps differ in shape");
+        }
+        this.queryMap = floats(u);
+        this.toolMap = floats(v);
+    }
+
+    private static float[][] floats(double[][] rows) {
+        float[][] out = new float[rows.length][];
+        for (int i = 0; i < rows.length; i++) {
+            out[i] = new float[rows[i].length];
+            for (int j = 0; j < rows[i].length; j++) {
+                out[i][j] = (float) rows[i][j];
+            }
+        }
+        return out;
+    }
+
+    /** Whether the weights hold a bilinear form for vectors of {@code dims} dimensions. */
+    boolean mapsVectorsOf(int dims) {
+        return queryMap.length == dims && dims > 0;
+    }
+
+    /** {@code Uᵀq}: the query's vector mapped to the form's rank. */
+    float[] mapQuery(float[] q) {
+        return map(queryMap, q, 0);
+    }
+
+    /** {@code Vᵀt} of the {@code dims} floats of {@code vectors} from {@code from}: a tool's vector mapped. */
+    float[] mapTool(float[] vectors, int from) {
+        return map(toolMap, vectors, from);
+    }
+
+    private static float[] map(float[][] m, float[] v, int from) {
+        float[] out = new float[m[0].length];
+        for (int d = 0; d < m.length; d++) {
+            float x = v[from + d];
+            for (int r = 0; r < out.length; r++) {
+                out[r] += x * m[d][r];
+            }
+        }
+        return out;
     }
 
     private static final class Holder {
@@ -101,6 +155,8 @@ final class LearnedOrder {
         List<String> first = null;
         double[] base = null;
         List<double[]> pairs = new ArrayList<>();
+        List<double[]> u = new ArrayList<>();
+        List<double[]> v = new ArrayList<>();
         String line;
         int number = 0;
         while ((line = reader.readLine()) != null) {
@@ -116,6 +172,8 @@ final class LearnedOrder {
                     case "first" -> first = rest;
                     case "base" -> base = numbers(rest);
                     case "pair" -> pairs.add(numbers(rest));
+                    case "u" -> u.add(numbers(rest));
+                    case "v" -> v.add(numbers(rest));
                     default -> throw new IOException("line " + number + ": unknown key " + f[0]);
                 }
             } catch (NumberFormatException e) {
@@ -125,7 +183,8 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(verbs, first, base, pairs.toArray(double[][]::new));
+        return new LearnedOrder(verbs, first, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
+                v.toArray(double[][]::new));
     }
 
     private static double[] numbers(List<String> text) {
@@ -227,9 +286,18 @@ final class LearnedOrder {
         return f;
     }
 
-    /** The learned score of a tool of kind {@code kind} with the base features {@code x} under a query put as {@code frame}. */
-    double score(double[] x, double[] frame, int kind) {
+    /**
+     * The learned score of a tool of kind {@code kind} with the base features {@code x} under a query
+     * put as {@code frame}, the query's and the tool's mapped vectors {@code query} and {@code tool}
+     * (null when the weights have no bilinear form).
+     */
+    double score(double[] x, double[] frame, int kind, float[] query, float[] tool) {
         double s = 0;
+        if (query != null) {
+            for (int r = 0; r < query.length; r++) {
+                s += query[r] * tool[r];
+            }
+        }
         for (int i = 0; i < BASE; i++) {
             s += base[i] * x[i];
         }

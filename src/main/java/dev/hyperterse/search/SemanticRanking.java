@@ -65,6 +65,8 @@ final class SemanticRanking {
     private final int[] kinds;
     /** The learned order's kinds of tool as verbs, each a unit vector as a tool's verb is read. */
     private final float[][] verbVectors;
+    /** Each tool's vector mapped by the learned order's bilinear form (null: it has none for these vectors). */
+    private final float[][] toolMaps;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -92,6 +94,14 @@ final class SemanticRanking {
                 ? learnedOrder() : null;
         this.kinds = learned == null ? null : learned.kinds(tools);
         this.verbVectors = learned == null ? null : learned.verbVectors(actions);
+        if (learned != null && learned.mapsVectorsOf(dims)) {
+            this.toolMaps = new float[tools.length][];
+            for (int t = 0; t < tools.length; t++) {
+                toolMaps[t] = learned.mapTool(this.vectors, t * dims);
+            }
+        } else {
+            this.toolMaps = null;
+        }
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -371,16 +381,30 @@ final class SemanticRanking {
         return hits;
     }
 
-    /** What the learned order reads of the first {@link LearnedOrder#FEW} places, written to {@code out}. */
+    /**
+     * What the learned order reads of the first {@link LearnedOrder#FEW} places, written to {@code out}:
+     * a line with no name and the query's vector, then a line per place, the tool's name, its base
+     * features and its vector.
+     */
     private void learnedFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                  double[] topScore, int count, StringBuilder out) {
+        // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
+        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1));
+        appendVector(out, q, 0);
         for (int i = 0; i < Math.min(count, LearnedOrder.FEW); i++) {
             out.append(tools[top[i]].name());
             for (double v : baseFeatures(action, q, lexical, best, top, topScore, i)) {
                 out.append('\t').append((float) v);
             }
-            out.append('\n');
+            appendVector(out, vectors, top[i] * dims);
         }
+    }
+
+    private void appendVector(StringBuilder out, float[] v, int from) {
+        for (int d = 0; d < dims; d++) {
+            out.append('\t').append(v[from + d]);
+        }
+        out.append('\n');
     }
 
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
@@ -402,12 +426,13 @@ final class SemanticRanking {
         }
         double[] frame = learned.frame(query, action == null || action.verb() == null ? null
                 : cosines(action.verb(), verbVectors));
+        float[] queryMap = toolMaps == null ? null : learned.mapQuery(q);
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = learned.score(baseFeatures(action, q, lexical, best, top, topScore, i), frame,
-                    kinds[top[i]]);
+                    kinds[top[i]], queryMap, toolMaps == null ? null : toolMaps[top[i]]);
         }
         for (int k = 1; k < n; k++) {
             int t = moved[k];

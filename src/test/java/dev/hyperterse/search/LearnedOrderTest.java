@@ -152,9 +152,32 @@ class LearnedOrderTest {
         LearnedOrder order = LearnedOrder.read(reader(text));
         double[] x = {0.5, 0.25, 0, 0, 0, 0, 0, 0, 0};
         double[] which = order.frame("which one", null);
-        assertEquals(0.5 + 0.5 + 0.5, order.score(x, which, 0), 1e-12);
-        assertEquals(1.0 + 0.25 + 0.125, order.score(x, which, 1 << 1 | 1), 1e-12);
-        assertEquals(1.0 + 1, order.score(x, order.frame("do it", new double[] {0.3}), 1 << 1), 1e-12);
+        assertEquals(0.5 + 0.5 + 0.5, order.score(x, which, 0, null, null), 1e-12);
+        assertEquals(1.0 + 0.25 + 0.125, order.score(x, which, 1 << 1 | 1, null, null), 1e-12);
+        assertEquals(1.0 + 1, order.score(x, order.frame("do it", new double[] {0.3}), 1 << 1, null, null), 1e-12);
+    }
+
+    @Test
+    void theBilinearFormAddsTheDotProductOfTheMappedVectors() throws IOException {
+        // two dimensions, rank 1: U = (1, 2), V = (3, -1)
+        LearnedOrder order = LearnedOrder.read(reader(weights(List.of("get"), List.of("which"))
+                + "u\t1\nu\t2\nv\t3\nv\t-1\n"));
+        assertTrue(order.mapsVectorsOf(2));
+        assertFalse(order.mapsVectorsOf(256));
+        float[] q = order.mapQuery(new float[] {0.5f, 0.25f});
+        float[] t = order.mapTool(new float[] {9, 9, 1, 2}, 2);
+        assertArrayEquals(new float[] {1.0f}, q);
+        assertArrayEquals(new float[] {1.0f}, t);
+        double[] x = {0.5, 0, 0, 0, 0, 0, 0, 0, 0};
+        double[] frame = order.frame("which", null);
+        assertEquals(order.score(x, frame, 0, null, null) + 1.0, order.score(x, frame, 0, q, t), 1e-9);
+        // the shipped weights map the static table's vectors
+        assertTrue(LearnedOrder.bundled().mapsVectorsOf(StaticEmbedder.bundled().dimensions()));
+        // maps of other shapes are refused
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                weights(List.of("get"), List.of("which")) + "u\t1\nu\t2\nv\t3\n")));
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                weights(List.of("get"), List.of("which")) + "u\t1\t2\nu\t2\nv\t3\nv\t1\n")));
     }
 
     @Test
