@@ -277,77 +277,77 @@ public final class SearchQuality {
                 .map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList());
         List<String> sets = new ArrayList<>(List.of("dev", "unseen"));
         FRESH_SETS.stream().filter(x -> !sealed.contains(x) || System.getenv("DUMP_SEALED") != null).forEach(sets::add);
-        StringBuilder features = new StringBuilder();
-        StringBuilder queries = new StringBuilder();
-        StringBuilder verbCosines = new StringBuilder();
-        // the words tools' names start with (once words half a catalog's names carry are left out), in
-        // any catalog's names: every list of verbs train.py may choose is among them
-        Map<String, Integer> starts = new java.util.TreeMap<>();
-        for (String set : sets) {
-            Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
-            try (var files = Files.list(catalogDir)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                    List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                    Map<String, Integer> carrying = new java.util.HashMap<>();
-                    for (ToolDef t : tools) {
-                        for (String w : new java.util.HashSet<>(List.of(nameSplit(t.name())))) {
-                            carrying.merge(w, 1, Integer::sum);
-                        }
-                    }
-                    Set<String> here = new java.util.HashSet<>();
-                    for (ToolDef t : tools) {
-                        for (String w : nameSplit(t.name())) {
-                            if (!(tools.size() >= 4 && carrying.get(w) * 2 >= tools.size())) {
-                                here.add(w);
-                                break;
+        // written as they come: the features with the vectors run to a hundred megabytes
+        try (var features = Files.newBufferedWriter(out);
+             var queries = Files.newBufferedWriter(Path.of(out + ".q"));
+             var verbCosines = Files.newBufferedWriter(Path.of(out + ".verbs"))) {
+            Files.writeString(Path.of(out + ".table"), StaticEmbedder.bundled().model() + "\n");
+            // the words tools' names start with (once words half a catalog's names carry are left out), in
+            // any catalog's names: every list of verbs train.py may choose is among them
+            Map<String, Integer> starts = new java.util.TreeMap<>();
+            for (String set : sets) {
+                Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
+                try (var files = Files.list(catalogDir)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                        List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
+                        Map<String, Integer> carrying = new java.util.HashMap<>();
+                        for (ToolDef t : tools) {
+                            for (String w : new java.util.HashSet<>(List.of(nameSplit(t.name())))) {
+                                carrying.merge(w, 1, Integer::sum);
                             }
                         }
-                    }
-                    here.forEach(w -> starts.merge(w, 1, Integer::sum));
-                }
-            }
-        }
-        String[] verbs = starts.entrySet().stream().map(Map.Entry::getKey)
-                .toArray(String[]::new);
-        verbCosines.append("words\t").append(String.join("\t", verbs)).append('\n');
-        int qid = 0;
-        for (String set : sets) {
-            Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
-            List<Intent> intents = readIntents(dir.resolve(set.equals("dev") ? "intents.txt" : "intents-" + set + ".txt"));
-            try (var files = Files.list(catalogDir)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                    String name = file.getFileName().toString().replace(".json", "");
-                    List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                    SearchIndex index = new SearchIndex(tools, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
-                    index.embedToolsStatically();
-                    for (Intent i : intents) {
-                        if (!i.catalog().equals(name)) {
-                            continue;
-                        }
-                        qid++;
-                        for (String row : index.learnedOrderFeatures(i.text()).split("\n")) {
-                            if (!row.isEmpty()) {
-                                features.append(qid).append('\t').append(row).append('\n');
+                        Set<String> here = new java.util.HashSet<>();
+                        for (ToolDef t : tools) {
+                            for (String w : nameSplit(t.name())) {
+                                if (!(tools.size() >= 4 && carrying.get(w) * 2 >= tools.size())) {
+                                    here.add(w);
+                                    break;
+                                }
                             }
                         }
-                        double[] cosines = index.learnedOrderVerbCosines(i.text(), verbs);
-                        if (cosines != null) {
-                            verbCosines.append(qid);
-                            for (double c : cosines) {
-                                verbCosines.append('\t').append((float) c);
-                            }
-                            verbCosines.append('\n');
-                        }
-                        queries.append(qid).append('\t').append(set).append('\t').append(name).append("\tintent\t")
-                                .append(String.join(",", i.expected())).append('\t').append(i.split()).append('\t')
-                                .append(i.text()).append('\n');
+                        here.forEach(w -> starts.merge(w, 1, Integer::sum));
                     }
                 }
             }
+            String[] verbs = starts.entrySet().stream().map(Map.Entry::getKey)
+                    .toArray(String[]::new);
+            verbCosines.append("words\t").append(String.join("\t", verbs)).append('\n');
+            int qid = 0;
+            for (String set : sets) {
+                Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
+                List<Intent> intents = readIntents(dir.resolve(set.equals("dev") ? "intents.txt" : "intents-" + set + ".txt"));
+                try (var files = Files.list(catalogDir)) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                        String name = file.getFileName().toString().replace(".json", "");
+                        List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
+                        SearchIndex index = new SearchIndex(tools, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                        index.embedToolsStatically();
+                        for (Intent i : intents) {
+                            if (!i.catalog().equals(name)) {
+                                continue;
+                            }
+                            qid++;
+                            for (String row : index.learnedOrderFeatures(i.text()).split("\n")) {
+                                if (!row.isEmpty()) {
+                                    features.append(Integer.toString(qid)).append('\t').append(row).append('\n');
+                                }
+                            }
+                            double[] cosines = index.learnedOrderVerbCosines(i.text(), verbs);
+                            if (cosines != null) {
+                                verbCosines.append(Integer.toString(qid));
+                                for (double c : cosines) {
+                                    verbCosines.append('\t').append(Float.toString((float) c));
+                                }
+                                verbCosines.append('\n');
+                            }
+                            queries.append(Integer.toString(qid)).append('\t').append(set).append('\t').append(name).append("\tintent\t")
+                                    .append(String.join(",", i.expected())).append('\t').append(i.split()).append('\t')
+                                    .append(i.text()).append('\n');
+                        }
+                    }
+                }
+            }
         }
-        Files.writeString(out, features.toString());
-        Files.writeString(Path.of(out + ".q"), queries.toString());
-        Files.writeString(Path.of(out + ".verbs"), verbCosines.toString());
     }
 
     /** A name's words as the learned order splits them (LearnedOrder.nameWords). */

@@ -5,9 +5,12 @@
     train.py DUMP CATALOG_DIR --loso      leave-one-set-out: learns on all sets but one, ranks that one
     train.py DUMP CATALOG_DIR --write F   learns on every set given, writes the weights to F
 
-DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, the twenty tools the
-static ranking finds first (before any reordering) with the nine base features LearnedOrder.features
-reads, and DUMP.q with each request's set, catalog, right tools and text. Only the requests of the
+DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, a line with its static
+vector (an empty tool name, nine empty fields), then the twenty tools the static ranking finds first
+(before any reordering), each with the nine base features LearnedOrder.features reads and its static
+vector; DUMP.q each request's set, catalog, right tools and text; DUMP.verbs its verb's cosine with
+every word a catalog's names start with; DUMP.table the static table's name (written into the weights:
+the server uses them only with that table). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from. The score is linear: the nine base features, and for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
@@ -19,7 +22,8 @@ left out, else another; only words WordNet knows as verbs; a plural word in its 
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
-times less), by L-BFGS from a seeded start; deterministic.
+times less), by L-BFGS from a seeded start (the fit's iterations are printed); the same inputs give the
+same weights on the same machine.
 """
 import collections
 import json
@@ -34,6 +38,7 @@ from scipy.special import logsumexp
 K = 20          # places reordered (LearnedOrder.FEW)
 RANK = 8        # the bilinear form's rank
 LAM_MAP = 1e-3  # L2 on its maps
+MAX_ITER = 300  # L-BFGS iterations at most
 LAM = 1e-3      # L2 on the pair weights (the base weights: LAM / 100)
 NV = 14         # verbs of tools' names
 NF = 20         # first words of requests
@@ -58,11 +63,13 @@ def name_words(name):
 class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
+        self.table = open(dump + '.table', encoding='utf-8').read().strip()
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         for line in open(dump, encoding='utf-8'):
             p = line.rstrip('\n').split('\t')
             vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
             if p[1] == '':
+                assert int(p[0]) not in self.qvec, f'two query lines for request {p[0]}'
                 self.qvec[int(p[0])] = vector  # the query's vector
                 continue
             rows[int(p[0])].append((p[1], [float(x) for x in p[2:2 + BASE]]))
@@ -213,7 +220,10 @@ def fit(data, vocab, qids):
     rng = np.random.default_rng(1)
     x0 = np.concatenate([np.zeros(d), rng.normal(0, 0.05, 2 * dims * RANK)])
     x0[0] = 10
-    return Model(*unpack(minimize(loss, x0, jac=True, method='L-BFGS-B', options={'maxiter': 300}).x))
+    result = minimize(loss, x0, jac=True, method='L-BFGS-B', options={'maxiter': MAX_ITER})
+    print(f'fit: {result.nit} iterations, {"converged" if result.success else "stopped: " + str(result.message)}',
+          file=sys.stderr)
+    return Model(*unpack(result.x))
 
 
 def base_order(x):
@@ -314,6 +324,7 @@ def main():
                     '# this/that/it, its verb nearest each kind\'s verb), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
                     '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
+            f.write('table\t' + data.table + '\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
             f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w.w[:BASE]) + '\n')

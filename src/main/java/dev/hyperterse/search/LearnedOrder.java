@@ -58,8 +58,12 @@ final class LearnedOrder {
     private final float[][] queryMap;
     private final float[][] toolMap;
 
-    private LearnedOrder(List<String> verbs, List<String> first, double[] base, double[][] pairs, double[][] u,
-                         double[][] v) {
+    /** The static table the weights were learned with ({@link StaticEmbedder#model()}), or null: any. */
+    private final String table;
+
+    private LearnedOrder(String table, List<String> verbs, List<String> first, double[] base, double[][] pairs,
+                         double[][] u, double[][] v) {
+        this.table = table;
         this.verbs = List.copyOf(verbs);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < first.size(); i++) {
@@ -100,9 +104,17 @@ final class LearnedOrder {
         return out;
     }
 
-    /** Whether the weights hold a bilinear form for vectors of {@code dims} dimensions. */
-    boolean mapsVectorsOf(int dims) {
-        return queryMap.length == dims && dims > 0;
+    /**
+     * Whether these weights were learned with the static table {@code model} (vectors of {@code dims}
+     * dimensions): the readings they weigh, the form's maps above all, mean something only with it.
+     */
+    boolean learnedWith(String model, int dims) {
+        return (table == null || table.equals(model)) && (queryMap.length == 0 || queryMap.length == dims);
+    }
+
+    /** Whether the weights hold a bilinear form. */
+    boolean mapsVectors() {
+        return queryMap.length > 0;
     }
 
     /** {@code Uᵀq}: the query's vector mapped to the form's rank. */
@@ -116,12 +128,16 @@ final class LearnedOrder {
     }
 
     private static float[] map(float[][] m, float[] v, int from) {
-        float[] out = new float[m[0].length];
+        double[] sum = new double[m[0].length];
         for (int d = 0; d < m.length; d++) {
-            float x = v[from + d];
-            for (int r = 0; r < out.length; r++) {
-                out[r] += x * m[d][r];
+            double x = v[from + d];
+            for (int r = 0; r < sum.length; r++) {
+                sum[r] += x * m[d][r];
             }
+        }
+        float[] out = new float[sum.length];
+        for (int r = 0; r < out.length; r++) {
+            out[r] = (float) sum[r];
         }
         return out;
     }
@@ -147,10 +163,14 @@ final class LearnedOrder {
     }
 
     /**
-     * Reads weights written by {@code train.py}: lines {@code verbs\tW…}, {@code first\tW…},
-     * {@code base\tX…} and one {@code pair\tX…} per way a query is put; {@code #} comments.
+     * Reads weights written by {@code train.py}: lines {@code table\tMODEL} (the static table they were
+     * learned with; optional), {@code verbs\tW…}, {@code first\tW…}, {@code base\tX…}, one
+     * {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
+     * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank);
+     * {@code #} comments.
      */
     static LearnedOrder read(BufferedReader reader) throws IOException {
+        String table = null;
         List<String> verbs = null;
         List<String> first = null;
         double[] base = null;
@@ -168,6 +188,7 @@ final class LearnedOrder {
             List<String> rest = List.of(f).subList(1, f.length);
             try {
                 switch (f[0]) {
+                    case "table" -> table = String.join("\t", rest);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
                     case "base" -> base = numbers(rest);
@@ -183,7 +204,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(verbs, first, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
+        return new LearnedOrder(table, verbs, first, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
                 v.toArray(double[][]::new));
     }
 

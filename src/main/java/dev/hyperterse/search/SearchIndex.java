@@ -223,9 +223,10 @@ public final class SearchIndex {
 
     /**
      * For {@code bench/search/rerank}, which learns the {@code static} ranking's learned order: the
-     * tools that order reads for {@code query}, best first as the ranking finds them, a line each
-     * (the tool's name, then its features, tab-separated); empty unless the index ranks by the
-     * static table with a learned order.
+     * query's vector, then the tools that order reads for {@code query}, best first as the ranking
+     * finds them, a line each (the tool's name, its features and its vector, tab-separated; the
+     * query's line has an empty name); empty unless the index ranks by the static table with an
+     * action stage.
      */
     public String learnedOrderFeatures(String query) {
         Meaning ready = meaning;

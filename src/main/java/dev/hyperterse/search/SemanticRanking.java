@@ -90,11 +90,14 @@ final class SemanticRanking {
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
         this.actions = actionWeights.off() ? null : actionStage(tools, embedder, actionWeights);
         this.reach = actionWeights.reach();
-        this.learned = actions != null && actionWeights.learned() && embedder instanceof StaticEmbedder
+        // weights learned with another table (a table of a bench's, say) would weigh readings they never
+        // saw: the hand weights order the twenty then
+        LearnedOrder order = actions != null && actionWeights.learned() && embedder instanceof StaticEmbedder
                 ? learnedOrder() : null;
+        this.learned = order != null && order.learnedWith(embedder.model(), dims) ? order : null;
         this.kinds = learned == null ? null : learned.kinds(tools);
         this.verbVectors = learned == null ? null : learned.verbVectors(actions);
-        if (learned != null && learned.mapsVectorsOf(dims)) {
+        if (learned != null && learned.mapsVectors()) {
             this.toolMaps = new float[tools.length][];
             for (int t = 0; t < tools.length; t++) {
                 toolMaps[t] = learned.mapTool(this.vectors, t * dims);
@@ -275,10 +278,11 @@ final class SemanticRanking {
     }
 
     /**
-     * For {@code bench/search/rerank}: the tools the learned order reads for {@code query}, best
-     * first as the ranking finds them, a line each: the tool's name and its base features
-     * ({@link LearnedOrder#features}), tab-separated (whether or not weights could be read: they are
-     * learned from these); empty when this ranking is no static one with an action stage.
+     * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
+     * line with an empty name, nine empty fields and the query's vector, then, best first as the
+     * ranking finds them, a line per tool: its name, its base features ({@link LearnedOrder#features})
+     * and its vector (whether or not weights could be read: they are learned from these); empty when
+     * this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25) {
         if (actions == null || !(embedder instanceof StaticEmbedder)) {

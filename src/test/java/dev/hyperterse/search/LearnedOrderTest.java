@@ -162,8 +162,17 @@ class LearnedOrderTest {
         // two dimensions, rank 1: U = (1, 2), V = (3, -1)
         LearnedOrder order = LearnedOrder.read(reader(weights(List.of("get"), List.of("which"))
                 + "u\t1\nu\t2\nv\t3\nv\t-1\n"));
-        assertTrue(order.mapsVectorsOf(2));
-        assertFalse(order.mapsVectorsOf(256));
+        assertTrue(order.mapsVectors());
+        assertTrue(order.learnedWith("any table", 2));
+        assertFalse(order.learnedWith("any table", 256));
+        // weights without a form, and weights learned with another table
+        LearnedOrder plain = LearnedOrder.read(reader(weights(List.of("get"), List.of("which"))));
+        assertFalse(plain.mapsVectors());
+        assertTrue(plain.learnedWith("any table", 256));
+        LearnedOrder other = LearnedOrder.read(reader("table\tanother-table\n" + weights(List.of("get"),
+                List.of("which"))));
+        assertFalse(other.learnedWith(StaticEmbedder.bundled().model(), 256));
+        assertTrue(other.learnedWith("another-table", 256));
         float[] q = order.mapQuery(new float[] {0.5f, 0.25f});
         float[] t = order.mapTool(new float[] {9, 9, 1, 2}, 2);
         assertArrayEquals(new float[] {1.0f}, q);
@@ -172,7 +181,8 @@ class LearnedOrderTest {
         double[] frame = order.frame("which", null);
         assertEquals(order.score(x, frame, 0, null, null) + 1.0, order.score(x, frame, 0, q, t), 1e-9);
         // the shipped weights map the static table's vectors
-        assertTrue(LearnedOrder.bundled().mapsVectorsOf(StaticEmbedder.bundled().dimensions()));
+        assertTrue(LearnedOrder.bundled().learnedWith(StaticEmbedder.bundled().model(),
+                StaticEmbedder.bundled().dimensions()));
         // maps of other shapes are refused
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 weights(List.of("get"), List.of("which")) + "u\t1\nu\t2\nv\t3\n")));
