@@ -504,21 +504,28 @@ final class ActionStage {
             moved[k] = top[places[k]];
             adjusted[k] = score[places[k]] + adjustment(q, moved[k]);
         }
-        // insertion sort, stable: ties keep the ranking's order
-        for (int k = 1; k < n; k++) {
-            int t = moved[k];
-            double s = adjusted[k];
-            int at = k;
-            while (at > 0 && s > adjusted[at - 1]) {
-                moved[at] = moved[at - 1];
-                adjusted[at] = adjusted[at - 1];
-                at--;
-            }
-            moved[at] = t;
-            adjusted[at] = s;
-        }
+        sortByScore(moved, adjusted);
         for (int k = 0; k < n; k++) {
             top[places[k]] = moved[k];
+        }
+    }
+
+    /**
+     * Sorts {@code tools} by {@code scores}, highest first, both arrays alike; stable (an insertion
+     * sort: ties keep the ranking's order, and a few places are sorted at a time).
+     */
+    static void sortByScore(int[] tools, double[] scores) {
+        for (int k = 1; k < tools.length; k++) {
+            int t = tools[k];
+            double s = scores[k];
+            int at = k;
+            while (at > 0 && s > scores[at - 1]) {
+                tools[at] = tools[at - 1];
+                scores[at] = scores[at - 1];
+                at--;
+            }
+            tools[at] = t;
+            scores[at] = s;
         }
     }
 

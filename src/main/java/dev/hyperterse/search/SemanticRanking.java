@@ -438,18 +438,7 @@ final class SemanticRanking {
             learnedScore[i] = learned.score(baseFeatures(action, q, lexical, best, top, topScore, i), frame,
                     kinds[top[i]], queryMap, toolMaps == null ? null : toolMaps[top[i]]);
         }
-        for (int k = 1; k < n; k++) {
-            int t = moved[k];
-            double s = learnedScore[k];
-            int at = k;
-            while (at > 0 && s > learnedScore[at - 1]) {
-                moved[at] = moved[at - 1];
-                learnedScore[at] = learnedScore[at - 1];
-                at--;
-            }
-            moved[at] = t;
-            learnedScore[at] = s;
-        }
+        ActionStage.sortByScore(moved, learnedScore);
         System.arraycopy(moved, 0, top, 0, n);
     }
 
