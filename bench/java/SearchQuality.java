@@ -364,9 +364,9 @@ public final class SearchQuality {
             + " learned on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh";
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
-    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8");
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9");
     /** How each set after the first is named in its heading, by its place in {@link #FRESH_SETS}. */
-    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth");
+    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {

@@ -203,6 +203,24 @@
 //   @piotr-agier/google-drive-mcp 2.10.0 (120 tools), @casys/mcp-erpnext 3.0.4 whole (125), and to keep five
 //   domains from five authors near 230 tools: search-console-mcp 2.1.3 (25, search analytics, near WordPress's
 //   SEO tools in fresh7), @mcpfun/mcp-server-ccxt 1.2.1 (24, crypto exchange data))
+// The ninth fresh set, fresh9 (bench/search/catalogs/fresh9/: intents and examples written and committed
+// before any ranking ran on them, by writers who saw the tool lists alone), each installed into its own
+// folder under the ignored bench/out/npm-fresh9 (cd bench/out/npm-fresh9/NAME && npm install --ignore-scripts
+// PACKAGE@VERSION):
+//   gitlab: @zereight/mcp-gitlab@2.1.64    desktop-commander: @wonderwhy-er/desktop-commander@0.2.52
+//   pinecone: @pinecone-database/mcp@0.3.0    netlify: @netlify/mcp@1.15.1
+//   jira: @aashari/mcp-server-atlassian-jira@3.3.0
+//   GITLAB_PERSONAL_ACCESS_TOKEN=unused GITLAB_API_URL=http://127.0.0.1:9/api/v4 node extract.mjs gitlab.json \
+//     NOTE -- node node_modules/@zereight/mcp-gitlab/build/index.js
+//   node extract.mjs desktop-commander.json NOTE -- node node_modules/@wonderwhy-er/desktop-commander/dist/index.js
+//   PINECONE_API_KEY=unused node extract.mjs pinecone.json NOTE -- node node_modules/@pinecone-database/mcp/dist/index.js
+//   NETLIFY_PERSONAL_ACCESS_TOKEN=unused node extract.mjs netlify.json NOTE -- \
+//     node node_modules/@netlify/mcp/dist/netlify-mcp.js
+//   ATLASSIAN_SITE_NAME=unused ATLASSIAN_USER_EMAIL=u@example.com ATLASSIAN_API_TOKEN=unused \
+//     node extract.mjs jira.json NOTE -- node node_modules/@aashari/mcp-server-atlassian-jira/dist/index.js
+//   (tried and left out: @heroku/mcp-server 1.2.8 does not start with the MCP SDK it asks for (an import
+//   without its file extension); @supabase/mcp-server-supabase 0.13.0 fetches from the network to list its
+//   tools; @doist/todoist-ai 9.0.0 and @neondatabase/mcp-server-neon 0.6.5 do not install from npm alone)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
