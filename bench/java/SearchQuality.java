@@ -360,8 +360,8 @@ public final class SearchQuality {
      * What a held-out set's heading says: held out from every choice until it was read, but the
      * learned order (static, and semantic's static side) is learned on every read set's intents.
      */
-    private static final String IN_SAMPLE = ": static's and semantic's rows in sample, as the learned order's weights were"
-            + " learned on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh";
+    private static final String IN_SAMPLE = " (the rows with the learned order are in sample, as its weights were learned"
+            + " on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh)";
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
     static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9");
@@ -432,6 +432,13 @@ public final class SearchQuality {
                 if (v.label().equals("static") || v.label().equals("semantic")) {
                     variants.add(variants.indexOf(v), v.withActions(v.label() + ", action stage off", ActionWeights.OFF));
                 }
+            }
+        }
+        // the learned order (not the default), beside the shipped rankings
+        for (Variant v : List.copyOf(variants)) {
+            if (v.label().equals("static") || v.label().equals("semantic")) {
+                variants.add(variants.indexOf(v) + 1, v.withActions(v.label() + ", learned order",
+                        ActionWeights.DEFAULT.learned(true)));
             }
         }
         md.append("| ranking | intents | top-1 | MRR@10 | recall@5 | recall@10 | top-1 misses | of them sibling actions |");

@@ -16,8 +16,9 @@ import java.util.function.Predicate;
  * tool's embedding (name, description, inputs), plus a little BM25 so an exact word still counts. A tool scores
  * {@code (1 - w) × cosine + w × bm25 / best bm25} with {@code w} = {@link #DEFAULT_BM25_WEIGHT}
  * ({@link #STATIC_BM25_WEIGHT} with the static embedding). The action stage ({@link ActionStage})
- * then reorders the best tools by what the query asks to do (with the static table, by the learned
- * order's score, {@link LearnedOrder}, when its weights can be read); it may read further than the hits
+ * then reorders the best tools by what the query asks to do (with the static table and
+ * {@link ActionWeights#learned}, by the learned order's score, {@link LearnedOrder}, when its weights can
+ * be read); it may read further than the hits
  * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
  * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and

@@ -28,6 +28,8 @@ class LearnedOrderTest {
             handler("create_forwarding_address", "Create a forwarding address"),
             handler("delete_forwarding_address", "Delete a forwarding address"));
 
+    private static final ActionWeights LEARNED = ActionWeights.DEFAULT.learned(true);
+
     private static SearchIndex index(ActionWeights weights) {
         SearchIndex index = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
         index.embedToolsStatically(weights);
@@ -39,9 +41,9 @@ class LearnedOrderTest {
     }
 
     @Test
-    void theServedRankingPutsTheSiblingThatDoesWhatTheRequestAsksFirst() {
-        SearchIndex served = index(ActionWeights.DEFAULT);
-        SearchIndex hand = index(ActionWeights.DEFAULT.learned(false));
+    void theLearnedOrderPutsTheSiblingThatDoesWhatTheRequestAsksFirst() {
+        SearchIndex served = index(LEARNED);
+        SearchIndex hand = index(ActionWeights.DEFAULT);
         // a question about a plural asks for the list; the hand weights read both as reads and put
         // the single item's tool first
         assertEquals("list_wiki_pages", first(served, "what pages does the team wiki have?"));
@@ -59,8 +61,8 @@ class LearnedOrderTest {
 
     @Test
     void everyPlaceKeepsTheRankingsScore() {
-        SearchIndex served = index(ActionWeights.DEFAULT);
-        SearchIndex hand = index(ActionWeights.DEFAULT.learned(false));
+        SearchIndex served = index(LEARNED);
+        SearchIndex hand = index(ActionWeights.DEFAULT);
         for (String q : List.of("what pages does the team wiki have?", "stop forwarding mail", "rename the FAQ page",
                 "banana smoothie recipe")) {
             for (int n : new int[] {1, 3, 10}) {
@@ -76,7 +78,7 @@ class LearnedOrderTest {
 
     @Test
     void theFirstHitsAreTheSameHoweverManyAreAskedFor() {
-        SearchIndex served = index(ActionWeights.DEFAULT);
+        SearchIndex served = index(LEARNED);
         // the last two name no word the action stage reads (no ASCII letters): the order still reads
         // as far as it was learned to
         for (String q : List.of("what pages does the team wiki have?", "stop forwarding mail", "rename the FAQ page",
@@ -92,7 +94,7 @@ class LearnedOrderTest {
                 handler("get_page", "ページ を 取得 する"), handler("list_pages", "ページ の 一覧"),
                 handler("update_page", "ページ を 更新 する"), handler("create_page", "ページ を 作成 する"),
                 handler("delete_page", "ページ を 削除 する")), 10, SearchRanking.STATIC, RankFusion.DEFAULT);
-        japanese.embedToolsStatically();
+        japanese.embedToolsStatically(LEARNED);
         List<String> all = japanese.search("ページ", null, 20).stream().map(SearchHit::name).toList();
         assertEquals(5, all.size(), all.toString());
         for (int n : new int[] {1, 2, 3}) {
