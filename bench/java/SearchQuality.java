@@ -289,23 +289,8 @@ public final class SearchQuality {
                 Path catalogDir = set.equals("dev") ? dir.resolve("catalogs") : dir.resolve("catalogs/" + set);
                 try (var files = Files.list(catalogDir)) {
                     for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-                        List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                        Map<String, Integer> carrying = new java.util.HashMap<>();
-                        for (ToolDef t : tools) {
-                            for (String w : new java.util.HashSet<>(List.of(nameSplit(t.name())))) {
-                                carrying.merge(w, 1, Integer::sum);
-                            }
-                        }
-                        Set<String> here = new java.util.HashSet<>();
-                        for (ToolDef t : tools) {
-                            for (String w : nameSplit(t.name())) {
-                                if (!(tools.size() >= 4 && carrying.get(w) * 2 >= tools.size())) {
-                                    here.add(w);
-                                    break;
-                                }
-                            }
-                        }
-                        here.forEach(w -> starts.merge(w, 1, Integer::sum));
+                        SearchIndex.nameStarts(catalogTools(new JsonObject(Files.readString(file))))
+                                .forEach(w -> starts.merge(w, 1, Integer::sum));
                     }
                 }
             }
@@ -341,19 +326,13 @@ public final class SearchQuality {
                                 verbCosines.append('\n');
                             }
                             queries.append(Integer.toString(qid)).append('\t').append(set).append('\t').append(name).append("\tintent\t")
-                                    .append(String.join(",", i.expected())).append('\t').append(i.split()).append('\t')
+                                    .append(String.join(",", new java.util.TreeSet<>(i.expected()))).append('\t').append(i.split()).append('\t')
                                     .append(i.text()).append('\n');
                         }
                     }
                 }
             }
         }
-    }
-
-    /** A name's words as the learned order splits them (LearnedOrder.nameWords). */
-    private static String[] nameSplit(String name) {
-        String split = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
-        return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
     }
 
     /**

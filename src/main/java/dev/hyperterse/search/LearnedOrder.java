@@ -221,22 +221,12 @@ final class LearnedOrder {
 
     /** Each tool's kind: the index of its name's verb among {@link #verbs} (their count: another), and a plural bit. */
     int[] kinds(ToolDef[] tools) {
-        String[][] names = new String[tools.length][];
-        Map<String, Integer> carrying = new HashMap<>();
-        for (int t = 0; t < tools.length; t++) {
-            names[t] = nameWords(tools[t].name());
-            for (String w : new HashSet<>(List.of(names[t]))) {
-                carrying.merge(w, 1, Integer::sum);
-            }
-        }
+        String[][] own = ownWords(tools);
         int[] kinds = new int[tools.length];
         for (int t = 0; t < tools.length; t++) {
             int verb = verbs.size();
             boolean plural = false;
-            for (String w : names[t]) {
-                if (tools.length >= 4 && carrying.get(w) * 2 >= tools.length) {
-                    continue; // a word half the catalog's names carry (kubectl_, API-) is no verb of its own
-                }
+            for (String w : own[t]) {
                 if (verb == verbs.size() && verbs.contains(w)) {
                     verb = verbs.indexOf(w);
                 }
@@ -245,6 +235,26 @@ final class LearnedOrder {
             kinds[t] = verb << 1 | (plural ? 1 : 0);
         }
         return kinds;
+    }
+
+    /**
+     * Each tool's name's words ({@link #nameWords}) in order, without the words half the catalog's
+     * names carry when it has four tools or more ({@code kubectl_}, {@code API-}: no verb of their own).
+     */
+    static String[][] ownWords(ToolDef[] tools) {
+        String[][] names = new String[tools.length][];
+        Map<String, Integer> carrying = new HashMap<>();
+        for (int t = 0; t < tools.length; t++) {
+            names[t] = nameWords(tools[t].name());
+            for (String w : new HashSet<>(List.of(names[t]))) {
+                carrying.merge(w, 1, Integer::sum);
+            }
+        }
+        for (int t = 0; t < tools.length; t++) {
+            names[t] = java.util.Arrays.stream(names[t])
+                    .filter(w -> tools.length < 4 || carrying.get(w) * 2 < tools.length).toArray(String[]::new);
+        }
+        return names;
     }
 
     /** A name's words: split at case changes and at anything but ASCII letters and digits, lower case. */

@@ -246,6 +246,21 @@ public final class SearchIndex {
         return ready == null ? null : ready.ranking().queryVerbCosines(query, verbs);
     }
 
+    /**
+     * For {@code bench/search/rerank}: the word each tool's name starts with once the words half the
+     * catalog's names carry are left out, as the learned order reads a tool's kind (none for a name
+     * of such words only).
+     */
+    public static java.util.Set<String> nameStarts(List<ToolDef> tools) {
+        java.util.Set<String> starts = new java.util.TreeSet<>();
+        for (String[] own : LearnedOrder.ownWords(tools.toArray(ToolDef[]::new))) {
+            if (own.length > 0) {
+                starts.add(own[0]);
+            }
+        }
+        return starts;
+    }
+
     /** What {@link #embedTools} did. */
     public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
 
