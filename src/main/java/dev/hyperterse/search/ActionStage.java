@@ -182,15 +182,14 @@ final class ActionStage {
                     objectWeights[t][k] = rarity(objectWords[t][k]);
                 }
             }
-            if (weights.number() > 0 || weights.learned()) {
-                Set<String> forms = new java.util.HashSet<>();
-                for (String w : nameWords) {
-                    if (w.length() > 2) {
-                        forms.add(w);
-                    }
+            // read by number() whatever its weight (the learned order reads it too): a few words a tool
+            Set<String> forms = new java.util.HashSet<>();
+            for (String w : nameWords) {
+                if (w.length() > 2) {
+                    forms.add(w);
                 }
-                nameForms[t] = forms;
             }
+            nameForms[t] = forms;
             String verb = fromName != null ? fromName : leadingVerb(words(tools[t].description()));
             if (verb != null) {
                 toolVerbs[t] = verbVectors.computeIfAbsent(verb, v -> verbVector(v, weights.toolSynonyms()));

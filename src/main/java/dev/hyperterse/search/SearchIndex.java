@@ -239,7 +239,8 @@ public final class SearchIndex {
 
     /**
      * For {@code bench/search/rerank}: the cosine of the query's verb with each of {@code verbs}, as
-     * the learned order reads them; null when the query has no verb or the index has no learned order.
+     * the learned order reads them; null when the query has no verb or the index does not rank by the
+     * static table with an action stage (whether or not the learned order is on).
      */
     public double[] learnedOrderVerbCosines(String query, String[] verbs) {
         Meaning ready = meaning;

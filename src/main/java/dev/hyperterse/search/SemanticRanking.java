@@ -93,8 +93,7 @@ final class SemanticRanking {
         this.reach = actionWeights.reach();
         // weights learned with another table (a table of a bench's, say) would weigh readings they never
         // saw: the hand weights order the twenty then
-        LearnedOrder order = actions != null && actionWeights.learned() && embedder instanceof StaticEmbedder
-                ? learnedOrder() : null;
+        LearnedOrder order = actionWeights.learned() && readsLikeTheLearnedOrder() ? learnedOrder() : null;
         this.learned = order != null && order.learnedWith(embedder.model(), dims) ? order : null;
         this.kinds = learned == null ? null : learned.kinds(tools);
         this.verbVectors = learned == null ? null : learned.verbVectors(actions);
@@ -286,7 +285,7 @@ final class SemanticRanking {
      * this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25) {
-        if (actions == null || !(embedder instanceof StaticEmbedder)) {
+        if (!readsLikeTheLearnedOrder()) {
             return "";
         }
         StringBuilder out = new StringBuilder();
@@ -300,11 +299,16 @@ final class SemanticRanking {
      * with an action stage.
      */
     double[] queryVerbCosines(String query, String[] verbs) {
-        ActionStage.Query action = actions == null || !(embedder instanceof StaticEmbedder) ? null : actions.read(query);
+        ActionStage.Query action = readsLikeTheLearnedOrder() ? actions.read(query) : null;
         if (action == null || action.verb() == null) {
             return null;
         }
         return cosines(action.verb(), java.util.Arrays.stream(verbs).map(actions::toolVerbVector).toArray(float[][]::new));
+    }
+
+    /** Whether this ranking has what the learned order reads: the static table and an action stage. */
+    private boolean readsLikeTheLearnedOrder() {
+        return actions != null && embedder instanceof StaticEmbedder;
     }
 
     /** The cosine of a unit vector with each of {@code vectors}. */
