@@ -205,8 +205,7 @@ final class PostgresFlavor implements SqlFlavor {
                             longReads.add(shape.text());
                             return Future.failedFuture(new OwnConnectionNeeded());
                         }
-                        String state = done.cause() instanceof PgException
-                                ? ((PgException) done.cause()).getSqlState() : "";
+                        String state = sqlState(done.cause());
                         if (READ_ONLY_TRANSACTION.equals(state)) {
                             // a read that writes (a function, FOR UPDATE, nextval): it runs alone from now on
                             writingReads.add(shape.text());
@@ -345,7 +344,12 @@ final class PostgresFlavor implements SqlFlavor {
     }
 
     private static boolean staleShape(Throwable failure) {
-        return failure instanceof PgException && STALE_SHAPE_STATES.contains(((PgException) failure).getSqlState());
+        return STALE_SHAPE_STATES.contains(sqlState(failure));
+    }
+
+    /** The failure's SQLSTATE when PostgreSQL reported it; else "". */
+    private static String sqlState(Throwable failure) {
+        return failure instanceof PgException e && e.getSqlState() != null ? e.getSqlState() : "";
     }
 
     /** The statement's shape, described on this connection the first time it is needed. */
@@ -446,7 +450,7 @@ final class PostgresFlavor implements SqlFlavor {
 
     /** The parameter number in "could not determine data type of parameter $n", or -1. */
     private static int undetermined(Throwable e) {
-        if (e instanceof PgException && "42P18".equals(((PgException) e).getSqlState())) {
+        if ("42P18".equals(sqlState(e))) {
             Matcher m = UNDETERMINED.matcher(String.valueOf(((PgException) e).getErrorMessage()));
             if (m.find()) {
                 return Integer.parseInt(m.group(1));
@@ -494,7 +498,7 @@ final class PostgresFlavor implements SqlFlavor {
     /** SQLSTATE 42P01, undefined_table. */
     @Override
     public boolean missingTable(Throwable failure) {
-        return failure instanceof PgException && "42P01".equals(((PgException) failure).getSqlState());
+        return "42P01".equals(sqlState(failure));
     }
 
     @Override
