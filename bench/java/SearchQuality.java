@@ -341,11 +341,31 @@ public final class SearchQuality {
      */
     private static final String IN_SAMPLE = " (the rows with the learned order are in sample, as its weights were learned"
             + " on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh)";
+    private static final String HELD_OUT = " (the learned order's weights were not learned on these intents)";
+
+    /** The sets whose requests the jar's learned-order weights were learned from, as their header names them. */
+    private static Set<String> learnedOn() throws IOException {
+        try (var in = SearchIndex.class.getResourceAsStream("learned-order.tsv")) {
+            if (in == null) {
+                return Set.of();
+            }
+            var reader = new java.io.BufferedReader(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8));
+            for (String line; (line = reader.readLine()) != null && line.startsWith("#"); ) {
+                int at = line.indexOf("these sets: ");
+                if (at >= 0) {
+                    String list = line.substring(at + "these sets: ".length());
+                    int end = list.indexOf(" (");
+                    return Set.of((end < 0 ? list : list.substring(0, end)).split(", "));
+                }
+            }
+            return Set.of();
+        }
+    }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
-    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9");
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10");
     /** How each set after the first is named in its heading, by its place in {@link #FRESH_SETS}. */
-    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth");
+    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {
@@ -363,8 +383,9 @@ public final class SearchQuality {
      * examples/fresh5/: a fifth, handled the same) or {@code fresh6} (catalogs/fresh6/, intents-fresh6.txt,
      * examples/fresh6/: a sixth, handled the same) or {@code fresh7} (catalogs/fresh7/, intents-fresh7.txt,
      * examples/fresh7/: a seventh, handled the same) or {@code fresh8} (catalogs/fresh8/, intents-fresh8.txt,
-     * examples/fresh8/: an eighth, handled the same). For these eight, {@code static}
-     * and {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
+     * examples/fresh8/: an eighth, handled the same), and so on to {@code fresh10} ({@link #FRESH_SETS}).
+     * For the fresh sets, {@code static} and {@code semantic} are also ranked with the action stage off,
+     * beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
         Path catalogDir = dir.resolve("catalogs/" + set);
@@ -391,12 +412,13 @@ public final class SearchQuality {
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
         int ordinal = FRESH_SETS.indexOf(set);
+        String sample = learnedOn().contains(set) ? IN_SAMPLE : HELD_OUT;
         md.append(ordinal > 0
                 ? "\n### A " + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
-                        + IN_SAMPLE + "\n\nCatalogs: "
+                        + sample + "\n\nCatalogs: "
                 : fresh
-                ? "\n### Fresh catalogs held out whole" + IN_SAMPLE + "\n\nCatalogs: "
-                : "\n### Catalogs held out whole (unseen)" + IN_SAMPLE + "\n\nCatalogs: ");
+                ? "\n### Fresh catalogs held out whole" + sample + "\n\nCatalogs: "
+                : "\n### Catalogs held out whole (unseen)" + sample + "\n\nCatalogs: ");
         sources.forEach((name, source) -> md.append("`").append(name).append("` ")
                 .append(catalogs.get(name).size()).append(" tools (").append(source).append("); "));
         md.setLength(md.length() - 2);

@@ -221,6 +221,27 @@
 //   (tried and left out: @heroku/mcp-server 1.2.8 does not start with the MCP SDK it asks for (an import
 //   without its file extension); @supabase/mcp-server-supabase 0.13.0 fetches from the network to list its
 //   tools; @doist/todoist-ai 9.0.0 and @neondatabase/mcp-server-neon 0.6.5 do not install from npm alone)
+// The tenth fresh set, fresh10 (bench/search/catalogs/fresh10/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh10 (cd bench/out/npm-fresh10/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   miro: @k-jarzyna/mcp-miro@1.0.11    search-console: search-console-mcp@2.1.3
+//   ccxt: @mcpfun/mcp-server-ccxt@1.2.1    railway: @jasontanswe/railway-mcp@1.3.0
+//   1password: @takescake/1password-mcp@4.0.2
+//   MIRO_ACCESS_TOKEN=unused node extract.mjs miro.json NOTE -- node node_modules/@k-jarzyna/mcp-miro/build/index.js
+//     (97 tools, near the ~100 aimed at per catalog, kept as the one large catalog and the whiteboard domain)
+//   node extract.mjs search-console.json NOTE -- node node_modules/search-console-mcp/dist/index.js
+//     (lists its tools with no Google, GA4 or Bing credentials; search analytics, near WordPress's SEO tools
+//     in fresh7)
+//   node extract.mjs ccxt.json NOTE -- node node_modules/@mcpfun/mcp-server-ccxt/build/index.js
+//   RAILWAY_API_TOKEN=unused node extract.mjs railway.json NOTE -- \
+//     node node_modules/@jasontanswe/railway-mcp/build/index.js
+//     (its token check fails offline and it lists its tools anyway; app hosting, near Coolify's domain in
+//     fresh5 and Netlify's in fresh9)
+//   OP_SERVICE_ACCOUNT_TOKEN=ops_unused node extract.mjs 1password.json NOTE -- \
+//     node node_modules/@takescake/1password-mcp/dist/index.js
+//     (a password manager, Bitwarden's domain in fresh6)
+//   (miro, railway and 1password list the same tools with their variable unset; each version above was the
+//   newest on npm. Tried and left out: none)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
