@@ -337,10 +337,12 @@ public final class SearchQuality {
 
     /**
      * What a held-out set's heading says: held out from every choice until it was read, but the
-     * learned order (static, and semantic's static side) is learned on every read set's intents.
+     * learned order (static's and semantic's, but for their rows with the hand weights or no action
+     * stage) is learned on every read set's intents.
      */
-    private static final String IN_SAMPLE = " (the rows with the learned order are in sample, as its weights were learned"
-            + " on these intents too; its figures held out, each set in turn, come from bench/search/rerank/run.sh)";
+    private static final String IN_SAMPLE = " (static's and semantic's rows are in sample, as the learned order's weights"
+            + " were learned on these intents too, but for those with the hand weights or the action stage off; its"
+            + " figures held out, each set in turn, come from bench/search/rerank/run.sh)";
     private static final String HELD_OUT = " (the learned order's weights were not learned on these intents)";
 
     /** The sets whose requests the jar's learned-order weights were learned from, as their header names them. */
@@ -435,11 +437,10 @@ public final class SearchQuality {
                 }
             }
         }
-        // the learned order (not the default), beside the shipped rankings
+        // the hand weights in place of the learned order, beside the shipped rankings
         for (Variant v : List.copyOf(variants)) {
             if (v.label().equals("static") || v.label().equals("semantic")) {
-                variants.add(variants.indexOf(v) + 1, v.withActions(v.label() + ", learned order",
-                        ActionWeights.DEFAULT.learned(true)));
+                variants.add(variants.indexOf(v) + 1, v.withActions(v.label() + ", hand weights", ActionWeights.HAND));
             }
         }
         md.append("| ranking | intents | top-1 | MRR@10 | recall@5 | recall@10 | top-1 misses | of them sibling actions |");
@@ -849,8 +850,8 @@ public final class SearchQuality {
                 }
             }
         }
-        // the shipped point, against which each choice is compared
-        ActionWeights shipped = ActionWeights.DEFAULT;
+        // the shipped hand weights, against which each choice is compared
+        ActionWeights shipped = ActionWeights.HAND;
         if (!grid.contains(shipped)) {
             grid.add(shipped);
         }

@@ -28,7 +28,7 @@ class LearnedOrderTest {
             handler("create_forwarding_address", "Create a forwarding address"),
             handler("delete_forwarding_address", "Delete a forwarding address"));
 
-    private static final ActionWeights LEARNED = ActionWeights.DEFAULT.learned(true);
+    private static final ActionWeights LEARNED = ActionWeights.DEFAULT;
 
     private static SearchIndex index(ActionWeights weights) {
         SearchIndex index = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
@@ -43,7 +43,7 @@ class LearnedOrderTest {
     @Test
     void theLearnedOrderPutsTheSiblingThatDoesWhatTheRequestAsksFirst() {
         SearchIndex served = index(LEARNED);
-        SearchIndex hand = index(ActionWeights.DEFAULT);
+        SearchIndex hand = index(ActionWeights.HAND);
         // a question about a plural asks for the list; the hand weights read both as reads and put
         // the single item's tool first
         assertEquals("list_wiki_pages", first(served, "what pages does the team wiki have?"));
@@ -62,7 +62,7 @@ class LearnedOrderTest {
     @Test
     void everyPlaceKeepsTheRankingsScore() {
         SearchIndex served = index(LEARNED);
-        SearchIndex hand = index(ActionWeights.DEFAULT);
+        SearchIndex hand = index(ActionWeights.HAND);
         for (String q : List.of("what pages does the team wiki have?", "stop forwarding mail", "rename the FAQ page",
                 "banana smoothie recipe")) {
             for (int n : new int[] {1, 3, 10}) {
