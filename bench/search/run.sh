@@ -5,7 +5,7 @@
 # bench/RESULTS.md (between the search-quality markers) with the machine and date.
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
 # --semantic also measures the `semantic` ranking: the jar is the usual build, and the embedding
-# model and ONNX Runtime that `mvn -Psemantic package` would bundle (~136 MB of jars) are resolved
+# model and ONNX Runtime that `mvn -Psemantic package` would bundle (~135 MB of jars; 72 MB of them in its jar) are resolved
 # from bench/search/semantic-pom.xml into the local Maven repository and put on the class path.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -86,6 +86,15 @@ final class BundledEmbedder implements TextEmbedder {
         }
         synchronized (this) {
             if (loaded == null) {
+                // the model's tokenizer (DJL's) would otherwise download its native library where the
+                // jar has none for this platform, and report its use from a cloud host: this server
+                // reaches no network for search (set either property to decide otherwise)
+                if (System.getProperty("ai.djl.offline") == null) {
+                    System.setProperty("ai.djl.offline", "true");
+                }
+                if (System.getProperty("OPT_OUT_TRACKING") == null) {
+                    System.setProperty("OPT_OUT_TRACKING", "true");
+                }
                 try {
                     Object instance = modelClass.getConstructor().newInstance();
                     Method embed = modelClass.getMethod("embed", String.class);

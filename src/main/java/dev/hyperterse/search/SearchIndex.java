@@ -102,7 +102,7 @@ public final class SearchIndex {
      * @param tools   the tools to rank, in declaration order (the last tie-break)
      * @param limit   the most hits a search returns; {@link #DEFAULT_LIMIT} when not positive
      * @param ranking Hyperterse's ranking alone, fused with BM25, or by meaning (which ranks as
-     *                {@code hybrid} until {@link #embedTools} has run)
+     *                {@code hybrid} until {@link #embedTools} or {@link #embedToolsStatically()} has run)
      * @param fusion  how {@code hybrid} fuses the two (unused by {@code hyperterse})
      */
     public SearchIndex(Collection<ToolDef> tools, int limit, SearchRanking ranking, RankFusion fusion) {
@@ -132,7 +132,8 @@ public final class SearchIndex {
      * {@code cacheDir} holds for unchanged tools are reused, new ones stored there; null: no disk
      * cache), after which searches rank by meaning: by the model's vectors together with the
      * static table's ({@link EmbeddingFusion}). Blocking, seconds for a large catalog on a cold
-     * cache: run it on a worker. Searches meanwhile rank as {@code hybrid}.
+     * cache: run it on a worker. Searches meanwhile rank as before: as {@code hybrid}, or by the
+     * static table alone once {@link #embedToolsStatically()} has run (the server runs it first).
      *
      * @return how many tools were embedded and how many came from the cache, and a cache problem
      *         (null when none) that did not stop the ranking
@@ -146,6 +147,7 @@ public final class SearchIndex {
      * For the {@code static} ranking: reads the static embedding table shipped with the server
      * (a few hundred milliseconds in a fresh JVM, once) and computes every tool's vector from it
      * (microseconds a tool), after which searches rank by meaning. Blocking: run it on a worker.
+     * For {@code semantic}, the ranking that serves until {@link #embedTools} has run.
      */
     public EmbeddedTools embedToolsStatically() {
         return embedToolsStatically(ActionWeights.DEFAULT);

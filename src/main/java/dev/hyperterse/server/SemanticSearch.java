@@ -12,8 +12,9 @@ import java.nio.file.Path;
 /**
  * Readies the {@code semantic} or {@code static} ranking of a snapshot's search index: the tool
  * vectors are computed on a worker (for {@code semantic}, reused from the disk cache for tools that
- * did not change). With {@code semantic}, {@code search} ranks lexically meanwhile and by meaning
- * from the moment they are ready; the {@code static} vectors are part of the index's build.
+ * did not change). The {@code static} vectors are part of the index's build, in both; with
+ * {@code semantic}, {@code search} ranks by them until the model's are ready, and by the two
+ * together from then on.
  */
 final class SemanticSearch {
 
@@ -24,13 +25,15 @@ final class SemanticSearch {
 
     /**
      * Starts computing {@code index}'s tool vectors on a worker; the future completes when the
-     * index ranks by meaning (it fails, logged, when the model cannot run: search stays lexical).
+     * index ranks by the model (it fails, logged, when the model cannot run here: search stays as
+     * it was, by the static table, or lexically when that could not be read either).
      */
     static Future<SearchIndex.EmbeddedTools> embedTools(Vertx vertx, SearchIndex index) {
         TextEmbedder embedder = TextEmbedder.bundled().orElse(null);
+        String meanwhile = index.ranksByMeaning() ? "ranking by the static embedding" : "ranking lexically";
         if (embedder == null) {
             // the configuration is checked against the build: only a hand-made project gets here
-            LOG.warn("search: no embedding model in this build; ranking lexically");
+            LOG.warn("search: no embedding model in this build; {}", meanwhile);
             return Future.failedFuture("no embedding model in this build");
         }
         long start = System.nanoTime();
@@ -42,8 +45,8 @@ final class SemanticSearch {
                     LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
                 })
-                .onFailure(e -> LOG.warn("search: the embedding model could not run, ranking lexically: {}",
-                        e.getMessage()));
+                .onFailure(e -> LOG.warn("search: the embedding model could not run here, {}: {}",
+                        meanwhile, why(e)));
     }
 
     /**
@@ -57,7 +60,20 @@ final class SemanticSearch {
                 .onSuccess(done -> LOG.debug("search: ranking by meaning (static embedding, {} tools, {} ms)",
                         done.embedded(), (System.nanoTime() - start) / 1_000_000))
                 .onFailure(e -> LOG.warn("search: the static embedding could not load, ranking lexically: {}",
-                        e.getMessage()));
+                        why(e)));
+    }
+
+    /**
+     * What went wrong, for the log: the first message along the causes (a native library that does
+     * not load fails as an error with none at the top), with its type when it is an error's.
+     */
+    static String why(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                return t instanceof Error ? t.toString() : t.getMessage();
+            }
+        }
+        return failure.toString();
     }
 
     /** A JVM property naming the folder for tool vectors instead of the user's cache folder. */

@@ -164,15 +164,18 @@ public final class Snapshot {
         IndexBuild indexing = new IndexBuild(() -> {
             Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
                     project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
-            if (project.config().searchRanking() == SearchRanking.SEMANTIC) {
-                // lexical ranking serves until the tool vectors are ready; nothing waits for them
-                built.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
-            } else if (project.config().searchRanking() == SearchRanking.STATIC) {
+            SearchRanking ranking = project.config().searchRanking();
+            if (ranking == SearchRanking.STATIC || ranking == SearchRanking.SEMANTIC) {
                 // the static table is read in a fraction of a second: the index is ready with its
                 // vectors, so the first search ranks as every later one (without them, when the
                 // table cannot be read: lexically, logged)
                 built = built.compose(index -> SemanticSearch.embedToolsStatically(vertx, index)
                         .map(index).otherwise(index));
+            }
+            if (ranking == SearchRanking.SEMANTIC) {
+                // the model's vectors take seconds on a cold cache: the static ranking serves until
+                // they are ready (and on, should the model not run here); nothing waits for them
+                built.onSuccess(index -> SemanticSearch.embedTools(vertx, index));
             }
             return built.onFailure(e -> LOG.error("search: the tool index could not be built: {}", e.toString()));
         });

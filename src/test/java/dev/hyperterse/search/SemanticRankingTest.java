@@ -19,6 +19,7 @@ import static dev.hyperterse.search.TestTools.handler;
 import static dev.hyperterse.search.TestTools.input;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -85,12 +86,21 @@ class SemanticRankingTest {
     }
 
     @Test
-    void ranksAsHybridUntilTheToolVectorsAreReadyThenByMeaning() {
+    void ranksAsHybridThenByTheStaticTableUntilTheModelsVectorsAreReady() {
         SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
         SearchIndex hybrid = new SearchIndex(TOOLS, 10, SearchRanking.HYBRID, RankFusion.DEFAULT);
         String query = "remember this for later";
         assertFalse(index.ranksByMeaning());
         assertEquals(names(hybrid.search(query)), names(index.search(query)), "lexical until ready");
+
+        // what the server does: the static table's vectors first, then the model's
+        SearchIndex table = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        table.embedToolsStatically();
+        index.embedToolsStatically();
+        assertTrue(index.ranksByMeaning());
+        for (String q : List.of(query, "show me what is in the folder", "orders by status")) {
+            assertEquals(table.search(q), index.search(q), "by the static table until the model's vectors: " + q);
+        }
 
         SearchIndex.EmbeddedTools done = index.embedTools(new ConceptEmbedder(), cache);
         assertTrue(index.ranksByMeaning());
@@ -98,6 +108,7 @@ class SemanticRankingTest {
         assertNull(done.cacheProblem());
         assertEquals("create_entities", index.search(query).get(0).name(), "remember ~ store/memory facts");
         assertEquals("list_directory", index.search("show me what is in the folder").get(0).name());
+        assertNotEquals(table.search(query), index.search(query), "the model's vectors are in the ranking now");
     }
 
     @Test
