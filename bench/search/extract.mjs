@@ -242,6 +242,39 @@
 //     (a password manager, Bitwarden's domain in fresh6)
 //   (miro, railway and 1password list the same tools with their variable unset; each version above was the
 //   newest on npm. Tried and left out: none)
+// The eleventh fresh set, fresh11 (bench/search/catalogs/fresh11/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh11 (cd bench/out/npm-fresh11/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   metabase: @easecloudio/mcp-metabase-server@1.3.0    google-sheets: mcp-gsheets@1.10.3
+//   iterable: @iterable/mcp@1.9.0    weather: @dangahagan/weather-mcp@1.23.0
+//   flightradar24: @flightradar24/fr24api-mcp@1.0.2
+//   METABASE_URL=http://127.0.0.1:9 METABASE_API_KEY=unused node extract.mjs metabase.json NOTE -- \
+//     node node_modules/@easecloudio/mcp-metabase-server/dist/index.js
+//     (TOOL_MODE=all, the default: 95 tools (its package says 96), near the ~100 aimed at per catalog, kept
+//     as the one large catalog and the business-intelligence domain)
+//   GOOGLE_PROJECT_ID=unused GOOGLE_APPLICATION_CREDENTIALS=/nonexistent/unused.json \
+//     node extract.mjs google-sheets.json NOTE -- node node_modules/mcp-gsheets/dist/index.js
+//     (it checks only that a credentials variable is set, not the file, at start; all toolsets, the default)
+//   ITERABLE_API_KEY=unused node extract.mjs iterable.json NOTE -- node node_modules/@iterable/mcp/dist/index.js
+//     (its default, no user PII, writes or sends: 31 tools; ITERABLE_ENABLE_WRITES=true lists 66, with
+//     ITERABLE_ENABLE_SENDS=true 72, with ITERABLE_USER_PII=true too 118; marketing automation, e-mail and
+//     other channels)
+//   ENABLED_TOOLS=all node extract.mjs weather.json NOTE -- node node_modules/@dangahagan/weather-mcp/dist/index.js
+//     (its documented tool switch: the default preset, basic, lists 6 tools, all 17; it takes no key)
+//   FR24_API_KEY=unused node extract.mjs flightradar24.json NOTE -- \
+//     node node_modules/@flightradar24/fr24api-mcp/build/index.js
+//     (live and historic flight tracking)
+//   (metabase, google-sheets, iterable and flightradar24 list no tools with their variables unset; each
+//   version above was the newest on npm. Tried and left out: @twilio-alpha/mcp 0.7.0 lists 197 tools for
+//   its smallest useful switch, --services twilio_api_v2010 (with an account SID and key in Twilio's
+//   format); deepl-mcp-server 0.1.3-beta.0 lists 5; shopify-mcp 1.0.8 lists 14 with every description
+//   empty; listed offline but left out to keep five
+//   domains from five authors near 200 tools: @mondaydotcomorg/monday-api-mcp 3.3.0 (92 tools, work
+//   management, near Asana's and Trello's domains), @paddle/paddle-mcp 0.1.6 (63, payments, Stripe's domain
+//   in fresh), attio-mcp 1.6.1 (43, a CRM, HubSpot's domain in fresh), @tsmztech/mcp-server-salesforce
+//   0.0.6 (15, a CRM), @cognitionai/metabase-mcp-server 2.2.0 (19, Metabase again), argocd-mcp 0.9.0 (16,
+//   GitOps, near Kubernetes in catalogs/unseen), @vapi-ai/mcp-server 0.0.11 (13, voice agents),
+//   @awesome-ai/elasticsearch-mcp 1.0.7 (11, with ES_HOST=http://127.0.0.1:9 ES_API_KEY=unused))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
