@@ -167,7 +167,9 @@ public final class SearchQuality {
         md.append(".\n\nIntents: ").append(intents.size()).append(" (")
                 .append(intents.stream().filter(i -> i.split().equals("dev")).count()).append(" dev, ")
                 .append(intents.stream().filter(i -> i.split().equals("heldout")).count())
-                .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again.\n\n");
+                .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again. `static`'s"
+                        + " and `semantic`'s figures are in sample in both splits: the learned order's weights were learned on"
+                        + " all these intents.\n\n");
         md.append("| catalog | split | intents |");
         VARIANTS.forEach(v -> md.append(" ").append(v.label()).append(" top-1 / MRR@10 / recall@10 |"));
         md.append("\n|---|---|---|").append("---|".repeat(VARIANTS.size())).append("\n");
@@ -1367,13 +1369,21 @@ public final class SearchQuality {
         double queryMs = (System.nanoTime() - queryStart) / 1e6;
         String semantic = "";
         if (ranking == SearchRanking.SEMANTIC) {
+            // as the server readies it: the static table's vectors first, which rank until the model's are ready
+            long tableStart = System.nanoTime();
+            index.embedToolsStatically();
+            double tableMs = (System.nanoTime() - tableStart) / 1e6;
+            long byTableStart = System.nanoTime();
+            index.search("which invoices are overdue for a customer");
+            double byTableMs = (System.nanoTime() - byTableStart) / 1e6;
             long embedStart = System.nanoTime();
             SearchIndex.EmbeddedTools done = index.embedTools(EMBEDDER, vectors);
             double vectorsMs = (System.nanoTime() - embedStart) / 1e6;
             long meaningStart = System.nanoTime();
             index.search("which invoices are overdue for a customer");
-            semantic = String.format(" vectors_ms=%.0f embedded=%d first_semantic_query_ms=%.1f", vectorsMs,
-                    done.embedded(), (System.nanoTime() - meaningStart) / 1e6);
+            semantic = String.format(" table_ms=%.0f first_table_query_ms=%.1f vectors_ms=%.0f embedded=%d"
+                    + " first_semantic_query_ms=%.1f", tableMs, byTableMs, vectorsMs, done.embedded(),
+                    (System.nanoTime() - meaningStart) / 1e6);
         } else if (ranking == SearchRanking.STATIC) {
             long embedStart = System.nanoTime();
             index.embedToolsStatically();

@@ -12,8 +12,9 @@ public enum SearchRanking {
      */
     STATIC("static"),
     /**
-     * An embedding model's similarity with a little BM25; needs a build with the model
-     * ({@code mvn -Psemantic package}) and ranks as {@link #HYBRID} until the tool vectors are ready.
+     * An embedding model's similarity with a little BM25, fused with {@link #STATIC}'s ranking; needs
+     * a build with the model ({@code mvn -Psemantic package}), and ranks as {@link #STATIC} until the
+     * model's tool vectors are ready (as {@link #HYBRID} until the static table's are).
      */
     SEMANTIC("semantic");
 

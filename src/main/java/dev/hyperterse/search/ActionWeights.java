@@ -73,9 +73,11 @@ public record ActionWeights(double mood, double verb, double number, double obje
 
     /**
      * What the {@code static} and {@code semantic} rankings use: the readings of {@link #HAND}, the
-     * twenty put in order by the learned score ({@link LearnedOrder}). On by default since the
-     * eleventh set of catalogs held out whole, read once by a rule written before, ranked higher with
-     * it (MRR@10 0.781 against the hand weights' 0.739; the tenth had ranked 0.004 lower).
+     * twenty put in order by the learned score ({@link LearnedOrder}; in {@code semantic}, its
+     * static table's side: the model's order has other vectors, and keeps the hand weights). On by
+     * default since the eleventh set of catalogs held out whole, read once by a rule written before,
+     * ranked higher with it (MRR@10 0.781 against the hand weights' 0.739; the tenth had ranked
+     * 0.004 lower).
      */
     public static final ActionWeights DEFAULT = HAND.learned(true);
 

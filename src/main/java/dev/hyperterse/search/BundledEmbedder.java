@@ -22,11 +22,14 @@ final class BundledEmbedder implements TextEmbedder {
     private final Class<?> modelClass;
     private final String model;
     private volatile Loaded loaded;
+    /** Why the model could not load, once it could not: it is not tried again (a class whose
+     *  initialization failed only says so the second time, not why). */
+    private volatile IllegalStateException failed;
 
     /** The model instance and the methods that reach a vector: embed(String).content().vector(). */
     private record Loaded(Object model, Method embed, Method content, Method vector) {}
 
-    private BundledEmbedder(Class<?> modelClass, String model) {
+    BundledEmbedder(Class<?> modelClass, String model) {
         this.modelClass = modelClass;
         this.model = model;
     }
@@ -85,6 +88,9 @@ final class BundledEmbedder implements TextEmbedder {
             return l;
         }
         synchronized (this) {
+            if (failed != null) {
+                throw failed;
+            }
             if (loaded == null) {
                 // the model's tokenizer (DJL's) would otherwise download its native library where the
                 // jar has none for this platform, and report its use from a cloud host: this server
@@ -103,8 +109,16 @@ final class BundledEmbedder implements TextEmbedder {
                     Method vector = Class.forName("dev.langchain4j.data.embedding.Embedding", true,
                             modelClass.getClassLoader()).getMethod("vector");
                     loaded = new Loaded(instance, embed, content, vector);
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException("embedding model " + MODEL_CLASS + " could not load: " + e, e);
+                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                    // a native library that does not load surfaces deep down, as the cause of the
+                    // class's failed initialization
+                    Throwable root = e;
+                    while (root.getCause() != null && root.getCause() != root) {
+                        root = root.getCause();
+                    }
+                    failed = new IllegalStateException("embedding model " + modelClass.getName() + " could not load: "
+                            + root, e);
+                    throw failed;
                 }
             }
             return loaded;

@@ -76,10 +76,14 @@ public final class SearchIndex {
     private final int limit;
     /**
      * The {@code hybrid} ranking over the same tools, or null for Hyperterse's alone; in
-     * {@code semantic}, what ranks until the tool vectors are ready, and the source of BM25.
+     * {@code static} and {@code semantic}, what ranks until tool vectors are ready, and the source
+     * of BM25.
      */
     private final HybridRanking hybrid;
-    /** {@code semantic} or {@code static}: the index ranks by meaning once {@link #embedTools} has run. */
+    /**
+     * {@code semantic} or {@code static}: the index ranks by meaning once {@link #embedTools} or
+     * {@link #embedToolsStatically()} has run.
+     */
     private final SearchRanking meaningRanking;
     /** The ranking by meaning, set once the tool vectors are ready; null until then. */
     private volatile Meaning meaning;

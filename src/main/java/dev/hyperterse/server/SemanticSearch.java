@@ -50,9 +50,10 @@ final class SemanticSearch {
     }
 
     /**
-     * For the {@code static} ranking: reads the static embedding table (once per JVM) and computes
-     * {@code index}'s tool vectors on a worker; the future completes when the index ranks by meaning
-     * (it fails, logged, when the table cannot be read: search stays lexical).
+     * For the {@code static} ranking, and {@code semantic}'s until its model's vectors are ready:
+     * reads the static embedding table (once per JVM) and computes {@code index}'s tool vectors on a
+     * worker; the future completes when the index ranks by meaning (it fails, logged, when the table
+     * cannot be read: search stays lexical until a model's vectors are ready, if ever).
      */
     static Future<SearchIndex.EmbeddedTools> embedToolsStatically(Vertx vertx, SearchIndex index) {
         long start = System.nanoTime();

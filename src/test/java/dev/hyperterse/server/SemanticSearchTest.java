@@ -14,6 +14,9 @@ class SemanticSearchTest {
         assertEquals("java.lang.UnsatisfiedLinkError: no onnxruntime in java.library.path",
                 SemanticSearch.why(new RuntimeException(null,
                         new UnsatisfiedLinkError("no onnxruntime in java.library.path"))));
+        // a model class whose initialization failed: no message of its own
+        assertEquals("java.lang.UnsatisfiedLinkError: no onnxruntime in java.library.path", SemanticSearch.why(
+                new ExceptionInInitializerError(new UnsatisfiedLinkError("no onnxruntime in java.library.path"))));
         assertEquals("java.lang.NoClassDefFoundError", SemanticSearch.why(new NoClassDefFoundError()));
     }
 }
