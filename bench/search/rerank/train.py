@@ -18,9 +18,7 @@ quoted word; all/every/each/any; a question mark; this/that/it; which of the NV 
 request's verb is nearest, by the static table, so that a verb no training request began with is read
 by its meaning: "stop forwarding" as delete) and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
-left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; three
-readings of what the request says of the tool's own name (the share of its words, of three letters or
-more and cut to five, that the request has; whether it has them all; how many it lacks); and a
+left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
@@ -46,8 +44,6 @@ NV = 14         # verbs of tools' names
 NF = 20         # first words of requests
 MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
 BASE = 9
-NAME_MATCH = 3  # what the request says of the tool's own name (LearnedOrder.nameMatch)
-PREFIX = 5      # letters of a word compared (LearnedOrder.PREFIX)
 VERBS = __file__.rsplit('/', 1)[0] + '/../../../src/main/resources/dev/hyperterse/search/verbs.txt'
 
 
@@ -57,16 +53,6 @@ def java_digit(c):
 
 def java_letter(c):
     return ord(c) < 0x10000 and unicodedata.category(c).startswith('L')
-
-
-def name_match(words, own):
-    """As LearnedOrder.nameMatch: of the name's own words of three letters or more (cut to PREFIX),
-    the share the request has, whether it has them all, how many it lacks (at most 3) over 3."""
-    name = [w[:PREFIX] for w in own if len(w) > 2]
-    if not name:
-        return np.zeros(NAME_MATCH)
-    hits = sum(1 for w in name if w in words)
-    return np.array([hits / len(name), 1.0 if hits == len(name) else 0.0, min(len(name) - hits, 3) / 3])
 
 
 def name_words(name):
@@ -170,11 +156,9 @@ class Vocabulary:
         q = data.q[qid]
         key = (q['set'], q['cat'])
         frame = self.frame(q['text'], data.verb_cosines.get(qid))
-        words = {w[:PREFIX] for w in re.findall(r"[a-z0-9]+", q['text'].lower()) if len(w) > 2}
-        rows = [np.concatenate([data.x[qid][i], np.outer(frame, self.kind(data, key, n)).ravel(),
-                                name_match(words, data.own_words(key, n))])
+        rows = [np.concatenate([data.x[qid][i], np.outer(frame, self.kind(data, key, n)).ravel()])
                 for i, n in enumerate(data.names[qid][:K])]
-        return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2) + NAME_MATCH)
+        return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
 
 
 class Model:
@@ -338,18 +322,15 @@ def main():
                     '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
                     '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb), the weight per kind of tool (each\n'
-                    '# verb, another, a plural name); name: what the request says of the tool\'s own name\n'
-                    '# (the share of its words, all of them, how many lack); u, v: per dimension of the\n'
-                    '# static table, the maps of the query\'s and the tool\'s vectors whose dot product the\n'
-                    '# score adds.\n')
+                    '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
+                    '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
             f.write('table\t' + data.table + '\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
             f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w.w[:BASE]) + '\n')
-            pairs = w.w[BASE:-NAME_MATCH].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
+            pairs = w.w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
             for row in pairs:
                 f.write('pair\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
-            f.write('name\t' + '\t'.join(f'{v:.6g}' for v in w.w[-NAME_MATCH:]) + '\n')
             for key, m in (('u', w.u), ('v', w.v)):
                 for row in m:
                     f.write(key + '\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')

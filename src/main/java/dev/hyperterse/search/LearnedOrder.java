@@ -41,8 +41,6 @@ final class LearnedOrder {
     static final int FEW = 20;
     /** The features each tool has from the ranking and the action stage. */
     static final int BASE = 9;
-    /** The readings of the query against the tool's own name ({@link #nameMatch(Set, String[])}). */
-    static final int NAME_MATCH = 3;
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
 
@@ -63,22 +61,9 @@ final class LearnedOrder {
     /** The static table the weights were learned with ({@link StaticEmbedder#model()}), or null: any. */
     private final String table;
 
-    /**
-     * The weights of what the query says of the tool's own name ({@link #nameMatch}): the share of its
-     * words the query has, whether it has them all, and how many it lacks (zeros when the weights have none).
-     */
-    private final double[] nameMatch;
-    /** How many of a name's words' first letters count when the query is matched against them. */
-    static final int PREFIX = 5;
-
     private LearnedOrder(String table, List<String> verbs, List<String> first, double[] base, double[][] pairs,
-                         double[][] u, double[][] v, double[] nameMatch) {
+                         double[][] u, double[][] v) {
         this.table = table;
-        if (nameMatch.length != NAME_MATCH) {
-            throw new IllegalArgumentException("learned order: " + nameMatch.length + " name-match weights, not "
-                    + NAME_MATCH);
-        }
-        this.nameMatch = nameMatch;
         this.verbs = List.copyOf(verbs);
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < first.size(); i++) {
@@ -181,8 +166,8 @@ final class LearnedOrder {
      * Reads weights written by {@code train.py}: lines {@code table\tMODEL} (the static table they were
      * learned with; optional), {@code verbs\tW…}, {@code first\tW…}, {@code base\tX…}, one
      * {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
-     * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and optionally
-     * {@code name\tX\tX\tX}, the weights of {@link #nameMatch(Set, String[])}; {@code #} comments.
+     * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank);
+     * {@code #} comments.
      */
     static LearnedOrder read(BufferedReader reader) throws IOException {
         String table = null;
@@ -192,7 +177,6 @@ final class LearnedOrder {
         List<double[]> pairs = new ArrayList<>();
         List<double[]> u = new ArrayList<>();
         List<double[]> v = new ArrayList<>();
-        double[] nameMatch = new double[NAME_MATCH];
         String line;
         int number = 0;
         while ((line = reader.readLine()) != null) {
@@ -211,7 +195,6 @@ final class LearnedOrder {
                     case "pair" -> pairs.add(numbers(rest));
                     case "u" -> u.add(numbers(rest));
                     case "v" -> v.add(numbers(rest));
-                    case "name" -> nameMatch = numbers(rest);
                     default -> throw new IOException("line " + number + ": unknown key " + f[0]);
                 }
             } catch (NumberFormatException e) {
@@ -222,7 +205,7 @@ final class LearnedOrder {
             throw new IOException("verbs, first or base missing");
         }
         return new LearnedOrder(table, verbs, first, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
-                v.toArray(double[][]::new), nameMatch);
+                v.toArray(double[][]::new));
     }
 
     private static double[] numbers(List<String> text) {
@@ -278,54 +261,6 @@ final class LearnedOrder {
     static String[] nameWords(String name) {
         String split = name.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
         return java.util.Arrays.stream(split.split("[^a-z0-9]+")).filter(w -> !w.isEmpty()).toArray(String[]::new);
-    }
-
-    /**
-     * Each tool's own name words ({@link #ownWords}) of three letters or more, each cut to its first
-     * {@link #PREFIX} letters: what {@link #nameMatch(Set, String[])} looks for in a query.
-     */
-    static String[][] namePrefixes(ToolDef[] tools) {
-        String[][] own = ownWords(tools);
-        String[][] out = new String[tools.length][];
-        for (int t = 0; t < tools.length; t++) {
-            out[t] = java.util.Arrays.stream(own[t]).filter(w -> w.length() > 2).map(LearnedOrder::prefix)
-                    .toArray(String[]::new);
-        }
-        return out;
-    }
-
-    /** The query's words ({@code [a-z0-9]} runs of its lower case) of three letters or more, cut as names' are. */
-    static Set<String> queryPrefixes(String query) {
-        Set<String> out = new HashSet<>();
-        for (String w : query.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
-            if (w.length() > 2) {
-                out.add(prefix(w));
-            }
-        }
-        return out;
-    }
-
-    private static String prefix(String word) {
-        return word.length() > PREFIX ? word.substring(0, PREFIX) : word;
-    }
-
-    /**
-     * What the query says of a tool's own name: the share of the name's words ({@code name}, from
-     * {@link #namePrefixes}) among the query's ({@code query}, from {@link #queryPrefixes}), 1 when the
-     * query has them all, and how many it lacks (at most three) over three; zeros for a name with none.
-     */
-    static double[] nameMatch(Set<String> query, String[] name) {
-        if (name.length == 0) {
-            return new double[NAME_MATCH];
-        }
-        int hits = 0;
-        for (String w : name) {
-            if (query.contains(w)) {
-                hits++;
-            }
-        }
-        return new double[] {(double) hits / name.length, hits == name.length ? 1 : 0,
-                Math.min(name.length - hits, 3) / 3.0};
     }
 
     /** Each kind of tool's verb as a unit vector, as the stage reads a tool's verb. */
@@ -385,14 +320,10 @@ final class LearnedOrder {
     /**
      * The learned score of a tool of kind {@code kind} with the base features {@code x} under a query
      * put as {@code frame}, the query's and the tool's mapped vectors {@code query} and {@code tool}
-     * (null when the weights have no bilinear form), and what the query says of its name ({@code name}:
-     * {@link #nameMatch(Set, String[])}).
+     * (null when the weights have no bilinear form).
      */
-    double score(double[] x, double[] frame, int kind, float[] query, float[] tool, double[] name) {
+    double score(double[] x, double[] frame, int kind, float[] query, float[] tool) {
         double s = 0;
-        for (int i = 0; i < NAME_MATCH; i++) {
-            s += nameMatch[i] * name[i];
-        }
         if (query != null) {
             for (int r = 0; r < query.length; r++) {
                 s += query[r] * tool[r];

@@ -64,8 +64,6 @@ final class SemanticRanking {
     /** With the static table and a learned order: its weights (else null), and each tool's kind for it. */
     private final LearnedOrder learned;
     private final int[] kinds;
-    /** With a learned order: each tool's own name words as it matches them against a query. */
-    private final String[][] namePrefixes;
     /** The learned order's kinds of tool as verbs, each a unit vector as a tool's verb is read. */
     private final float[][] verbVectors;
     /** Each tool's vector mapped by the learned order's bilinear form (null: it has none for these vectors). */
@@ -98,7 +96,6 @@ final class SemanticRanking {
         LearnedOrder order = actionWeights.learned() && readsLikeTheLearnedOrder() ? learnedOrder() : null;
         this.learned = order != null && order.learnedWith(embedder.model(), dims) ? order : null;
         this.kinds = learned == null ? null : learned.kinds(tools);
-        this.namePrefixes = learned == null ? null : LearnedOrder.namePrefixes(tools);
         this.verbVectors = learned == null ? null : learned.verbVectors(actions);
         if (learned != null && learned.mapsVectors()) {
             this.toolMaps = new float[tools.length][];
@@ -439,14 +436,12 @@ final class SemanticRanking {
         double[] frame = learned.frame(query, action == null || action.verb() == null ? null
                 : cosines(action.verb(), verbVectors));
         float[] queryMap = toolMaps == null ? null : learned.mapQuery(q);
-        java.util.Set<String> words = LearnedOrder.queryPrefixes(query);
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = learned.score(baseFeatures(action, q, lexical, best, top, topScore, i), frame,
-                    kinds[top[i]], queryMap, toolMaps == null ? null : toolMaps[top[i]],
-                    LearnedOrder.nameMatch(words, namePrefixes[top[i]]));
+                    kinds[top[i]], queryMap, toolMaps == null ? null : toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);
         System.arraycopy(moved, 0, top, 0, n);

@@ -8,7 +8,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.List;
-import java.util.Set;
 
 import static dev.hyperterse.search.TestTools.handler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -30,7 +29,6 @@ class LearnedOrderTest {
             handler("delete_forwarding_address", "Delete a forwarding address"));
 
     private static final ActionWeights LEARNED = ActionWeights.DEFAULT;
-    private static final double[] NO_NAME = new double[LearnedOrder.NAME_MATCH];
 
     private static SearchIndex index(ActionWeights weights) {
         SearchIndex index = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
@@ -156,36 +154,9 @@ class LearnedOrderTest {
         LearnedOrder order = LearnedOrder.read(reader(text));
         double[] x = {0.5, 0.25, 0, 0, 0, 0, 0, 0, 0};
         double[] which = order.frame("which one", null);
-        assertEquals(0.5 + 0.5 + 0.5, order.score(x, which, 0, null, null, NO_NAME), 1e-12);
-        assertEquals(1.0 + 0.25 + 0.125, order.score(x, which, 1 << 1 | 1, null, null, NO_NAME), 1e-12);
-        assertEquals(1.0 + 1, order.score(x, order.frame("do it", new double[] {0.3}), 1 << 1, null, null, NO_NAME), 1e-12);
-    }
-
-    @Test
-    void whatTheRequestSaysOfTheToolsOwnNameIsWeighed() throws IOException {
-        ToolDef[] tools = {handler("create_card_item", "Create a card"), handler("create_app_card_item", "Create an app card"),
-                handler("get_board", "A board"), handler("list_boards", "Boards")};
-        String[][] names = LearnedOrder.namePrefixes(tools);
-        // the words half the catalog's names carry are left out ("create", "card", "item" in two of
-        // four), and each word is cut to its first five letters
-        assertArrayEquals(new String[] {"app"}, names[1]);
-        assertArrayEquals(new String[] {"list", "board"}, names[3]);
-        var request = LearnedOrder.queryPrefixes("Add an App card for PROJ-123 to the sprint boards");
-        assertTrue(request.containsAll(List.of("app", "card", "proj", "123", "sprin", "board")), request.toString());
-        assertFalse(request.contains("an"));
-        assertArrayEquals(new double[] {1, 1, 0}, LearnedOrder.nameMatch(request, names[1]));
-        assertArrayEquals(new double[] {0, 0, 0}, LearnedOrder.nameMatch(request, names[0]), "no words of its own");
-        assertArrayEquals(new double[] {0.5, 0, 1 / 3.0}, LearnedOrder.nameMatch(Set.of("board", "pods"), names[3]));
-        assertArrayEquals(new double[] {0, 0, 2 / 3.0}, LearnedOrder.nameMatch(Set.of("pods"), names[3]));
-        LearnedOrder order = LearnedOrder.read(reader(weights(List.of("get"), List.of("which")) + "name\t2\t1\t-3\n"));
-        double[] x = new double[LearnedOrder.BASE];
-        double[] frame = order.frame("which", null);
-        assertEquals(order.score(x, frame, 0, null, null, NO_NAME) + 2 * 0.5 + 1 * 0 - 3 * (1 / 3.0),
-                order.score(x, frame, 0, null, null, new double[] {0.5, 0, 1 / 3.0}), 1e-12);
-        assertThrows(IOException.class, () -> LearnedOrder.read(reader(weights(List.of("get"), List.of("which"))
-                + "name\t2\tx\t1\n")));
-        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(weights(List.of("get"),
-                List.of("which")) + "name\t2\t1\n")));
+        assertEquals(0.5 + 0.5 + 0.5, order.score(x, which, 0, null, null), 1e-12);
+        assertEquals(1.0 + 0.25 + 0.125, order.score(x, which, 1 << 1 | 1, null, null), 1e-12);
+        assertEquals(1.0 + 1, order.score(x, order.frame("do it", new double[] {0.3}), 1 << 1, null, null), 1e-12);
     }
 
     @Test
@@ -210,7 +181,7 @@ class LearnedOrderTest {
         assertArrayEquals(new float[] {1.0f}, t);
         double[] x = {0.5, 0, 0, 0, 0, 0, 0, 0, 0};
         double[] frame = order.frame("which", null);
-        assertEquals(order.score(x, frame, 0, null, null, NO_NAME) + 1.0, order.score(x, frame, 0, q, t, NO_NAME), 1e-9);
+        assertEquals(order.score(x, frame, 0, null, null) + 1.0, order.score(x, frame, 0, q, t), 1e-9);
         // the shipped weights map the static table's vectors
         assertTrue(LearnedOrder.bundled().learnedWith(StaticEmbedder.bundled().model(),
                 StaticEmbedder.bundled().dimensions()));
