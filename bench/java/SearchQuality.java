@@ -418,7 +418,8 @@ public final class SearchQuality {
         int ordinal = FRESH_SETS.indexOf(set);
         String sample = learnedOn().contains(set) ? IN_SAMPLE : HELD_OUT;
         md.append(ordinal > 0
-                ? "\n### A " + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
+                ? "\n### " + ("aeiou".indexOf(ORDINALS.get(ordinal).charAt(0)) >= 0 ? "An " : "A ")
+                        + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
                         + sample + "\n\nCatalogs: "
                 : fresh
                 ? "\n### Fresh catalogs held out whole" + sample + "\n\nCatalogs: "
