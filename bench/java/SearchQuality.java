@@ -167,9 +167,12 @@ public final class SearchQuality {
         md.append(".\n\nIntents: ").append(intents.size()).append(" (")
                 .append(intents.stream().filter(i -> i.split().equals("dev")).count()).append(" dev, ")
                 .append(intents.stream().filter(i -> i.split().equals("heldout")).count())
-                .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again. `static`'s"
-                        + " and `semantic`'s figures are in sample in both splits: the learned order's weights were learned on"
-                        + " all these intents.\n\n");
+                .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again.")
+                .append(learnedOn().contains("dev") && System.getenv("ACTION_WEIGHTS") == null
+                        ? " `static`'s and `semantic`'s figures (their rows alone too) are in sample in both splits: the"
+                                + " learned order's weights were learned on all these intents (for `semantic`, on its static"
+                                + " table's side)." : "")
+                .append("\n\n");
         md.append("| catalog | split | intents |");
         VARIANTS.forEach(v -> md.append(" ").append(v.label()).append(" top-1 / MRR@10 / recall@10 |"));
         md.append("\n|---|---|---|").append("---|".repeat(VARIANTS.size())).append("\n");
@@ -342,9 +345,10 @@ public final class SearchQuality {
      * learned order (static's and semantic's, but for their rows with the hand weights or no action
      * stage) is learned on every read set's intents.
      */
-    private static final String IN_SAMPLE = " (static's and semantic's rows are in sample, as the learned order's weights"
-            + " were learned on these intents too, but for those with the hand weights or the action stage off; its"
-            + " figures held out, each set in turn, come from bench/search/rerank/run.sh)";
+    private static final String IN_SAMPLE = " (static's and semantic's rows are in sample, except those with the hand"
+            + " weights or the action stage off: the learned order's weights were learned on these intents too, for"
+            + " semantic on its static table's side; its figures with each set held out in turn come from"
+            + " bench/search/rerank/run.sh)";
     private static final String HELD_OUT = " (the learned order's weights were not learned on these intents)";
 
     /** The sets whose requests the jar's learned-order weights were learned from, as their header names them. */
@@ -368,8 +372,9 @@ public final class SearchQuality {
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
     static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11");
-    /** How each set after the first is named in its heading, by its place in {@link #FRESH_SETS}. */
-    private static final List<String> ORDINALS = List.of("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh");
+    /** How each set is named in its heading, by its place in {@link #FRESH_SETS}: the unseen set is the first. */
+    private static final List<String> ORDINALS = List.of("second", "third", "fourth", "fifth", "sixth", "seventh",
+            "eighth", "ninth", "tenth", "eleventh", "twelfth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {
@@ -419,7 +424,7 @@ public final class SearchQuality {
         String sample = learnedOn().contains(set) ? IN_SAMPLE : HELD_OUT;
         md.append(ordinal > 0
                 ? "\n### " + ("aeiou".indexOf(ORDINALS.get(ordinal).charAt(0)) >= 0 ? "An " : "A ")
-                        + ORDINALS.get(ordinal) + " fresh set held out whole, " + set
+                        + ORDINALS.get(ordinal) + " set held out whole, " + set
                         + sample + "\n\nCatalogs: "
                 : fresh
                 ? "\n### Fresh catalogs held out whole" + sample + "\n\nCatalogs: "
