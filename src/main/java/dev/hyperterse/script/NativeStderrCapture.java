@@ -101,6 +101,11 @@ final class NativeStderrCapture {
     // "thread '<unnamed>' panicked at src/error.rs:145:26:" (Rust 1.80+ adds " (thread id)")
     private static final Pattern PANIC_HEADER = Pattern.compile("^thread '[^']*'( \\(\\d+\\))? panicked at .*");
     private static final Pattern BACKTRACE_LINE = Pattern.compile("^(stack backtrace:|\\s+\\d+:.*|\\s+at .*)$");
+    /**
+     * A line of Rust's report past another thread's line in the middle of it: as {@link #BACKTRACE_LINE}
+     * but indented with spaces only (a Java stack trace's lines start with a tab), or the closing note.
+     */
+    private static final Pattern REPORT_GOES_ON = Pattern.compile("^(stack backtrace:| +\\d+:.*| +at .*|note: .*)$");
 
     private final CLibrary libc;
     private final Kernel32 kernel32;
@@ -254,7 +259,8 @@ final class NativeStderrCapture {
     /**
      * The text without Rust panic reports: the {@code thread '…' panicked at} line, the message
      * line after it, a {@code stack backtrace:} section and the closing {@code note:} line (and the
-     * blank line Rust writes before the report). Everything else is kept as it was.
+     * blank line Rust writes before the report). Everything else is kept as it was, lines other
+     * threads wrote into the middle of a report included.
      */
     static String withoutRustPanics(String text) {
         if (!text.contains("panicked at ")) {
@@ -277,11 +283,28 @@ final class NativeStderrCapture {
                 continue;
             }
             i += 2; // the header and the panic message
-            while (i < lines.length && BACKTRACE_LINE.matcher(lines[i].stripTrailing()).matches()) {
-                i++;
-            }
-            if (i < lines.length && lines[i].stripTrailing().startsWith("note: ")) {
-                i++;
+            while (i < lines.length) {
+                if (BACKTRACE_LINE.matcher(lines[i].stripTrailing()).matches()) {
+                    i++;
+                    continue;
+                }
+                if (lines[i].stripTrailing().startsWith("note: ")) {
+                    i++;
+                    break;
+                }
+                // lines another thread wrote while Rust was still writing its report (a backtrace takes
+                // a while to resolve): kept, and the rest of the report dropped after them
+                int after = i;
+                while (after < lines.length && !REPORT_GOES_ON.matcher(lines[after].stripTrailing()).matches()
+                        && !PANIC_HEADER.matcher(lines[after].stripTrailing()).matches()) {
+                    after++;
+                }
+                if (after == lines.length || PANIC_HEADER.matcher(lines[after].stripTrailing()).matches()) {
+                    break;
+                }
+                for (; i < after; i++) {
+                    kept.append(lines[i]);
+                }
             }
         }
         return kept.toString();

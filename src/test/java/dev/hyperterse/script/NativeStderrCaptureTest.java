@@ -27,6 +27,33 @@ class NativeStderrCaptureTest {
     }
 
     @Test
+    void keepsWhatOtherThreadsWroteIntoTheMiddleOfAReportAndDropsTheRestOfIt() {
+        // a backtrace takes a while to resolve: a log line of another thread lands between its lines
+        String captured = "thread '<unnamed>' panicked at src/error.rs:145:26:\n"
+                + "Couldn't call throw transpile error: JavaException\n"
+                + "stack backtrace:\n"
+                + "{\"level\":\"ERROR\",\"message\":\"handler.ts:1:49: Expected ';'\"}\n"
+                + "{\"level\":\"INFO\",\"message\":\"reloading\"}\n"
+                + "   0: __rustc::rust_begin_unwind\n"
+                + "   1: core::panicking::panic_fmt\n"
+                + "             at /rustc/abc/library/core/src/panicking.rs:75:14\n"
+                + "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n"
+                + "{\"level\":\"INFO\",\"message\":\"after\"}\n";
+        assertEquals("{\"level\":\"ERROR\",\"message\":\"handler.ts:1:49: Expected ';'\"}\n"
+                        + "{\"level\":\"INFO\",\"message\":\"reloading\"}\n"
+                        + "{\"level\":\"INFO\",\"message\":\"after\"}\n",
+                NativeStderrCapture.withoutRustPanics(captured));
+        // a Java stack trace after a report is no part of it
+        String javaTrace = "thread '<unnamed>' panicked at src/error.rs:145:26:\n"
+                + "Couldn't call throw transpile error: JavaException\n"
+                + "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+                + "java.lang.IllegalStateException: boom\n"
+                + "\tat dev.hyperterse.Example.run(Example.java:1)\n";
+        assertEquals("java.lang.IllegalStateException: boom\n\tat dev.hyperterse.Example.run(Example.java:1)\n",
+                NativeStderrCapture.withoutRustPanics(javaTrace));
+    }
+
+    @Test
     void dropsAPanicReportWithoutABacktrace() {
         String captured = "thread '<unnamed>' panicked at src/error.rs:145:26:\n"
                 + "Couldn't call throw parse error: JavaException\n"
