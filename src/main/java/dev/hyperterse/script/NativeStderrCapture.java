@@ -100,12 +100,12 @@ final class NativeStderrCapture {
 
     // "thread '<unnamed>' panicked at src/error.rs:145:26:" (Rust 1.80+ adds " (thread id)")
     private static final Pattern PANIC_HEADER = Pattern.compile("^thread '[^']*'( \\(\\d+\\))? panicked at .*");
-    private static final Pattern BACKTRACE_LINE = Pattern.compile("^(stack backtrace:|\\s+\\d+:.*|\\s+at .*)$");
-    /**
-     * A line of Rust's report past another thread's line in the middle of it: as {@link #BACKTRACE_LINE}
-     * but indented with spaces only (a Java stack trace's lines start with a tab), or the closing note.
-     */
-    private static final Pattern REPORT_GOES_ON = Pattern.compile("^(stack backtrace:| +\\d+:.*| +at .*|note: .*)$");
+    // indented with spaces: a Java stack trace's lines, which another thread may write meanwhile, start with a tab
+    private static final Pattern BACKTRACE_LINE = Pattern.compile("^(stack backtrace:| +\\d+:.*| +at .*)$");
+    /** The note Rust ends a report with ("note: run with `RUST_BACKTRACE=1` …", "note: Some details are omitted, …"). */
+    private static final Pattern CLOSING_NOTE = Pattern.compile("^note: .*RUST_BACKTRACE.*$");
+    /** How many lines of other threads a report may be interrupted by and still be recognized after them. */
+    private static final int INTERRUPTION = 20;
 
     private final CLibrary libc;
     private final Kernel32 kernel32;
@@ -256,6 +256,11 @@ final class NativeStderrCapture {
         }
     }
 
+    private static boolean reportGoesOn(String line) {
+        String l = line.stripTrailing();
+        return BACKTRACE_LINE.matcher(l).matches() || CLOSING_NOTE.matcher(l).matches();
+    }
+
     /**
      * The text without Rust panic reports: the {@code thread '…' panicked at} line, the message
      * line after it, a {@code stack backtrace:} section and the closing {@code note:} line (and the
@@ -288,18 +293,18 @@ final class NativeStderrCapture {
                     i++;
                     continue;
                 }
-                if (lines[i].stripTrailing().startsWith("note: ")) {
+                if (CLOSING_NOTE.matcher(lines[i].stripTrailing()).matches()) {
                     i++;
                     break;
                 }
                 // lines another thread wrote while Rust was still writing its report (a backtrace takes
-                // a while to resolve): kept, and the rest of the report dropped after them
+                // a while to resolve): kept, and the rest of the report, close after them, dropped
                 int after = i;
-                while (after < lines.length && !REPORT_GOES_ON.matcher(lines[after].stripTrailing()).matches()
+                while (after < lines.length && after - i < INTERRUPTION && !reportGoesOn(lines[after])
                         && !PANIC_HEADER.matcher(lines[after].stripTrailing()).matches()) {
                     after++;
                 }
-                if (after == lines.length || PANIC_HEADER.matcher(lines[after].stripTrailing()).matches()) {
+                if (after == lines.length || !reportGoesOn(lines[after])) {
                     break;
                 }
                 for (; i < after; i++) {

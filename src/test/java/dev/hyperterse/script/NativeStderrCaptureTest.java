@@ -51,6 +51,26 @@ class NativeStderrCaptureTest {
                 + "\tat dev.hyperterse.Example.run(Example.java:1)\n";
         assertEquals("java.lang.IllegalStateException: boom\n\tat dev.hyperterse.Example.run(Example.java:1)\n",
                 NativeStderrCapture.withoutRustPanics(javaTrace));
+        // a Java stack trace's line (a tab, then "at") between a report's frames is kept
+        String split = "thread '<unnamed>' panicked at src/error.rs:145:26:\n"
+                + "Couldn't call throw transpile error: JavaException\n"
+                + "stack backtrace:\n"
+                + "   0: __rustc::rust_begin_unwind\n"
+                + "\tat dev.hyperterse.Example.run(Example.java:1)\n"
+                + "   1: core::panicking::panic_fmt\n"
+                + "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n";
+        assertEquals("\tat dev.hyperterse.Example.run(Example.java:1)\n", NativeStderrCapture.withoutRustPanics(split));
+        // a full backtrace has no closing note: a note of the program's own far after it stays, as what follows
+        StringBuilder later = new StringBuilder("thread '<unnamed>' panicked at src/error.rs:145:26:\n"
+                + "Couldn't call throw transpile error: JavaException\n"
+                + "stack backtrace:\n"
+                + "   0:     0x7f1c2a4b5c6d - std::backtrace_rs::backtrace::libunwind::trace\n");
+        StringBuilder rest = new StringBuilder();
+        for (int i = 0; i < 25; i++) {
+            rest.append("{\"level\":\"INFO\",\"message\":\"line ").append(i).append("\"}\n");
+        }
+        rest.append("note: disk low, see RUST_BACKTRACE in the manual\n\tat a.B(B.java:1)\n");
+        assertEquals(rest.toString(), NativeStderrCapture.withoutRustPanics(later.append(rest).toString()));
     }
 
     @Test
