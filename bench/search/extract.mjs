@@ -275,6 +275,36 @@
 //   0.0.6 (15, a CRM), @cognitionai/metabase-mcp-server 2.2.0 (19, Metabase again), argocd-mcp 0.9.0 (16,
 //   GitOps, near Kubernetes in catalogs/unseen), @vapi-ai/mcp-server 0.0.11 (13, voice agents),
 //   @awesome-ai/elasticsearch-mcp 1.0.7 (11, with ES_HOST=http://127.0.0.1:9 ES_API_KEY=unused))
+// The twelfth fresh set, fresh12 (bench/search/catalogs/fresh12/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh12 (cd bench/out/npm-fresh12/NAME && npm install --ignore-scripts PACKAGE@VERSION):
+//   docker: @0xshariq/docker-mcp-server@2.0.4    todoist: todoist-mcp@1.3.4    recipe: recipe-mcp@1.1.2
+//   shopify: shopify-admin-mcp@0.1.4    webflow: webflow-mcp-server@1.0.0
+//   node extract.mjs docker.json NOTE -- node node_modules/@0xshariq/docker-mcp-server/dist/index.js
+//     (containers, images, volumes and compose through the docker CLI; lists its tools with no Docker daemon)
+//   API_KEY=unused node extract.mjs todoist.json NOTE -- node node_modules/todoist-mcp/dist/index.js
+//     (a personal task manager, near Asana's, Trello's and Plane's domains)
+//   node extract.mjs recipe.json NOTE -- node node_modules/recipe-mcp/src/mcp/server.js
+//     (recipes, meal plans, grocery lists and a pantry; it takes no key)
+//   SHOPIFY_STORE_DOMAIN=unused.myshopify.com SHOPIFY_ACCESS_TOKEN=unused node extract.mjs shopify.json NOTE -- \
+//     node node_modules/shopify-admin-mcp/dist/index.js
+//     (read-only store admin, e-commerce, WooCommerce's domain in fresh5; the same 35 tools with the
+//     variables unset)
+//   WEBFLOW_TOKEN=unused node extract.mjs webflow.json NOTE -- node node_modules/webflow-mcp-server/dist/index.js
+//     (a website builder and its CMS, near WordPress's and Contentful's domains; one tool,
+//     delete_all_site_scripts, has an empty description)
+//   (todoist and webflow list no tools with their variable unset; each version above was the newest on npm.
+//   Tried and left out: obsidian-mcp-server 3.2.12 and @atlassian-dc-mcp/confluence 0.34.0 do not install
+//   (a dependency version missing from npm); @mcp-consultant-tools/powerplatform 34.0.0 does not install
+//   (a 404 for a dependency); obsidian-mcp 2.0.1 refuses Node 20; @coolver/home-assistant-mcp 3.2.31
+//   connects to its Home Assistant agent at start and does not answer offline; @ashwinighuge/jenkins-mcp-server
+//   1.0.7 runs a Python 3.12 server with packages from PyPI; listed offline but left out to keep five domains
+//   from five authors near 200 tools: resend-mcp 2.22.0 (105 tools, e-mail sending, over ~100),
+//   quickbooks-mcp 0.11.0 (39, accounting, Xero's domain), strapi-mcp 0.2.3 (20, a headless CMS),
+//   @cocal/google-calendar-mcp 2.6.3 (13, with GOOGLE_OAUTH_CREDENTIALS naming a dummy OAuth client file;
+//   a calendar, Outlook calendar's domain), terraform-mcp-server 0.13.0 (10, the Terraform registry),
+//   youtube-data-mcp-server 1.0.16 (9), @niyogi/render-mcp 1.0.1 (8, app hosting, with the argument start),
+//   hotelzero 1.15.2 (7), mcp-redis 1.2.5 (6), @elastic/mcp-server-elasticsearch 0.3.1 (4))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
