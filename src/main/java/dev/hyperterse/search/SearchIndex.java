@@ -192,19 +192,25 @@ public final class SearchIndex {
                 cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight,
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
-                ? staticBeside(tools, actionWeights) : null;
+                ? staticBeside(tools, actionWeights, meaning) : null;
         this.meaning = new Meaning(built.ranking(), table);
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
     }
 
     /**
      * The {@code static} ranking over the same tools, as {@link #embedToolsStatically(ActionWeights)}
-     * builds it, for a model's ranking to be fused with ({@link EmbeddingFusion}); null when the
-     * bundled table cannot be read, and the model ranks alone.
+     * builds it, for a model's ranking to be fused with ({@link EmbeddingFusion}): {@code current}'s
+     * when it is that ranking (the server builds it first, to rank by until the model's vectors are
+     * ready), else built; null when the bundled table cannot be read, and the model ranks alone.
      */
-    private static SemanticRanking staticBeside(ToolDef[] tools, ActionWeights actionWeights) {
+    private static SemanticRanking staticBeside(ToolDef[] tools, ActionWeights actionWeights, Meaning current) {
         try {
-            return SemanticRanking.build(tools, StaticEmbedder.bundled(), null, SemanticRanking.STATIC_BM25_WEIGHT,
+            StaticEmbedder bundled = StaticEmbedder.bundled();
+            if (current != null && current.table() == null && current.ranking().builtAs(bundled,
+                    SemanticRanking.STATIC_BM25_WEIGHT, actionWeights, StaticPooling.DEFAULT)) {
+                return current.ranking();
+            }
+            return SemanticRanking.build(tools, bundled, null, SemanticRanking.STATIC_BM25_WEIGHT,
                     actionWeights, StaticPooling.DEFAULT).ranking();
         } catch (RuntimeException | LinkageError e) {
             return null;

@@ -59,6 +59,8 @@ final class SemanticRanking {
     private final double minScore;
     /** Reads the query's action against each tool's; moves nothing when its weights are off. */
     private final ActionStage actions;
+    /** The stage's weights, as given. */
+    private final ActionWeights actionWeights;
     /** How many of the best tools the stage reads, at least (0: the hits asked for). */
     private final int reach;
     /** With the static table and a learned order: its weights (else null), and each tool's kind for it. */
@@ -87,6 +89,7 @@ final class SemanticRanking {
             System.arraycopy(vectors[t], 0, this.vectors, t * dims, dims);
         }
         this.bm25Weight = bm25Weight;
+        this.actionWeights = actionWeights;
         this.minScore = !(embedder instanceof StaticEmbedder) ? 0
                 : pooling == null ? STATIC_MIN_SCORE : pooling.minScore();
         this.actions = actionWeights.off() ? null : actionStage(tools, embedder, actionWeights);
@@ -215,6 +218,12 @@ final class SemanticRanking {
         }
         return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null), embedded,
                 tools.length - embedded, problem);
+    }
+
+    /** Whether this ranking was built by {@link #build} with these arguments (the tools aside). */
+    boolean builtAs(TextEmbedder embedder, double bm25Weight, ActionWeights actionWeights, StaticPooling pooling) {
+        return this.embedder == embedder && this.bm25Weight == bm25Weight && this.actionWeights.equals(actionWeights)
+                && java.util.Objects.equals(this.pooling, pooling);
     }
 
     /** Whether the embedding is the static table (a query costs microseconds, not a model run). */

@@ -109,6 +109,9 @@ class SemanticRankingTest {
         assertEquals("create_entities", index.search(query).get(0).name(), "remember ~ store/memory facts");
         assertEquals("list_directory", index.search("show me what is in the folder").get(0).name());
         assertNotEquals(table.search(query), index.search(query), "the model's vectors are in the ranking now");
+        // fused with the static ranking it served by until then, as with one built beside the model's
+        assertFused(TOOLS, new ConceptEmbedder(), index, "list the orders by status, the files and the facts");
+        assertFused(TOOLS, new ConceptEmbedder(), index, query);
     }
 
     @Test
