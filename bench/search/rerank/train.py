@@ -16,7 +16,8 @@ one) are learned from. The score is linear: the nine base features, and for each
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
 quoted word; all/every/each/any; a question mark; this/that/it; which of the NV verbs below the
 request's verb is nearest, by the static table, so that a verb no training request began with is read
-by its meaning: "stop forwarding" as delete) and each kind of tool (its name's first verb among the NV
+by its meaning: "stop forwarding" as delete; each of the NW words most training requests hold that it
+holds, wherever it stands: "who", "new", "active") and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
@@ -40,8 +41,9 @@ RANK = 8        # the bilinear form's rank
 LAM_MAP = 1e-3  # L2 on its maps
 MAX_ITER = 300  # L-BFGS iterations at most
 LAM = 1e-3      # L2 on the pair weights (the base weights: LAM / 100)
-NV = 14         # verbs of tools' names
-NF = 20         # first words of requests
+NV = 24         # verbs of tools' names
+NF = 40         # first words of requests
+NW = 200        # words of requests, wherever they stand
 MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
 BASE = 9
 VERBS = __file__.rsplit('/', 1)[0] + '/../../../src/main/resources/dev/hyperterse/search/verbs.txt'
@@ -53,6 +55,11 @@ def java_digit(c):
 
 def java_letter(c):
     return ord(c) < 0x10000 and unicodedata.category(c).startswith('L')
+
+
+def words(text):
+    """A request's words, as LearnedOrder.frame reads them: runs of a-z, 0-9 and ', lower case."""
+    return re.findall(r"[a-z0-9']+", text.lower())
 
 
 def name_words(name):
@@ -116,7 +123,7 @@ class Vocabulary:
                     verbs[w[0]] += 1
         first = collections.Counter()
         for i in qids:
-            w = re.findall(r"[a-z0-9']+", data.q[i]['text'].lower())
+            w = words(data.q[i]['text'])
             if w:
                 first[w[0]] += 1
         # ties broken by the word, so that the lists do not depend on the order requests come in
@@ -124,10 +131,19 @@ class Vocabulary:
         # starts its names with (woo_products_…) says nothing of what a tool does
         self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0])) if v in data.lexicon][:NV]
         self.first = [v for v, _ in sorted(first.items(), key=lambda kv: (-kv[1], kv[0]))[:NF]]
+        # the words most training requests hold, anywhere in them ("who", "new", "active", "all")
+        held = collections.Counter()
+        for i in qids:
+            held.update(set(words(data.q[i]['text'])))
+        self.words = [v for v, _ in sorted(held.items(), key=lambda kv: (-kv[1], kv[0]))[:NW]]
+        self.word_index = {v: k for k, v in enumerate(self.words)}
 
     def frame(self, text, cosines):
-        w = re.findall(r"[a-z0-9']+", text.lower())
-        f = np.zeros(len(self.first) + 6 + len(self.verbs))
+        w = words(text)
+        f = np.zeros(len(self.first) + 6 + len(self.verbs) + len(self.words))
+        for x in set(w):
+            if x in self.word_index:
+                f[len(self.first) + 6 + len(self.verbs) + self.word_index[x]] = 1
         if cosines is not None:
             f[len(self.first) + 6 + int(np.argmax([cosines[v] for v in self.verbs]))] = 1
         f[self.first.index(w[0]) if w and w[0] in self.first else len(self.first)] = 1
@@ -327,8 +343,9 @@ def main():
             f.write('table\t' + data.table + '\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
+            f.write('words\t' + '\t'.join(vocab.words) + '\n')
             f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w.w[:BASE]) + '\n')
-            pairs = w.w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs), len(vocab.verbs) + 2)
+            pairs = w.w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs) + len(vocab.words), len(vocab.verbs) + 2)
             for row in pairs:
                 f.write('pair\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
             for key, m in (('u', w.u), ('v', w.v)):

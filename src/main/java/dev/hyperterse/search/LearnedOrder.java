@@ -22,14 +22,15 @@ import java.util.Set;
  * place, the query's mood against the tool's, the cosine of their verbs, the number the query names
  * the tool's object in) plus, for each way a query is put (its first word among the most common
  * first words of agents' requests; whether it holds a number, a quoted word, a word such as "all",
- * a question mark, a word such as "this"; which kind of tool its verb is nearest to) and each kind of
+ * a question mark, a word such as "this"; which kind of tool its verb is nearest to; which of the
+ * words agents' requests most often hold it holds, wherever: "who", "new", "active") and each kind of
  * tool (the first word its name holds, past the words half its catalog's names carry, of the verbs
  * tools' names most often start with: {@code get}, {@code list}, {@code create}, …; whether its name
  * has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
  * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another; and
  * a bilinear form of the query's and the tool's static vectors, each mapped to a few numbers and
  * their dot product taken. The weights
- * and both word lists are learned by {@code bench/search/rerank/train.py} from requests to real
+ * and the word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's twenty best tools, and shipped as
  * {@value #RESOURCE}. The first {@link #FEW} places are sorted again by that score; each place
  * keeps its score. Immutable and safe to share between threads.
@@ -46,6 +47,8 @@ final class LearnedOrder {
 
     private final List<String> verbs;
     private final Map<String, Integer> firstWords;
+    /** Words a request may hold anywhere ("who", "new", "active"), each a way it is put; by place. */
+    private final Map<String, Integer> heldWords;
     private final double[] base;
     /** Per way a query is put, per kind of tool (each verb, then any other, then a plural name). */
     private final double[][] pairs;
@@ -61,23 +64,22 @@ final class LearnedOrder {
     /** The static table the weights were learned with ({@link StaticEmbedder#model()}), or null: any. */
     private final String table;
 
-    private LearnedOrder(String table, List<String> verbs, List<String> first, double[] base, double[][] pairs,
-                         double[][] u, double[][] v) {
+    private LearnedOrder(String table, List<String> verbs, List<String> first, List<String> held, double[] base,
+                         double[][] pairs, double[][] u, double[][] v) {
         this.table = table;
         this.verbs = List.copyOf(verbs);
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < first.size(); i++) {
-            index.putIfAbsent(first.get(i), i);
-        }
-        this.firstWords = Map.copyOf(index);
-        if (index.size() != first.size() || new HashSet<>(verbs).size() != verbs.size()) {
-            throw new IllegalArgumentException("learned order: a first word or a verb listed twice");
+        this.firstWords = places(first);
+        this.heldWords = places(held);
+        if (firstWords.size() != first.size() || heldWords.size() != held.size()
+                || new HashSet<>(verbs).size() != verbs.size()) {
+            throw new IllegalArgumentException("learned order: a word or a verb listed twice");
         }
         this.base = base;
         this.pairs = pairs;
-        if (base.length != BASE || pairs.length != first.size() + 6 + verbs.size()) {
+        if (base.length != BASE || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
             throw new IllegalArgumentException("learned order: " + base.length + " base weights and " + pairs.length
-                    + " query rows for " + first.size() + " first words");
+                    + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
+                    + held.size() + " words");
         }
         for (double[] row : pairs) {
             if (row.length != verbs.size() + 2) {
@@ -91,6 +93,14 @@ final class LearnedOrder {
         }
         this.queryMap = floats(u);
         this.toolMap = floats(v);
+    }
+
+    private static Map<String, Integer> places(List<String> words) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < words.size(); i++) {
+            index.putIfAbsent(words.get(i), i);
+        }
+        return Map.copyOf(index);
     }
 
     private static float[][] floats(double[][] rows) {
@@ -164,8 +174,8 @@ final class LearnedOrder {
 
     /**
      * Reads weights written by {@code train.py}: lines {@code table\tMODEL} (the static table they were
-     * learned with; optional), {@code verbs\tW…}, {@code first\tW…}, {@code base\tX…}, one
-     * {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
+     * learned with; optional), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
+     * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank);
      * {@code #} comments.
      */
@@ -173,6 +183,7 @@ final class LearnedOrder {
         String table = null;
         List<String> verbs = null;
         List<String> first = null;
+        List<String> held = List.of();
         double[] base = null;
         List<double[]> pairs = new ArrayList<>();
         List<double[]> u = new ArrayList<>();
@@ -191,6 +202,7 @@ final class LearnedOrder {
                     case "table" -> table = String.join("\t", rest);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
+                    case "words" -> held = rest;
                     case "base" -> base = numbers(rest);
                     case "pair" -> pairs.add(numbers(rest));
                     case "u" -> u.add(numbers(rest));
@@ -204,7 +216,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, verbs, first, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
+        return new LearnedOrder(table, verbs, first, held, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
                 v.toArray(double[][]::new));
     }
 
@@ -270,12 +282,13 @@ final class LearnedOrder {
 
     /**
      * How the query is put: its first word's place among the first words (else another), five
-     * marks, then which kind of tool its verb is nearest to ({@code verbCosines}: the cosine of the
-     * query's verb with each kind's, in {@link #verbVectors}' order; null when it has no verb).
+     * marks, which kind of tool its verb is nearest to ({@code verbCosines}: the cosine of the
+     * query's verb with each kind's, in {@link #verbVectors}' order; null when it has no verb), then
+     * which of the held words it holds, wherever they stand.
      */
     double[] frame(String query, double[] verbCosines) {
         int n = firstWords.size();
-        double[] f = new double[n + 6 + verbs.size()];
+        double[] f = new double[n + 6 + verbs.size() + heldWords.size()];
         if (verbCosines != null) {
             int nearest = 0;
             for (int v = 1; v < verbCosines.length; v++) {
@@ -295,6 +308,12 @@ final class LearnedOrder {
             } else if (word.length() > 0) {
                 words.add(word.toString());
                 word.setLength(0);
+            }
+        }
+        for (String w : words) {
+            Integer held = heldWords.get(w);
+            if (held != null) {
+                f[n + 6 + verbs.size() + held] = 1;
             }
         }
         Integer first = words.isEmpty() ? null : firstWords.get(words.get(0));

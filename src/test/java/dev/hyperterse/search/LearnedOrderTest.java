@@ -111,11 +111,14 @@ class LearnedOrderTest {
     @Test
     void theShippedWeightsRead() {
         LearnedOrder order = LearnedOrder.bundled();
-        double[] which = order.frame("which pages?", null);
-        double[] unknown = order.frame("zzzz pages?", null);
-        // the first word's row and the question mark's; "which" is among the commonest first words,
-        // "zzzz" falls in the row of any other
-        assertEquals(2.0, java.util.Arrays.stream(which).sum(), 1e-12);
+        double[] which = order.frame("which zzzz?", null);
+        double[] unknown = order.frame("zzzz qqqq?", null);
+        // the first word's row, the question mark's and that of "which" held anywhere (among the
+        // words requests most often hold); "which" is among the commonest first words, "zzzz" falls
+        // in the row of any other and is no held word
+        assertEquals(3.0, java.util.Arrays.stream(which).sum(), 1e-12);
+        assertEquals(1.0, java.util.Arrays.stream(unknown).sum() - java.util.Arrays.stream(
+                order.frame("zzzz qqqq", null)).sum(), 1e-12);
         assertFalse(java.util.Arrays.equals(which, unknown));
         assertEquals(order.frame("qqqq pages?", null).length, unknown.length);
         assertArrayEquals(unknown, order.frame("qqqq pages?", null));
@@ -131,6 +134,23 @@ class LearnedOrderTest {
         assertArrayEquals(new double[] {0, 0, 1, 0, 0, 0, 0, 0, 1, 0},
                 order.frame("fetch the page", new double[] {0.9, 0.7}));
         assertArrayEquals(new double[] {0, 0, 1, 0, 0, 0, 0, 0, 0, 0}, order.frame("", null));
+    }
+
+    @Test
+    void aRequestIsReadByTheWordsItHoldsWherever() throws IOException {
+        String text = weights(List.of("get"), List.of("which")) + "words\tnew\twho\n"
+                + ("pair" + "\t0".repeat(3) + "\n").repeat(2);
+        LearnedOrder order = LearnedOrder.read(reader(text));
+        // rows: which, another, digit, quote, all/every/each/any, ?, this/that/it, verb≈get, new, who
+        assertArrayEquals(new double[] {0, 1, 0, 0, 0, 0, 0, 0, 1, 1}, order.frame("So who made the NEW one, who?!",
+                null));
+        assertArrayEquals(new double[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, order.frame("which renewal", null));
+        // a row per held word too, and each listed once
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                weights(List.of("get"), List.of("which")) + "words\tnew\n")));
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                weights(List.of("get"), List.of("which")) + "words\tnew\tnew\n"
+                        + ("pair" + "\t0".repeat(3) + "\n").repeat(2))));
     }
 
     @Test
