@@ -371,10 +371,10 @@ public final class SearchQuality {
     }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
-    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12");
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13");
     /** How each set is named in its heading, by its place in {@link #FRESH_SETS}: the unseen set is the first. */
     private static final List<String> ORDINALS = List.of("second", "third", "fourth", "fifth", "sixth", "seventh",
-            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth");
+            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {

@@ -305,6 +305,45 @@
 //   a calendar, Outlook calendar's domain), terraform-mcp-server 0.13.0 (10, the Terraform registry),
 //   youtube-data-mcp-server 1.0.16 (9), @niyogi/render-mcp 1.0.1 (8, app hosting, with the argument start),
 //   hotelzero 1.15.2 (7), mcp-redis 1.2.5 (6), @elastic/mcp-server-elasticsearch 0.3.1 (4))
+// The thirteenth fresh set, fresh13 (bench/search/catalogs/fresh13/: intents and examples written and
+// committed before any ranking ran on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh13 (cd bench/out/npm-fresh13/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   ashby: ashby-mcp@1.7.3    qase: @qase/mcp-server@2.7.0    google-cloud-storage: @google-cloud/storage-mcp@0.6.0
+//   checkpoint: @chkp/quantum-management-mcp@1.4.10    runpod: @runpod/mcp-server@4.0.0
+//   cd bench/out/npm-fresh13/ashby && npm init -y >/dev/null && npm install --ignore-scripts ashby-mcp@1.7.3
+//   cd bench/out/npm-fresh13/qase && npm init -y >/dev/null && npm install --ignore-scripts @qase/mcp-server@2.7.0
+//   cd bench/out/npm-fresh13/google-cloud-storage && npm init -y >/dev/null && npm install --ignore-scripts @google-cloud/storage-mcp@0.6.0
+//   cd bench/out/npm-fresh13/checkpoint && npm init -y >/dev/null && npm install --ignore-scripts @chkp/quantum-management-mcp@1.4.10
+//   cd bench/out/npm-fresh13/runpod && npm init -y >/dev/null && npm install --ignore-scripts @runpod/mcp-server@4.0.0
+//   ASHBY_API_KEY=unused node extract.mjs ashby.json NOTE -- node node_modules/ashby-mcp/dist/index.js
+//     (an applicant tracking system: jobs, candidates, applications, interview stages, feedback; 24 tools; it
+//     warns that the key looks too short and lists its tools anyway; with ASHBY_API_KEY unset it throws at start
+//     and does not answer)
+//   QASE_API_TOKEN=unused node extract.mjs qase.json NOTE -- node node_modules/@qase/mcp-server/build/index.js
+//     (test management: cases, suites, runs, results, defects; its default list, 17 "core" tools of 41: the other
+//     24, mostly deletes, are hidden until its qase_discover_tools activates them, and no switch lists them all;
+//     the same 17 with QASE_API_TOKEN unset)
+//   node extract.mjs google-cloud-storage.json NOTE -- node node_modules/@google-cloud/storage-mcp/dist/bundle.js \
+//     --enable-destructive-tools
+//     (its documented switch: the default, safe mode, lists 15 tools; with destructive tools 21 (deletes, moves,
+//     label and metadata updates, overwriting writes in place of the *_safe ones); object storage; it takes no
+//     key at start)
+//   MANAGEMENT_HOST=127.0.0.1 API_KEY=unused node extract.mjs checkpoint.json NOTE -- \
+//     node node_modules/@chkp/quantum-management-mcp/dist/index.js
+//     (firewall policy management: access and NAT rulebases, gateways and clusters, network and service objects,
+//     VPN communities, packet simulation; 54 tools, the same with its variables unset; 265 of its 425 inputs
+//     have no description)
+//   RUNPOD_API_KEY=unused node extract.mjs runpod.json NOTE -- node node_modules/@runpod/mcp-server/dist/stdio.mjs
+//     (a GPU cloud: pods, serverless endpoints and jobs, templates, network volumes, clusters, registries,
+//     billing; 68 tools; it exits with RUNPOD_API_KEY unset; 14 create/update tools take one `body` input
+//     with no description, their tool descriptions say what goes in it)
+//   (each version above was the newest on npm. Tried and left out: anilist-mcp 1.4.0 does not install (its
+//   @yuna0x0/anilist-node is not on npm); @great-detail/support-mcp 0.6.0 does not install (a prerelease
+//   dependency version missing from npm); telnyx-mcp 7.17.0 does not install (a dependency comes from a git
+//   host); npm search answers 404 here, so candidates came from the local package list; listed offline but
+//   left out: @line/line-bot-mcp-server 0.5.0 (12 tools), access-calibre 1.3.3 (11), @infisical/mcp 0.0.24
+//   (10), motionmcp 2.9.0 (10, also a task manager); installed and not run: @cyanheads/pubmed-mcp-server 2.7.4
+//   and @us-legal-tools/courtlistener-sdk 1.5.2 (they ask for Node.js 24 and 22, here 20))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
