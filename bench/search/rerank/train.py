@@ -17,7 +17,7 @@ one) are learned from. The score is linear: the nine base features, and for each
 quoted word; all/every/each/any; a question mark; this/that/it; which of the NV verbs below the
 request's verb is nearest, by the static table, so that a verb no training request began with is read
 by its meaning: "stop forwarding" as delete; each of the NW words most training requests hold that it
-holds, wherever it stands: "who", "new", "active") and each kind of tool (its name's first verb among the NV
+holds, wherever it stands: "who", "new", "running") and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
@@ -131,7 +131,7 @@ class Vocabulary:
         # starts its names with (woo_products_…) says nothing of what a tool does
         self.verbs = [v for v, _ in sorted(verbs.items(), key=lambda kv: (-kv[1], kv[0])) if v in data.lexicon][:NV]
         self.first = [v for v, _ in sorted(first.items(), key=lambda kv: (-kv[1], kv[0]))[:NF]]
-        # the words most training requests hold, anywhere in them ("who", "new", "active", "all")
+        # the words most training requests hold, anywhere in them ("who", "new", "running", "still")
         held = collections.Counter()
         for i in qids:
             held.update(set(words(data.q[i]['text'])))
@@ -335,15 +335,17 @@ def main():
                     '# bench/search/rerank/train.py from the requests of these sets: '
                     + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
                     '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
+                    '# words: words a request may hold anywhere;\n'
                     '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
                     '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
-                    '# this/that/it, its verb nearest each kind\'s verb), the weight per kind of tool (each\n'
+                    '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
                     '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
             f.write('table\t' + data.table + '\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
-            f.write('words\t' + '\t'.join(vocab.words) + '\n')
+            if vocab.words:
+                f.write('words\t' + '\t'.join(vocab.words) + '\n')
             f.write('base\t' + '\t'.join(f'{v:.6g}' for v in w.w[:BASE]) + '\n')
             pairs = w.w[BASE:].reshape(len(vocab.first) + 6 + len(vocab.verbs) + len(vocab.words), len(vocab.verbs) + 2)
             for row in pairs:

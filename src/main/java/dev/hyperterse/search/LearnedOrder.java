@@ -23,7 +23,7 @@ import java.util.Set;
  * the tool's object in) plus, for each way a query is put (its first word among the most common
  * first words of agents' requests; whether it holds a number, a quoted word, a word such as "all",
  * a question mark, a word such as "this"; which kind of tool its verb is nearest to; which of the
- * words agents' requests most often hold it holds, wherever: "who", "new", "active") and each kind of
+ * words agents' requests most often hold it holds, wherever: "who", "new", "running") and each kind of
  * tool (the first word its name holds, past the words half its catalog's names carry, of the verbs
  * tools' names most often start with: {@code get}, {@code list}, {@code create}, …; whether its name
  * has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
@@ -47,7 +47,7 @@ final class LearnedOrder {
 
     private final List<String> verbs;
     private final Map<String, Integer> firstWords;
-    /** Words a request may hold anywhere ("who", "new", "active"), each a way it is put; by place. */
+    /** Words a request may hold anywhere ("who", "new", "running"), each a way it is put; by place. */
     private final Map<String, Integer> heldWords;
     private final double[] base;
     /** Per way a query is put, per kind of tool (each verb, then any other, then a plural name). */
@@ -73,6 +73,13 @@ final class LearnedOrder {
         if (firstWords.size() != first.size() || heldWords.size() != held.size()
                 || new HashSet<>(verbs).size() != verbs.size()) {
             throw new IllegalArgumentException("learned order: a word or a verb listed twice");
+        }
+        // a word frame() can never read (empty, upper case, a space or a hyphen in it) would be a dead row
+        for (String w : java.util.stream.Stream.concat(first.stream(), held.stream()).toList()) {
+            if (!w.matches("[a-z0-9']+")) {
+                throw new IllegalArgumentException("learned order: \"" + w + "\" is no word a request is read as"
+                        + " (runs of a-z, 0-9 and ')");
+            }
         }
         this.base = base;
         this.pairs = pairs;
