@@ -20,5 +20,8 @@ if [ "${1:-}" = "--write" ]; then
   python3 bench/search/rerank/train.py bench/out/rerank.tsv bench/search/catalogs \
     --write src/main/resources/dev/hyperterse/search/learned-order.tsv
 else
-  python3 bench/search/rerank/train.py bench/out/rerank.tsv bench/search/catalogs --loso
+  # a fold per process (LOSO_JOBS, default the cores), each with one BLAS thread; a fold holds its
+  # requests' features densely, about 3 GB with the held words (LOSO_JOBS=1 where memory is short)
+  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 bench/search/rerank/train.py bench/out/rerank.tsv \
+    bench/search/catalogs --loso
 fi

@@ -3,6 +3,7 @@
 
     bench/search/rerank/run.sh            (dumps the features with the jar, then runs this)
     train.py DUMP CATALOG_DIR --loso      leave-one-set-out: learns on all sets but one, ranks that one
+                                          (each set in turn; LOSO_JOBS folds at a time, default the cores)
     train.py DUMP CATALOG_DIR --write F   learns on every set given, writes the weights to F
 
 DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, a line with its static
@@ -28,6 +29,8 @@ same weights on the same machine.
 """
 import collections
 import json
+import multiprocessing
+import os
 import re
 import sys
 import unicodedata
@@ -305,6 +308,21 @@ def line(label, base, learned):
     return f"| {label} | {base['n']} | {cells(base)} | {cells(learned)} |"
 
 
+FOLDS = None  # (data, intents) for fold(), set before the folds are forked
+
+
+def fold(held):
+    """Learns on every set but `held` and scores `held`: by the hand weights, then by the learned order."""
+    data, intents = FOLDS
+    train = [i for i in intents if data.q[i]['set'] != held]
+    test = [i for i in intents if data.q[i]['set'] == held]
+    vocab = Vocabulary(data, train)
+    w = fit(data, vocab, train)
+    b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
+    lrn = score_set(data, test, lambda i: w.scores(data, vocab, i))
+    return b, lrn
+
+
 def main():
     dump, catalog_dir = sys.argv[1], sys.argv[2]
     data = Data(dump, catalog_dir)
@@ -315,13 +333,17 @@ def main():
               ' learned: top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |')
         print('|---|---|---|---|---|---|---|---|---|---|---|---|')
         total = [collections.Counter(), collections.Counter()]
-        for held in sets:
-            train = [i for i in intents if data.q[i]['set'] != held]
-            test = [i for i in intents if data.q[i]['set'] == held]
-            vocab = Vocabulary(data, train)
-            w = fit(data, vocab, train)
-            b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
-            lrn = score_set(data, test, lambda i: w.scores(data, vocab, i))
+        global FOLDS
+        FOLDS = (data, intents)
+        # the folds are independent: one process each, as many at a time as LOSO_JOBS says (default:
+        # the machine's cores), forked so that they share the parsed dump
+        jobs = max(1, int(os.environ.get('LOSO_JOBS', os.cpu_count() or 1)))
+        if jobs > 1:
+            with multiprocessing.get_context('fork').Pool(min(jobs, len(sets))) as pool:
+                results = pool.map(fold, sets)
+        else:
+            results = [fold(held) for held in sets]
+        for held, (b, lrn) in zip(sets, results):
             total[0].update(b)
             total[1].update(lrn)
             print(line(held, b, lrn))
