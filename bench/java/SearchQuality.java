@@ -287,6 +287,16 @@ public final class SearchQuality {
              var queries = Files.newBufferedWriter(Path.of(out + ".q"));
              var verbCosines = Files.newBufferedWriter(Path.of(out + ".verbs"))) {
             Files.writeString(Path.of(out + ".table"), StaticEmbedder.bundled().model() + "\n");
+            // DUMP_MODEL: the model whose cosine each row adds (the semantic ranking's order learns from it)
+            Path modelFile = Path.of(out + ".model");
+            if (System.getenv("DUMP_MODEL") != null) {
+                if (EMBEDDER == null) {
+                    throw new IllegalStateException("DUMP_MODEL needs the model on the class path (bench/search/semantic-pom.xml)");
+                }
+                Files.writeString(modelFile, EMBEDDER.model() + "\n");
+            } else {
+                Files.deleteIfExists(modelFile);
+            }
             // the words tools' names start with (once words half a catalog's names carry are left out), in
             // any catalog's names: every list of verbs train.py may choose is among them
             Map<String, Integer> starts = new java.util.TreeMap<>();
@@ -310,8 +320,14 @@ public final class SearchQuality {
                     for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                         String name = file.getFileName().toString().replace(".json", "");
                         List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                        SearchIndex index = new SearchIndex(tools, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+                        // DUMP_MODEL: a semantic index, whose rows add the model's cosine to the static features
+                        boolean model = System.getenv("DUMP_MODEL") != null;
+                        SearchIndex index = new SearchIndex(tools, DEPTH,
+                                model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, RankFusion.DEFAULT);
                         index.embedToolsStatically();
+                        if (model) {
+                            index.embedTools(EMBEDDER, vectorCache);
+                        }
                         for (Intent i : intents) {
                             if (!i.catalog().equals(name)) {
                                 continue;

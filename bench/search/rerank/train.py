@@ -11,7 +11,9 @@ vector (an empty tool name, nine empty fields), then the twenty tools the static
 (before any reordering), each with the nine base features LearnedOrder.features reads and its static
 vector; DUMP.q each request's set, catalog, right tools and text; DUMP.verbs its verb's cosine with
 every word a catalog's names start with; DUMP.table the static table's name (written into the weights:
-the server uses them only with that table). Only the requests of the
+the server uses them only with that table). With DUMP_MODEL (the semantic ranking's order), each tool's
+line has a tenth base feature, its cosine with the request by the model DUMP.model names (written into
+the weights too). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from. The score is linear: the nine base features, and for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
@@ -48,7 +50,7 @@ NV = 24         # verbs of tools' names
 NF = 40         # first words of requests
 NW = 200        # words of requests, wherever they stand
 MIN_SCORE = 0.16  # the static ranking's floor: places under it are no hits
-BASE = 9
+BASE = None  # the base features per tool, read from the dump
 VERBS = __file__.rsplit('/', 1)[0] + '/../../../src/main/resources/dev/hyperterse/search/verbs.txt'
 
 
@@ -74,9 +76,16 @@ class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
+        # the model whose cosine is the tenth base feature (DUMP_MODEL), else None
+        self.model = (open(dump + '.model', encoding='utf-8').read().strip()
+                      if os.path.exists(dump + '.model') else None)
         self.qvec, self.tvec = {}, collections.defaultdict(list)
+        global BASE
         for line in open(dump, encoding='utf-8'):
             p = line.rstrip('\n').split('\t')
+            if p[1] == '' and BASE is None:
+                # as many base features as the query's line has empty fields (nine; ten with the model's cosine)
+                BASE = next(k for k, x in enumerate(p[2:]) if x != '')
             vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
             if p[1] == '':
                 assert int(p[0]) not in self.qvec, f'two query lines for request {p[0]}'
@@ -353,17 +362,22 @@ def main():
         vocab = Vocabulary(data, intents)
         w = fit(data, vocab, intents)
         with open(out, 'w', encoding='utf-8') as f:
-            f.write('# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n'
+            f.write(('# The semantic ranking\'s learned order (the static ranking\'s best tools, the model\'s cosine\n'
+                     '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if BASE > 9 else
+                     '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
                     '# bench/search/rerank/train.py from the requests of these sets: '
                     + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
                     '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
-                    '# base: the nine base features\' weights; pair: per way a request is put (each first\n'
+                    '# base: the nine base features\' weights (ten: the model\'s cosine last); pair: per way a request is put (each first\n'
                     '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
                     '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
             f.write('table\t' + data.table + '\n')
+            if BASE > 9:
+                assert data.model, f'{dump}.model names no model for the tenth base feature'
+                f.write('model\t' + data.model + '\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
             if vocab.words:

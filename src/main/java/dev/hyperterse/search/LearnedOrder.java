@@ -33,14 +33,18 @@ import java.util.Set;
  * and the word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's twenty best tools, and shipped as
  * {@value #RESOURCE}. The first {@link #FEW} places are sorted again by that score; each place
- * keeps its score. Immutable and safe to share between threads.
+ * keeps its score. The {@code semantic} ranking's weights ({@value #SEMANTIC_RESOURCE}) read one
+ * base feature more: the cosine of the query's and the tool's vectors by the model they name
+ * ({@link #model()}). Immutable and safe to share between threads.
  */
 final class LearnedOrder {
 
     static final String RESOURCE = "learned-order.tsv";
+    /** The weights of the order the {@code semantic} ranking puts the static ranking's best tools in. */
+    static final String SEMANTIC_RESOURCE = "learned-order-semantic.tsv";
     /** How many of the ranking's best tools are put in order again. */
     static final int FEW = 20;
-    /** The features each tool has from the ranking and the action stage. */
+    /** The features each tool has from the ranking and the action stage (one more with a model's cosine). */
     static final int BASE = 9;
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
@@ -63,10 +67,13 @@ final class LearnedOrder {
 
     /** The static table the weights were learned with ({@link StaticEmbedder#model()}), or null: any. */
     private final String table;
+    /** The model whose cosine is the last base feature ({@link TextEmbedder#model()}), or null: none. */
+    private final String model;
 
-    private LearnedOrder(String table, List<String> verbs, List<String> first, List<String> held, double[] base,
+    private LearnedOrder(String table, String model, List<String> verbs, List<String> first, List<String> held, double[] base,
                          double[][] pairs, double[][] u, double[][] v) {
         this.table = table;
+        this.model = model;
         this.verbs = List.copyOf(verbs);
         this.firstWords = places(first);
         this.heldWords = places(held);
@@ -83,8 +90,9 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        if (base.length != BASE || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
-            throw new IllegalArgumentException("learned order: " + base.length + " base weights and " + pairs.length
+        if (base.length != BASE + (model == null ? 0 : 1) || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
+            throw new IllegalArgumentException("learned order: " + base.length + " base weights"
+                    + (model == null ? "" : " (with a model's cosine)") + " and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
         }
@@ -129,6 +137,14 @@ final class LearnedOrder {
         return (table == null || table.equals(model)) && (queryMap.length == 0 || queryMap.length == dims);
     }
 
+    /**
+     * The model whose cosine of the query's and a tool's vectors these weights read as their last base
+     * feature, or null when they read none (the {@code static} ranking's).
+     */
+    String model() {
+        return model;
+    }
+
     /** Whether the weights hold a bilinear form. */
     boolean mapsVectors() {
         return queryMap.length > 0;
@@ -159,19 +175,23 @@ final class LearnedOrder {
         return out;
     }
 
-    private static final class Holder {
-        static final LearnedOrder BUNDLED = load();
-
-        private static LearnedOrder load() {
-            try (InputStream in = LearnedOrder.class.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    throw new IllegalStateException(RESOURCE + " is missing from the jar");
-                }
-                return read(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
-            } catch (IOException e) {
-                throw new UncheckedIOException(RESOURCE + ": " + e.getMessage(), e);
+    private static LearnedOrder load(String resource) {
+        try (InputStream in = LearnedOrder.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException(resource + " is missing from the jar");
             }
+            return read(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(resource + ": " + e.getMessage(), e);
         }
+    }
+
+    private static final class Holder {
+        static final LearnedOrder BUNDLED = load(RESOURCE);
+    }
+
+    private static final class SemanticHolder {
+        static final LearnedOrder BUNDLED = load(SEMANTIC_RESOURCE);
     }
 
     /** The weights shipped in the jar; throws when they cannot be read. */
@@ -179,15 +199,22 @@ final class LearnedOrder {
         return Holder.BUNDLED;
     }
 
+    /** The {@code semantic} ranking's weights shipped in the jar (read on first use); throws when they cannot be read. */
+    static LearnedOrder bundledSemantic() {
+        return SemanticHolder.BUNDLED;
+    }
+
     /**
-     * Reads weights written by {@code train.py}: lines {@code table\tMODEL} (the static table they were
-     * learned with; optional), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
+     * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
+     * learned with; optional), {@code model\tNAME} (the model whose cosine is the last base feature;
+     * optional), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank);
      * {@code #} comments.
      */
     static LearnedOrder read(BufferedReader reader) throws IOException {
         String table = null;
+        String model = null;
         List<String> verbs = null;
         List<String> first = null;
         List<String> held = List.of();
@@ -207,6 +234,7 @@ final class LearnedOrder {
             try {
                 switch (f[0]) {
                     case "table" -> table = String.join("\t", rest);
+                    case "model" -> model = String.join("\t", rest);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
                     case "words" -> held = rest;
@@ -223,7 +251,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, verbs, first, held, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
+        return new LearnedOrder(table, model, verbs, first, held, base, pairs.toArray(double[][]::new), u.toArray(double[][]::new),
                 v.toArray(double[][]::new));
     }
 
@@ -346,7 +374,8 @@ final class LearnedOrder {
     /**
      * The learned score of a tool of kind {@code kind} with the base features {@code x} under a query
      * put as {@code frame}, the query's and the tool's mapped vectors {@code query} and {@code tool}
-     * (null when the weights have no bilinear form).
+     * (null when the weights have no bilinear form); {@code x} ends with the model's cosine when the
+     * weights read one ({@link #model()}).
      */
     double score(double[] x, double[] frame, int kind, float[] query, float[] tool) {
         double s = 0;
@@ -355,7 +384,7 @@ final class LearnedOrder {
                 s += query[r] * tool[r];
             }
         }
-        for (int i = 0; i < BASE; i++) {
+        for (int i = 0; i < base.length; i++) {
             s += base[i] * x[i];
         }
         int verb = kind >> 1;

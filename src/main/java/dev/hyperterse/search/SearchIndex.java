@@ -193,7 +193,7 @@ public final class SearchIndex {
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
                 ? staticBeside(tools, actionWeights, meaning) : null;
-        this.meaning = new Meaning(built.ranking(), table);
+        this.meaning = new Meaning(built.ranking(), table, table == null ? null : table.orderWith(embedder, null));
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
     }
 
@@ -219,12 +219,18 @@ public final class SearchIndex {
 
     /**
      * A ranking by meaning and, for {@code semantic} with a model, the static table's ranking of the
-     * same tools it is fused with (null: the ranking alone).
+     * same tools (null: the ranking alone) and the learned order that puts the table's best tools in
+     * order with the model's cosine read too (null: the two rankings are fused instead).
      */
-    private record Meaning(SemanticRanking ranking, SemanticRanking table) {
+    private record Meaning(SemanticRanking ranking, SemanticRanking table, SemanticRanking.Order order) {
 
         List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
                                HybridRanking hybrid) {
+            if (order != null) {
+                // the table's hits, its best twenty put in order with the model's cosine read too
+                ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits));
+                return table.search(query, visible, maxHits, bm25, order, ranking.cosines(query));
+            }
             int depth = table == null ? maxHits : Math.max(maxHits, EmbeddingFusion.DEPTH);
             ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, depth));
             List<SearchHit> hits = ranking.search(query, visible, depth, bm25);
@@ -245,8 +251,10 @@ public final class SearchIndex {
         if (ready == null || hybrid == null || SearchText.normalize(query).isEmpty()) {
             return "";
         }
-        return ready.ranking().learnedFeatures(query, hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH,
-                LearnedOrder.FEW)));
+        ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, LearnedOrder.FEW));
+        // beside a model: the table's features and the model's cosine, as the semantic ranking's order reads them
+        return ready.table() == null ? ready.ranking().learnedFeatures(query, bm25, null)
+                : ready.table().learnedFeatures(query, bm25, ready.ranking().cosines(query));
     }
 
     /**

@@ -63,13 +63,8 @@ final class SemanticRanking {
     private final ActionWeights actionWeights;
     /** How many of the best tools the stage reads, at least (0: the hits asked for). */
     private final int reach;
-    /** With the static table and a learned order: its weights (else null), and each tool's kind for it. */
-    private final LearnedOrder learned;
-    private final int[] kinds;
-    /** The learned order's kinds of tool as verbs, each a unit vector as a tool's verb is read. */
-    private final float[][] verbVectors;
-    /** Each tool's vector mapped by the learned order's bilinear form (null: it has none for these vectors). */
-    private final float[][] toolMaps;
+    /** With the static table and a learned order: its weights over these tools (else null). */
+    private final Order learned;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -97,17 +92,8 @@ final class SemanticRanking {
         // weights learned with another table (a table of a bench's, say) would weigh readings they never
         // saw: the hand weights order the twenty then
         LearnedOrder order = actionWeights.learned() && readsLikeTheLearnedOrder() ? learnedOrder() : null;
-        this.learned = order != null && order.learnedWith(embedder.model(), dims) ? order : null;
-        this.kinds = learned == null ? null : learned.kinds(tools);
-        this.verbVectors = learned == null ? null : learned.verbVectors(actions);
-        if (learned != null && learned.mapsVectors()) {
-            this.toolMaps = new float[tools.length][];
-            for (int t = 0; t < tools.length; t++) {
-                toolMaps[t] = learned.mapTool(this.vectors, t * dims);
-            }
-        } else {
-            this.toolMaps = null;
-        }
+        this.learned = order != null && order.model() == null && order.learnedWith(embedder.model(), dims)
+                ? new Order(order) : null;
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -132,6 +118,60 @@ final class SemanticRanking {
             return LearnedOrder.bundled();
         } catch (RuntimeException | LinkageError e) {
             return null;
+        }
+    }
+
+    /**
+     * For the {@code semantic} ranking: the order this static ranking's best tools are put in with the
+     * cosine of {@code model}'s vectors read too, by {@code weights} (the jar's
+     * {@link LearnedOrder#bundledSemantic()} when null); null when this ranking has no learned order
+     * (the hand weights order it, or no action stage) or the weights cannot be read or were learned
+     * with another static table or model. Computed once per version of the project, with the model's
+     * tool vectors.
+     */
+    Order orderWith(TextEmbedder model, LearnedOrder weights) {
+        if (learned == null) {
+            return null;
+        }
+        LearnedOrder order = weights;
+        if (order == null) {
+            try {
+                order = LearnedOrder.bundledSemantic();
+            } catch (RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
+        return model.model().equals(order.model()) && order.learnedWith(embedder.model(), dims) ? new Order(order)
+                : null;
+    }
+
+    /**
+     * A learned order's weights over these tools: each tool's kind, the kinds' verbs as unit vectors
+     * (as a tool's verb is read) and each tool's vector mapped by the bilinear form (null: none).
+     */
+    final class Order {
+        private final LearnedOrder weights;
+        private final int[] kinds;
+        private final float[][] verbVectors;
+        private final float[][] toolMaps;
+
+        private Order(LearnedOrder weights) {
+            this.weights = weights;
+            this.kinds = weights.kinds(tools);
+            this.verbVectors = weights.verbVectors(actions);
+            if (weights.mapsVectors()) {
+                this.toolMaps = new float[tools.length][];
+                for (int t = 0; t < tools.length; t++) {
+                    toolMaps[t] = weights.mapTool(vectors, t * dims);
+                }
+            } else {
+                this.toolMaps = null;
+            }
+        }
+
+        /** Whether the weights read a model's cosine. */
+        boolean readsModel() {
+            return weights.model() != null;
         }
     }
 
@@ -283,23 +323,42 @@ final class SemanticRanking {
      * ids are positions in the tools), possibly empty.
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25) {
-        return search(query, visible, maxHits, bm25, null);
+        return search(query, visible, maxHits, bm25, null, learned, null);
+    }
+
+    /**
+     * Like {@link #search(String, Predicate, int, ScoreDoc[])}, the best tools put in order by
+     * {@code order} (from {@link #orderWith}), which reads {@code modelCosine}: a tool's (by its place
+     * among the tools) cosine with the query by the model's vectors.
+     */
+    List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25, Order order,
+                           java.util.function.IntToDoubleFunction modelCosine) {
+        return search(query, visible, maxHits, bm25, null, order, modelCosine);
     }
 
     /**
      * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
-     * line with an empty name, nine empty fields and the query's vector, then, best first as the
-     * ranking finds them, a line per tool: its name, its base features ({@link LearnedOrder#features})
-     * and its vector (whether or not weights could be read: they are learned from these); empty when
+     * line with an empty name, nine empty fields (ten with {@code modelCosine}) and the query's vector,
+     * then, best first as the ranking finds them, a line per tool: its name, its base features
+     * ({@link LearnedOrder#features}, then its {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
      * this ranking is no static one with an action stage.
      */
-    String learnedFeatures(String query, ScoreDoc[] bm25) {
+    String learnedFeatures(String query, ScoreDoc[] bm25, java.util.function.IntToDoubleFunction modelCosine) {
         if (!readsLikeTheLearnedOrder()) {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        search(query, null, LearnedOrder.FEW, bm25, out);
+        search(query, null, LearnedOrder.FEW, bm25, out, null, modelCosine);
         return out.toString();
+    }
+
+    /**
+     * The cosine of the query's vector with a tool's (by its place among the tools), the query
+     * embedded once, here (a model run: on a worker thread).
+     */
+    java.util.function.IntToDoubleFunction cosines(String query) {
+        float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
+        return t -> dot(q, vectors, t * dims, dims);
     }
 
     /**
@@ -330,7 +389,8 @@ final class SemanticRanking {
     }
 
     private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
-                                   StringBuilder features) {
+                                   StringBuilder features, Order order,
+                                   java.util.function.IntToDoubleFunction modelCosine) {
         float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
         float[] lexical = new float[tools.length];
         float best = 0;
@@ -345,7 +405,7 @@ final class SemanticRanking {
         // as far as the stage reads, so that a tool it lifts from below them can enter them
         // with a learned order, always as far as it reads: the first hits are the same for any limit,
         // and the same as the order was learned on
-        int depth = learned != null || features != null ? Math.max(maxHits, Math.max(reach, LearnedOrder.FEW))
+        int depth = order != null || features != null ? Math.max(maxHits, Math.max(reach, LearnedOrder.FEW))
                 : action == null ? maxHits : Math.max(maxHits, reach);
         int[] top = new int[Math.min(depth, tools.length)];
         double[] topScore = new double[top.length];
@@ -379,9 +439,9 @@ final class SemanticRanking {
             topScore[at] = score;
         }
         if (features != null) {
-            learnedFeatures(action, q, lexical, best, top, topScore, count, features);
-        } else if (learned != null) {
-            learnedOrder(query, action, q, lexical, best, top, topScore, count);
+            learnedFeatures(action, q, lexical, best, top, topScore, count, features, modelCosine);
+        } else if (order != null) {
+            learnedOrder(order, modelCosine, query, action, q, lexical, best, top, topScore, count);
         } else if (action != null) {
             actions.reorder(action, top, topScore, count);
         }
@@ -405,13 +465,14 @@ final class SemanticRanking {
      * features and its vector.
      */
     private void learnedFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                 double[] topScore, int count, StringBuilder out) {
+                                 double[] topScore, int count, StringBuilder out,
+                                 java.util.function.IntToDoubleFunction modelCosine) {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
-        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1));
+        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + (modelCosine == null ? 0 : 1)));
         appendVector(out, q, 0);
         for (int i = 0; i < Math.min(count, LearnedOrder.FEW); i++) {
             out.append(tools[top[i]].name());
-            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i)) {
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine)) {
                 out.append('\t').append((float) v);
             }
             appendVector(out, vectors, top[i] * dims);
@@ -425,32 +486,43 @@ final class SemanticRanking {
         out.append('\n');
     }
 
+    /** The base features of the tool at {@code place}, then its cosine by the model when {@code modelCosine} is given. */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                  double[] topScore, int place) {
+                                  double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine) {
         int t = top[place];
-        return LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
+        double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
+        if (modelCosine == null) {
+            return x;
+        }
+        double[] withModel = java.util.Arrays.copyOf(x, x.length + 1);
+        withModel[x.length] = modelCosine.applyAsDouble(t);
+        return withModel;
     }
 
     /**
-     * Sorts the first {@link LearnedOrder#FEW} places again by the learned score, stable (ties keep
-     * the ranking's order); every place keeps its score.
+     * Sorts the first {@link LearnedOrder#FEW} places again by {@code order}'s score, stable (ties keep
+     * the ranking's order); every place keeps its score. {@code modelCosine} is read when the order
+     * reads a model's cosine (else null).
      */
-    private void learnedOrder(String query, ActionStage.Query action, float[] q, float[] lexical, float best,
-                              int[] top, double[] topScore, int count) {
+    private void learnedOrder(Order order, java.util.function.IntToDoubleFunction modelCosine, String query,
+                              ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
+                              double[] topScore, int count) {
         int n = Math.min(count, LearnedOrder.FEW);
         if (n < 2) {
             return;
         }
-        double[] frame = learned.frame(query, action == null || action.verb() == null ? null
-                : cosines(action.verb(), verbVectors));
-        float[] queryMap = toolMaps == null ? null : learned.mapQuery(q);
+        LearnedOrder weights = order.weights;
+        double[] frame = weights.frame(query, action == null || action.verb() == null ? null
+                : cosines(action.verb(), order.verbVectors));
+        float[] queryMap = order.toolMaps == null ? null : weights.mapQuery(q);
+        java.util.function.IntToDoubleFunction cosine = order.readsModel() ? modelCosine : null;
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
-            learnedScore[i] = learned.score(baseFeatures(action, q, lexical, best, top, topScore, i), frame,
-                    kinds[top[i]], queryMap, toolMaps == null ? null : toolMaps[top[i]]);
+            learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine), frame,
+                    order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);
         System.arraycopy(moved, 0, top, 0, n);

@@ -221,6 +221,34 @@ class LearnedOrderTest {
     }
 
     @Test
+    void aModelsWeightsReadItsCosineAsTheLastBaseFeature() throws IOException {
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        LearnedOrder order = LearnedOrder.read(reader(
+                "model\tconcepts\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows));
+        assertEquals("concepts", order.model());
+        double[] frame = order.frame("which one", null);
+        assertEquals(0.5 + 2 * 0.25, order.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.25}, frame, 0, null, null),
+                1e-12);
+        assertEquals(null, LearnedOrder.read(reader(weights(List.of("get"), List.of("which")))).model());
+        // a model line with nine base weights, or ten without one, is refused
+        IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
+        assertTrue(nine.getMessage().contains("9 base weights (with a model's cosine)"), nine.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
+    }
+
+    @Test
+    void theShippedSemanticWeightsReadTheBundledModelsCosine() {
+        LearnedOrder order = LearnedOrder.bundledSemantic();
+        assertTrue(order.model().startsWith("all-MiniLM-L6-v2-q-"), order.model());
+        assertTrue(order.learnedWith(StaticEmbedder.bundled().model(), StaticEmbedder.bundled().dimensions()));
+        assertTrue(order.mapsVectors());
+        TextEmbedder.bundled().ifPresent(model -> assertEquals(model.model(), order.model(),
+                "learned with the model this build holds"));
+    }
+
+    @Test
     void malformedWeightsAreRefusedNamingTheLine() {
         IOException unknown = assertThrows(IOException.class,
                 () -> LearnedOrder.read(reader("verbs\tget\nweights\t1\n")));

@@ -114,8 +114,12 @@ class SemanticRankingTest {
         assertFused(TOOLS, new ConceptEmbedder(), index, query);
     }
 
+    /**
+     * The jar's order for {@code semantic} was learned with all-MiniLM-L6-v2's cosine; with another
+     * model, the model's ranking and the static table's are fused instead.
+     */
     @Test
-    void aModelsRankingIsFusedWithTheStaticTables() {
+    void aModelTheWeightsWereNotLearnedWithIsFusedWithTheStaticTable() {
         SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
         index.embedTools(new ConceptEmbedder(), null);
         assertFused(TOOLS, new ConceptEmbedder(), index, "list the orders by status, the files and the facts");
@@ -137,6 +141,58 @@ class SemanticRankingTest {
         assertEquals(EmbeddingFusion.fuse(byTable, byModel, 10), fused, query);
         assertFalse(fused.equals(byModel.subList(0, Math.min(10, byModel.size()))), "not the model's alone: " + query);
         assertFalse(fused.equals(byTable.subList(0, Math.min(10, byTable.size()))), "not the table's alone: " + query);
+    }
+
+    @Test
+    void weightsThatReadTheModelsCosinePutTheTablesBestToolsInOrder() throws java.io.IOException {
+        ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        SemanticRanking model = SemanticRanking.build(tools, new ConceptEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        // weights that put the table's best tools in order by the model's cosine alone
+        LearnedOrder byModel = LearnedOrder.read(new java.io.BufferedReader(new java.io.StringReader(
+                "model\tconcepts-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t1\n"
+                        + "pair\t0\t0\t0\n".repeat(8))));
+        SemanticRanking.Order order = table.orderWith(new ConceptEmbedder(), byModel);
+        assertNotNull(order);
+        TextEmbedder other = new ConceptEmbedder() {
+            @Override
+            public String model() {
+                return "concepts-2";
+            }
+        };
+        assertNull(table.orderWith(other, byModel), "learned with another model");
+        assertNull(model.orderWith(new ConceptEmbedder(), byModel), "the model's own ranking has no such order");
+        assertNull(table.orderWith(new ConceptEmbedder(), null), "the jar's weights: learned with all-MiniLM-L6-v2");
+
+        boolean moved = false;
+        for (String query : List.of("remember the files in that folder", "remember remember the folder",
+                "store the state of my orders", "list the orders by status, the files and the facts")) {
+            var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+            java.util.function.IntToDoubleFunction cosine = model.cosines(query);
+            List<SearchHit> plain = table.search(query, null, 10, bm25);
+            List<SearchHit> learned = table.search(query, null, 10, bm25, order, cosine);
+            // the tools the order reads, as the rerank bench dumps them: a tenth base feature, the model's cosine
+            List<String> rows = List.of(table.learnedFeatures(query, bm25, cosine).split("\n"));
+            assertEquals(1 + LearnedOrder.BASE + 1 + StaticEmbedder.bundled().dimensions(),
+                    rows.get(0).split("\t", -1).length, "the query's line: no name, ten empty fields, its vector");
+            List<String> names = TOOLS.stream().map(ToolDef::name).toList();
+            List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
+            for (String row : rows.subList(1, rows.size())) {
+                String[] f = row.split("\t");
+                assertEquals(cosine.applyAsDouble(names.indexOf(f[0])), Double.parseDouble(f[LearnedOrder.BASE + 1]),
+                        1e-6, row);
+            }
+            List<String> byCosine = read.stream().sorted(java.util.Comparator.comparingDouble(
+                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)))).toList();
+            assertEquals(byCosine.subList(0, plain.size()), names(learned), query);
+            moved |= !names(plain).equals(names(learned));
+            // every place keeps the table's score
+            assertEquals(plain.stream().map(SearchHit::rawScore).toList(),
+                    learned.stream().map(SearchHit::rawScore).toList(), query);
+        }
+        assertTrue(moved, "the model's cosine moved some");
     }
 
     @Test
@@ -256,7 +312,18 @@ class SemanticRankingTest {
         index.embedTools(model, null);
         assertEquals("get_forecast", index.search("will it rain tomorrow in Paris").get(0).name());
         assertEquals("list_directory", index.search("what is inside this folder").get(0).name());
-        assertFused(List.of(files, weather), model, index, "will it rain tomorrow in Paris");
+        // the jar's weights were learned with this model: the static table's best tools in their order
+        ToolDef[] tools = {files, weather};
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        SemanticRanking.Order order = table.orderWith(model, null);
+        assertNotNull(order);
+        SemanticRanking byModel = SemanticRanking.build(tools, model, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        for (String query : List.of("will it rain tomorrow in Paris", "what is inside this folder")) {
+            var bm25 = new HybridRanking(List.of(tools), RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+            assertEquals(table.search(query, null, 10, bm25, order, byModel.cosines(query)), index.search(query), query);
+        }
         float[] vector = model.embed("hello");
         assertEquals(384, vector.length);
     }
