@@ -361,16 +361,17 @@ def main():
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents)
         w = fit(data, vocab, intents)
+        title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools, the model\'s cosine\n'
+                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if BASE > 9 else
+                 '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
         with open(out, 'w', encoding='utf-8') as f:
-            f.write(('# The semantic ranking\'s learned order (the static ranking\'s best tools, the model\'s cosine\n'
-                     '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if BASE > 9 else
-                     '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
+            f.write(title +
                     '# bench/search/rerank/train.py from the requests of these sets: '
                     + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
                     '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
-                    '# base: the nine base features\' weights (ten: the model\'s cosine last); pair: per way a request is put (each first\n'
-                    '# word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
+                    '# base: the nine base features\' weights (ten: the model\'s cosine last); pair: per way a\n'
+                    '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
                     '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
