@@ -10,9 +10,10 @@
 // Queries about nothing any catalog does (bench/search/unrelated.txt, also split dev / heldout) are
 // asked of every catalog: the report says how often each ranking rightly answers with no tool.
 // With the embedding model on the class path (a `mvn -Psemantic` jar, or the jars
-// bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too, alone and with
-// its share of BM25 (alone: the model's side without its BM25 share; the static table's side it is
-// fused with keeps its own); tool vectors are cached in OUT.md's directory (vectors/) between runs.
+// bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too (the static
+// ranking's best tools put in order with the model's cosine read too; with the hand weights or the
+// action stage off, the model's ranking fused with the table's); tool vectors are cached in OUT.md's
+// directory (vectors/) between runs.
 // (The fusion itself was chosen with an ENSEMBLE mode, in this file up to commit dda7d81.)
 // The `static` ranking (the static embedding table in the jar) is measured alone and with its share
 // of BM25 in every run. While choosing a configuration: SPLITS=dev ranks the dev intents only (the
@@ -362,12 +363,14 @@ public final class SearchQuality {
      * stage) is learned on every read set's intents.
      */
     private static final String IN_SAMPLE = " (static's and semantic's rows are in sample, except those with the hand"
-            + " weights or the action stage off: the learned order's weights were learned on these intents too, for"
-            + " semantic on its static table's side; its figures with each set held out in turn come from"
-            + " bench/search/rerank/run.sh)";
+            + " weights or the action stage off: the learned orders' weights were learned on these intents too;"
+            + " their figures with each set held out in turn come from bench/search/rerank/run.sh)";
     private static final String HELD_OUT = " (the learned order's weights were not learned on these intents)";
 
-    /** The sets whose requests the jar's learned-order weights were learned from, as their header names them. */
+    /**
+     * The sets whose requests the jar's learned-order weights were learned from, as their header names them
+     * (learned-order-semantic.tsv is learned from the same sets, by the same run of the bench).
+     */
     private static Set<String> learnedOn() throws IOException {
         try (var in = SearchIndex.class.getResourceAsStream("learned-order.tsv")) {
             if (in == null) {
@@ -1329,7 +1332,6 @@ public final class SearchQuality {
                 new Variant("static alone", SearchRanking.STATIC, RankFusion.DEFAULT, 0, StaticEmbedder.bundled()),
                 new Variant("static", SearchRanking.STATIC, RankFusion.DEFAULT)));
         if (EMBEDDER != null) {
-            variants.add(new Variant("semantic alone", SearchRanking.SEMANTIC, RankFusion.DEFAULT, 0));
             variants.add(new Variant("semantic", SearchRanking.SEMANTIC, RankFusion.DEFAULT));
         }
         // ACTION_WEIGHTS (as for ACTION_MISSES): static and semantic rank with that action stage instead

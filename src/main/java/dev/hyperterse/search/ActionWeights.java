@@ -46,8 +46,9 @@ package dev.hyperterse.search;
  * @param learned  in the {@code static} ranking, whether the first twenty places are ordered by the
  *                 learned score ({@link LearnedOrder}: these readings and how the query is put against
  *                 the kind of tool, weighed as learned from requests to real catalogs) instead of the
- *                 weights above; a model's ranking ({@code semantic}) and a table that cannot be read
- *                 keep the weights
+ *                 weights above (in {@code semantic}, by the order that reads the model's cosine too;
+ *                 without it, the model's ranking and the table's are fused, each ordered by the
+ *                 weights above); a table that cannot be read keeps the weights
  */
 public record ActionWeights(double mood, double verb, double number, double object, int few,
                             double margin, boolean siblings, double toolSynonyms, double phraseSynonyms,
@@ -73,8 +74,8 @@ public record ActionWeights(double mood, double verb, double number, double obje
 
     /**
      * What the {@code static} and {@code semantic} rankings use: the readings of {@link #HAND}, the
-     * twenty put in order by the learned score ({@link LearnedOrder}; in {@code semantic}, its
-     * static table's side: the model's order has other vectors, and keeps the hand weights). On by
+     * twenty put in order by the learned score ({@link LearnedOrder}; in {@code semantic}, by the
+     * order that reads the model's cosine too). On by
      * default since the eleventh set of catalogs held out whole, read once by a rule written before,
      * ranked higher with it (MRR@10 0.781 against the hand weights' 0.739; the tenth had ranked
      * 0.004 lower), and so did the twelfth (0.809 against 0.773).

@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code semantic} ranking's two embeddings together: the model's hits and the static table's
+ * The {@code semantic} ranking's two embeddings together where its learned order does not apply (its
+ * weights unreadable or learned with another model: {@link SemanticRanking#orderWith}): the model's hits and the static table's
  * for the same query, each list's raw scores scaled to 0..1 over that list (its best 1, its worst
  * 0, every score 1 when they are all equal), a tool scoring {@code w × static + (1 − w) × model}
  * with {@code w} = {@link #STATIC_SHARE} (a tool the table's list does not hold counts 0 there),

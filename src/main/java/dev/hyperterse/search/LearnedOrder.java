@@ -91,8 +91,8 @@ final class LearnedOrder {
         this.base = base;
         this.pairs = pairs;
         if (base.length != BASE + (model == null ? 0 : 1) || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
-            throw new IllegalArgumentException("learned order: " + base.length + " base weights"
-                    + (model == null ? "" : " (with a model's cosine)") + " and " + pairs.length
+            throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + BASE
+                    + (model == null ? "" : " and the model's cosine, " + (BASE + 1)) + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
         }

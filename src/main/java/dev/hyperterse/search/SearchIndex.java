@@ -134,13 +134,15 @@ public final class SearchIndex {
     /**
      * For the {@code semantic} ranking: computes every tool's vector with {@code embedder} (those
      * {@code cacheDir} holds for unchanged tools are reused, new ones stored there; null: no disk
-     * cache), after which searches rank by meaning: by the model's vectors together with the
-     * static table's ({@link EmbeddingFusion}). Blocking, seconds for a large catalog on a cold
-     * cache: run it on a worker. Searches meanwhile rank as before: as {@code hybrid}, or by the
-     * static table alone once {@link #embedToolsStatically()} has run (the server runs it first).
+     * cache), after which searches rank by meaning: the static table's ranking, its best tools put in
+     * order with the model's cosine read too ({@link SemanticRanking#orderWith}; where that order does
+     * not apply, the model's ranking fused with the table's, {@link EmbeddingFusion}). Blocking,
+     * seconds for a large catalog on a cold cache: run it on a worker. Searches meanwhile rank as
+     * before: as {@code hybrid}, or by the static table alone once {@link #embedToolsStatically()} has
+     * run (the server runs it first).
      *
-     * @return how many tools were embedded and how many came from the cache, and a cache problem
-     *         (null when none) that did not stop the ranking
+     * @return how many tools were embedded and how many came from the cache, a cache problem (null
+     *         when none) that did not stop the ranking, and why the rankings are fused (null: they are not)
      */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir) {
         return embedTools(embedder, cacheDir, meaningRanking == SearchRanking.STATIC
@@ -193,13 +195,16 @@ public final class SearchIndex {
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
                 ? staticBeside(tools, actionWeights, meaning) : null;
-        this.meaning = new Meaning(built.ranking(), table, table == null ? null : table.orderWith(embedder, null));
-        return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem());
+        SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null);
+        this.meaning = new Meaning(built.ranking(), table, order == null ? null : order.order());
+        return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem(),
+                order == null ? null : order.problem());
     }
 
     /**
      * The {@code static} ranking over the same tools, as {@link #embedToolsStatically(ActionWeights)}
-     * builds it, for a model's ranking to be fused with ({@link EmbeddingFusion}): {@code current}'s
+     * builds it, for a model's cosine to put its best tools in order (or its ranking to be fused with,
+     * {@link EmbeddingFusion}): {@code current}'s
      * when it is that ranking (the server builds it first, to rank by until the model's vectors are
      * ready), else built; null when the bundled table cannot be read, and the model ranks alone.
      */
@@ -240,11 +245,12 @@ public final class SearchIndex {
     }
 
     /**
-     * For {@code bench/search/rerank}, which learns the {@code static} ranking's learned order: the
-     * query's vector, then the tools that order reads for {@code query}, best first as the ranking
-     * finds them, a line each (the tool's name, its features and its vector, tab-separated; the
-     * query's line has an empty name); empty unless the index ranks by the static table with an
-     * action stage.
+     * For {@code bench/search/rerank}, which learns the learned orders: the query's vector, then the
+     * tools the order reads for {@code query}, best first as the static ranking finds them, a line each
+     * (the tool's name, its features and its vector, tab-separated; the query's line has an empty
+     * name); for {@code semantic} with a model, the features end with the model's cosine, as its own
+     * order reads them. Empty unless the index ranks by the static table with an action stage (in
+     * {@code semantic}, beside the model).
      */
     public String learnedOrderFeatures(String query) {
         Meaning ready = meaning;
@@ -259,12 +265,14 @@ public final class SearchIndex {
 
     /**
      * For {@code bench/search/rerank}: the cosine of the query's verb with each of {@code verbs}, as
-     * the learned order reads them; null when the query has no verb or the index does not rank by the
-     * static table with an action stage (whether or not the learned order is on).
+     * the learned orders read them (by the static table's action stage: in {@code semantic}, the one
+     * beside the model); null when the query has no verb or the index does not rank by the static
+     * table with an action stage (whether or not the learned order is on).
      */
     public double[] learnedOrderVerbCosines(String query, String[] verbs) {
         Meaning ready = meaning;
-        return ready == null ? null : ready.ranking().queryVerbCosines(query, verbs);
+        return ready == null ? null
+                : (ready.table() != null ? ready.table() : ready.ranking()).queryVerbCosines(query, verbs);
     }
 
     /**
@@ -282,8 +290,13 @@ public final class SearchIndex {
         return starts;
     }
 
-    /** What {@link #embedTools} did. */
-    public record EmbeddedTools(int embedded, int reused, String cacheProblem) {}
+    /**
+     * What {@link #embedTools} did: how many tools were embedded and how many came from the cache, a
+     * cache problem (null when none), and for {@code semantic}, why the model's ranking is fused with
+     * the static table's rather than the table's best tools put in order with the model's cosine read
+     * too (null when they are, or for other rankings).
+     */
+    public record EmbeddedTools(int embedded, int reused, String cacheProblem, String fusedBecause) {}
 
     /** Whether searches rank by meaning ({@code semantic} or {@code static}, once the tool vectors are ready). */
     public boolean ranksByMeaning() {

@@ -21,6 +21,9 @@ import java.util.function.Predicate;
  * be read); it may read further than the hits
  * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
  * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
+ * For {@code semantic}, the static table's ranking puts its best tools in order by a second learned
+ * order, which reads the model's cosine too ({@link #orderWith}); the model's own ranking only lends
+ * that cosine (and ranks by itself, fused with the table's, where that order does not apply).
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
  * safe to query from several threads at once. Each search embeds its query: with the model, a few
  * milliseconds of CPU, so it never runs on an event loop; with the static table, microseconds.
@@ -124,26 +127,37 @@ final class SemanticRanking {
     /**
      * For the {@code semantic} ranking: the order this static ranking's best tools are put in with the
      * cosine of {@code model}'s vectors read too, by {@code weights} (the jar's
-     * {@link LearnedOrder#bundledSemantic()} when null); null when this ranking has no learned order
-     * (the hand weights order it, or no action stage) or the weights cannot be read or were learned
-     * with another static table or model. Computed once per version of the project, with the model's
-     * tool vectors.
+     * {@link LearnedOrder#bundledSemantic()} when null), or why there is none: this ranking has no
+     * learned order (the hand weights order it, or no action stage), or the weights cannot be read or
+     * were learned with another static table or model. Computed once per version of the project, with
+     * the model's tool vectors.
      */
-    Order orderWith(TextEmbedder model, LearnedOrder weights) {
+    ModelOrder orderWith(TextEmbedder model, LearnedOrder weights) {
         if (learned == null) {
-            return null;
+            return new ModelOrder(null, "the static ranking has no learned order (its action stage is off or "
+                    + LearnedOrder.RESOURCE + " could not be read)");
         }
         LearnedOrder order = weights;
         if (order == null) {
             try {
                 order = LearnedOrder.bundledSemantic();
             } catch (RuntimeException | LinkageError e) {
-                return null;
+                return new ModelOrder(null, LearnedOrder.SEMANTIC_RESOURCE + " could not be read: " + e.getMessage());
             }
         }
-        return model.model().equals(order.model()) && order.learnedWith(embedder.model(), dims) ? new Order(order)
-                : null;
+        if (!java.util.Objects.equals(order.model(), model.model())) {
+            return new ModelOrder(null, "the order's weights were learned with the model " + order.model()
+                    + ", not " + model.model());
+        }
+        if (!order.learnedWith(embedder.model(), dims)) {
+            return new ModelOrder(null, "the order's weights were learned with another static table than "
+                    + embedder.model());
+        }
+        return new ModelOrder(new Order(order), null);
     }
+
+    /** The order {@link #orderWith} gives, or (null) why there is none. */
+    record ModelOrder(Order order, String problem) {}
 
     /**
      * A learned order's weights over these tools: each tool's kind, the kinds' verbs as unit vectors
@@ -333,6 +347,9 @@ final class SemanticRanking {
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25, Order order,
                            java.util.function.IntToDoubleFunction modelCosine) {
+        if (order.readsModel() && modelCosine == null) {
+            throw new IllegalArgumentException("this order reads the model's cosine: none given");
+        }
         return search(query, visible, maxHits, bm25, null, order, modelCosine);
     }
 
@@ -354,11 +371,21 @@ final class SemanticRanking {
 
     /**
      * The cosine of the query's vector with a tool's (by its place among the tools), the query
-     * embedded once, here (a model run: on a worker thread).
+     * embedded on the first call only (a model run: on a worker thread), none when no tool is asked
+     * for. For one search, on one thread.
      */
     java.util.function.IntToDoubleFunction cosines(String query) {
-        float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
-        return t -> dot(q, vectors, t * dims, dims);
+        return new java.util.function.IntToDoubleFunction() {
+            private float[] q;
+
+            @Override
+            public double applyAsDouble(int tool) {
+                if (q == null) {
+                    q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
+                }
+                return dot(q, vectors, tool * dims, dims);
+            }
+        };
     }
 
     /**

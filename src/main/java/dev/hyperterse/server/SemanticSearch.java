@@ -13,8 +13,8 @@ import java.nio.file.Path;
  * Readies the {@code semantic} or {@code static} ranking of a snapshot's search index: the tool
  * vectors are computed on a worker (for {@code semantic}, reused from the disk cache for tools that
  * did not change). The {@code static} vectors are part of the index's build, in both; with
- * {@code semantic}, {@code search} ranks by them until the model's are ready, and by the two
- * together from then on.
+ * {@code semantic}, {@code search} ranks by them until the model's are ready, and from then on puts
+ * the static ranking's best tools in order with the model's cosine read too.
  */
 final class SemanticSearch {
 
@@ -41,6 +41,10 @@ final class SemanticSearch {
                 .onSuccess(done -> {
                     if (done.cacheProblem() != null) {
                         LOG.warn("search: tool vectors not cached on disk: {}", done.cacheProblem());
+                    }
+                    if (done.fusedBecause() != null) {
+                        LOG.warn("search: the model's ranking is fused with the static table's, not put in its"
+                                + " learned order: {}", done.fusedBecause());
                     }
                     LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);

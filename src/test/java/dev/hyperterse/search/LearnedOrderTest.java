@@ -233,7 +233,8 @@ class LearnedOrderTest {
         // a model line with nine base weights, or ten without one, is refused
         IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
-        assertTrue(nine.getMessage().contains("9 base weights (with a model's cosine)"), nine.getMessage());
+        assertTrue(nine.getMessage().contains("9 base weights (9 and the model's cosine, 10 expected)"),
+                nine.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
     }

@@ -154,17 +154,29 @@ class SemanticRankingTest {
         LearnedOrder byModel = LearnedOrder.read(new java.io.BufferedReader(new java.io.StringReader(
                 "model\tconcepts-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t1\n"
                         + "pair\t0\t0\t0\n".repeat(8))));
-        SemanticRanking.Order order = table.orderWith(new ConceptEmbedder(), byModel);
+        SemanticRanking.Order order = table.orderWith(new ConceptEmbedder(), byModel).order();
         assertNotNull(order);
+        assertNull(table.orderWith(new ConceptEmbedder(), byModel).problem());
         TextEmbedder other = new ConceptEmbedder() {
             @Override
             public String model() {
                 return "concepts-2";
             }
         };
-        assertNull(table.orderWith(other, byModel), "learned with another model");
-        assertNull(model.orderWith(new ConceptEmbedder(), byModel), "the model's own ranking has no such order");
-        assertNull(table.orderWith(new ConceptEmbedder(), null), "the jar's weights: learned with all-MiniLM-L6-v2");
+        // no order, and why, for the log
+        SemanticRanking.ModelOrder another = table.orderWith(other, byModel);
+        assertNull(another.order());
+        assertEquals("the order's weights were learned with the model concepts-1, not concepts-2", another.problem());
+        assertNull(model.orderWith(new ConceptEmbedder(), byModel).order(), "the model's own ranking has no such order");
+        SemanticRanking.ModelOrder shipped = table.orderWith(new ConceptEmbedder(), null);
+        assertNull(shipped.order(), "the jar's weights: learned with all-MiniLM-L6-v2");
+        assertTrue(shipped.problem().startsWith("the order's weights were learned with the model all-MiniLM-L6-v2-q-"),
+                shipped.problem());
+        SemanticRanking hand = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.HAND, StaticPooling.DEFAULT).ranking();
+        assertTrue(hand.orderWith(new ConceptEmbedder(), byModel).problem().contains("no learned order"));
+        assertThrows(IllegalArgumentException.class, () -> table.search("x", null, 10,
+                new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25("x", 10), order, null), "no cosine for an order that reads one");
 
         boolean moved = false;
         for (String query : List.of("remember the files in that folder", "remember remember the folder",
@@ -193,6 +205,22 @@ class SemanticRankingTest {
                     learned.stream().map(SearchHit::rawScore).toList(), query);
         }
         assertTrue(moved, "the model's cosine moved some");
+    }
+
+    @Test
+    void aSemanticIndexReadsTheRequestsVerbByTheStaticTableBesideTheModel() {
+        SearchIndex semantic = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        semantic.embedTools(new ConceptEmbedder(), null);
+        SearchIndex table = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        table.embedToolsStatically();
+        String[] verbs = {"get", "create", "delete"};
+        double[] cosines = semantic.learnedOrderVerbCosines("remove the old orders", verbs);
+        assertNotNull(cosines);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(table.learnedOrderVerbCosines("remove the old orders", verbs),
+                cosines);
+        assertEquals(StaticEmbedder.bundled().dimensions() + 1 + LearnedOrder.BASE + 1,
+                semantic.learnedOrderFeatures("remove the old orders").split("\n")[0].split("\t", -1).length,
+                "the model's cosine is a tenth feature");
     }
 
     @Test
@@ -316,7 +344,7 @@ class SemanticRankingTest {
         ToolDef[] tools = {files, weather};
         SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
                 SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
-        SemanticRanking.Order order = table.orderWith(model, null);
+        SemanticRanking.Order order = table.orderWith(model, null).order();
         assertNotNull(order);
         SemanticRanking byModel = SemanticRanking.build(tools, model, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
                 ActionWeights.DEFAULT).ranking();
