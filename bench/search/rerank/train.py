@@ -309,7 +309,7 @@ def score_set(data, qids, scorer):
 
 def cells(s):
     n = s['n']
-    return (f"{s['top1'] / n:.2f} | {s['mrr'] / n:.4f} | {s['r5'] / n:.2f} | {s['r10'] / n:.2f}"
+    return (f"{s['top1'] / n:.2f} | {s['mrr'] / n:.4f} | {s['r5'] / n:.2f} | {s['r10'] / n:.3f}"
             f" | {s['sibling']} of {s['misses']}")
 
 
