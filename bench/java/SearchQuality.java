@@ -170,9 +170,8 @@ public final class SearchQuality {
                 .append(intents.stream().filter(i -> i.split().equals("heldout")).count())
                 .append(" held out); `").append(MIXED).append("` asks the intents of the catalogs it holds again.")
                 .append(learnedOn().contains("dev") && System.getenv("ACTION_WEIGHTS") == null
-                        ? " `static`'s and `semantic`'s figures (their rows alone too) are in sample in both splits: the"
-                                + " learned order's weights were learned on all these intents (for `semantic`, on its static"
-                                + " table's side)." : "")
+                        ? " `static`'s and `semantic`'s figures (`static alone`'s too) are in sample in both splits: both"
+                                + " learned orders' weights were learned on all these intents." : "")
                 .append("\n\n");
         md.append("| catalog | split | intents |");
         VARIANTS.forEach(v -> md.append(" ").append(v.label()).append(" top-1 / MRR@10 / recall@10 |"));

@@ -190,8 +190,22 @@ final class LearnedOrder {
         static final LearnedOrder BUNDLED = load(RESOURCE);
     }
 
+    /** The semantic weights, read once; or why they could not be, given to every caller (not a class that failed to load). */
     private static final class SemanticHolder {
-        static final LearnedOrder BUNDLED = load(SEMANTIC_RESOURCE);
+        static final LearnedOrder BUNDLED;
+        static final RuntimeException FAILURE;
+
+        static {
+            LearnedOrder order = null;
+            RuntimeException failure = null;
+            try {
+                order = load(SEMANTIC_RESOURCE);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            BUNDLED = order;
+            FAILURE = failure;
+        }
     }
 
     /** The weights shipped in the jar; throws when they cannot be read. */
@@ -201,6 +215,9 @@ final class LearnedOrder {
 
     /** The {@code semantic} ranking's weights shipped in the jar (read on first use); throws when they cannot be read. */
     static LearnedOrder bundledSemantic() {
+        if (SemanticHolder.FAILURE != null) {
+            throw SemanticHolder.FAILURE;
+        }
         return SemanticHolder.BUNDLED;
     }
 
