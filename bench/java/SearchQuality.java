@@ -287,9 +287,11 @@ public final class SearchQuality {
              var queries = Files.newBufferedWriter(Path.of(out + ".q"));
              var verbCosines = Files.newBufferedWriter(Path.of(out + ".verbs"))) {
             Files.writeString(Path.of(out + ".table"), StaticEmbedder.bundled().model() + "\n");
-            // DUMP_MODEL: the model whose cosine each row adds (the semantic ranking's order learns from it)
+            // DUMP_MODEL: the model whose cosine each row adds (the semantic ranking's order learns from it),
+            // from a semantic index over each catalog
+            boolean model = System.getenv("DUMP_MODEL") != null;
             Path modelFile = Path.of(out + ".model");
-            if (System.getenv("DUMP_MODEL") != null) {
+            if (model) {
                 if (EMBEDDER == null) {
                     throw new IllegalStateException("DUMP_MODEL needs the model on the class path (bench/search/semantic-pom.xml)");
                 }
@@ -320,8 +322,6 @@ public final class SearchQuality {
                     for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
                         String name = file.getFileName().toString().replace(".json", "");
                         List<ToolDef> tools = catalogTools(new JsonObject(Files.readString(file)));
-                        // DUMP_MODEL: a semantic index, whose rows add the model's cosine to the static features
-                        boolean model = System.getenv("DUMP_MODEL") != null;
                         SearchIndex index = new SearchIndex(tools, DEPTH,
                                 model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, RankFusion.DEFAULT);
                         index.embedToolsStatically();

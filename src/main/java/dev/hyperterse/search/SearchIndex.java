@@ -229,6 +229,11 @@ public final class SearchIndex {
      */
     private record Meaning(SemanticRanking ranking, SemanticRanking table, SemanticRanking.Order order) {
 
+        /** The ranking by the static table: the one beside the model, else the ranking itself. */
+        SemanticRanking byTable() {
+            return table != null ? table : ranking;
+        }
+
         List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
                                HybridRanking hybrid) {
             if (order != null) {
@@ -259,8 +264,7 @@ public final class SearchIndex {
         }
         ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, LearnedOrder.FEW));
         // beside a model: the table's features and the model's cosine, as the semantic ranking's order reads them
-        return ready.table() == null ? ready.ranking().learnedFeatures(query, bm25, null)
-                : ready.table().learnedFeatures(query, bm25, ready.ranking().cosines(query));
+        return ready.byTable().learnedFeatures(query, bm25, ready.table() == null ? null : ready.ranking().cosines(query));
     }
 
     /**
@@ -271,8 +275,7 @@ public final class SearchIndex {
      */
     public double[] learnedOrderVerbCosines(String query, String[] verbs) {
         Meaning ready = meaning;
-        return ready == null ? null
-                : (ready.table() != null ? ready.table() : ready.ranking()).queryVerbCosines(query, verbs);
+        return ready == null ? null : ready.byTable().queryVerbCosines(query, verbs);
     }
 
     /**

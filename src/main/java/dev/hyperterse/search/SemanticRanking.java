@@ -381,7 +381,7 @@ final class SemanticRanking {
             @Override
             public double applyAsDouble(int tool) {
                 if (q == null) {
-                    q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
+                    q = queryUnitVector(query);
                 }
                 return dot(q, vectors, tool * dims, dims);
             }
@@ -418,7 +418,7 @@ final class SemanticRanking {
     private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
                                    StringBuilder features, Order order,
                                    java.util.function.IntToDoubleFunction modelCosine) {
-        float[] q = unit(pooling == null ? embedder.embed(query) : queryVector(query));
+        float[] q = queryUnitVector(query);
         float[] lexical = new float[tools.length];
         float best = 0;
         for (ScoreDoc doc : bm25) {
@@ -553,6 +553,11 @@ final class SemanticRanking {
         }
         ActionStage.sortByScore(moved, learnedScore);
         System.arraycopy(moved, 0, top, 0, n);
+    }
+
+    /** The query's unit vector: the model's, or the static table's pooled as {@link #pooling} says. */
+    private float[] queryUnitVector(String query) {
+        return unit(pooling == null ? embedder.embed(query) : queryVector(query));
     }
 
     /** The query's vector from the static table, pooled as {@link #pooling} says. */
