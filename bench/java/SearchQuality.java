@@ -137,14 +137,21 @@ public final class SearchQuality {
         }
         if (System.getenv("LATENCY_ONLY") != null) {
             // static over the mixed catalog, the action stage as ACTION_WEIGHTS says (else the shipped
-            // one): the latency table's line and nothing else ranked
+            // one): the latency table's line and nothing else ranked; LATENCY_ONLY=semantic: semantic's
+            // (the model on the class path), its tool vectors from the cache when an earlier run made them
+            boolean semantic = System.getenv("LATENCY_ONLY").equals("semantic");
             ActionWeights weights = System.getenv("ACTION_WEIGHTS") == null ? ActionWeights.DEFAULT : actionWeights();
             List<String> queries = intents.stream().map(Intent::text).toList();
             long start = System.nanoTime();
-            SearchIndex index = new SearchIndex(mixed, DEPTH, SearchRanking.STATIC, RankFusion.DEFAULT);
+            SearchIndex index = new SearchIndex(mixed, DEPTH, semantic ? SearchRanking.SEMANTIC : SearchRanking.STATIC,
+                    RankFusion.DEFAULT);
             index.embedToolsStatically(weights);
+            if (semantic) {
+                index.embedTools(EMBEDDER, vectorCache);
+            }
             double buildMs = (System.nanoTime() - start) / 1e6;
-            System.out.print(latencyRow("static " + weights, buildMs, index, queries, warmSeconds));
+            System.out.print(latencyRow((semantic ? "semantic " : "static ") + weights, buildMs, index, queries,
+                    warmSeconds));
             return;
         }
         if (System.getenv("TUNE_ACTIONS") != null) {
