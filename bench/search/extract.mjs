@@ -344,6 +344,56 @@
 //   left out: @line/line-bot-mcp-server 0.5.0 (12 tools), access-calibre 1.3.3 (11), @infisical/mcp 0.0.24
 //   (10), motionmcp 2.9.0 (10, also a task manager); installed and not run: @cyanheads/pubmed-mcp-server 2.7.4
 //   and @us-legal-tools/courtlistener-sdk 1.5.2 (they ask for Node.js 24 and 22, here 20))
+// The fourteenth fresh set, fresh14 (bench/search/catalogs/fresh14/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh14 (cd bench/out/npm-fresh14/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   attio: attio-mcp@1.6.1    quickbooks: quickbooks-mcp@0.11.0    shortcut: @shortcut/mcp@0.25.0
+//   app-store-connect: appstore-connect-mcp-server@1.1.3    browserstack: @browserstack/mcp-server@1.4.2
+//   cd bench/out/npm-fresh14/attio && npm init -y >/dev/null && npm install --ignore-scripts attio-mcp@1.6.1
+//   cd bench/out/npm-fresh14/quickbooks && npm init -y >/dev/null && npm install --ignore-scripts quickbooks-mcp@0.11.0
+//   cd bench/out/npm-fresh14/shortcut && npm init -y >/dev/null && npm install --ignore-scripts @shortcut/mcp@0.25.0
+//   cd bench/out/npm-fresh14/app-store-connect && npm init -y >/dev/null && npm install --ignore-scripts appstore-connect-mcp-server@1.1.3
+//   cd bench/out/npm-fresh14/browserstack && npm init -y >/dev/null && npm install --ignore-scripts @browserstack/mcp-server@1.4.2
+//   then from bench/search, with O=../out/npm-fresh14 and each NOTE the catalog's "source" string:
+//   ATTIO_API_KEY=unused node extract.mjs catalogs/fresh14/attio.json NOTE -- node $O/attio/node_modules/attio-mcp/dist/cli.js
+//     (a CRM: people, companies, deals, records and their attributes, lists and list entries, notes, interactions,
+//     workspace members; 43 tools (its README says 41), all of them by default (ATTIO_MCP_TOOL_MODE=search cuts
+//     them to 3 read-only ones); two are diagnostics, aaa-health-check and smithery_debug_config; the same 43 with
+//     ATTIO_API_KEY unset; it writes JSON debug lines to stderr)
+//   node extract.mjs catalogs/fresh14/quickbooks.json NOTE -- node $O/quickbooks/node_modules/quickbooks-mcp/dist/index.js
+//     (accounting, QuickBooks Online: profit and loss, balance sheet, trial balance and other reports, journal
+//     entries, bills and bill payments, expenses, invoices, sales receipts, deposits, vendor credits, transfers,
+//     customers, one SQL-like query tool; 39 tools; it takes no variable at start (its qbo_authenticate tool sets up
+//     OAuth later); Xero's domain in fresh4)
+//   SHORTCUT_API_TOKEN=unused node extract.mjs catalogs/fresh14/shortcut.json NOTE -- \
+//     node $O/shortcut/node_modules/@shortcut/mcp/dist/index.js
+//     (project management and issue tracking: stories, tasks and subtasks, comments, epics, iterations, objectives,
+//     teams, workflows, docs, labels, projects, custom fields; 56 tools with SHORTCUT_READONLY unset, the default
+//     (true lists 31, no writes); it prints that this self-hosted server is deprecated for Shortcut's hosted one
+//     and lists its tools anyway; it exits with the token unset)
+//   APP_STORE_CONNECT_KEY_ID=unused APP_STORE_CONNECT_ISSUER_ID=unused APP_STORE_CONNECT_P8_PATH=/nonexistent/AuthKey_unused.p8 \
+//     APP_STORE_CONNECT_VENDOR_NUMBER=unused node extract.mjs catalogs/fresh14/app-store-connect.json NOTE -- \
+//     node $O/app-store-connect/node_modules/appstore-connect-mcp-server/dist/src/index.js
+//     (Apple's App Store Connect: apps, TestFlight beta groups, testers and feedback screenshots, App Store versions
+//     and their localizations, bundle IDs and capabilities, devices, users, analytics reports, Xcode schemes; 27
+//     tools with APP_STORE_CONNECT_VENDOR_NUMBER set, its documented variable that adds the sales and finance
+//     report tools (25 without); it exits unless the key ID, issuer ID and .p8 path are set, and does not read the
+//     key file at start; its package names no author or repository: its LICENSE names Joshua Riley, and its README's
+//     @joshuarileydev/app-store-connect-mcp-server is not on npm; 5 of its 84 inputs have no description)
+//   BROWSERSTACK_USERNAME=unused BROWSERSTACK_ACCESS_KEY=unused node extract.mjs catalogs/fresh14/browserstack.json NOTE -- \
+//     node $O/browserstack/node_modules/@browserstack/mcp-server/dist/index.js
+//     (a cloud testing platform: test management (projects, folders, cases, runs, plans, results), Automate and App
+//     Automate builds and sessions, live browser and device sessions, Percy visual testing, accessibility scans,
+//     self-healed selectors, AI root cause analysis; 46 tools, as its README says; it exits with
+//     BROWSERSTACK_USERNAME unset; 13 of its 175 inputs have no description; near Qase's domain in fresh13)
+//   (each version above was the newest on npm; candidates came from the local package list. Tried and left out:
+//   signoz-mcp-server 1.2.2, @upstash/mcp-server 0.3.0 and @dopplerhq/mcp-server 1.0.5 reach their service at
+//   start (SigNoz, the Upstash API, a Doppler token check) and do not answer offline; listed offline but left out:
+//   @chatwork/mcp-server 0.0.4 (31 tools, team chat; its descriptions are in Japanese and none of its 41 inputs
+//   has one), @paddle/paddle-mcp 0.1.6 (83 tools with --tools=all, 63 by default, over ~70; billing, near
+//   QuickBooks), @postman/postman-mcp-server 2.13.0 (42 tools by default, 204 with --full), @codacy/codacy-mcp
+//   0.5.9 (23, code quality, SonarQube's domain), @google-cloud/observability-mcp 0.2.3 (13), @rollbar/mcp-server
+//   0.6.0 (9))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
