@@ -40,5 +40,6 @@ if $write; then
 else
   # a fold per process (LOSO_JOBS, default the cores), each with one BLAS thread; a fold holds its
   # requests' features densely, about 3 GB with the held words (LOSO_JOBS=1 where memory is short)
+  # LOSO_MISSES=FILE also writes each held-out request the learned order does not put first
   OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 bench/search/rerank/train.py "$dump" bench/search/catalogs --loso
 fi

@@ -290,11 +290,15 @@ def siblings(data, key, a, b):
     return bool(wa & wb) and wa != wb
 
 
-def score_set(data, qids, scorer):
+def score_set(data, qids, scorer, ranks=None):
+    """Top-1, MRR@10, recall@5/10 and sibling misses of `scorer` over `qids`; each request's place of
+    its first right tool (0: none in the ten) and first hit appended to `ranks` when given."""
     s = dict(n=0, top1=0, mrr=0.0, r5=0, r10=0, misses=0, sibling=0)
     for i in qids:
         r, first = rank(data, i, scorer(i))
         q = data.q[i]
+        if ranks is not None:
+            ranks.append((i, r, first))
         s['n'] += 1
         s['top1'] += r == 1
         s['mrr'] += 0 if r == 0 else 1 / r
@@ -328,8 +332,9 @@ def fold(held):
     vocab = Vocabulary(data, train)
     w = fit(data, vocab, train)
     b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
-    lrn = score_set(data, test, lambda i: w.scores(data, vocab, i))
-    return b, lrn
+    ranks = []
+    lrn = score_set(data, test, lambda i: w.scores(data, vocab, i), ranks)
+    return b, lrn, ranks
 
 
 def main():
@@ -352,11 +357,25 @@ def main():
                 results = pool.map(fold, sets)
         else:
             results = [fold(held) for held in sets]
-        for held, (b, lrn) in zip(sets, results):
+        for held, (b, lrn, _) in zip(sets, results):
             total[0].update(b)
             total[1].update(lrn)
             print(line(held, b, lrn))
         print(line('**all**', total[0], total[1]))
+        misses = os.environ.get('LOSO_MISSES')
+        if misses:
+            # each held-out request the learned order does not put first: its set, catalog, place of the
+            # first right tool (0: not in the ten), first hit, right tools, whether the first hit is a
+            # sibling, and its text
+            with open(misses, 'w', encoding='utf-8') as f:
+                for _, _, ranks in results:
+                    for i, r, first in ranks:
+                        if r == 1:
+                            continue
+                        q = data.q[i]
+                        sib = first is not None and any(siblings(data, (q['set'], q['cat']), e, first) for e in q['exp'])
+                        f.write('\t'.join([q['set'], q['cat'], str(r), first or '-', ','.join(sorted(q['exp'])),
+                                           'sibling' if sib else '-', q['text']]) + '\n')
     if '--write' in sys.argv:
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents)
