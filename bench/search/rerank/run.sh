@@ -5,10 +5,12 @@
 #                                        learned on the others (a Markdown table, base against learned)
 #   bench/search/rerank/run.sh --write   learns on every set that is not sealed and writes the weights
 #                                        into src/main/resources/dev/hyperterse/search/learned-order.tsv
+#   PLACES=N                             how many places the weights order (default: the dump's thirty,
+#                                        LearnedOrder.FEW; twenty with --semantic)
 #   --semantic (with either)             the semantic ranking's order instead, which reads the model's
 #                                        cosine too (learned-order-semantic.tsv; the model's jars from
 #                                        bench/search/semantic-pom.xml)
-# The jar computes the features (SearchQuality.java with DUMP_FEATURES: the twenty tools the static
+# The jar computes the features (SearchQuality.java with DUMP_FEATURES: the thirty tools the static
 # ranking finds first for each request, before any reordering, and what LearnedOrder reads of them),
 # so the trainer learns from exactly what the server reads. Needs python3 with numpy and scipy.
 set -euo pipefail
@@ -29,6 +31,8 @@ mkdir -p bench/out
 if $semantic; then
   mvn -B -q -o -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
   dump=bench/out/rerank-semantic.tsv weights=src/main/resources/dev/hyperterse/search/learned-order-semantic.tsv
+  # semantic's order puts twenty places in order (thirty were read once, on fresh14, and ranked lower)
+  export PLACES=${PLACES:-20}
   DUMP_MODEL=1 DUMP_FEATURES=$dump java -cp "$jar:$(cat bench/out/semantic-cp.txt)" bench/java/SearchQuality.java \
     bench/search bench/out/rerank-semantic.md 2>/dev/null
 else
@@ -39,7 +43,8 @@ if $write; then
   python3 bench/search/rerank/train.py "$dump" bench/search/catalogs --write "$weights"
 else
   # a fold per process (LOSO_JOBS, default the cores), each with one BLAS thread; a fold holds its
-  # requests' features densely, about 3 GB with the held words (LOSO_JOBS=1 where memory is short)
+  # requests' features densely, about 4.5 GB with the held words and thirty places (LOSO_JOBS=1 where
+  # memory is short)
   # LOSO_MISSES=FILE also writes each held-out request the learned order does not put first
   OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 bench/search/rerank/train.py "$dump" bench/search/catalogs --loso
 fi

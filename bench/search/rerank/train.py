@@ -7,7 +7,7 @@
     train.py DUMP CATALOG_DIR --write F   learns on every set given, writes the weights to F
 
 DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, a line with its static
-vector (an empty tool name, nine empty fields), then the twenty tools the static ranking finds first
+vector (an empty tool name, nine empty fields), then the thirty tools the static ranking finds first (LearnedOrder.FEW)
 (before any reordering), each with the nine base features LearnedOrder.features reads and its static
 vector; DUMP.q each request's set, catalog, right tools and text; DUMP.verbs its verb's cosine with
 every word a catalog's names start with; DUMP.table the static table's name (written into the weights:
@@ -25,7 +25,7 @@ commonest first words of training catalogs' names, once the words half a catalog
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
-each request's twenty tools (the right one's log-probability), L2-regularized (the base weights 100
+each request's thirty tools (the right one's log-probability), L2-regularized (the base weights 100
 times less), by L-BFGS from a seeded start (the fit's iterations are printed); the same inputs give the
 same weights on the same machine.
 """
@@ -41,7 +41,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 
-K = 20          # places reordered (LearnedOrder.FEW)
+K = None        # places reordered: the most tools a request has in the dump (LearnedOrder.FEW), or PLACES
+HAND_K = 20     # places the hand weights reorder (ActionWeights.HAND's few)
 RANK = 8        # the bilinear form's rank
 LAM_MAP = 1e-3  # L2 on its maps
 MAX_ITER = 300  # L-BFGS iterations at most
@@ -93,6 +94,11 @@ class Data:
                 continue
             rows[int(p[0])].append((p[1], [float(x) for x in p[2:2 + BASE]]))
             self.tvec[int(p[0])].append(vector)
+        global K
+        K = max(len(v) for v in rows.values())
+        if os.environ.get('PLACES'):
+            # weights that order fewer places than the dump holds (semantic's order: twenty)
+            K = min(K, int(os.environ['PLACES']))
         self.q = {}
         for line in open(dump + '.q', encoding='utf-8'):
             qid, set_, cat, kind, exp, split, text = line.rstrip('\n').split('\t', 6)
@@ -259,11 +265,13 @@ def base_order(x):
     return x[:, 0] + 0.1 * x[:, 5] + 0.4 * x[:, 6] + 0.05 * x[:, 8]
 
 
-def rank(data, qid, scores):
+def rank(data, qid, scores, places=None):
+    """The place of the first right tool (0: none in the ten) and the first hit, once the first `places`
+    (default K) are sorted by `scores`."""
     x, y = data.x[qid], data.y[qid]
     if len(y) == 0:
         return 0, None
-    k = min(len(y), K)
+    k = min(len(y), places or K)
     order = list(np.argsort(-scores[:k], kind='stable')) + list(range(k, len(y)))
     hits = sum(1 for i in range(min(10, len(y))) if x[i, 0] >= MIN_SCORE)
     first = data.names[qid][order[0]] if hits else None
@@ -290,12 +298,12 @@ def siblings(data, key, a, b):
     return bool(wa & wb) and wa != wb
 
 
-def score_set(data, qids, scorer, ranks=None):
+def score_set(data, qids, scorer, ranks=None, places=None):
     """Top-1, MRR@10, recall@5/10 and sibling misses of `scorer` over `qids`; each request's place of
     its first right tool (0: none in the ten) and first hit appended to `ranks` when given."""
     s = dict(n=0, top1=0, mrr=0.0, r5=0, r10=0, misses=0, sibling=0)
     for i in qids:
-        r, first = rank(data, i, scorer(i))
+        r, first = rank(data, i, scorer(i), places)
         q = data.q[i]
         if ranks is not None:
             ranks.append((i, r, first))
@@ -331,7 +339,7 @@ def fold(held):
     test = [i for i in intents if data.q[i]['set'] == held]
     vocab = Vocabulary(data, train)
     w = fit(data, vocab, train)
-    b = score_set(data, test, lambda i: base_order(data.x[i][:K]) if len(data.y[i]) else None)
+    b = score_set(data, test, lambda i: base_order(data.x[i][:HAND_K]) if len(data.y[i]) else None, places=HAND_K)
     ranks = []
     lrn = score_set(data, test, lambda i: w.scores(data, vocab, i), ranks)
     return b, lrn, ranks
@@ -387,7 +395,8 @@ def main():
             f.write(title +
                     '# bench/search/rerank/train.py from the requests of these sets: '
                     + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
-                    '# verbs: kinds of tool by their name\'s verb; first: first words of requests;\n'
+                    '# places: how many of the ranking\'s best tools they put in order; verbs: kinds of tool by their\n'
+                    '# name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
                     '# base: the nine base features\' weights (ten: the model\'s cosine last); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
@@ -398,6 +407,7 @@ def main():
             if BASE > 9:
                 assert data.model, f'{dump}.model names no model for the tenth base feature'
                 f.write('model\t' + data.model + '\n')
+            f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')
             if vocab.words:

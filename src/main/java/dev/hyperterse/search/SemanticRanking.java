@@ -487,7 +487,7 @@ final class SemanticRanking {
     }
 
     /**
-     * What the learned order reads of the first {@link LearnedOrder#FEW} places, written to {@code out}:
+     * What a learned order reads of the first {@link LearnedOrder#FEW} places (the most any orders), written to {@code out}:
      * a line with no name and the query's vector, then a line per place, the tool's name, its base
      * features and its vector.
      */
@@ -528,14 +528,15 @@ final class SemanticRanking {
     }
 
     /**
-     * Sorts the first {@link LearnedOrder#FEW} places again by {@code order}'s score, stable (ties keep
+     * Sorts the first places again by {@code order}'s score (as many as its weights order,
+     * {@link LearnedOrder#places}), stable (ties keep
      * the ranking's order); every place keeps its score. {@code modelCosine} is read when the order
      * reads a model's cosine (else null).
      */
     private void learnedOrder(Order order, java.util.function.IntToDoubleFunction modelCosine, String query,
                               ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                               double[] topScore, int count) {
-        int n = Math.min(count, LearnedOrder.FEW);
+        int n = Math.min(count, order.weights.places());
         if (n < 2) {
             return;
         }

@@ -240,6 +240,23 @@ class LearnedOrderTest {
     }
 
     @Test
+    void theWeightsSayHowManyPlacesTheyOrder() throws IOException {
+        String weights = weights(List.of("get"), List.of("which"));
+        assertEquals(LearnedOrder.DEFAULT_PLACES, LearnedOrder.read(reader(weights)).places(),
+                "weights written before the places line were learned on twenty");
+        assertEquals(25, LearnedOrder.read(reader("places\t25\n" + weights)).places());
+        // static's shipped weights order thirty; semantic's, learned before, twenty
+        assertEquals(LearnedOrder.FEW, LearnedOrder.bundled().places());
+        assertEquals(LearnedOrder.DEFAULT_PLACES, LearnedOrder.bundledSemantic().places());
+        for (String places : List.of("1", String.valueOf(LearnedOrder.FEW + 1), "thirty")) {
+            IOException e = assertThrows(IOException.class,
+                    () -> LearnedOrder.read(reader("# c\nplaces\t" + places + "\n" + weights)));
+            assertTrue(e.getMessage().startsWith("line 2: places \"" + places + "\" is no whole number from 2 to "
+                    + LearnedOrder.FEW), e.getMessage());
+        }
+    }
+
+    @Test
     void theShippedSemanticWeightsReadTheBundledModelsCosine() {
         LearnedOrder order = LearnedOrder.bundledSemantic();
         assertTrue(order.model().startsWith("all-MiniLM-L6-v2-q-"), order.model());

@@ -156,6 +156,10 @@ class SemanticRankingTest {
                         + "pair\t0\t0\t0\n".repeat(8))));
         SemanticRanking.Order order = table.orderWith(new ConceptEmbedder(), byModel).order();
         assertNotNull(order);
+        // the same, learned to order two places only: the rest stay as the table found them
+        SemanticRanking.Order firstTwo = table.orderWith(new ConceptEmbedder(), LearnedOrder.read(new java.io.BufferedReader(
+                new java.io.StringReader("places\t2\nmodel\tconcepts-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9)
+                        + "\t1\n" + "pair\t0\t0\t0\n".repeat(8))))).order();
         assertNull(table.orderWith(new ConceptEmbedder(), byModel).problem());
         TextEmbedder other = new ConceptEmbedder() {
             @Override
@@ -179,8 +183,11 @@ class SemanticRankingTest {
                 new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25("x", 10), order, null), "no cosine for an order that reads one");
 
         boolean moved = false;
+        boolean onlyTwo = false;
         for (String query : List.of("remember the files in that folder", "remember remember the folder",
-                "store the state of my orders", "list the orders by status, the files and the facts")) {
+                "store the state of my orders", "list the orders by status, the files and the facts",
+                "list the orders by status and the files, remember remember remember the facts",
+                "the orders and their status, the files in the folder, save these facts")) {
             var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
             java.util.function.IntToDoubleFunction cosine = model.cosines(query);
             List<SearchHit> plain = table.search(query, null, 10, bm25);
@@ -200,11 +207,18 @@ class SemanticRankingTest {
                     (String n) -> -cosine.applyAsDouble(names.indexOf(n)))).toList();
             assertEquals(byCosine.subList(0, plain.size()), names(learned), query);
             moved |= !names(plain).equals(names(learned));
+            List<String> two = new java.util.ArrayList<>(read.subList(0, 2).stream().sorted(java.util.Comparator.comparingDouble(
+                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)))).toList());
+            two.addAll(read.subList(2, read.size()));
+            List<SearchHit> ordered = table.search(query, null, 10, bm25, firstTwo, cosine);
+            assertEquals(two.subList(0, plain.size()), names(ordered), query);
+            onlyTwo |= !names(ordered).equals(names(learned));
             // every place keeps the table's score
             assertEquals(plain.stream().map(SearchHit::rawScore).toList(),
                     learned.stream().map(SearchHit::rawScore).toList(), query);
         }
         assertTrue(moved, "the model's cosine moved some");
+        assertTrue(onlyTwo, "an order of two places left some tool its order learned over all of them would move");
     }
 
     @Test
