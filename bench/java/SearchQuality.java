@@ -372,13 +372,19 @@ public final class SearchQuality {
             + " weights or the action stage off: the learned orders' weights were learned on these intents too;"
             + " their figures with each set held out in turn come from bench/search/rerank/run.sh)";
     private static final String HELD_OUT = " (the learned order's weights were not learned on these intents)";
+    /** The heading's note for a set static's weights were learned on and semantic's were not. */
+    private static final String STATIC_IN_SAMPLE = " (static's rows are in sample, except those with the hand weights or"
+            + " the action stage off: its learned order's weights were learned on these intents too; semantic's"
+            + " were not)";
 
-    /**
-     * The sets whose requests the jar's learned-order weights were learned from, as their header names them
-     * (learned-order-semantic.tsv is learned from the same sets, by the same run of the bench).
-     */
+    /** The sets whose requests the jar's static learned-order weights were learned from, as their header names them. */
     private static Set<String> learnedOn() throws IOException {
-        try (var in = SearchIndex.class.getResourceAsStream("learned-order.tsv")) {
+        return learnedOn("learned-order.tsv");
+    }
+
+    /** The sets whose requests the jar's weights {@code resource} were learned from, as their header names them. */
+    private static Set<String> learnedOn(String resource) throws IOException {
+        try (var in = SearchIndex.class.getResourceAsStream(resource)) {
             if (in == null) {
                 return Set.of();
             }
@@ -446,7 +452,8 @@ public final class SearchQuality {
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
         int ordinal = FRESH_SETS.indexOf(set);
-        String sample = learnedOn().contains(set) ? IN_SAMPLE : HELD_OUT;
+        String sample = !learnedOn().contains(set) ? HELD_OUT
+                : learnedOn("learned-order-semantic.tsv").contains(set) ? IN_SAMPLE : STATIC_IN_SAMPLE;
         md.append(ordinal > 0
                 ? "\n### " + ("aeiou".indexOf(ORDINALS.get(ordinal).charAt(0)) >= 0 ? "An " : "A ")
                         + ORDINALS.get(ordinal) + " set held out whole, " + set
