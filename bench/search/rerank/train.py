@@ -300,22 +300,22 @@ def siblings(data, key, a, b):
 
 def score_set(data, qids, scorer, ranks=None, places=None):
     """Top-1, MRR@10, recall@5/10 and sibling misses of `scorer` over `qids`; each request's place of
-    its first right tool (0: none in the ten) and first hit appended to `ranks` when given."""
+    its first right tool (0: none in the ten), first hit and whether that is a sibling appended to `ranks`
+    when given."""
     s = dict(n=0, top1=0, mrr=0.0, r5=0, r10=0, misses=0, sibling=0)
     for i in qids:
         r, first = rank(data, i, scorer(i), places)
         q = data.q[i]
+        sibling = r != 1 and first is not None and any(siblings(data, (q['set'], q['cat']), e, first) for e in q['exp'])
         if ranks is not None:
-            ranks.append((i, r, first))
+            ranks.append((i, r, first, sibling))
         s['n'] += 1
         s['top1'] += r == 1
         s['mrr'] += 0 if r == 0 else 1 / r
         s['r5'] += 1 <= r <= 5
         s['r10'] += r > 0
-        if r != 1:
-            s['misses'] += 1
-            s['sibling'] += first is not None and any(
-                siblings(data, (q['set'], q['cat']), e, first) for e in q['exp'])
+        s['misses'] += r != 1
+        s['sibling'] += sibling
     return s
 
 
@@ -377,13 +377,12 @@ def main():
             # sibling, and its text
             with open(misses, 'w', encoding='utf-8') as f:
                 for _, _, ranks in results:
-                    for i, r, first in ranks:
+                    for i, r, first, sibling in ranks:
                         if r == 1:
                             continue
                         q = data.q[i]
-                        sib = first is not None and any(siblings(data, (q['set'], q['cat']), e, first) for e in q['exp'])
                         f.write('\t'.join([q['set'], q['cat'], str(r), first or '-', ','.join(sorted(q['exp'])),
-                                           'sibling' if sib else '-', q['text']]) + '\n')
+                                           'sibling' if sibling else '-', q['text']]) + '\n')
     if '--write' in sys.argv:
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents)

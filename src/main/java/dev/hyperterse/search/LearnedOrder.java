@@ -78,14 +78,11 @@ final class LearnedOrder {
     private final String table;
     /** The model whose cosine is the last base feature ({@link TextEmbedder#model()}), or null: none. */
     private final String model;
-    /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}). */
+    /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
 
     private LearnedOrder(String table, String model, int places, List<String> verbs, List<String> first, List<String> held,
                          double[] base, double[][] pairs, double[][] u, double[][] v) {
-        if (places < 2 || places > FEW) {
-            throw new IllegalArgumentException("learned order: " + places + " places; from 2 to " + FEW + " can be put in order");
-        }
         this.table = table;
         this.model = model;
         this.places = places;
@@ -206,39 +203,40 @@ final class LearnedOrder {
         }
     }
 
-    private static final class Holder {
-        static final LearnedOrder BUNDLED = load(RESOURCE);
-    }
-
-    /** The semantic weights, read once; or why they could not be, given to every caller (not a class that failed to load). */
-    private static final class SemanticHolder {
-        static final LearnedOrder BUNDLED;
-        static final RuntimeException FAILURE;
-
-        static {
-            LearnedOrder order = null;
-            RuntimeException failure = null;
+    /** Weights in the jar, read once; or why they could not be, given to every caller (not a class that failed to load). */
+    private record Bundled(LearnedOrder order, RuntimeException failure) {
+        static Bundled read(String resource) {
             try {
-                order = load(SEMANTIC_RESOURCE);
+                return new Bundled(load(resource), null);
             } catch (RuntimeException e) {
-                failure = e;
+                return new Bundled(null, e);
             }
-            BUNDLED = order;
-            FAILURE = failure;
+        }
+
+        LearnedOrder get() {
+            if (failure != null) {
+                throw failure;
+            }
+            return order;
         }
     }
 
-    /** The weights shipped in the jar; throws when they cannot be read. */
+    private static final class Holder {
+        static final Bundled BUNDLED = Bundled.read(RESOURCE);
+    }
+
+    private static final class SemanticHolder {
+        static final Bundled BUNDLED = Bundled.read(SEMANTIC_RESOURCE);
+    }
+
+    /** The weights shipped in the jar (read on first use); throws when they cannot be read. */
     static LearnedOrder bundled() {
-        return Holder.BUNDLED;
+        return Holder.BUNDLED.get();
     }
 
     /** The {@code semantic} ranking's weights shipped in the jar (read on first use); throws when they cannot be read. */
     static LearnedOrder bundledSemantic() {
-        if (SemanticHolder.FAILURE != null) {
-            throw SemanticHolder.FAILURE;
-        }
-        return SemanticHolder.BUNDLED;
+        return SemanticHolder.BUNDLED.get();
     }
 
     /**

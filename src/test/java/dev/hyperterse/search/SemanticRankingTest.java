@@ -203,12 +203,12 @@ class SemanticRankingTest {
                 assertEquals(cosine.applyAsDouble(names.indexOf(f[0])), Double.parseDouble(f[LearnedOrder.BASE + 1]),
                         1e-6, row);
             }
-            List<String> byCosine = read.stream().sorted(java.util.Comparator.comparingDouble(
-                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)))).toList();
+            java.util.Comparator<String> modelFirst = java.util.Comparator.comparingDouble(
+                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)));
+            List<String> byCosine = read.stream().sorted(modelFirst).toList();
             assertEquals(byCosine.subList(0, plain.size()), names(learned), query);
             moved |= !names(plain).equals(names(learned));
-            List<String> two = new java.util.ArrayList<>(read.subList(0, 2).stream().sorted(java.util.Comparator.comparingDouble(
-                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)))).toList());
+            List<String> two = new java.util.ArrayList<>(read.subList(0, 2).stream().sorted(modelFirst).toList());
             two.addAll(read.subList(2, read.size()));
             List<SearchHit> ordered = table.search(query, null, 10, bm25, firstTwo, cosine);
             assertEquals(two.subList(0, plain.size()), names(ordered), query);
