@@ -394,6 +394,65 @@
 //   QuickBooks), @postman/postman-mcp-server 2.13.0 (42 tools by default, 204 with --full), @codacy/codacy-mcp
 //   0.5.9 (23, code quality, SonarQube's domain), @google-cloud/observability-mcp 0.2.3 (13), @rollbar/mcp-server
 //   0.6.0 (9))
+// The fifteenth fresh set, fresh15 (bench/search/catalogs/fresh15/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh15 (cd bench/out/npm-fresh15/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   discourse: @discourse/mcp@0.3.1    european-parliament: european-parliament-mcp-server@1.1.26
+//   hostinger-domains: hostinger-api-mcp@1.63.2    bnb-chain: @bnb-chain/mcp@1.5.1
+//   dynatrace-managed: @dynatrace-oss/dynatrace-managed-mcp-server@1.1.1
+//   cd bench/out/npm-fresh15/discourse && npm init -y >/dev/null && npm install --ignore-scripts @discourse/mcp@0.3.1
+//   cd bench/out/npm-fresh15/european-parliament && npm init -y >/dev/null && npm install --ignore-scripts european-parliament-mcp-server@1.1.26
+//   cd bench/out/npm-fresh15/hostinger && npm init -y >/dev/null && npm install --ignore-scripts hostinger-api-mcp@1.63.2
+//   cd bench/out/npm-fresh15/bnb-chain && npm init -y >/dev/null && npm install --ignore-scripts @bnb-chain/mcp@1.5.1
+//   cd bench/out/npm-fresh15/dynatrace && npm init -y >/dev/null && npm install --ignore-scripts @dynatrace-oss/dynatrace-managed-mcp-server@1.1.1
+//   then from bench/search, with O=../out/npm-fresh15 and each NOTE the catalog's "source" string:
+//   node extract.mjs catalogs/fresh15/discourse.json NOTE -- node $O/discourse/node_modules/@discourse/mcp/dist/index.js \
+//     --allow_writes
+//     (community forums: search, topics and posts, users, private messages, drafts, chat messages, categories, uploads,
+//     Data Explorer SQL queries; its documented write switch: the default lists 16 read tools, --allow_writes 32,
+//     with --toolsets all too 143 (category, group and tag-group administration, moderation, workflows, themes, AI
+//     administration); it takes no key or site at start (discourse_select_site picks one); its package asks for
+//     Node.js 24, it lists its tools under 20; 60 of its 134 inputs have no description)
+//   node extract.mjs catalogs/fresh15/european-parliament.json NOTE -- \
+//     node $O/european-parliament/node_modules/european-parliament-mcp-server/dist/index.js
+//     (the European Parliament's open data: MEPs and their declarations, plenary sessions and sittings, votes,
+//     speeches, legislative procedures, adopted texts, committee and plenary documents, parliamentary questions,
+//     events, update feeds, and analysis tools (voting patterns, coalitions, MEP influence, attendance, pipeline
+//     forecasts); 61 tools, as its README says; it takes no key; its package asks for Node.js 25, it lists its
+//     tools under 20)
+//   HOSTINGER_API_TOKEN=unused node extract.mjs catalogs/fresh15/hostinger-domains.json NOTE -- \
+//     node $O/hostinger/node_modules/hostinger-api-mcp/src/servers/domains.js
+//     (domain registration with a registrar: availability checks and name suggestions, purchase and free-domain
+//     claims, WHOIS contact profiles, forwarding, domain lock, privacy protection, nameservers, transfers, EPP codes,
+//     moves between accounts; 41 tools; its package ships one server per product behind its own binary
+//     (hostinger-domains-mcp here; the unified hostinger-api-mcp lists 401 tools, hosting 74, vps 64, reach 52,
+//     agency-hosting 42, mail 38, wordpress 38, ecommerce 29, billing 9, dns 8, horizons 6); the same 41 with
+//     HOSTINGER_API_TOKEN unset (it would start OAuth on the first call); its package names no author, its
+//     repository is Hostinger's; one tool is named v2_getDomainVerificationsDIRECT)
+//   node extract.mjs catalogs/fresh15/bnb-chain.json NOTE -- node $O/bnb-chain/node_modules/@bnb-chain/mcp/dist/index.js
+//     (blockchain, BNB Chain and other EVM networks: blocks, transactions, balances, contract reads and writes, ERC20
+//     tokens, NFTs (ERC721, ERC1155), transfers with a preview and confirm step, gas estimates, ERC-8004 agent
+//     identities, Greenfield storage buckets, objects and payment accounts; 45 tools; its PRIVATE_KEY is optional
+//     and unset here; it logs its start line as ERROR; its package names no author or repository (its README names
+//     bnb-chain/bnbchain-mcp); near CCXT's crypto exchanges in fresh10, but on-chain)
+//   DT_MCP_DISABLE_TELEMETRY=true \
+//     DT_ENVIRONMENT_CONFIGS='[{"apiEndpointUrl":"http://127.0.0.1:9/","environmentId":"unused","alias":"unused","apiToken":"dt0s01.unused"}]' \
+//     node extract.mjs catalogs/fresh15/dynatrace-managed.json NOTE -- \
+//     node $O/dynatrace/node_modules/@dynatrace-oss/dynatrace-managed-mcp-server/dist/index.js
+//     (observability, self-hosted Dynatrace Managed: metrics, logs, events, monitored entities and their
+//     relationships, problems, security problems, SLOs; 18 tools, under the ~20 aimed at, kept as the observability
+//     domain (Datadog's and Grafana's in fresh3 and fresh6, from another vendor); with no environment configured it
+//     logs a fatal error and does not answer; with the loopback one it logs ECONNREFUSED for its version check and
+//     lists its tools; the same 18 with telemetry on; it writes dynatrace-managed-mcp.log into its working directory
+//     (removed after); its package asks for Node.js 26, it lists its tools under 20)
+//   (each version above was the newest on npm; candidates came from the local package list. Tried and left out:
+//   @kentico/management-api-mcp 31.8.4 lists no tools until its host app's OpenAPI spec (MANAGEMENT_API_URL) answers;
+//   @umbraco-cms/mcp-dev 18.1.7 and @moralisweb3/api-mcp-server 1.8.2 reach their service at start (an Umbraco
+//   instance, Moralis's API spec) and do not answer offline; @fhirfly-io/mcp-server 0.9.0 fetches its tool list from
+//   FHIRfly's service; listed offline but left out: @didit-protocol/mcp-server 4.0.0 (82 tools, identity
+//   verification, over ~70), hostinger-api-mcp's other servers (above; reach, 52, is e-mail marketing, near Iterable
+//   in fresh11), @abhaybabbar/retellai-mcp-server 1.0.2 (24, voice AI agents; Dynatrace kept for its domain),
+//   interactive-brokers-mcp 1.24.1 (14), dataiku-mcp 1.1.1 (9), @transloadit/mcp-server 0.3.31 (7))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
