@@ -149,6 +149,11 @@ final class LearnedOrder {
         return (table == null || table.equals(model)) && (queryMap.length == 0 || queryMap.length == dims);
     }
 
+    /** The static table these weights were learned with, or null when they do not say. */
+    String table() {
+        return table;
+    }
+
     /**
      * The model whose cosine of the query's and a tool's vectors these weights read as their last base
      * feature, or null when they read none (the {@code static} ranking's).

@@ -198,7 +198,7 @@ public final class SearchIndex {
         SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null);
         this.meaning = new Meaning(built.ranking(), table, order == null ? null : order.order());
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem(),
-                order == null ? null : order.problem());
+                order == null ? null : order.problem(), built.ranking().handOrderBecause());
     }
 
     /**
@@ -297,9 +297,11 @@ public final class SearchIndex {
      * What {@link #embedTools} did: how many tools were embedded and how many came from the cache, a
      * cache problem (null when none), and for {@code semantic}, why the model's ranking is fused with
      * the static table's rather than the table's best tools put in order with the model's cosine read
-     * too (null when they are, or for other rankings).
+     * too (null when they are, or for other rankings), and for {@code static}, why the action stage's hand
+     * weights put its best tools in order rather than the learned order (null when the learned order does).
      */
-    public record EmbeddedTools(int embedded, int reused, String cacheProblem, String fusedBecause) {}
+    public record EmbeddedTools(int embedded, int reused, String cacheProblem, String fusedBecause,
+                                String handOrderBecause) {}
 
     /** Whether searches rank by meaning ({@code semantic} or {@code static}, once the tool vectors are ready). */
     public boolean ranksByMeaning() {

@@ -68,6 +68,8 @@ final class SemanticRanking {
     private final int reach;
     /** With the static table and a learned order: its weights over these tools (else null). */
     private final Order learned;
+    /** Why the hand weights order the best tools though the learned order was asked for (null: it was not, or it orders them). */
+    private final String handOrderBecause;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -94,9 +96,24 @@ final class SemanticRanking {
         this.reach = actionWeights.reach();
         // weights learned with another table (a table of a bench's, say) would weigh readings they never
         // saw: the hand weights order the twenty then
-        LearnedOrder order = actionWeights.learned() && readsLikeTheLearnedOrder() ? learnedOrder() : null;
-        this.learned = order != null && order.model() == null && order.learnedWith(embedder.model(), dims)
-                ? new Order(order) : null;
+        LearnedOrder order = null;
+        String because = null;
+        if (actionWeights.learned() && readsLikeTheLearnedOrder()) {
+            try {
+                order = LearnedOrder.bundled();
+            } catch (RuntimeException | LinkageError e) {
+                because = LearnedOrder.RESOURCE + " could not be read: " + e.getMessage();
+            }
+            if (order != null && (order.model() != null || !order.learnedWith(embedder.model(), dims))) {
+                because = LearnedOrder.RESOURCE + (order.model() != null
+                        ? " reads the cosine of the model " + order.model() + ", which this ranking does not run"
+                        : " was learned with the static table " + (order.table() != null ? order.table() : "of another size")
+                                + ", not with this ranking's " + embedder.model());
+                order = null;
+            }
+        }
+        this.learned = order != null ? new Order(order) : null;
+        this.handOrderBecause = because;
         this.pooling = pooling;
         this.tokenWeights = tokenWeights;
     }
@@ -115,13 +132,13 @@ final class SemanticRanking {
         }
     }
 
-    /** The learned order's weights, or null (and the action stage's weights order) when they cannot be read. */
-    private static LearnedOrder learnedOrder() {
-        try {
-            return LearnedOrder.bundled();
-        } catch (RuntimeException | LinkageError e) {
-            return null;
-        }
+    /**
+     * Why the action stage's hand weights put the best tools in order though the learned order was
+     * asked for: its weights cannot be read, or were learned with another static table; null when the
+     * learned order puts them in order, or was not asked for (or there is no action stage).
+     */
+    String handOrderBecause() {
+        return handOrderBecause;
     }
 
     /**

@@ -62,8 +62,14 @@ final class SemanticSearch {
     static Future<SearchIndex.EmbeddedTools> embedToolsStatically(Vertx vertx, SearchIndex index) {
         long start = System.nanoTime();
         return vertx.executeBlocking(index::embedToolsStatically, false)
-                .onSuccess(done -> LOG.debug("search: ranking by meaning (static embedding, {} tools, {} ms)",
-                        done.embedded(), (System.nanoTime() - start) / 1_000_000))
+                .onSuccess(done -> {
+                    if (done.handOrderBecause() != null) {
+                        LOG.warn("search: the best tools are put in order by the action stage's hand weights, not"
+                                + " the learned order: {}", done.handOrderBecause());
+                    }
+                    LOG.debug("search: ranking by meaning (static embedding, {} tools, {} ms)",
+                            done.embedded(), (System.nanoTime() - start) / 1_000_000);
+                })
                 .onFailure(e -> LOG.warn("search: the static embedding could not load, ranking lexically: {}",
                         why(e)));
     }

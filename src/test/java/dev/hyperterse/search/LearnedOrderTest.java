@@ -3,16 +3,23 @@ package dev.hyperterse.search;
 import dev.hyperterse.model.SearchRanking;
 import dev.hyperterse.model.ToolDef;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static dev.hyperterse.search.TestTools.handler;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -253,6 +260,38 @@ class LearnedOrderTest {
                     () -> LearnedOrder.read(reader("# c\nplaces\t" + places + "\n" + weights)));
             assertTrue(e.getMessage().startsWith("line 2: places \"" + places + "\" is no whole number from 2 to "
                     + LearnedOrder.FEW), e.getMessage());
+        }
+    }
+
+    @Test
+    void weightsLearnedWithAnotherTableLeaveTheOrderToTheHandWeightsAndSayWhy(@TempDir Path dir) throws IOException {
+        // the jar's table with one vector byte changed: another table by its hash (it samples every 97th
+        // byte from the first), which the shipped weights were not learned with
+        byte[] bytes;
+        try (InputStream in = StaticEmbedder.class.getResourceAsStream(StaticEmbedder.RESOURCE)) {
+            bytes = in.readAllBytes();
+        }
+        ByteBuffer header = ByteBuffer.wrap(bytes);
+        int vectors = 20 + header.getInt(16) + 4 * header.getInt(8);
+        bytes[vectors] ^= 1;
+        Path file = dir.resolve("another-table.bin");
+        Files.write(file, bytes);
+        StaticEmbedder another = StaticEmbedder.fromFile(file);
+        assertNotEquals(StaticEmbedder.bundled().model(), another.model());
+
+        SearchIndex served = index(LEARNED);
+        SearchIndex learned = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        SearchIndex hand = new SearchIndex(SIBLINGS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        assertNull(served.embedToolsStatically(LEARNED).handOrderBecause(), "the jar's table: its weights order");
+        String why = learned.embedTools(another, null, SemanticRanking.STATIC_BM25_WEIGHT, LEARNED,
+                StaticPooling.DEFAULT).handOrderBecause();
+        assertEquals(LearnedOrder.RESOURCE + " was learned with the static table " + StaticEmbedder.bundled().model()
+                + ", not with this ranking's " + another.model(), why);
+        assertNull(hand.embedTools(another, null, SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.HAND,
+                StaticPooling.DEFAULT).handOrderBecause(), "the hand weights asked for: nothing to say");
+        for (String query : List.of("what pages does the team wiki have?", "make a new forwarding address",
+                "remove the forwarding address for sales")) {
+            assertEquals(hand.search(query), learned.search(query), query);
         }
     }
 
