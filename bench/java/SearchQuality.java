@@ -335,10 +335,16 @@ public final class SearchQuality {
                         if (model) {
                             index.embedTools(EMBEDDER, vectorCache);
                         }
-                        for (Intent i : intents) {
-                            if (!i.catalog().equals(name)) {
-                                continue;
-                            }
+                        // the authors' examples of this catalog's tools (examples/SET/CATALOG.txt), as requests of
+                        // their own kind: train.py may learn from a set's examples when it does not score that set
+                        List<Intent> requests = new ArrayList<>(intents.stream().filter(i -> i.catalog().equals(name)).toList());
+                        int intentCount = requests.size();
+                        Path examples = dir.resolve("examples/" + set + "/" + name + ".txt");
+                        if (Files.exists(examples)) {
+                            requests.addAll(exampleRequests(name, examples));
+                        }
+                        for (int r = 0; r < requests.size(); r++) {
+                            Intent i = requests.get(r);
                             qid++;
                             for (String row : index.learnedOrderFeatures(i.text()).split("\n")) {
                                 if (!row.isEmpty()) {
@@ -353,7 +359,8 @@ public final class SearchQuality {
                                 }
                                 verbCosines.append('\n');
                             }
-                            queries.append(Integer.toString(qid)).append('\t').append(set).append('\t').append(name).append("\tintent\t")
+                            queries.append(Integer.toString(qid)).append('\t').append(set).append('\t').append(name)
+                                    .append(r < intentCount ? "\tintent\t" : "\texample\t")
                                     .append(String.join(",", new java.util.TreeSet<>(i.expected()))).append('\t').append(i.split()).append('\t')
                                     .append(i.text()).append('\n');
                         }
@@ -643,6 +650,18 @@ public final class SearchQuality {
             }
         }
         return all;
+    }
+
+    /** The examples of {@code file} (lines {@code TOOL :: intent}) as requests for their tools. */
+    private static List<Intent> exampleRequests(String catalog, Path file) throws IOException {
+        List<Intent> out = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            int sep = line.indexOf(" :: ");
+            if (!line.isBlank() && !line.startsWith("#") && sep > 0) {
+                out.add(new Intent("example", catalog, Set.of(line.substring(0, sep).trim()), line.substring(sep + 4).trim()));
+            }
+        }
+        return out;
     }
 
     /** The tools with the examples of {@code file} (lines {@code TOOL :: intent}) added to them. */

@@ -7,13 +7,14 @@
     train.py DUMP CATALOG_DIR --write F   learns on every set given, writes the weights to F
 
 DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, a line with its static
-vector (an empty tool name, nine empty fields), then the thirty tools the static ranking finds first (LearnedOrder.FEW)
-(before any reordering), each with the nine base features LearnedOrder.features reads and its static
-vector; DUMP.q each request's set, catalog, right tools and text; DUMP.verbs its verb's cosine with
-every word a catalog's names start with; DUMP.table the static table's name (written into the weights:
-the server uses them only with that table). With DUMP_MODEL (the semantic ranking's order), each tool's
-line has a tenth base feature, its cosine with the request by the model DUMP.model names (written into
-the weights too). Only the requests of the
+vector (an empty tool name, an empty field per base feature), then the thirty tools the static ranking
+finds first (LearnedOrder.FEW) (before any reordering), each with its base features (the nine
+LearnedOrder.features reads, then the four word matches TokenMatches.features reads) and its static
+vector; DUMP.q each request's set, catalog, kind (intent, or an author's example) right tools and text;
+DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.table the static table's
+name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
+semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
+by the model DUMP.model names (written into the weights too). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from. The score is linear: the nine base features, and for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
@@ -38,6 +39,7 @@ import sys
 import unicodedata
 
 import numpy as np
+import scipy.sparse
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 
@@ -209,25 +211,31 @@ class Model:
 
 
 def fit(data, vocab, qids):
-    batch = []
-    for i in qids:
-        y = data.y[i][:K]
-        if len(y) >= 2 and y.any():
-            batch.append((vocab.features(data, i), y, data.qvec[i], np.array(data.tvec[i][:K])))
-    d = batch[0][0].shape[1]
-    dims = len(batch[0][2])
-    n = len(batch)
-    f = np.zeros((n, K, d))
+    chosen = [i for i in qids if len(data.y[i][:K]) >= 2 and data.y[i][:K].any()]
+    n = len(chosen)
+    dims = len(data.qvec[chosen[0]])
+    # the features, a row per request's place (K a request, empty past its last tool), kept sparse: a
+    # request's way of being put meets one kind of tool per place, so few of the d columns are not zero
+    rows, cols, vals = [], [], []
     q = np.zeros((n, dims), np.float32)
     t = np.zeros((n, K, dims), np.float32)
     mask = np.zeros((n, K), bool)
     pos = np.zeros((n, K), bool)
-    for j, (fj, yj, qj, tj) in enumerate(batch):
-        f[j, :len(yj)] = fj
-        q[j] = qj
-        t[j, :len(yj)] = tj
+    d = None
+    for j, i in enumerate(chosen):
+        yj = data.y[i][:K]
+        fj = vocab.features(data, i)
+        d = fj.shape[1]
+        r, c = np.nonzero(fj)
+        rows.append(r + j * K)
+        cols.append(c)
+        vals.append(fj[r, c])
+        q[j] = data.qvec[i]
+        t[j, :len(yj)] = np.array(data.tvec[i][:K])
         mask[j, :len(yj)] = True
         pos[j, :len(yj)] = yj
+    f = scipy.sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n * K, d))
+    del rows, cols, vals
     reg = np.full(d, LAM)
     reg[:BASE] = LAM / 100
 
@@ -238,11 +246,11 @@ def fit(data, vocab, qids):
         w, u, v = unpack(x)
         qu = q @ u
         tv = t @ v
-        s = np.where(mask, f @ w + np.einsum('nr,nkr->nk', qu, tv), -1e9)
+        s = np.where(mask, (f @ w).reshape(n, K) + np.einsum('nr,nkr->nk', qu, tv), -1e9)
         lz = logsumexp(s, axis=1)
         lp = logsumexp(np.where(pos, s, -1e9), axis=1)
         g = np.exp(s - lz[:, None]) - np.where(pos, np.exp(s - lp[:, None]), 0)
-        gw = np.einsum('nk,nkd->d', g, f)
+        gw = f.T @ g.ravel()
         gu = q.T @ np.einsum('nk,nkr->nr', g, tv)
         gv = np.einsum('nk,nkd,nr->dr', g, t, qu, optimize=True)
         value = (lz - lp).sum() / n + (reg * w) @ w + LAM_MAP * ((u * u).sum() + (v * v).sum())
@@ -334,8 +342,8 @@ FOLDS = None  # (data, intents) for fold(), set before the folds are forked
 
 def fold(held):
     """Learns on every set but `held` and scores `held`: by the hand weights, then by the learned order."""
-    data, intents = FOLDS
-    train = [i for i in intents if data.q[i]['set'] != held]
+    data, intents, examples = FOLDS
+    train = [i for i in intents + examples if data.q[i]['set'] != held]
     test = [i for i in intents if data.q[i]['set'] == held]
     vocab = Vocabulary(data, train)
     w = fit(data, vocab, train)
@@ -350,13 +358,16 @@ def main():
     data = Data(dump, catalog_dir)
     sets = sorted({q['set'] for q in data.q.values()} - {'dev'}, key=lambda s: (s != 'unseen', len(s), s))
     intents = [i for i, q in data.q.items() if q['kind'] == 'intent']
+    # EXAMPLES=1: the authors' examples of the tools (bench/search/examples/) are learned from too, as
+    # requests for their tools; never those of the set held out, and never scored
+    examples = [i for i, q in data.q.items() if q['kind'] == 'example'] if os.environ.get('EXAMPLES') else []
     if '--loso' in sys.argv:
         print('| set held out | intents | top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |'
               ' learned: top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |')
         print('|---|---|---|---|---|---|---|---|---|---|---|---|')
         total = [collections.Counter(), collections.Counter()]
         global FOLDS
-        FOLDS = (data, intents)
+        FOLDS = (data, intents, examples)
         # the folds are independent: one process each, as many at a time as LOSO_JOBS says (default:
         # the machine's cores), forked so that they share the parsed dump
         jobs = max(1, int(os.environ.get('LOSO_JOBS', os.cpu_count() or 1)))
@@ -385,26 +396,27 @@ def main():
                                            'sibling' if sibling else '-', q['text']]) + '\n')
     if '--write' in sys.argv:
         out = sys.argv[sys.argv.index('--write') + 1]
-        vocab = Vocabulary(data, intents)
-        w = fit(data, vocab, intents)
+        vocab = Vocabulary(data, intents + examples)
+        w = fit(data, vocab, intents + examples)
         title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools, the model\'s cosine\n'
-                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if BASE > 9 else
+                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if data.model else
                  '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
         with open(out, 'w', encoding='utf-8') as f:
             f.write(title +
                     '# bench/search/rerank/train.py from the requests of these sets: '
-                    + ', '.join(['dev'] + sets) + f' ({len(intents)} requests).\n'
+                    + ', '.join(['dev'] + sets) + f' ({len(intents)} requests'
+                    + (f', and the {len(examples)} examples of their tools' if examples else '') + ').\n'
                     '# places: how many of the ranking\'s best tools they put in order; verbs: kinds of tool by their\n'
                     '# name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
-                    '# base: the nine base features\' weights (ten: the model\'s cosine last); pair: per way a\n'
+                    '# base: the base features\' weights (the ranking\'s nine, the four word matches, the model\'s cosine\n'
+                    '# last if any); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
                     '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
             f.write('table\t' + data.table + '\n')
-            if BASE > 9:
-                assert data.model, f'{dump}.model names no model for the tenth base feature'
+            if data.model:
                 f.write('model\t' + data.model + '\n')
             f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')

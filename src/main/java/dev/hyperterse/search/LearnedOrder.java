@@ -102,9 +102,12 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        if (base.length != BASE + (model == null ? 0 : 1) || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
-            throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + BASE
-                    + (model == null ? "" : " and the model's cosine, " + (BASE + 1)) + " expected) and " + pairs.length
+        int own = base.length - (model == null ? 0 : 1);
+        if (own != BASE && own != BASE + TokenMatches.COUNT
+                || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
+            throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + BASE + " or, with the"
+                    + " word matches, " + (BASE + TokenMatches.COUNT) + (model == null ? "" : ", and one more for the model's cosine")
+                    + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
         }
@@ -160,6 +163,14 @@ final class LearnedOrder {
      */
     String model() {
         return model;
+    }
+
+    /**
+     * Whether these weights read how closely the request's words match each tool's ({@link TokenMatches}),
+     * after the {@link #BASE} features and before the model's cosine.
+     */
+    boolean readsMatches() {
+        return base.length - (model == null ? 0 : 1) > BASE;
     }
 
     /** How many of the ranking's best tools these weights put in order. */

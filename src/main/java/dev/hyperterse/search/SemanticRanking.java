@@ -70,14 +70,18 @@ final class SemanticRanking {
     private final Order learned;
     /** Why the hand weights order the best tools though the learned order was asked for (null: it was not, or it orders them). */
     private final String handOrderBecause;
+    /** With the static table pooled: how closely a request's words match each tool's (else null). */
+    private final TokenMatches matches;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
     private final TokenWeights tokenWeights;
 
     private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight,
-                            ActionWeights actionWeights, StaticPooling pooling, TokenWeights tokenWeights) {
+                            ActionWeights actionWeights, StaticPooling pooling, TokenWeights tokenWeights,
+                            TokenMatches matches) {
         this.tools = tools;
+        this.matches = matches;
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
         this.vectors = new float[vectors.length * dims];
@@ -103,6 +107,12 @@ final class SemanticRanking {
                 order = LearnedOrder.bundled();
             } catch (RuntimeException | LinkageError e) {
                 because = LearnedOrder.RESOURCE + " could not be read: " + e.getMessage();
+            }
+            if (order != null && order.model() == null && order.learnedWith(embedder.model(), dims)
+                    && order.readsMatches() && matches == null) {
+                because = LearnedOrder.RESOURCE + " reads how the request's words match each tool's, which this"
+                        + " ranking (its table's vectors not pooled) does not read";
+                order = null;
             }
             if (order != null && (order.model() != null || !order.learnedWith(embedder.model(), dims))) {
                 because = LearnedOrder.RESOURCE + (order.model() != null
@@ -169,6 +179,10 @@ final class SemanticRanking {
         if (!order.learnedWith(embedder.model(), dims)) {
             return new ModelOrder(null, "the order's weights were learned with another static table than "
                     + embedder.model());
+        }
+        if (order.readsMatches() && matches == null) {
+            return new ModelOrder(null, "the order's weights read how the request's words match each tool's, which"
+                    + " the static ranking (its table's vectors not pooled) does not read");
         }
         return new ModelOrder(new Order(order), null);
     }
@@ -250,7 +264,7 @@ final class SemanticRanking {
                 vectors[i] = unit(whole);
             }
             return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, pooling,
-                    weights), tools.length, 0, null);
+                    weights, new TokenMatches(table, ids)), tools.length, 0, null);
         }
         Map<String, float[]> stored = Map.of();
         String problem = null;
@@ -287,7 +301,7 @@ final class SemanticRanking {
                 problem = "could not write " + cache.file() + ": " + e.getMessage();
             }
         }
-        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null), embedded,
+        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null, null), embedded,
                 tools.length - embedded, problem);
     }
 
@@ -483,9 +497,10 @@ final class SemanticRanking {
             topScore[at] = score;
         }
         if (features != null) {
-            learnedFeatures(action, q, lexical, best, top, topScore, count, features, modelCosine);
+            learnedFeatures(action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(query));
         } else if (order != null) {
-            learnedOrder(order, modelCosine, query, action, q, lexical, best, top, topScore, count);
+            learnedOrder(order, modelCosine, query, action, q, lexical, best, top, topScore, count,
+                    order.weights.readsMatches() ? matchQuery(query) : null);
         } else if (action != null) {
             actions.reorder(action, top, topScore, count);
         }
@@ -510,13 +525,14 @@ final class SemanticRanking {
      */
     private void learnedFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                  double[] topScore, int count, StringBuilder out,
-                                 java.util.function.IntToDoubleFunction modelCosine) {
+                                 java.util.function.IntToDoubleFunction modelCosine, TokenMatches.Query words) {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
-        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + (modelCosine == null ? 0 : 1)));
+        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + (words == null ? 0 : TokenMatches.COUNT)
+                + (modelCosine == null ? 0 : 1)));
         appendVector(out, q, 0);
         for (int i = 0; i < Math.min(count, LearnedOrder.FEW); i++) {
             out.append(tools[top[i]].name());
-            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine)) {
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine, words)) {
                 out.append('\t').append((float) v);
             }
             appendVector(out, vectors, top[i] * dims);
@@ -530,18 +546,37 @@ final class SemanticRanking {
         out.append('\n');
     }
 
-    /** The base features of the tool at {@code place}, then its cosine by the model when {@code modelCosine} is given. */
+    /**
+     * The base features of the tool at {@code place}, then how the request's words match its own when
+     * {@code words} is given ({@link TokenMatches#features}), then its cosine by the model when
+     * {@code modelCosine} is given.
+     */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                  double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine) {
+                                  double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine,
+                                  TokenMatches.Query words) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
-        if (modelCosine == null) {
+        if (modelCosine == null && words == null) {
             return x;
         }
-        double[] withModel = java.util.Arrays.copyOf(x, x.length + 1);
-        withModel[x.length] = modelCosine.applyAsDouble(t);
-        return withModel;
+        double[] out = java.util.Arrays.copyOf(x, x.length + (words == null ? 0 : TokenMatches.COUNT)
+                + (modelCosine == null ? 0 : 1));
+        if (words != null) {
+            System.arraycopy(matches.features(words, t), 0, out, x.length, TokenMatches.COUNT);
+        }
+        if (modelCosine != null) {
+            out[out.length - 1] = modelCosine.applyAsDouble(t);
+        }
+        return out;
+    }
+
+    /** The request as {@link TokenMatches} reads it: its words weighted as the query's vector weighs them by IDF; null without the pooled table. */
+    private TokenMatches.Query matchQuery(String query) {
+        if (matches == null) {
+            return null;
+        }
+        return matches.read(((StaticEmbedder) embedder).tokenIds(query), tokenWeights == null ? null : tokenWeights::idf);
     }
 
     /**
@@ -552,7 +587,7 @@ final class SemanticRanking {
      */
     private void learnedOrder(Order order, java.util.function.IntToDoubleFunction modelCosine, String query,
                               ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                              double[] topScore, int count) {
+                              double[] topScore, int count, TokenMatches.Query words) {
         int n = Math.min(count, order.weights.places());
         if (n < 2) {
             return;
@@ -566,7 +601,7 @@ final class SemanticRanking {
         double[] learnedScore = new double[n];
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
-            learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine), frame,
+            learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine, words), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);

@@ -43,9 +43,13 @@ public final class StaticEmbedder implements TextEmbedder {
     private final Callable<InputStream> opener;
     private volatile Table table;
 
-    /** The tokenizer, then per token a scale and {@code dims} bytes: vector = scale × bytes. */
+    /**
+     * The tokenizer, then per token a scale and {@code dims} bytes: vector = scale × bytes; per token the
+     * length of its bytes as a vector (for the cosine of two tokens, in which the scales cancel) and
+     * whether it says something ({@link #contentToken}).
+     */
     private record Table(WordPieceTokenizer tokenizer, int dims, float[] scales, byte[] vectors, String model,
-                         double harmonic) {}
+                         double harmonic, float[] norms, boolean[] content) {}
 
     private StaticEmbedder(String source, Callable<InputStream> opener) {
         this.source = source;
@@ -159,6 +163,45 @@ public final class StaticEmbedder implements TextEmbedder {
         return a / (a + p);
     }
 
+    /**
+     * The cosine of two tokens' vectors (0 when either has none): a few hundred nanoseconds, no
+     * allocation.
+     */
+    double tokenCosine(int a, int b) {
+        Table t = table();
+        float norms = t.norms[a] * t.norms[b];
+        if (norms == 0) {
+            return 0;
+        }
+        byte[] v = t.vectors;
+        int dims = t.dims;
+        int x = a * dims;
+        int y = b * dims;
+        int s0 = 0;
+        int s1 = 0;
+        int s2 = 0;
+        int s3 = 0;
+        int d = 0;
+        for (; d + 3 < dims; d += 4) {
+            s0 += v[x + d] * v[y + d];
+            s1 += v[x + d + 1] * v[y + d + 1];
+            s2 += v[x + d + 2] * v[y + d + 2];
+            s3 += v[x + d + 3] * v[y + d + 3];
+        }
+        for (; d < dims; d++) {
+            s0 += v[x + d] * v[y + d];
+        }
+        return (s0 + s1 + s2 + s3) / (double) norms;
+    }
+
+    /**
+     * Whether a token says something of a text: it holds a letter or a digit, and is neither an English
+     * stop word (Lucene's list: "the", "of", "to", …) nor the unknown token.
+     */
+    boolean contentToken(int id) {
+        return table().content[id];
+    }
+
     /** The token ids of a text, as the table's tokenizer reads it (reads the table). */
     int[] tokenIds(String text) {
         return table().tokenizer.encode(text);
@@ -220,6 +263,23 @@ public final class StaticEmbedder implements TextEmbedder {
         for (int i = tokens - 1; i >= 0; i--) {
             harmonic += 1.0 / (i + 2);
         }
-        return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model, harmonic);
+        float[] norms = new float[tokens];
+        boolean[] content = new boolean[tokens];
+        java.util.Set<String> stop = new java.util.HashSet<>();
+        for (Object word : org.apache.lucene.analysis.en.EnglishAnalyzer.ENGLISH_STOP_WORDS_SET) {
+            stop.add(new String((char[]) word));
+        }
+        for (int i = 0; i < tokens; i++) {
+            long sum = 0;
+            for (int d = 0; d < dims; d++) {
+                int b = vectors[i * dims + d];
+                sum += b * b;
+            }
+            norms[i] = (float) Math.sqrt(sum);
+            String token = vocabulary.get(i);
+            content[i] = !stop.contains(token) && !token.equals(WordPieceTokenizer.UNKNOWN)
+                    && token.codePoints().anyMatch(Character::isLetterOrDigit);
+        }
+        return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model, harmonic, norms, content);
     }
 }

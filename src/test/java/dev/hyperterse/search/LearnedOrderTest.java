@@ -240,10 +240,37 @@ class LearnedOrderTest {
         // a model line with nine base weights, or ten without one, is refused
         IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
-        assertTrue(nine.getMessage().contains("9 base weights (9 and the model's cosine, 10 expected)"),
-                nine.getMessage());
+        assertTrue(nine.getMessage().contains("9 base weights (9 or, with the word matches, 13, and one more for the"
+                + " model's cosine expected)"), nine.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
+    }
+
+    @Test
+    void weightsMayReadTheWordMatchesAfterTheNineAndBeforeTheModelsCosine() throws IOException {
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        String nine = "\t1" + "\t0".repeat(8);
+        LearnedOrder plain = LearnedOrder.read(reader("verbs\tget\nfirst\twhich\nbase" + nine + "\n" + rows));
+        LearnedOrder matches = LearnedOrder.read(reader("verbs\tget\nfirst\twhich\nbase" + nine + "\t0\t0\t0\t3\n" + rows));
+        LearnedOrder withModel = LearnedOrder.read(reader("model\tconcepts\nverbs\tget\nfirst\twhich\nbase" + nine
+                + "\t0\t0\t0\t3\t2\n" + rows));
+        assertFalse(plain.readsMatches());
+        assertTrue(matches.readsMatches());
+        assertTrue(withModel.readsMatches());
+        double[] frame = matches.frame("which", null);
+        // the score, then the four matches (the same token's share weighs 3), then the model's cosine (2)
+        assertEquals(0.5 + 3 * 0.25, matches.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.9, 0.9, 0.9, 0.25},
+                frame, 0, null, null), 1e-12);
+        assertEquals(0.5 + 3 * 0.25 + 2 * 0.125, withModel.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0.25, 0.125}, frame, 0, null, null), 1e-12);
+        // neither nine nor thirteen of its own: refused
+        for (String base : List.of(nine + "\t0", nine + "\t0".repeat(5))) {
+            assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                    "verbs\tget\nfirst\twhich\nbase" + base + "\n" + rows)), base);
+        }
+        // the shipped weights: static's read the matches, semantic's (learned before them) do not
+        assertTrue(LearnedOrder.bundled().readsMatches());
+        assertFalse(LearnedOrder.bundledSemantic().readsMatches());
     }
 
     @Test
