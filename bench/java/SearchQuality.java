@@ -335,12 +335,13 @@ public final class SearchQuality {
                         if (model) {
                             index.embedTools(EMBEDDER, vectorCache);
                         }
-                        // the authors' examples of this catalog's tools (examples/SET/CATALOG.txt), as requests of
-                        // their own kind: train.py may learn from a set's examples when it does not score that set
+                        // DUMP_EXAMPLES: the authors' examples of this catalog's tools (examples/SET/CATALOG.txt) too,
+                        // as requests of their own kind: train.py (EXAMPLES=1) may learn from a set's examples when it
+                        // does not score that set
                         List<Intent> requests = new ArrayList<>(intents.stream().filter(i -> i.catalog().equals(name)).toList());
                         int intentCount = requests.size();
                         Path examples = dir.resolve("examples/" + set + "/" + name + ".txt");
-                        if (Files.exists(examples)) {
+                        if (System.getenv("DUMP_EXAMPLES") != null && Files.exists(examples)) {
                             requests.addAll(exampleRequests(name, examples));
                         }
                         for (int r = 0; r < requests.size(); r++) {

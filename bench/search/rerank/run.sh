@@ -7,6 +7,8 @@
 #                                        into src/main/resources/dev/hyperterse/search/learned-order.tsv
 #   PLACES=N                             how many places the weights order (default: the dump's thirty,
 #                                        LearnedOrder.FEW; twenty with --semantic)
+#   EXAMPLES=1                           learns from the authors' examples of the tools too (never those
+#                                        of the set held out; measured lower, not shipped)
 #   --semantic (with either)             the semantic ranking's order instead, which reads the model's
 #                                        cosine too (learned-order-semantic.tsv; the model's jars from
 #                                        bench/search/semantic-pom.xml)
@@ -28,6 +30,10 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)"
   mvn -B -q -o package -DskipTests
 fi
 mkdir -p bench/out
+# EXAMPLES=1: learn from the authors' examples (bench/search/examples/) too, which the dump then holds
+if [ -n "${EXAMPLES:-}" ]; then
+  export DUMP_EXAMPLES=1
+fi
 if $semantic; then
   mvn -B -q -o -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
   dump=bench/out/rerank-semantic.tsv weights=src/main/resources/dev/hyperterse/search/learned-order-semantic.tsv
@@ -43,8 +49,7 @@ if $write; then
   python3 bench/search/rerank/train.py "$dump" bench/search/catalogs --write "$weights"
 else
   # a fold per process (LOSO_JOBS, default the cores), each with one BLAS thread; a fold holds its
-  # requests' features densely, about 4.5 GB with the held words and thirty places (LOSO_JOBS=1 where
-  # memory is short)
+  # requests' features sparsely and their vectors, a few hundred MB
   # LOSO_MISSES=FILE also writes each held-out request the learned order does not put first
   OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python3 bench/search/rerank/train.py "$dump" bench/search/catalogs --loso
 fi

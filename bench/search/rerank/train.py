@@ -16,7 +16,8 @@ name (written into the weights: the server uses them only with that table). With
 semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
 by the model DUMP.model names (written into the weights too). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
-one) are learned from. The score is linear: the nine base features, and for each way a request is put
+one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
+tools too). The score is linear: the base features, and for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
 quoted word; all/every/each/any; a question mark; this/that/it; which of the NV verbs below the
 request's verb is nearest, by the static table, so that a verb no training request began with is read
@@ -79,7 +80,7 @@ class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
-        # the model whose cosine is the tenth base feature (DUMP_MODEL), else None
+        # the model whose cosine is the last base feature (DUMP_MODEL), else None
         self.model = (open(dump + '.model', encoding='utf-8').read().strip()
                       if os.path.exists(dump + '.model') else None)
         self.qvec, self.tvec = {}, collections.defaultdict(list)
@@ -87,7 +88,8 @@ class Data:
         for line in open(dump, encoding='utf-8'):
             p = line.rstrip('\n').split('\t')
             if p[1] == '' and BASE is None:
-                # as many base features as the query's line has empty fields (nine; ten with the model's cosine)
+                # as many base features as the query's line has empty fields (the ranking's nine and the four
+                # word matches; one more with the model's cosine)
                 BASE = next(k for k, x in enumerate(p[2:]) if x != '')
             vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
             if p[1] == '':
@@ -358,8 +360,9 @@ def main():
     data = Data(dump, catalog_dir)
     sets = sorted({q['set'] for q in data.q.values()} - {'dev'}, key=lambda s: (s != 'unseen', len(s), s))
     intents = [i for i, q in data.q.items() if q['kind'] == 'intent']
-    # EXAMPLES=1: the authors' examples of the tools (bench/search/examples/) are learned from too, as
-    # requests for their tools; never those of the set held out, and never scored
+    # EXAMPLES=1: the authors' examples of the tools (bench/search/examples/, in a dump made with
+    # DUMP_EXAMPLES=1) are learned from too, as requests for their tools; never those of the set held out,
+    # and never scored
     examples = [i for i, q in data.q.items() if q['kind'] == 'example'] if os.environ.get('EXAMPLES') else []
     if '--loso' in sys.argv:
         print('| set held out | intents | top-1 | MRR@10 | recall@5 | recall@10 | sibling misses |'

@@ -26,7 +26,9 @@ import java.util.function.Predicate;
  * that cosine (and ranks by itself, fused with the table's, where that order does not apply).
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
  * safe to query from several threads at once. Each search embeds its query: with the model, a few
- * milliseconds of CPU, so it never runs on an event loop; with the static table, microseconds.
+ * milliseconds of CPU, so it never runs on an event loop; with the static table, a table look-up, and
+ * the whole search under a millisecond over a thousand tools (the learned order reads its thirty best
+ * tools word by word, {@link TokenMatches}).
  */
 final class SemanticRanking {
 
@@ -70,7 +72,7 @@ final class SemanticRanking {
     private final Order learned;
     /** Why the hand weights order the best tools though the learned order was asked for (null: it was not, or it orders them). */
     private final String handOrderBecause;
-    /** With the static table pooled: how closely a request's words match each tool's (else null). */
+    /** With the static table: how closely a request's words match each tool's (else null). */
     private final TokenMatches matches;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
@@ -108,12 +110,6 @@ final class SemanticRanking {
             } catch (RuntimeException | LinkageError e) {
                 because = LearnedOrder.RESOURCE + " could not be read: " + e.getMessage();
             }
-            if (order != null && order.model() == null && order.learnedWith(embedder.model(), dims)
-                    && order.readsMatches() && matches == null) {
-                because = LearnedOrder.RESOURCE + " reads how the request's words match each tool's, which this"
-                        + " ranking (its table's vectors not pooled) does not read";
-                order = null;
-            }
             if (order != null && (order.model() != null || !order.learnedWith(embedder.model(), dims))) {
                 because = LearnedOrder.RESOURCE + (order.model() != null
                         ? " reads the cosine of the model " + order.model() + ", which this ranking does not run"
@@ -144,7 +140,8 @@ final class SemanticRanking {
 
     /**
      * Why the action stage's hand weights put the best tools in order though the learned order was
-     * asked for: its weights cannot be read, or were learned with another static table; null when the
+     * asked for: its weights cannot be read, or were learned with another static table or a model's
+     * cosine; null when the
      * learned order puts them in order, or was not asked for (or there is no action stage).
      */
     String handOrderBecause() {
@@ -161,8 +158,8 @@ final class SemanticRanking {
      */
     ModelOrder orderWith(TextEmbedder model, LearnedOrder weights) {
         if (learned == null) {
-            return new ModelOrder(null, "the static ranking has no learned order (its action stage is off or "
-                    + LearnedOrder.RESOURCE + " could not be read)");
+            return new ModelOrder(null, "the static ranking has no learned order ("
+                    + (handOrderBecause != null ? handOrderBecause : "its action stage is off") + ")");
         }
         LearnedOrder order = weights;
         if (order == null) {
@@ -179,10 +176,6 @@ final class SemanticRanking {
         if (!order.learnedWith(embedder.model(), dims)) {
             return new ModelOrder(null, "the order's weights were learned with another static table than "
                     + embedder.model());
-        }
-        if (order.readsMatches() && matches == null) {
-            return new ModelOrder(null, "the order's weights read how the request's words match each tool's, which"
-                    + " the static ranking (its table's vectors not pooled) does not read");
         }
         return new ModelOrder(new Order(order), null);
     }
@@ -301,7 +294,10 @@ final class SemanticRanking {
                 problem = "could not write " + cache.file() + ": " + e.getMessage();
             }
         }
-        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null, null), embedded,
+        TokenMatches matches = embedder instanceof StaticEmbedder table
+                ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
+                : null;
+        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null, matches), embedded,
                 tools.length - embedded, problem);
     }
 
@@ -386,9 +382,10 @@ final class SemanticRanking {
 
     /**
      * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
-     * line with an empty name, nine empty fields (ten with {@code modelCosine}) and the query's vector,
-     * then, best first as the ranking finds them, a line per tool: its name, its base features
-     * ({@link LearnedOrder#features}, then its {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
+     * line with an empty name, an empty field per base feature (thirteen; fourteen with {@code modelCosine})
+     * and the query's vector, then, best first as the ranking finds them, a line per tool: its name, its
+     * base features ({@link LearnedOrder#features}, then {@link TokenMatches#features}, then its
+     * {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
      * this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25, java.util.function.IntToDoubleFunction modelCosine) {
@@ -530,9 +527,12 @@ final class SemanticRanking {
         out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + (words == null ? 0 : TokenMatches.COUNT)
                 + (modelCosine == null ? 0 : 1)));
         appendVector(out, q, 0);
-        for (int i = 0; i < Math.min(count, LearnedOrder.FEW); i++) {
+        int n = Math.min(count, LearnedOrder.FEW);
+        double[][] matched = words == null ? null : matches.features(words, top, n);
+        for (int i = 0; i < n; i++) {
             out.append(tools[top[i]].name());
-            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine, words)) {
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine,
+                    matched == null ? null : matched[i])) {
                 out.append('\t').append((float) v);
             }
             appendVector(out, vectors, top[i] * dims);
@@ -548,22 +548,22 @@ final class SemanticRanking {
 
     /**
      * The base features of the tool at {@code place}, then how the request's words match its own when
-     * {@code words} is given ({@link TokenMatches#features}), then its cosine by the model when
+     * {@code matched} is given ({@link TokenMatches#features}), then its cosine by the model when
      * {@code modelCosine} is given.
      */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                   double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine,
-                                  TokenMatches.Query words) {
+                                  double[] matched) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
-        if (modelCosine == null && words == null) {
+        if (modelCosine == null && matched == null) {
             return x;
         }
-        double[] out = java.util.Arrays.copyOf(x, x.length + (words == null ? 0 : TokenMatches.COUNT)
+        double[] out = java.util.Arrays.copyOf(x, x.length + (matched == null ? 0 : TokenMatches.COUNT)
                 + (modelCosine == null ? 0 : 1));
-        if (words != null) {
-            System.arraycopy(matches.features(words, t), 0, out, x.length, TokenMatches.COUNT);
+        if (matched != null) {
+            System.arraycopy(matched, 0, out, x.length, TokenMatches.COUNT);
         }
         if (modelCosine != null) {
             out[out.length - 1] = modelCosine.applyAsDouble(t);
@@ -571,7 +571,7 @@ final class SemanticRanking {
         return out;
     }
 
-    /** The request as {@link TokenMatches} reads it: its words weighted as the query's vector weighs them by IDF; null without the pooled table. */
+    /** The request as {@link TokenMatches} reads it, its words weighted by their IDF in the catalog (1 each when the table's vectors are not weighted); null without the table. */
     private TokenMatches.Query matchQuery(String query) {
         if (matches == null) {
             return null;
@@ -599,9 +599,11 @@ final class SemanticRanking {
         java.util.function.IntToDoubleFunction cosine = order.readsModel() ? modelCosine : null;
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
+        double[][] matched = words == null ? null : matches.features(words, top, n);
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
-            learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine, words), frame,
+            learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine,
+                    matched == null ? null : matched[i]), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);
@@ -639,7 +641,7 @@ final class SemanticRanking {
      * several products at once (one sum waits for each addition before the next); over 10,000 tools
      * this halves the time of a scan.
      */
-    private static double dot(float[] q, float[] m, int from, int dims) {
+    static double dot(float[] q, float[] m, int from, int dims) {
         int n = Math.min(q.length, dims);
         float s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
         int i = 0;
