@@ -104,6 +104,11 @@ final class NativeStderrCapture {
     private static final Pattern BACKTRACE_LINE = Pattern.compile("^(stack backtrace:| +\\d+:.*| +at .*)$");
     /** The note Rust ends a report with ("note: run with `RUST_BACKTRACE=1` …", "note: Some details are omitted, …"). */
     private static final Pattern CLOSING_NOTE = Pattern.compile("^note: .*RUST_BACKTRACE.*$");
+    /**
+     * A line another thread wrote, not Rust: a JSON log line, a text log line (it starts with the time),
+     * a Java stack trace's line (a tab).
+     */
+    private static final Pattern OTHER_THREAD_LINE = Pattern.compile("^(\\{|\\t|\\d{2}:\\d{2}:\\d{2})");
     /** How many lines of other threads a report may be interrupted by and still be recognized after them. */
     private static final int INTERRUPTION = 20;
 
@@ -287,7 +292,24 @@ final class NativeStderrCapture {
                 i++;
                 continue;
             }
-            i += 2; // the header and the panic message
+            i++; // the header
+            // the panic message, to the report's backtrace or closing note when one follows soon: a message
+            // may run over several lines (a Rust type name, `…JNIEnv\n::with_env::<…>`); lines other threads
+            // wrote meanwhile (a log line, a Java stack trace's) are kept
+            int end = i;
+            while (end < lines.length && end - i < INTERRUPTION && !reportGoesOn(lines[end])
+                    && !PANIC_HEADER.matcher(lines[end].stripTrailing()).matches()) {
+                end++;
+            }
+            if (end > i && end < lines.length && reportGoesOn(lines[end])) {
+                for (; i < end; i++) {
+                    if (OTHER_THREAD_LINE.matcher(lines[i]).find()) {
+                        kept.append(lines[i]);
+                    }
+                }
+            } else {
+                i++;
+            }
             while (i < lines.length) {
                 if (BACKTRACE_LINE.matcher(lines[i].stripTrailing()).matches()) {
                     i++;

@@ -82,6 +82,21 @@ class NativeStderrCaptureTest {
     }
 
     @Test
+    void dropsAPanicMessageThatRunsOverSeveralLines() {
+        // a message naming a Rust type runs over lines of its own; a log line written meanwhile stays
+        String captured = "thread '<unnamed>' panicked at /cargo/jni-0.21.1/src/wrapper/executor.rs:91:9:\n"
+                + "called `Result::unwrap()` on an `Err` value: jni::wrapper::jnienv::JNIEnv\n"
+                + "::with_env::<swc4j::Java_com_caoccao_javet_swc4j_Swc4jNative_coreTranspile::{closure#0},"
+                + " *mut jni_sys::_jobject, jni::errors::Error>\n"
+                + "{\"level\":\"INFO\",\"message\":\"reloading\"}\n"
+                + "16:18:46.405 WARN  Reload - a text log line\n"
+                + "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+                + "after\n";
+        assertEquals("{\"level\":\"INFO\",\"message\":\"reloading\"}\n16:18:46.405 WARN  Reload - a text log line\nafter\n",
+                NativeStderrCapture.withoutRustPanics(captured));
+    }
+
+    @Test
     void dropsAFullBacktraceThatHasNoClosingNote() {
         String captured = "thread '<unnamed>' panicked at src/error.rs:145:26:\n"
                 + "Couldn't call throw transpile error: JavaException\n"
