@@ -653,28 +653,35 @@ public final class SearchQuality {
         return all;
     }
 
-    /** The examples of {@code file} (lines {@code TOOL :: intent}) as requests for their tools. */
-    private static List<Intent> exampleRequests(String catalog, Path file) throws IOException {
-        List<Intent> out = new ArrayList<>();
-        for (String line : Files.readAllLines(file)) {
-            int sep = line.indexOf(" :: ");
-            if (!line.isBlank() && !line.startsWith("#") && sep > 0) {
-                out.add(new Intent("example", catalog, Set.of(line.substring(0, sep).trim()), line.substring(sep + 4).trim()));
-            }
-        }
-        return out;
-    }
-
-    /** The tools with the examples of {@code file} (lines {@code TOOL :: intent}) added to them. */
-    private static List<ToolDef> withExamples(List<ToolDef> tools, Path file) throws Exception {
-        Map<String, List<String>> byTool = new LinkedHashMap<>();
+    /**
+     * The examples of {@code file}, in its order: lines {@code TOOL :: intent} ({@code #} comments and
+     * blank lines skipped), each as {tool, intent}.
+     */
+    private static List<String[]> examples(Path file) throws IOException {
+        List<String[]> out = new ArrayList<>();
         for (String line : Files.readAllLines(file)) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
             int sep = line.indexOf(" :: ");
-            byTool.computeIfAbsent(line.substring(0, sep).trim(), k -> new ArrayList<>())
-                    .add(line.substring(sep + 4).trim());
+            if (sep < 0) {
+                throw new IOException(file + ": \"" + line + "\" is no TOOL :: intent line");
+            }
+            out.add(new String[] {line.substring(0, sep).trim(), line.substring(sep + 4).trim()});
+        }
+        return out;
+    }
+
+    /** The examples of {@code file} as requests for their tools. */
+    private static List<Intent> exampleRequests(String catalog, Path file) throws IOException {
+        return examples(file).stream().map(e -> new Intent("example", catalog, Set.of(e[0]), e[1])).toList();
+    }
+
+    /** The tools with the examples of {@code file} added to them. */
+    private static List<ToolDef> withExamples(List<ToolDef> tools, Path file) throws Exception {
+        Map<String, List<String>> byTool = new LinkedHashMap<>();
+        for (String[] e : examples(file)) {
+            byTool.computeIfAbsent(e[0], k -> new ArrayList<>()).add(e[1]);
         }
         List<ToolDef> out = new ArrayList<>();
         for (ToolDef t : tools) {

@@ -261,6 +261,22 @@ final class NativeStderrCapture {
         }
     }
 
+    /**
+     * Where a report goes on (its backtrace or closing note) after at most {@link #INTERRUPTION} other
+     * lines from {@code from}, before another report begins; -1 when it does not.
+     */
+    private static int reportGoesOnAt(String[] lines, int from) {
+        for (int at = from; at < lines.length && at - from <= INTERRUPTION; at++) {
+            if (reportGoesOn(lines[at])) {
+                return at;
+            }
+            if (PANIC_HEADER.matcher(lines[at].stripTrailing()).matches()) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     private static boolean reportGoesOn(String line) {
         String l = line.stripTrailing();
         return BACKTRACE_LINE.matcher(l).matches() || CLOSING_NOTE.matcher(l).matches();
@@ -296,12 +312,8 @@ final class NativeStderrCapture {
             // the panic message, to the report's backtrace or closing note when one follows soon: a message
             // may run over several lines (a Rust type name, `…JNIEnv\n::with_env::<…>`); lines other threads
             // wrote meanwhile (a log line, a Java stack trace's) are kept
-            int end = i;
-            while (end < lines.length && end - i < INTERRUPTION && !reportGoesOn(lines[end])
-                    && !PANIC_HEADER.matcher(lines[end].stripTrailing()).matches()) {
-                end++;
-            }
-            if (end > i && end < lines.length && reportGoesOn(lines[end])) {
+            int end = reportGoesOnAt(lines, i);
+            if (end > i) {
                 for (; i < end; i++) {
                     if (OTHER_THREAD_LINE.matcher(lines[i]).find()) {
                         kept.append(lines[i]);
@@ -321,12 +333,8 @@ final class NativeStderrCapture {
                 }
                 // lines another thread wrote while Rust was still writing its report (a backtrace takes
                 // a while to resolve): kept, and the rest of the report, close after them, dropped
-                int after = i;
-                while (after < lines.length && after - i < INTERRUPTION && !reportGoesOn(lines[after])
-                        && !PANIC_HEADER.matcher(lines[after].stripTrailing()).matches()) {
-                    after++;
-                }
-                if (after == lines.length || !reportGoesOn(lines[after])) {
+                int after = reportGoesOnAt(lines, i);
+                if (after < 0) {
                     break;
                 }
                 for (; i < after; i++) {

@@ -80,6 +80,8 @@ final class LearnedOrder {
     private final String model;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
+    /** Whether the base weights read the word matches ({@link TokenMatches}) after the {@link #BASE}. */
+    private final boolean readsMatches;
 
     private LearnedOrder(String table, String model, int places, List<String> verbs, List<String> first, List<String> held,
                          double[] base, double[][] pairs, double[][] u, double[][] v) {
@@ -111,6 +113,7 @@ final class LearnedOrder {
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
         }
+        this.readsMatches = own > BASE;
         for (double[] row : pairs) {
             if (row.length != verbs.size() + 2) {
                 throw new IllegalArgumentException("learned order: a row of " + row.length + " weights for "
@@ -170,7 +173,7 @@ final class LearnedOrder {
      * after the {@link #BASE} features and before the model's cosine.
      */
     boolean readsMatches() {
-        return base.length - (model == null ? 0 : 1) > BASE;
+        return readsMatches;
     }
 
     /** How many of the ranking's best tools these weights put in order. */
