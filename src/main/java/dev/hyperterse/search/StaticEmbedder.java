@@ -186,6 +186,18 @@ public final class StaticEmbedder implements TextEmbedder {
         return table().content[id];
     }
 
+    /** Whether a text holds a letter or a digit (a plain loop: it runs once per token as the table is read). */
+    private static boolean hasLetterOrDigit(String text) {
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (Character.isLetterOrDigit(cp)) {
+                return true;
+            }
+            i += Character.charCount(cp);
+        }
+        return false;
+    }
+
     /** The token ids of a text, as the table's tokenizer reads it (reads the table). */
     int[] tokenIds(String text) {
         return table().tokenizer.encode(text);
@@ -261,8 +273,7 @@ public final class StaticEmbedder implements TextEmbedder {
             }
             norms[i] = (float) Math.sqrt(sum);
             String token = vocabulary.get(i);
-            content[i] = !stop.contains(token) && !token.equals(WordPieceTokenizer.UNKNOWN)
-                    && token.codePoints().anyMatch(Character::isLetterOrDigit);
+            content[i] = !stop.contains(token) && !token.equals(WordPieceTokenizer.UNKNOWN) && hasLetterOrDigit(token);
         }
         return new Table(new WordPieceTokenizer(vocabulary), dims, scales, vectors, model, harmonic, norms, content);
     }
