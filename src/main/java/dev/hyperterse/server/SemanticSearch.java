@@ -8,6 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Readies the {@code semantic} or {@code static} ranking of a snapshot's search index: the tool
@@ -19,6 +21,12 @@ import java.nio.file.Path;
 final class SemanticSearch {
 
     private static final Logger LOG = LoggerFactory.getLogger(SemanticSearch.class);
+    /**
+     * The reasons already warned of why an order is not the learned one: they come from the jar (its
+     * weights against its table and model), so each is the same at every index build and reload, and
+     * is warned of once per JVM (then logged at debug). A handful of distinct strings at most.
+     */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
     private SemanticSearch() {
     }
@@ -43,8 +51,8 @@ final class SemanticSearch {
                         LOG.warn("search: tool vectors not cached on disk: {}", done.cacheProblem());
                     }
                     if (done.fusedBecause() != null) {
-                        LOG.warn("search: the model's ranking is fused with the static table's, not put in its"
-                                + " learned order: {}", done.fusedBecause());
+                        warnOnce("search: the model's ranking is fused with the static table's, not put in its"
+                                + " learned order: ", done.fusedBecause());
                     }
                     LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
@@ -64,14 +72,23 @@ final class SemanticSearch {
         return vertx.executeBlocking(index::embedToolsStatically, false)
                 .onSuccess(done -> {
                     if (done.handOrderBecause() != null) {
-                        LOG.warn("search: the best tools are put in order by the action stage's hand weights, not"
-                                + " the learned order: {}", done.handOrderBecause());
+                        warnOnce("search: the best tools are put in order by the action stage's hand weights, not"
+                                + " the learned order: ", done.handOrderBecause());
                     }
                     LOG.debug("search: ranking by meaning (static embedding, {} tools, {} ms)",
                             done.embedded(), (System.nanoTime() - start) / 1_000_000);
                 })
                 .onFailure(e -> LOG.warn("search: the static embedding could not load, ranking lexically: {}",
                         why(e)));
+    }
+
+    /** Warns of {@code what + why} the first time in this JVM, logs it at debug after that. */
+    static void warnOnce(String what, String why) {
+        if (WARNED.add(what + why)) {
+            LOG.warn("{}{}", what, why);
+        } else {
+            LOG.debug("{}{} (as before)", what, why);
+        }
     }
 
     /**
