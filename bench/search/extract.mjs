@@ -524,6 +524,95 @@
 //   Live projects), mcp-google-drive 1.6.2 (15, with no credentials), @vonage/vonage-mcp-server-api-bindings 1.4.0
 //   (13, SMS, WhatsApp and voice), @calcom/cal-mcp 0.0.6 (9, scheduling), hevy-mcp 6.1.13 (22, workout logging,
 //   Strava's fitness domain in fresh7); @trueclicks/google-ads-mcp-js 0.3.7 registers 2 tools in its source, not run)
+// The seventeenth fresh set, fresh17 (bench/search/catalogs/fresh17/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh17 (cd bench/out/npm-fresh17/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   react-native: react-native-ai-debugger@2.12.3    comfyui: comfyui-mcp@0.52.203    zowe: @gestell/zowe-mcp@0.1.4
+//   calc: @coo-quack/calc-mcp@2.1.1    bullmq: @adamhancock/bullmq-mcp@1.0.7
+//   cd bench/out/npm-fresh17/rn-debugger && npm init -y >/dev/null && npm install --ignore-scripts react-native-ai-debugger@2.12.3
+//   cd bench/out/npm-fresh17/comfyui && npm init -y >/dev/null && npm install --ignore-scripts comfyui-mcp@0.52.203
+//   cd bench/out/npm-fresh17/zowe && npm init -y >/dev/null && npm install --ignore-scripts @gestell/zowe-mcp@0.1.4
+//   cd bench/out/npm-fresh17/calc && npm init -y >/dev/null && npm install --ignore-scripts @coo-quack/calc-mcp@2.1.1
+//   cd bench/out/npm-fresh17/bullmq && npm init -y >/dev/null && npm install --ignore-scripts @adamhancock/bullmq-mcp@1.0.7
+//   then from bench/search, with O=../out/npm-fresh17 and each NOTE the catalog's "source" string:
+//   EXECBRO_TELEMETRY=false node extract.mjs catalogs/fresh17/react-native.json NOTE -- \
+//     node $O/rn-debugger/node_modules/react-native-ai-debugger/build/index.js
+//     (debugging a running React Native app: the Metro bundler connection and bundle errors, console logs, network
+//     requests with mocking, throttling and replay, Redux state, the component tree and screen layout, JavaScript run
+//     inside the app, navigation, a credential vault, iOS simulators and Android emulators (list, boot, launch,
+//     screenshots, taps, swipes, pinches, text input, hardware keys), and license and account tools (activate_license,
+//     delete_account, get_license_status, send_feedback); 62 tools, all of them (no switch narrows them); it takes no
+//     key; the variable turns off its product analytics (the same 62 without it); it writes ~/.execbro/telemetry.json,
+//     an installation ID, either way (removed after); published as ExecBro, its package's author is Ihor Zheludkov,
+//     its repository igorzheludkov/execbro; none of its 268 inputs lacks a description; near XcodeBuildMCP's simulator
+//     tools in fresh16)
+//   COMFYUI_URL=http://127.0.0.1:9 node extract.mjs catalogs/fresh17/comfyui.json NOTE -- \
+//     node $O/comfyui/node_modules/comfyui-mcp/dist/index.js
+//     (local generative media with ComfyUI: image, video and audio generation, workflow authoring, diagrams, saving and
+//     queueing, batches, execution history, images and assets, model downloads and metadata, custom-node packs
+//     (search, install, bisect, snapshots, authoring), hosted API nodes, ComfyUI installs, workspaces and settings,
+//     VRAM, LoRA training, RunPod GPU pods; most tools take an `action` input that picks one of several operations;
+//     its default, full tool mode: 41 tools, three of them the meta-tools list_tools, describe_tool and call_tool,
+//     which COMFYUI_MCP_TOOL_MODE=compact lists alone; it takes no key; the loopback URL skips its auto-detection of a
+//     local ComfyUI (the same 41 with it unset); it writes ~/.comfyui-mcp/download-records (removed after); its
+//     package asks for Node.js 22, it lists its tools under 20; its README says the project is archived and no longer
+//     maintained (its report_issue tool says so too); author artokun, repository artokun/comfyui-mcp; 3 tools are
+//     annotated destructive; none of its 372 inputs lacks a description; near Replicate's hosted models in fresh16
+//     and Runpod's GPU cloud in fresh13)
+//   ZOWE_MCP_MOCK=true node extract.mjs catalogs/fresh17/zowe.json NOTE -- \
+//     node $O/zowe/node_modules/@gestell/zowe-mcp/dist/index.js
+//     (IBM z/OS mainframes through the Zowe CLI: batch jobs (submitting JCL, status, spool output and files), datasets
+//     and PDS members (list, read, search, upload), TSO and MVS console commands behind guardrails, ABEND and
+//     return-code explanations, async command tasks, DB2 SQL, tables and exports, Unix System Services files; 26
+//     tools; the variable is its documented mock mode (simulated z/OS responses); unset, it runs in live mode, its
+//     preflight (zowe zosmf check status) fails for want of the zowe CLI, and it lists the same 26 tools anyway; it
+//     reports itself as v0.1.0; every tool carries MCP annotations (20 read-only); author Gestell, Inc, repository
+//     Gestell-AI/zowe-mcp; none of its 87 inputs lacks a description; no earlier domain near it)
+//   node extract.mjs catalogs/fresh17/calc.json NOTE -- node $O/calc/node_modules/@coo-quack/calc-mcp/dist/index.js
+//     (deterministic utilities: random values (UUID, ULID, passwords), hashes and HMACs, Base64, URL, HTML and Unicode
+//     encoding, current time and time zones, date arithmetic (Japanese wareki too), math expressions and statistics,
+//     regular expressions, number bases, text diffs, JSON/CSV/XML/YAML validation, cron schedules, Luhn check digits,
+//     IP and CIDR ranges, colors, unit conversion, Unicode character info, JWT decoding, URL parsing, semver; 21
+//     tools, most with one-word names (random, hash, math, date, ...); it takes no key or variable; its package names
+//     no author, its repository is coo-quack/calc-mcp (its LICENSE names Chatalaw); none of its 73 inputs lacks a
+//     description; no earlier domain near it)
+//   node extract.mjs catalogs/fresh17/bullmq.json NOTE -- node $O/bullmq/node_modules/@adamhancock/bullmq-mcp/dist/index.js
+//     (BullMQ job queues in Redis: Redis connections (connect, switch, list), queue statistics, jobs by status,
+//     adding, removing, retrying and promoting jobs, job logs, pausing, resuming, draining and cleaning queues, a
+//     dead-letter queue; 20 tools; it connects only when its connect tool is called (REDIS_URL, unset here, is read
+//     then; the same 20 with it set to a loopback URL); author Adam Hancock, repository adamhancock/bullmq-mcp; none
+//     of its 46 inputs lacks a description; no earlier domain near it)
+//   (each version above was the newest on npm; candidates came from the local package list and a few `npm view`
+//   look-ups (npm search does not answer here); 170 tools in all, under the ~200 aimed at, for five new domains.
+//   Tried and left out: mcp-dataverse 0.7.8 does not start (it imports @modelcontextprotocol/ext-apps, which its
+//   package does not list); @felores/kie-ai-mcp-server 5.0.0 does not start with --ignore-scripts (sqlite3's native
+//   module is not built); @smartbear/mcp 0.41.0 needs Node.js 22 (node:module's enableCompileCache);
+//   @salesforce/mcp 0.30.15 (--toolsets all) fails at start with a TypeError and does not answer;
+//   @dataflint/mcp-server 3.0.1 fetches its auth config from its service at start, @kocierik/mcp-nomad-linux-x64
+//   0.3.1 connects to its Nomad server at start, and @a-bonus/google-docs-mcp 1.11.3 (with a dummy GOOGLE_CLIENT_ID
+//   and GOOGLE_CLIENT_SECRET) waits for an interactive Google OAuth login: none of them answers offline;
+//   00bx-photoshop-mcp 1.1.2 was not run (its server is Python, set up by its install script; its npm entry only
+//   prints setup steps); listed offline but left out: selenium-ai-agent 3.3.4 (61 tools, browser automation,
+//   Playwright's domain in catalogs/unseen; 139 of its 198 inputs have no description), @cloudbase/cloudbase-mcp
+//   2.34.6 (40, descriptions in Chinese), @openzeppelin/contracts-mcp 0.7.1 (33, smart-contract generation, near BNB
+//   Chain in fresh15), @mobilenext/mobile-mcp 1.0.4 (32, mobile device automation, overlapping react-native above),
+//   @simonecoelhosfo/optimizely-mcp-server 2.2.78 (30, experimentation and feature flags, LaunchDarkly's domain in
+//   fresh; it writes logs/ into its working directory), x64dbg-mcp-server 2.3.0 (23, a Windows debugger; 19 of its
+//   28 inputs have no description), @satelliteoflove/godot-mcp 4.1.11 (21, a game engine, near Roblox Studio in
+//   fresh16), notebooklm-mcp 2.0.0 (20), @hypothesi/tauri-mcp-server 0.13.0 (19), @larksuiteoapi/lark-mcp 0.5.1
+//   (19 by default, chat and docs, Slack's domain; 35 of its 51 inputs have no description),
+//   @kimsungwhee/apple-docs-mcp 1.0.26 (18), cookunity-mcp-server 1.3.4 (16, meal delivery, near recipes in fresh12;
+//   it exits with COOKUNITY_EMAIL and COOKUNITY_PASSWORD unset), ollama-mcp 2.1.0 (13), tradingview-mcp-server 0.7.1
+//   (12), @intelligentelectron/universal-netlist 1.11.1 (11), @falkordb/mcpserver 1.3.0 (7), @brightdata/mcp 2.11.3
+//   (5 by default, web scraping, Firecrawl's domain); looked up and not installed: @intelligentelectron/pcb-lens
+//   1.2.0 and @n24q02m/better-godot-mcp 1.24.4 (Node.js 24), powerplatform-mcp 2.5.0, @dguido/google-workspace-mcp
+//   3.4.4, @debugmcp/mcp-debugger 0.24.2 and agent-device 0.21.5 (Node.js 22), ocr-provenance-mcp 1.6.9 (a
+//   better-sqlite3 native module), onshape-mcp and @kocierik/mcp-nomad (not on npm), @danielsogl/lighthouse-mcp 2.0.1
+//   (11 tools, its package says), tabby-mcp-server 1.7.1 (a plugin of the Tabby terminal), and in domains earlier
+//   sets hold: chrome-devtools-mcp 1.11.0, google-workspace-mcp 2.3.6, alibabacloud-devops-mcp-server 0.3.64,
+//   @mister-good-deal/host-mcp-jenkins 0.2.3, @mistertk/vercel-mcp 0.1.1, freee-mcp 0.35.2,
+//   mcp-github-project-manager 2.3.1, @agllama/mcp 0.10.1; also looked up, not tried: @accesslint/mcp 0.11.1,
+//   @currents/mcp 2.1.1, nx-mcp 0.25.0)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
