@@ -17,7 +17,7 @@ semantic ranking's order), each tool's line has one base feature more, last, its
 by the model DUMP.model names (written into the weights too). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
-tools too). The score is linear: the base features, and for each way a request is put
+tools too). The score is linear in the base features, plus for each way a request is put
 (its first word among the NF commonest first words of the training requests, else another; a digit; a
 quoted word; all/every/each/any; a question mark; this/that/it; which of the NV verbs below the
 request's verb is nearest, by the static table, so that a verb no training request began with is read
@@ -25,11 +25,16 @@ by its meaning: "stop forwarding" as delete; each of the NW words most training 
 holds, wherever it stands: "who", "new", "running") and each kind of tool (its name's first verb among the NV
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
-bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't). DUMP.verbs holds each request's verb's
+bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't); and a hidden layer of HIDDEN
+units (default 8; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (its
+weights L2-regularized by LAM_HID). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's thirty tools (the right one's log-probability), L2-regularized (the base weights 100
 times less), by L-BFGS from a seeded start (the fit's iterations are printed); the same inputs give the
 same weights on the same machine.
+
+TRAIN_SETS=N (with --loso): a learning curve, each fold learned on N of the other sets only (and the dev
+catalogs' requests), drawn by a seed of the held-out set's name and TRAIN_SEED.
 """
 import collections
 import json
@@ -199,17 +204,27 @@ class Vocabulary:
         return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
 
 
-class Model:
-    """The linear weights w, and the bilinear form's maps U and V (dims x RANK)."""
+HIDDEN = int(os.environ.get('HIDDEN', '8'))  # units of a hidden layer over the base features (HIDDEN=0: none)
+LAM_HID = 1e-3
 
-    def __init__(self, w, u, v):
-        self.w, self.u, self.v = w, u, v
+
+class Model:
+    """The linear weights w, and the bilinear form's maps U and V (dims x RANK); with HIDDEN, a hidden layer
+    over the base features: a . tanh(W1' b + c)."""
+
+    def __init__(self, w, u, v, hid=None):
+        self.w, self.u, self.v, self.hid = w, u, v, hid
 
     def scores(self, data, vocab, qid):
         if len(data.y[qid]) == 0:
             return None
         t = np.array(data.tvec[qid][:K])
-        return vocab.features(data, qid) @ self.w + (t @ self.v) @ (data.qvec[qid] @ self.u)
+        fx = vocab.features(data, qid)
+        s = fx @ self.w + (t @ self.v) @ (data.qvec[qid] @ self.u)
+        if self.hid is not None:
+            w1, c, a = self.hid
+            s = s + np.tanh(fx[:, :BASE] @ w1 + c) @ a
+        return s
 
 
 def fit(data, vocab, qids):
@@ -241,14 +256,27 @@ def fit(data, vocab, qids):
     reg = np.full(d, LAM)
     reg[:BASE] = LAM / 100
 
+    nm = 2 * dims * RANK
+    bx = f[:, :BASE].toarray()  # the base features, dense (n * K, BASE)
+    H = HIDDEN
+
     def unpack(x):
-        return x[:d], x[d:d + dims * RANK].reshape(dims, RANK), x[d + dims * RANK:].reshape(dims, RANK)
+        return x[:d], x[d:d + dims * RANK].reshape(dims, RANK), x[d + dims * RANK:d + nm].reshape(dims, RANK)
+
+    def unpack_hid(x):
+        h = x[d + nm:]
+        return h[:BASE * H].reshape(BASE, H), h[BASE * H:BASE * H + H], h[BASE * H + H:]
 
     def loss(x):
         w, u, v = unpack(x)
         qu = q @ u
         tv = t @ v
-        s = np.where(mask, (f @ w).reshape(n, K) + np.einsum('nr,nkr->nk', qu, tv), -1e9)
+        lin = f @ w
+        if H:
+            w1, c, a = unpack_hid(x)
+            z = np.tanh(bx @ w1 + c)
+            lin = lin + z @ a
+        s = np.where(mask, lin.reshape(n, K) + np.einsum('nr,nkr->nk', qu, tv), -1e9)
         lz = logsumexp(s, axis=1)
         lp = logsumexp(np.where(pos, s, -1e9), axis=1)
         g = np.exp(s - lz[:, None]) - np.where(pos, np.exp(s - lp[:, None]), 0)
@@ -256,18 +284,26 @@ def fit(data, vocab, qids):
         gu = q.T @ np.einsum('nk,nkr->nr', g, tv)
         gv = np.einsum('nk,nkd,nr->dr', g, t, qu, optimize=True)
         value = (lz - lp).sum() / n + (reg * w) @ w + LAM_MAP * ((u * u).sum() + (v * v).sum())
-        grad = np.concatenate([gw / n + 2 * reg * w, (gu / n + 2 * LAM_MAP * u).ravel(),
-                               (gv / n + 2 * LAM_MAP * v).ravel()])
-        return value, grad
+        grad = [gw / n + 2 * reg * w, (gu / n + 2 * LAM_MAP * u).ravel(), (gv / n + 2 * LAM_MAP * v).ravel()]
+        if H:
+            gr = g.ravel()
+            ga = z.T @ gr
+            gz = np.outer(gr, a) * (1 - z * z)
+            gw1 = bx.T @ gz
+            gc = gz.sum(axis=0)
+            value += LAM_HID * ((w1 * w1).sum() + (a * a).sum())
+            grad += [(gw1 / n + 2 * LAM_HID * w1).ravel(), gc / n, ga / n + 2 * LAM_HID * a]
+        return value, np.concatenate(grad)
 
     # the maps start small and random (a fixed seed: the same inputs give the same weights)
     rng = np.random.default_rng(1)
-    x0 = np.concatenate([np.zeros(d), rng.normal(0, 0.05, 2 * dims * RANK)])
+    x0 = np.concatenate([np.zeros(d), rng.normal(0, 0.05, 2 * dims * RANK)]
+                        + ([rng.normal(0, 0.3, BASE * H), np.zeros(H), rng.normal(0, 0.1, H)] if H else []))
     x0[0] = 10
     result = minimize(loss, x0, jac=True, method='L-BFGS-B', options={'maxiter': MAX_ITER})
     print(f'fit: {result.nit} iterations, {"converged" if result.success else "stopped: " + str(result.message)}',
           file=sys.stderr)
-    return Model(*unpack(result.x))
+    return Model(*unpack(result.x), unpack_hid(result.x) if H else None)
 
 
 def base_order(x):
@@ -346,6 +382,13 @@ def fold(held):
     """Learns on every set but `held` and scores `held`: by the hand weights, then by the learned order."""
     data, intents, examples = FOLDS
     train = [i for i in intents + examples if data.q[i]['set'] != held]
+    if os.environ.get('TRAIN_SETS'):
+        # a learning curve: learn on TRAIN_SETS of the other sets only (drawn by a seed of the held-out
+        # set's name and TRAIN_SEED), the dev catalogs' requests always
+        others = sorted({data.q[i]['set'] for i in train} - {'dev'})
+        rng = np.random.default_rng([int(os.environ.get('TRAIN_SEED', '0'))] + [ord(c) for c in held])
+        keep = set(rng.choice(others, size=min(len(others), int(os.environ['TRAIN_SETS'])), replace=False)) | {'dev'}
+        train = [i for i in train if data.q[i]['set'] in keep]
     test = [i for i in intents if data.q[i]['set'] == held]
     vocab = Vocabulary(data, train)
     w = fit(data, vocab, train)
@@ -425,7 +468,9 @@ def main():
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
-                    '# the query\'s and the tool\'s vectors whose dot product the score adds.\n')
+                    '# the query\'s and the tool\'s vectors whose dot product the score adds; hidden: per unit of a hidden\n'
+                    '# layer over the base features, a weight per base feature, its bias and its weight in the score\n'
+                    '# (a . tanh(w\'x + c) per unit).\n')
             f.write('table\t' + data.table + '\n')
             if data.model:
                 f.write('model\t' + data.model + '\n')
@@ -441,6 +486,11 @@ def main():
             for key, m in (('u', w.u), ('v', w.v)):
                 for row in m:
                     f.write(key + '\t' + '\t'.join(f'{v:.6g}' for v in row) + '\n')
+            if w.hid is not None:
+                # per unit: its weight per base feature, its bias, its weight in the score
+                w1, c, a = w.hid
+                for h in range(len(a)):
+                    f.write('hidden\t' + '\t'.join(f'{v:.6g}' for v in list(w1[:, h]) + [c[h], a[h]]) + '\n')
         # in sample, per set: what SearchQuality must reproduce with these weights in the jar
         for s in ['dev'] + sets:
             qs = [i for i in intents if data.q[i]['set'] == s]

@@ -29,7 +29,9 @@ import java.util.Set;
  * has a plural), a learned weight: "which inboxes …" puts a {@code list_} tool
  * before a {@code get_} one, "add a line to that invoice" a {@code create_} one before another; and
  * a bilinear form of the query's and the tool's static vectors, each mapped to a few numbers and
- * their dot product taken. The weights
+ * their dot product taken; and, where the weights hold one, a small hidden layer over the base
+ * features (a few units, each a weighted tanh of their weighted sum), which reads them together.
+ * The weights
  * and the word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's best tools (as many as the order sorts), and shipped as
  * {@value #RESOURCE}. The first places, as many as the weights say ({@link #places()}: thirty in
@@ -82,9 +84,17 @@ final class LearnedOrder {
     private final int places;
     /** Whether the base weights read the word matches ({@link TokenMatches}) after the {@link #BASE}. */
     private final boolean readsMatches;
+    /**
+     * A hidden layer over the base features, one row per unit: a weight per base feature, the unit's
+     * bias, then its weight in the score ({@code a · tanh(wᵀx + c)} added per unit); empty when the
+     * weights have none. It reads the base features together (a cosine that counts more when the
+     * BM25 share is low, a verb cosine that counts only with a high score), which their linear
+     * weights cannot.
+     */
+    private final double[][] hidden;
 
     private LearnedOrder(String table, String model, int places, List<String> verbs, List<String> first, List<String> held,
-                         double[] base, double[][] pairs, double[][] u, double[][] v) {
+                         double[] base, double[][] pairs, double[][] u, double[][] v, double[][] hidden) {
         this.table = table;
         this.model = model;
         this.places = places;
@@ -126,6 +136,13 @@ final class LearnedOrder {
         }
         this.queryMap = floats(u);
         this.toolMap = floats(v);
+        for (double[] unit : hidden) {
+            if (unit.length != base.length + 2) {
+                throw new IllegalArgumentException("learned order: a hidden unit of " + unit.length + " numbers, "
+                        + (base.length + 2) + " expected (a weight per base feature, its bias, its weight in the score)");
+            }
+        }
+        this.hidden = hidden;
     }
 
     private static Map<String, Integer> places(List<String> words) {
@@ -179,6 +196,11 @@ final class LearnedOrder {
     /** How many of the ranking's best tools these weights put in order. */
     int places() {
         return places;
+    }
+
+    /** How many units the hidden layer over the base features has (0: none). */
+    int hiddenUnits() {
+        return hidden.length;
     }
 
     /** Whether the weights hold a bilinear form. */
@@ -263,9 +285,10 @@ final class LearnedOrder {
      * learned with; optional), {@code model\tNAME} (the model whose cosine is the last base feature;
      * optional), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
-     * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, and optionally the bilinear form's maps, one
-     * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank);
-     * {@code #} comments.
+     * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
+     * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and
+     * optionally a hidden layer over the base features, one {@code hidden\tX…} per unit (a weight per
+     * base feature, the unit's bias, its weight in the score); {@code #} comments.
      */
     static LearnedOrder read(BufferedReader reader) throws IOException {
         String table = null;
@@ -278,6 +301,7 @@ final class LearnedOrder {
         List<double[]> pairs = new ArrayList<>();
         List<double[]> u = new ArrayList<>();
         List<double[]> v = new ArrayList<>();
+        List<double[]> hidden = new ArrayList<>();
         String line;
         int number = 0;
         while ((line = reader.readLine()) != null) {
@@ -299,6 +323,7 @@ final class LearnedOrder {
                     case "pair" -> pairs.add(numbers(rest));
                     case "u" -> u.add(numbers(rest));
                     case "v" -> v.add(numbers(rest));
+                    case "hidden" -> hidden.add(numbers(rest));
                     default -> throw new IOException("line " + number + ": unknown key " + f[0]);
                 }
             } catch (NumberFormatException e) {
@@ -309,7 +334,7 @@ final class LearnedOrder {
             throw new IOException("verbs, first or base missing");
         }
         return new LearnedOrder(table, model, places, verbs, first, held, base, pairs.toArray(double[][]::new),
-                u.toArray(double[][]::new), v.toArray(double[][]::new));
+                u.toArray(double[][]::new), v.toArray(double[][]::new), hidden.toArray(double[][]::new));
     }
 
     /** A {@code places} line's number: how many places the weights order, 2 to {@link #FEW}. */
@@ -458,6 +483,13 @@ final class LearnedOrder {
         }
         for (int i = 0; i < base.length; i++) {
             s += base[i] * x[i];
+        }
+        for (double[] unit : hidden) {
+            double z = unit[base.length];
+            for (int i = 0; i < base.length; i++) {
+                z += unit[i] * x[i];
+            }
+            s += unit[base.length + 1] * Math.tanh(z);
         }
         int verb = kind >> 1;
         int plural = verbs.size() + 1;

@@ -228,6 +228,30 @@ class LearnedOrderTest {
     }
 
     @Test
+    void aHiddenLayerAddsEachUnitsWeightTimesTheTanhOfItsBaseFeaturesSum() throws IOException {
+        // two units over the nine base features: tanh(2 x0 - x1 + 0.5) weighs 3, tanh(x2 - 1) weighs -1
+        String units = "hidden\t2\t-1" + "\t0".repeat(7) + "\t0.5\t3\n"
+                + "hidden\t0\t0\t1" + "\t0".repeat(6) + "\t-1\t-1\n";
+        String plainText = weights(List.of("get"), List.of("which"));
+        LearnedOrder plain = LearnedOrder.read(reader(plainText));
+        LearnedOrder order = LearnedOrder.read(reader(plainText + units));
+        assertEquals(0, plain.hiddenUnits());
+        assertEquals(2, order.hiddenUnits());
+        double[] x = {0.5, 0.25, 0.75, 0, 0, 0, 0, 0, 0};
+        double[] frame = order.frame("which", null);
+        assertEquals(plain.score(x, frame, 0, null, null) + 3 * Math.tanh(1 - 0.25 + 0.5) - Math.tanh(0.75 - 1),
+                order.score(x, frame, 0, null, null), 1e-12);
+        // a unit with a number too few or too many (for the base weights there are) is refused, saying what it needs
+        for (String unit : List.of("hidden" + "\t0".repeat(10) + "\n", "hidden" + "\t0".repeat(12) + "\n")) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> LearnedOrder.read(reader(plainText + unit)));
+            assertTrue(refused.getMessage().contains("11 expected (a weight per base feature, its bias, its weight in"
+                    + " the score)"), refused.getMessage());
+        }
+        assertThrows(IOException.class, () -> LearnedOrder.read(reader(plainText + "hidden\t1\tx\n")));
+    }
+
+    @Test
     void aModelsWeightsReadItsCosineAsTheLastBaseFeature() throws IOException {
         String rows = "pair\t0\t0\t0\n".repeat(8);
         LearnedOrder order = LearnedOrder.read(reader(
