@@ -26,7 +26,7 @@ holds, wherever it stands: "who", "new", "running") and each kind of tool (its n
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't); and a hidden layer of HIDDEN
-units (default 8; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (its
+units (default 8 in static's order, none in semantic's; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (its
 weights L2-regularized by LAM_HID). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's thirty tools (the right one's log-probability), L2-regularized (the base weights 100
@@ -204,7 +204,7 @@ class Vocabulary:
         return np.array(rows).reshape(len(rows), BASE + len(frame) * (len(self.verbs) + 2))
 
 
-HIDDEN = int(os.environ.get('HIDDEN', '8'))  # units of a hidden layer over the base features (HIDDEN=0: none)
+HIDDEN = None  # units of a hidden layer over the base features: HIDDEN, else 8 for static's order and none for semantic's
 LAM_HID = 1e-3
 
 
@@ -401,6 +401,9 @@ def fold(held):
 def main():
     dump, catalog_dir = sys.argv[1], sys.argv[2]
     data = Data(dump, catalog_dir)
+    global HIDDEN
+    # static's order has the layer; semantic's has none (with it, it ranked fresh17, read once, lower)
+    HIDDEN = int(os.environ.get('HIDDEN', '0' if data.model else '8'))
     if os.environ.get('NO_MATCHES'):
         # weights that read no word matches (as semantic's learned before them): the four columns after
         # the ranking's nine left out

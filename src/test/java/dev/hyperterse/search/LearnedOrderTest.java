@@ -130,6 +130,10 @@ class LearnedOrderTest {
         assertFalse(java.util.Arrays.equals(which, order.frame("zzzz which?", null)));
         assertEquals(order.frame("qqqq pages?", null).length, unknown.length);
         assertArrayEquals(unknown, order.frame("qqqq pages?", null));
+        // static's order reads its base features through a hidden layer too; semantic's is linear in them
+        // (with the layer it ranked a set read once lower)
+        assertEquals(8, order.hiddenUnits());
+        assertEquals(0, LearnedOrder.bundledSemantic().hiddenUnits());
     }
 
     @Test
