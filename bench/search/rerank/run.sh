@@ -9,6 +9,9 @@
 #                                        LearnedOrder.FEW; twenty with --semantic)
 #   EXAMPLES=1                           learns from the authors' examples of the tools too (never those
 #                                        of the set held out; measured lower, not shipped)
+#   HIDDEN=N                             units of the hidden layer over the base features (default 8 for
+#                                        static's order, 0 with --semantic)
+#   TRAIN_SETS=N [TRAIN_SEED=S]          leave-one-set-out learning each fold on N of the other sets only
 #   --semantic (with either)             the semantic ranking's order instead, which reads the model's
 #                                        cosine too (learned-order-semantic.tsv; the model's jars from
 #                                        bench/search/semantic-pom.xml)

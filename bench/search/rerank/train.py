@@ -26,15 +26,16 @@ holds, wherever it stands: "who", "new", "running") and each kind of tool (its n
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't); and a hidden layer of HIDDEN
-units (default 8 in static's order, none in semantic's; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (its
-weights L2-regularized by LAM_HID). DUMP.verbs holds each request's verb's
+units (default 8 in static's order, none in semantic's; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (W and a
+L2-regularized by LAM_HID, c not). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's thirty tools (the right one's log-probability), L2-regularized (the base weights 100
 times less), by L-BFGS from a seeded start (the fit's iterations are printed); the same inputs give the
 same weights on the same machine.
 
 TRAIN_SETS=N (with --loso): a learning curve, each fold learned on N of the other sets only (and the dev
-catalogs' requests), drawn by a seed of the held-out set's name and TRAIN_SEED.
+catalogs' requests), drawn by a seed of the held-out set's name and TRAIN_SEED, independently for each N
+(the sets of a smaller N are not a part of a larger one's).
 """
 import collections
 import json

@@ -253,6 +253,15 @@ class LearnedOrderTest {
                     + " the score)"), refused.getMessage());
         }
         assertThrows(IOException.class, () -> LearnedOrder.read(reader(plainText + "hidden\t1\tx\n")));
+        // with a model's cosine last among the base features (and the word matches before it), a unit reads it too
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        LearnedOrder withModel = LearnedOrder.read(reader("model\tconcepts\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(14)
+                + "\n" + rows + "hidden" + "\t0".repeat(13) + "\t2\t0\t1\n"));
+        double[] y = new double[14];
+        y[13] = 0.25;
+        assertEquals(Math.tanh(0.5), withModel.score(y, withModel.frame("which", null), 0, null, null), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader("model\tconcepts\nverbs\tget\nfirst"
+                + "\twhich\nbase" + "\t0".repeat(14) + "\n" + rows + "hidden" + "\t0".repeat(11) + "\t1\n")));
     }
 
     @Test
