@@ -258,8 +258,8 @@ def fit(data, vocab, qids):
     reg[:BASE] = LAM / 100
 
     nm = 2 * dims * RANK
-    bx = f[:, :BASE].toarray()  # the base features, dense (n * K, BASE)
     H = HIDDEN
+    bx = f[:, :BASE].toarray() if H else None  # the base features, dense (n * K, BASE), for the hidden layer
 
     def unpack(x):
         return x[:d], x[d:d + dims * RANK].reshape(dims, RANK), x[d + dims * RANK:d + nm].reshape(dims, RANK)
