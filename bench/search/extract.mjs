@@ -613,6 +613,104 @@
 //   @mister-good-deal/host-mcp-jenkins 0.2.3, @mistertk/vercel-mcp 0.1.1, freee-mcp 0.35.2,
 //   mcp-github-project-manager 2.3.1, @agllama/mcp 0.10.1; also looked up, not tried: @accesslint/mcp 0.11.1,
 //   @currents/mcp 2.1.1, nx-mcp 0.25.0)
+// The eighteenth fresh set, fresh18 (bench/search/catalogs/fresh18/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh18 (cd bench/out/npm-fresh18/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   fabric: @microsoft/fabric-mcp@1.4.0 (with @microsoft/fabric-mcp-linux-x64@1.4.0)    lara: @translated/lara-mcp@1.0.6
+//   serpstat: @serpstat/serpstat-mcp-server@1.1.5    tgo-yemek: food402@1.2.0
+//   lorcana: unofficial-ravensburger-playhub-mcp@1.2.4
+//   cd bench/out/npm-fresh18/fabric && npm init -y >/dev/null && npm install --ignore-scripts @microsoft/fabric-mcp@1.4.0 \
+//     @microsoft/fabric-mcp-linux-x64@1.4.0
+//   cd bench/out/npm-fresh18/serpstat && npm init -y >/dev/null && npm install --ignore-scripts @serpstat/serpstat-mcp-server@1.1.5
+//   cd bench/out/npm-fresh18/lara && npm init -y >/dev/null && npm install --ignore-scripts @translated/lara-mcp@1.0.6
+//   cd bench/out/npm-fresh18/food402 && npm init -y >/dev/null && npm install --ignore-scripts food402@1.2.0
+//   cd bench/out/npm-fresh18/lorcana && npm init -y >/dev/null && npm install --ignore-scripts unofficial-ravensburger-playhub-mcp@1.2.4
+//   then from bench/search, with O=../out/npm-fresh18 and each NOTE the catalog's "source" string:
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh18/fabric.json NOTE -- \
+//     node $O/fabric/node_modules/@microsoft/fabric-mcp/index.js server start --mode all
+//     (Microsoft Fabric, a data analytics platform: OneLake storage (workspaces and items, files and directories, uploads
+//     and downloads, shortcuts to ADLS Gen2, Amazon S3, S3-compatible, Azure Blob, Google Cloud Storage, Dataverse,
+//     OneDrive/SharePoint and other OneLake locations, data access roles, tables and table namespaces, diagnostics and
+//     immutability settings), Data Factory pipelines and Dataflow Gen2 (create, list, run, M queries), OneLake catalog
+//     search, item creation (lakehouses, notebooks and others), and offline docs tools (item types, OpenAPI specs, item
+//     definition schemas, best practices, API examples); --mode all, the mode its README configures: 48 tools (its
+//     default mode, namespace, lists none, --mode single 1, --mode all --read-only 26); it takes no key at start; its
+//     package asks for Node.js 22: under 20 npm skips its platform package (an optional dependency with the same
+//     engines), so the install line names it, and the server then runs under 20 (without it, the wrapper npm-installs the
+//     platform package into its working directory at start and still fails to load it); the variable turns off its
+//     telemetry (the same 48 with it unset, when it also writes ~/.cache/Microsoft/DeveloperTools/deviceid, removed
+//     after); it unpacks a native library into ~/.net/fabmcp either way (removed after); every tool carries MCP
+//     annotations (26 read-only, 5 destructive); author Microsoft, repository microsoft/mcp; none of its 217 inputs lacks
+//     a description; its OneLake file tools are near Google Cloud Storage's object storage in fresh13)
+//   SERPSTAT_API_TOKEN=unused node extract.mjs catalogs/fresh18/serpstat.json NOTE -- \
+//     node $O/serpstat/node_modules/@serpstat/serpstat-mcp-server/dist/index.js
+//     (SEO research with Serpstat: domain metrics, competitors and ranking keywords, keyword research (related keywords,
+//     suggestions, SERP top-100, keyword competitors), market categories and their top domains, backlinks (summary,
+//     anchors, referring domains, lost and toxic links, outlinks, intersections), URL keywords and content gaps,
+//     projects, rank-tracking history, site audits (settings, scans, reports, drill-downs) and single-page audits, API
+//     credits; 65 tools, all its categories (SERPSTAT_ENABLED_CATEGORIES, its documented switch, unset); the same 65 with
+//     the token unset; it writes empty combined.log and error.log into its working directory (removed after); every tool
+//     carries MCP annotations (56 read-only, 2 destructive); 64 descriptions follow a "VERB ... USE WHEN: ..." pattern,
+//     one says the tool is deprecated; two names are misspelt (get_site_audit_bref_info, get_site_audit_deteailed_report);
+//     author Serpstat Team, no repository in its package (its homepage is serpstat.com); 1 of its 271 inputs has no
+//     description; near Search Console's search analytics in fresh10, but third-party keyword, backlink and competitor
+//     research, rank tracking and site audits)
+//   LARA_ACCESS_KEY_ID=unused LARA_ACCESS_KEY_SECRET=unused node extract.mjs catalogs/fresh18/lara.json NOTE -- \
+//     node $O/lara/node_modules/@translated/lara-mcp/dist/index.js
+//     (machine translation with Lara Translate: translating text (with context, instructions, style and glossaries),
+//     language detection, supported languages, translation memories (create, rename, delete, add and delete entries, TMX
+//     imports and their status), glossaries (create, rename, delete, entries, CSV import and export, term counts); 22
+//     tools; it exits unless both variables are set; every tool carries MCP annotations (10 read-only, 4 destructive);
+//     author Translated, repository translated/lara-mcp; 4 of its 61 inputs have no description (the name of a memory or
+//     glossary); no earlier domain near it (deepl-mcp-server, 5 tools, was left out of fresh11))
+//   node extract.mjs catalogs/fresh18/tgo-yemek.json NOTE -- node $O/food402/node_modules/food402/dist/src/index.js
+//     (ordering food for delivery from TGO Yemek (tgoyemek.com): delivery addresses (saved ones, selecting one, adding one
+//     by city, district and neighborhood), restaurants near the address and keyword search, menus, product options and
+//     "goes well with" suggestions, the basket, saved cards, checkout, order notes, placing an order (3D Secure in a
+//     browser), order history and delivery status, a restaurant's Google Maps reviews; 22 tools; it lists them with
+//     TGO_EMAIL and TGO_PASSWORD unset (it logs in with them when a tool calls the service; GOOGLE_PLACES_API_KEY is
+//     optional, for the reviews tool); no tool carries annotations; author rafiers, repository rersozlu/food402; none of
+//     its 55 inputs lacks a description; no earlier domain near it (recipes in fresh12 are cooking at home))
+//   node extract.mjs catalogs/fresh18/lorcana.json NOTE -- \
+//     node $O/lorcana/node_modules/unofficial-ravensburger-playhub-mcp/dist/index.js
+//     (Disney Lorcana trading-card-game events on Ravensburger Play Hub: events near coordinates or in a city, event
+//     details, registrations and standings, tournament rounds' pairings and standings, stores hosting events and their
+//     events, player leaderboards across events or at one store, event filters and quick filters, games, card search and
+//     details, place autocomplete and coordinates, and a list_capabilities tool; 22 tools; it takes no key; its package
+//     asks for Node.js 25, it lists its tools under 20; unofficial (not Ravensburger's); its package names no author, its
+//     repository is zammitt/unofficial-ravensburger-playhub-mcp; no tool carries annotations; none of its 87 inputs lacks
+//     a description; no earlier domain near it (its place lookup is near Google Maps' geocoding in fresh2))
+//   (each version above was the newest on npm; candidates came from the local package list and a few `npm view`
+//   look-ups (npm search does not answer here); 179 tools in all, for five new domains. Tried and left out:
+//   @paretools/jvm 0.22.2 and @mcp-consultant-tools/azure-data-factory 33.0.0 do not install (@paretools/shared@0.22.2 and
+//   @mcp-consultant-tools/core@33.0.0 are not on npm); @rlabs-inc/gemini-mcp 0.8.1 connects to the Gemini API at start and
+//   does not answer offline (it writes ~/.config/gemini-mcp, removed); @insforge/mcp 1.2.11 checks its backend's health at
+//   start and does not answer offline; @easybits.cloud/mcp 0.3.7 forwards tools/list to its service; @mizchi/lsmcp 0.10.0
+//   needs Node.js 22 (node:sqlite); icloud-mcp 2.5.1 exits with IMAP_USER and IMAP_PASSWORD unset (e-mail, Gmail's domain,
+//   not retried); spritecook-mcp 0.2.17's binary is a setup wizard for a hosted server, not a stdio server; listed offline
+//   but left out: @azure/mcp 2.0.5 (235 tools with --mode all, across 55 Azure services, cloud domains earlier sets hold;
+//   it writes ~/.net/azmcp, ~/.cache/Microsoft and .IdentityService in its working directory, removed), ebay-mcp 1.15.0
+//   (299 tools; its EBAY_MCP_TOOLS families list marketing 83, inventory 37, account 37, communication 33; e-commerce,
+//   near Shopify and WooCommerce; it writes ~/.ebay-mcp/logs and ~/.config/configstore, removed), boondmanager-mcp-server
+//   2.15.2 (182 tools, descriptions in French; its BOOND_MCP_PROFILE profiles list 18 to 96), godot-mcp-server 0.6.0 (77,
+//   a game engine, near Roblox Studio in fresh16), @tejalgnrml/agent-orchestrator-mcp 2.0.5 (64, agent orchestration; it
+//   writes .agent-mcp into its working directory), conway-terminal 2.0.9 (48, cloud sandboxes, an x402 wallet and domains,
+//   near Hostinger's domains in fresh15), moltbook-http-mcp 1.1.1 (41, a social network for AI agents, near Discourse's
+//   forums in fresh15), @aicoin/opendata-mcp 2.1.0 (31, crypto market data, near CCXT in fresh10), drawio-mcp-server
+//   2.3.0 (30, draw.io diagram editing, near Miro in fresh10 and AntV in fresh16), firefox-devtools-mcp 0.9.2 (29,
+//   browser devtools), stock-sdk 2.4.4 (26 by default, 92 with STOCK_SDK_MCP_TOOLS=full as its README says; descriptions
+//   in Chinese), @floriscornel/teams-mcp 0.3.2 (19, Teams chat, Slack's domain), @turbot/powerpipe-mcp 0.1.0 (19,
+//   compliance benchmarks, given a mod directory; 12 inputs in all), @headless-commerce/mcp-server 0.1.4 (19 with
+//   HEADLESS_COMMERCE_API_KEY set, e-commerce), mcp-alertmanager 2.1.1 (12 with ALERTMANAGER_URL set; without it or a
+//   Kubernetes config it does not start), pabal-store-api-mcp 1.3.19 (10), minimax-mcp-js 0.0.18 (9),
+//   @amazon-devices/amazon-devices-buildertools-mcp 1.0.12 (9; it writes ~/.vega/logs, removed), loopuman-mcp 1.5.3 (9),
+//   @futurelab-studio/latest-science-mcp 0.1.40 (6), @geobio/mcp-open-library 0.1.6 (6), @llmindset/hf-mcp-server 0.4.23
+//   (4 offline; it fetches from huggingface.co at start), electron-mcp-server 1.5.1 (4; it writes logs/ into its working
+//   directory), @slope-dev/mcp-tools 1.4.0 (2); looked up and not installed: @temporal-cortex/cortex-mcp and
+//   @chaindead/telegram-mcp (not on npm), lighthouse-mcp 0.1.17 and @adobe-commerce/commerce-extensibility-tools 3.5.0
+//   (Node.js 22), @datacore-one/mcp 2.1.0 and twilio-mcp 1.0.0 (a better-sqlite3 native module); also looked up, not
+//   tried: mcp-obsidian 1.0.0, @seed-ship/duckdb-mcp-native 1.6.2, @vaulttools/mcp-linux-x64 0.1.7,
+//   @powerhousedao/reactor-mcp 5.3.0, @mcptoolshop/registry-stats 3.4.0, swagmanager-mcp 6.3.0)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
