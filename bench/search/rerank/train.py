@@ -9,8 +9,8 @@
 DUMP is what `DUMP_FEATURES=DUMP` makes SearchQuality.java write: per request, a line with its static
 vector (an empty tool name, an empty field per base feature), then the thirty tools the static ranking
 finds first (LearnedOrder.FEW) (before any reordering), each with its base features (the nine
-LearnedOrder.features reads, then the four word matches TokenMatches.features reads) and its static
-vector; DUMP.q each request's set, catalog, kind (intent, or an author's example) right tools and text;
+LearnedOrder.features reads, then the four word matches TokenMatches.features reads, then the ten kinds of
+value ValueKinds.features reads) and its static vector; DUMP.q each request's set, catalog, kind (intent, or an author's example) right tools and text;
 DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.table the static table's
 name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
 semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
@@ -405,10 +405,16 @@ def main():
     global HIDDEN
     # static's order has the layer; semantic's has none (with it, it ranked fresh17, read once, lower)
     HIDDEN = int(os.environ.get('HIDDEN', '0' if data.model else '8'))
+    global BASE
+    if (os.environ.get('NO_VALUES') or os.environ.get('NO_MATCHES')) and BASE - (1 if data.model else 0) == 23:
+        # weights that read no kinds of value (as both orders learned before them): the ten columns after
+        # the word matches left out
+        for qid in data.x:
+            data.x[qid] = np.delete(data.x[qid], range(13, 23), axis=1)
+        BASE -= 10
     if os.environ.get('NO_MATCHES'):
         # weights that read no word matches (as semantic's learned before them): the four columns after
         # the ranking's nine left out
-        global BASE
         assert BASE >= 13, 'the dump holds no word matches'
         for qid in data.x:
             data.x[qid] = np.delete(data.x[qid], range(9, 13), axis=1)
@@ -467,8 +473,8 @@ def main():
                     '# places: how many of the ranking\'s best tools they put in order; verbs: kinds of tool by their\n'
                     '# name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
-                    '# base: the base features\' weights (the ranking\'s nine, the four word matches, the model\'s cosine\n'
-                    '# last if any); pair: per way a\n'
+                    '# base: the base features\' weights (the ranking\'s nine, the four word matches, the ten kinds of value\n'
+                    '# if any, the model\'s cosine last if any); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'

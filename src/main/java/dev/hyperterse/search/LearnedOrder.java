@@ -31,6 +31,9 @@ import java.util.Set;
  * a bilinear form of the query's and the tool's static vectors, each mapped to a few numbers and
  * their dot product taken; and, where the weights hold one, a small hidden layer over the base
  * features (a few units, each a weighted tanh of their weighted sum), which reads them together.
+ * Past the nine, the base features may hold how closely the request's words match each tool's
+ * ({@link TokenMatches}) and then the kinds of value the request carries against those each tool
+ * takes ({@link ValueKinds}: a URL and a {@code url} input, "issue 42" and a number).
  * The weights
  * and the word lists are learned by {@code bench/search/rerank/train.py} from requests to real
  * catalogs, a softmax over each request's best tools (as many as the order sorts), and shipped as
@@ -57,6 +60,13 @@ final class LearnedOrder {
     static final int DEFAULT_PLACES = 20;
     /** The features each tool has from the ranking and the action stage (one more with a model's cosine). */
     static final int BASE = 9;
+    /**
+     * The groups of readings weights may read after the {@link #BASE}, each only with those before it, in
+     * this order: how closely the request's words match the tool's ({@link TokenMatches#features}), then
+     * the kinds of value the request carries against those the tool takes ({@link ValueKinds#features}).
+     */
+    static final int[] GROUPS = {TokenMatches.COUNT, ValueKinds.COUNT};
+    private static final String[] GROUP_NAMES = {"the word matches", "the kinds of value too"};
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
 
@@ -82,8 +92,8 @@ final class LearnedOrder {
     private final String model;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
-    /** Whether the base weights read the word matches ({@link TokenMatches}) after the {@link #BASE}. */
-    private final boolean readsMatches;
+    /** How many of {@link #GROUPS} the base weights read after the {@link #BASE}, in that order. */
+    private final int groups;
     /**
      * A hidden layer over the base features, one row per unit: a weight per base feature, the unit's
      * bias, then its weight in the score ({@code a · tanh(wᵀx + c)} added per unit); empty when the
@@ -115,15 +125,22 @@ final class LearnedOrder {
         this.base = base;
         this.pairs = pairs;
         int own = base.length - (model == null ? 0 : 1);
-        if (own != BASE && own != BASE + TokenMatches.COUNT
-                || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
-            throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + BASE + " or, with the"
-                    + " word matches, " + (BASE + TokenMatches.COUNT) + (model == null ? "" : ", and one more for the model's cosine")
+        int groups = 0;
+        while (groups < GROUPS.length && BASE + readings(groups) < own) {
+            groups++;
+        }
+        if (BASE + readings(groups) != own || pairs.length != first.size() + 6 + verbs.size() + held.size()) {
+            StringBuilder sizes = new StringBuilder().append(BASE);
+            for (int g = 1; g <= GROUPS.length; g++) {
+                sizes.append("; with ").append(GROUP_NAMES[g - 1]).append(", ").append(BASE + readings(g));
+            }
+            throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + sizes
+                    + (model == null ? "" : "; one more for the model's cosine")
                     + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
         }
-        this.readsMatches = own > BASE;
+        this.groups = groups;
         for (double[] row : pairs) {
             if (row.length != verbs.size() + 2) {
                 throw new IllegalArgumentException("learned order: a row of " + row.length + " weights for "
@@ -190,7 +207,29 @@ final class LearnedOrder {
      * after the {@link #BASE} features and before the model's cosine.
      */
     boolean readsMatches() {
-        return readsMatches;
+        return groups > 0;
+    }
+
+    /**
+     * Whether these weights read the kinds of value the request carries against those each tool takes
+     * ({@link ValueKinds}), after the word matches and before the model's cosine.
+     */
+    boolean readsValues() {
+        return groups > 1;
+    }
+
+    /** How many of {@link #GROUPS} these weights read after the {@link #BASE}, in that order (0 to all). */
+    int groups() {
+        return groups;
+    }
+
+    /** How many readings the first {@code groups} of {@link #GROUPS} give. */
+    static int readings(int groups) {
+        int n = 0;
+        for (int g = 0; g < groups; g++) {
+            n += GROUPS[g];
+        }
+        return n;
     }
 
     /** How many of the ranking's best tools these weights put in order. */

@@ -74,6 +74,8 @@ final class SemanticRanking {
     private final String handOrderBecause;
     /** With the static table: how closely a request's words match each tool's (else null). */
     private final TokenMatches matches;
+    /** With the static table: the kinds of value each tool takes, against those a request carries (else null). */
+    private final ValueKinds values;
     /** With the static table: how its token vectors are pooled (null: its mean, as {@link TextEmbedder#embed}). */
     private final StaticPooling pooling;
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
@@ -84,6 +86,7 @@ final class SemanticRanking {
                             TokenMatches matches) {
         this.tools = tools;
         this.matches = matches;
+        this.values = matches == null ? null : new ValueKinds(tools);
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
         this.vectors = new float[vectors.length * dims];
@@ -382,10 +385,10 @@ final class SemanticRanking {
 
     /**
      * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
-     * line with an empty name, an empty field per base feature (thirteen; fourteen with {@code modelCosine})
+     * line with an empty name, an empty field per base feature (twenty-three; twenty-four with {@code modelCosine})
      * and the query's vector, then, best first as the ranking finds them, a line per tool: its name, its
-     * base features ({@link LearnedOrder#features}, then {@link TokenMatches#features}, then its
-     * {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
+     * base features ({@link LearnedOrder#features}, then the readings of every group of
+     * {@link LearnedOrder#GROUPS}, then its {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
      * this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25, java.util.function.IntToDoubleFunction modelCosine) {
@@ -494,7 +497,7 @@ final class SemanticRanking {
             topScore[at] = score;
         }
         if (features != null) {
-            learnedFeatures(action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(query));
+            learnedFeatures(query, action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(query));
         } else if (order != null) {
             learnedOrder(order, modelCosine, query, action, q, lexical, best, top, topScore, count,
                     order.weights.readsMatches() ? matchQuery(query) : null);
@@ -520,19 +523,20 @@ final class SemanticRanking {
      * a line with no name and the query's vector, then a line per place, the tool's name, its base
      * features and its vector.
      */
-    private void learnedFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
+    private void learnedFeatures(String query, ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                  double[] topScore, int count, StringBuilder out,
                                  java.util.function.IntToDoubleFunction modelCosine, TokenMatches.Query words) {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
-        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + (words == null ? 0 : TokenMatches.COUNT)
+        int groups = words == null ? 0 : LearnedOrder.GROUPS.length;
+        out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + LearnedOrder.readings(groups)
                 + (modelCosine == null ? 0 : 1)));
         appendVector(out, q, 0);
         int n = Math.min(count, LearnedOrder.FEW);
-        double[][] matched = words == null ? null : matches.features(words, top, n);
+        double[][] past = readings(words, query, top, n, groups);
         for (int i = 0; i < n; i++) {
             out.append(tools[top[i]].name());
             for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine,
-                    matched == null ? null : matched[i])) {
+                    past == null ? null : past[i])) {
                 out.append('\t').append((float) v);
             }
             appendVector(out, vectors, top[i] * dims);
@@ -547,23 +551,43 @@ final class SemanticRanking {
     }
 
     /**
-     * The base features of the tool at {@code place}, then how the request's words match its own when
-     * {@code matched} is given ({@link TokenMatches#features}), then its cosine by the model when
-     * {@code modelCosine} is given.
+     * The readings past the nine of each of the first {@code n} tools of {@code top}, as many of
+     * {@link LearnedOrder#GROUPS} as {@code groups} says, one after another: how the request's words match
+     * the tool's ({@link TokenMatches#features}), then the kinds of value ({@link ValueKinds#features});
+     * null for none.
+     */
+    private double[][] readings(TokenMatches.Query words, String query, int[] top, int n, int groups) {
+        if (words == null || groups == 0) {
+            return null;
+        }
+        double[][] out = new double[n][LearnedOrder.readings(groups)];
+        double[][] matched = matches.features(words, top, n);
+        int carried = groups > 1 ? ValueKinds.carried(query) : 0;
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(matched[i], 0, out[i], 0, TokenMatches.COUNT);
+            if (groups > 1) {
+                System.arraycopy(values.features(carried, top[i]), 0, out[i], TokenMatches.COUNT, ValueKinds.COUNT);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The base features of the tool at {@code place}, then {@code past} when given (the readings past the
+     * nine, {@link #readings}), then its cosine by the model when {@code modelCosine} is given.
      */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                   double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine,
-                                  double[] matched) {
+                                  double[] past) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
-        if (modelCosine == null && matched == null) {
+        if (modelCosine == null && past == null) {
             return x;
         }
-        double[] out = java.util.Arrays.copyOf(x, x.length + (matched == null ? 0 : TokenMatches.COUNT)
-                + (modelCosine == null ? 0 : 1));
-        if (matched != null) {
-            System.arraycopy(matched, 0, out, x.length, TokenMatches.COUNT);
+        double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + (modelCosine == null ? 0 : 1));
+        if (past != null) {
+            System.arraycopy(past, 0, out, x.length, past.length);
         }
         if (modelCosine != null) {
             out[out.length - 1] = modelCosine.applyAsDouble(t);
@@ -599,11 +623,11 @@ final class SemanticRanking {
         java.util.function.IntToDoubleFunction cosine = order.readsModel() ? modelCosine : null;
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
-        double[][] matched = words == null ? null : matches.features(words, top, n);
+        double[][] past = readings(words, query, top, n, weights.groups());
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine,
-                    matched == null ? null : matched[i]), frame,
+                    past == null ? null : past[i]), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);

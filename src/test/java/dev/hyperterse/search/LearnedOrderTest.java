@@ -277,8 +277,8 @@ class LearnedOrderTest {
         // a model line with nine base weights, or ten without one, is refused
         IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
-        assertTrue(nine.getMessage().contains("9 base weights (9 or, with the word matches, 13, and one more for the"
-                + " model's cosine expected)"), nine.getMessage());
+        assertTrue(nine.getMessage().contains("9 base weights (9; with the word matches, 13; with the kinds of value"
+                + " too, 23; one more for the model's cosine expected)"), nine.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
     }
@@ -300,8 +300,21 @@ class LearnedOrderTest {
                 frame, 0, null, null), 1e-12);
         assertEquals(0.5 + 3 * 0.25 + 2 * 0.125, withModel.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0.25, 0.125}, frame, 0, null, null), 1e-12);
-        // neither nine nor thirteen of its own: refused
-        for (String base : List.of(nine + "\t0", nine + "\t0".repeat(5))) {
+        // the kinds of value after the matches (a URL the request carries and the tool takes weighs 4), then
+        // the model's cosine
+        LearnedOrder values = LearnedOrder.read(reader("model\tconcepts\nverbs\tget\nfirst\twhich\nbase" + nine
+                + "\t0\t0\t0\t3" + "\t4" + "\t0".repeat(ValueKinds.COUNT - 1) + "\t2\n" + rows));
+        assertTrue(values.readsValues());
+        assertFalse(withModel.readsValues());
+        double[] x = new double[LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1];
+        x[0] = 0.5;
+        x[LearnedOrder.BASE + TokenMatches.COUNT] = 1;
+        x[x.length - 1] = 0.125;
+        assertEquals(0.5 + 4 + 2 * 0.125, values.score(x, frame, 0, null, null), 1e-12);
+        assertEquals(2, values.groups());
+        assertEquals(1, withModel.groups());
+        // neither nine, thirteen nor twenty-three of its own: refused
+        for (String base : List.of(nine + "\t0", nine + "\t0".repeat(5), nine + "\t0".repeat(13), nine + "\t0".repeat(15))) {
             assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                     "verbs\tget\nfirst\twhich\nbase" + base + "\n" + rows)), base);
         }

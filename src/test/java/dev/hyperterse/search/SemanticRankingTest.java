@@ -192,16 +192,16 @@ class SemanticRankingTest {
             java.util.function.IntToDoubleFunction cosine = model.cosines(query);
             List<SearchHit> plain = table.search(query, null, 10, bm25);
             List<SearchHit> learned = table.search(query, null, 10, bm25, order, cosine);
-            // the tools the order reads, as the rerank bench dumps them: the nine, the word matches, then one
-            // more base feature, the model's cosine
+            // the tools the order reads, as the rerank bench dumps them: the nine, the word matches, the kinds of
+            // value, then one more base feature, the model's cosine
             List<String> rows = List.of(table.learnedFeatures(query, bm25, cosine).split("\n"));
-            assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + 1 + StaticEmbedder.bundled().dimensions(),
+            assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1 + StaticEmbedder.bundled().dimensions(),
                     rows.get(0).split("\t", -1).length, "the query's line: no name, an empty field per feature, its vector");
             List<String> names = TOOLS.stream().map(ToolDef::name).toList();
             List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
             for (String row : rows.subList(1, rows.size())) {
                 String[] f = row.split("\t");
-                assertEquals(cosine.applyAsDouble(names.indexOf(f[0])), Double.parseDouble(f[LearnedOrder.BASE + TokenMatches.COUNT + 1]),
+                assertEquals(cosine.applyAsDouble(names.indexOf(f[0])), Double.parseDouble(f[LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1]),
                         1e-6, row);
             }
             java.util.Comparator<String> modelFirst = java.util.Comparator.comparingDouble(
@@ -233,9 +233,9 @@ class SemanticRankingTest {
         assertNotNull(cosines);
         org.junit.jupiter.api.Assertions.assertArrayEquals(table.learnedOrderVerbCosines("remove the old orders", verbs),
                 cosines);
-        assertEquals(StaticEmbedder.bundled().dimensions() + 1 + LearnedOrder.BASE + TokenMatches.COUNT + 1,
+        assertEquals(StaticEmbedder.bundled().dimensions() + 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1,
                 semantic.learnedOrderFeatures("remove the old orders").split("\n")[0].split("\t", -1).length,
-                "the model's cosine is one feature more, after the word matches");
+                "the model's cosine is one feature more, after the readings past the nine");
     }
 
     @Test
