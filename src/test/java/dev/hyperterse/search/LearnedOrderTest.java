@@ -318,9 +318,12 @@ class LearnedOrderTest {
             assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                     "verbs\tget\nfirst\twhich\nbase" + base + "\n" + rows)), base);
         }
-        // the shipped weights, static's and semantic's, read the matches
+        // the shipped weights, static's and semantic's, read the matches; static's the kinds of value too
+        // (semantic's, with them, ranked fresh18, read once, lower)
         assertTrue(LearnedOrder.bundled().readsMatches());
         assertTrue(LearnedOrder.bundledSemantic().readsMatches());
+        assertTrue(LearnedOrder.bundled().readsValues());
+        assertFalse(LearnedOrder.bundledSemantic().readsValues());
     }
 
     @Test
