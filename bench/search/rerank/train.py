@@ -94,8 +94,8 @@ class Data:
         for line in open(dump, encoding='utf-8'):
             p = line.rstrip('\n').split('\t')
             if p[1] == '' and BASE is None:
-                # as many base features as the query's line has empty fields (the ranking's nine and the four
-                # word matches; one more with the model's cosine)
+                # as many base features as the query's line has empty fields (the ranking's nine, the four
+                # word matches and the ten kinds of value; one more with the model's cosine)
                 BASE = next(k for k, x in enumerate(p[2:]) if x != '')
             vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
             if p[1] == '':
@@ -406,7 +406,8 @@ def main():
     # static's order has the layer; semantic's has none (with it, it ranked fresh17, read once, lower)
     HIDDEN = int(os.environ.get('HIDDEN', '0' if data.model else '8'))
     global BASE
-    if (os.environ.get('NO_VALUES') or os.environ.get('NO_MATCHES')) and BASE - (1 if data.model else 0) == 23:
+    if (os.environ.get('NO_VALUES', '') not in ('', '0') or os.environ.get('NO_MATCHES')) \
+            and BASE - (1 if data.model else 0) == 23:
         # weights that read no kinds of value (as both orders learned before them): the ten columns after
         # the word matches left out
         for qid in data.x:

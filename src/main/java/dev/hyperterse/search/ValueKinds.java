@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
  * "the invoices of jane@example.com" carries an e-mail address, "since 2024-05-01" a date, "issue
  * 42" a number, "the \"Billing Portal\" app" a quoted name, "client 8fJ2kQp0" an identifier,
  * "run {@code cache.extract()}" code, "./web/app.json" a path or file name. A tool takes a kind
- * when one of its inputs is of a type that holds it (a number, a date, a uuid, a string) or its
- * name or description says so ({@code url}, {@code email}, {@code path}, {@code since}, {@code id},
- * {@code script}, …). Read by the learned order as base features ({@link LearnedOrder}): for each
+ * when one of its inputs is of a type that holds it (int and float a number, date and datetime a
+ * date, uuid an identifier, string a quoted text) or the input's name or description names it
+ * ({@code url}, {@code email}, {@code path}, {@code since}, {@code id}, {@code script}, …). Read by the learned order as base features ({@link LearnedOrder}): for each
  * kind, whether the request carries it and the tool takes it; the share of the request's kinds the
  * tool takes; whether the request carries any and the tool takes no input at all.
  *
@@ -40,44 +40,55 @@ final class ValueKinds {
     private static final int ID = 6;
     private static final int CODE = 7;
 
-    private static final String MONTH = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}";
+    /**
+     * A word's edges: ASCII letters, digits and the underscore are word characters, whatever the JDK
+     * ({@code \b} counts other letters too before Java 19, not after).
+     */
+    private static final String B = "(?<![A-Za-z0-9_])";
+    private static final String E = "(?![A-Za-z0-9_])";
+    /** A month's name or its abbreviation, whole: "March", "mar.", not "mark" or "decks". */
+    private static final String MONTH = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+            + "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
     /** What a request carries, per kind. */
     private static final Pattern[] CARRIED = {
-            Pattern.compile("https?://|\\bwww\\.\\w", Pattern.CASE_INSENSITIVE),
+            Pattern.compile("https?://|" + B + "www\\.\\w", Pattern.CASE_INSENSITIVE),
             Pattern.compile("[\\w.+-]@[\\w-]{1,64}\\.[A-Za-z]"),
-            Pattern.compile("(?:^|\\s)(?:~|\\.{1,2})?/[\\w.-]|\\b[\\w-]{1,64}\\.(?:json|ya?ml|txt|md|csv|js|ts|tsx|py|java"
-                    + "|png|jpe?g|gif|pdf|log|xml|html?|sql|env|sh|zip|docx?|xlsx?|svg|mp4|mp3|wav)\\b", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d{1,2}:\\d{2}\\b|\\b" + MONTH + "\\.? \\d{1,2}\\b|\\b\\d{1,2} "
-                    + MONTH + "\\b", Pattern.CASE_INSENSITIVE),
+            Pattern.compile("(?:^|\\s)(?:~|\\.{1,2})?/[\\w.-]|" + B + "[\\w-]{1,64}\\.(?:json|ya?ml|txt|md|csv|js|ts|tsx|py|java"
+                    + "|png|jpe?g|gif|pdf|log|xml|html?|sql|env|sh|zip|docx?|xlsx?|svg|mp4|mp3|wav)" + E, Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "\\d{4}-\\d{2}-\\d{2}" + E + "|" + B + "\\d{1,2}:\\d{2}" + E + "|" + B + MONTH + "\\.? \\d{1,2}" + E
+                    + "|" + B + "\\d{1,2} " + MONTH + E, Pattern.CASE_INSENSITIVE),
             Pattern.compile("(?<![\\w.])\\d{1,32}(?:\\.\\d{1,32})?(?![\\w.])"),
             Pattern.compile("\"[^\"]{1,200}\"|\u201c[^\u201d]{1,200}\u201d|(?<!\\w)'[^']{1,200}'(?!\\w)|`[^`]{1,200}`"),
-            Pattern.compile("\\b(?=[A-Za-z_-]{0,64}\\d)(?=[\\d_-]{0,64}[A-Za-z])[A-Za-z0-9_-]{5,64}\\b"),
-            Pattern.compile("[{}\\[\\]]|=>|\\w\\(.{0,200}\\)|;\\s{0,50}$|\\b(?:select|function|const|import)\\b",
+            Pattern.compile(B + "(?=[A-Za-z_-]{0,64}\\d)(?=[\\d_-]{0,64}[A-Za-z])[A-Za-z0-9_-]{5,64}" + E),
+            Pattern.compile("[{}\\[\\]]|=>|\\w\\(.{0,200}\\)|;\\s{0,50}$|" + B + "(?:select|function|const|import)" + E,
                     Pattern.CASE_INSENSITIVE),
     };
     /** What an input's name or description says it takes, per kind (null: its type alone says). */
     private static final Pattern[] TAKEN = {
-            Pattern.compile("\\b(?:urls?|uris?|links?|endpoints?|hrefs?|websites?|webpages?|domains?)\\b", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\be-?mails?\\b", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\b(?:paths?|files?|filenames?|director(?:y|ies)|folders?|dirs?)\\b", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\b(?:dates?|times?|timestamps?|datetimes?|since|until|before|after|iso ?8601|yyyy)\\b",
+            Pattern.compile(B + "(?:urls?|uris?|links?|endpoints?|hrefs?|websites?|webpages?|domains?)" + E, Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "e-?mails?" + E, Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "(?:paths?|files?|filenames?|director(?:y|ies)|folders?|dirs?)" + E, Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "(?:dates?|times?|timestamps?|datetimes?|since|until|before|after|iso ?8601|yyyy)" + E,
                     Pattern.CASE_INSENSITIVE),
             null,
             null,
-            Pattern.compile("\\b(?:ids?|identifiers?|keys?|tokens?|codes?|uuids?|slugs?|sha|hash)\\b", Pattern.CASE_INSENSITIVE),
-            Pattern.compile("\\b(?:code|script|expression|javascript|json|query|sql|payload|body)\\b", Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "(?:ids?|identifiers?|keys?|tokens?|codes?|uuids?|slugs?|sha|hash)" + E, Pattern.CASE_INSENSITIVE),
+            Pattern.compile(B + "(?:code|script|expression|javascript|json|query|sql|payload|body)" + E, Pattern.CASE_INSENSITIVE),
     };
+
+    /** Where an input's name changes case ({@code targetUrl}): a word begins. */
+    private static final Pattern CASE_CHANGE = Pattern.compile("([a-z0-9])([A-Z])");
 
     /** Per tool, the kinds it takes, a bit each. */
     private final int[] taken;
-    /** Per tool, whether it takes no input at all. */
+    /** Per tool, whether it takes no input at all (a handler with open inputs takes any). */
     private final boolean[] noInput;
 
     ValueKinds(ToolDef[] tools) {
         taken = new int[tools.length];
         noInput = new boolean[tools.length];
         for (int t = 0; t < tools.length; t++) {
-            noInput[t] = tools[t].inputs().isEmpty();
+            noInput[t] = tools[t].inputs().isEmpty() && !tools[t].takesAnyInputs();
             for (InputDef input : tools[t].inputs()) {
                 taken[t] |= takes(input);
             }
@@ -94,7 +105,7 @@ final class ValueKinds {
             kinds |= type == InputType.DATE || type == InputType.DATETIME ? 1 << DATE : 0;
             kinds |= type == InputType.UUID ? 1 << ID : 0;
         }
-        String name = input.name() == null ? "" : input.name().replaceAll("([a-z0-9])([A-Z])", "$1 $2").replace('_', ' ')
+        String name = input.name() == null ? "" : CASE_CHANGE.matcher(input.name()).replaceAll("$1 $2").replace('_', ' ')
                 .replace('-', ' ');
         String description = input.description() == null ? "" : input.description();
         for (int k = 0; k < KINDS; k++) {
