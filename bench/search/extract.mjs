@@ -711,6 +711,93 @@
 //   (Node.js 22), @datacore-one/mcp 2.1.0 and twilio-mcp 1.0.0 (a better-sqlite3 native module); also looked up, not
 //   tried: mcp-obsidian 1.0.0, @seed-ship/duckdb-mcp-native 1.6.2, @vaulttools/mcp-linux-x64 0.1.7,
 //   @powerhousedao/reactor-mcp 5.3.0, @mcptoolshop/registry-stats 3.4.0, swagmanager-mcp 6.3.0)
+// The nineteenth fresh set, fresh19 (bench/search/catalogs/fresh19/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh19 (cd bench/out/npm-fresh19/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   clawnch: clawnch-mcp-server@1.3.0    falconer: @falconer/mcp@0.2.1 (its optional @falconer/mcp-linux-x64@0.2.1 comes along)
+//   lynx: @lynx-js/devtool-mcp-server-canary@0.5.1    pulsemcp-admin: pulsemcp-cms-admin-mcp-server@0.10.6
+//   selenium-box: @seleniumbox/sbox-mcp@2.1.0
+//   cd bench/out/npm-fresh19/clawnch && npm init -y >/dev/null && npm install --ignore-scripts clawnch-mcp-server@1.3.0
+//   cd bench/out/npm-fresh19/falconer && npm init -y >/dev/null && npm install --ignore-scripts @falconer/mcp@0.2.1
+//   cd bench/out/npm-fresh19/lynx && npm init -y >/dev/null && npm install --ignore-scripts @lynx-js/devtool-mcp-server-canary@0.5.1
+//   cd bench/out/npm-fresh19/pulsemcp && npm init -y >/dev/null && npm install --ignore-scripts pulsemcp-cms-admin-mcp-server@0.10.6
+//   cd bench/out/npm-fresh19/sbox && npm init -y >/dev/null && npm install --ignore-scripts @seleniumbox/sbox-mcp@2.1.0
+//   then from bench/search, with O=../out/npm-fresh19 and each NOTE the catalog's "source" string:
+//   node extract.mjs catalogs/fresh19/clawnch.json NOTE -- node $O/clawnch/node_modules/clawnch-mcp-server/dist/index.js
+//     (X/Twitter and token launches for AI agents: posting tweets, threads and polls, reading tweets, timelines, mentions,
+//     quote tweets and likers, searching tweets and users, liking, retweeting, bookmarking, following, blocking and muting,
+//     direct messages, lists (ClawnX tools, 24); the Molten agent-to-agent matching network (register, intents, matches,
+//     messages, events; 10); launching a token on Robinhood Chain via the Clawnch router and Bags, listing launches, claiming
+//     fee shares, uploading a logo, pad statistics and its skill document (6); 40 tools; it lists them with no key set
+//     (CLAWNCH_API_KEY, CLAWNCH_PRIVATE_KEY and the X_* credentials are read when a tool runs); every tool carries MCP
+//     annotations (18 read-only, 3 destructive); author Clawnch, repository clawnch/clawnch-mcp-server; none of its 87
+//     inputs lacks a description; no earlier domain holds X/Twitter; its launch tools are near BNB Chain's tokens in fresh15)
+//   node extract.mjs catalogs/fresh19/falconer.json NOTE -- node $O/falconer/node_modules/@falconer/mcp/bin/falconer-mcp
+//     (a company knowledge base in Falconer: reading, searching and asking questions of documents (answers with citations),
+//     creating, overwriting, deleting and editing Markdown content by exact anchors, revisions (list, read, create, restore,
+//     delete), media uploads, navigation (folders, trees, moving and reordering items, publishing a private document),
+//     permissions, review-workflow status and reviewers, comment threads (create, reply, update, delete, resolve), and
+//     Knowledge Health findings; 41 tools; its Node wrapper runs the native binary of its platform package, an optional
+//     dependency npm installs with it; it lists the tools without signing in (its README signs in with the falconer CLI's
+//     oauth login); no tool carries annotations; its package names no author or repository (homepage falconer.com, NOTICE
+//     Falconer); 21 of its 123 inputs have no description; near Notion's pages in catalogs/unseen, but a reviewed team wiki)
+//   node extract.mjs catalogs/fresh19/lynx.json NOTE -- \
+//     node $O/lynx/node_modules/@lynx-js/devtool-mcp-server-canary/dist/main.js
+//     (Lynx DevTool for apps built with the Lynx cross-platform UI framework, in Chrome DevTools Protocol style: connected
+//     devices, clients and sessions, opening and closing pages, the element tree (document, child nodes, attributes, box
+//     model, CSS selector queries, search, node at a point, inner text, scrolling into view), CSS (computed, inline and
+//     matched styles, background colors, stylesheet text), scripts and their source, console messages, page reload and
+//     screenshots, touch emulation; 30 tools, named Domain_method (DOM_querySelector, CSS_getComputedStyleForNode, ...); it
+//     takes no key and lists them with no device connected; the package is the canary one (its README names
+//     @lynx-js/devtool-mcp-server, which is not on npm); every tool carries MCP annotations (25 read-only, none
+//     destructive); its package names no author, its repository is lynx-family/lynx-stack; none of its 93 inputs lacks a
+//     description; near the React Native debugger in fresh17 (mobile app inspection), but DOM and CSS inspection of Lynx
+//     pages)
+//   PULSEMCP_ADMIN_API_KEY=unused node extract.mjs catalogs/fresh19/pulsemcp-admin.json NOTE -- \
+//     node $O/pulsemcp/node_modules/pulsemcp-cms-admin-mcp-server/build/index.js
+//     (administering PulseMCP, a directory of MCP servers: newsletter posts, authors and images, MCP implementations and
+//     providers (search, drafts, save, notifying submitters), the official-mirror queue (approve, reject, link, unlink),
+//     official and unofficial mirrors, tenants of sub-registries (API keys, recommended servers), MCP JSON launch
+//     configurations, server records (update, recache, secrets, classification flags), URL redirects, GoodJob background
+//     jobs and cron schedules (retry, discard, reschedule, trigger, clean up), proctor exams of mirrors, discovered URLs,
+//     and Moz page and domain metrics and backlinks; 71 tools, all its base tool groups (TOOL_GROUPS, its documented
+//     switch, unset; its opt-in tenants_destructive group left off); it exits unless the key is set; no tool carries
+//     annotations; author PulseMCP, no repository in its package; none of its 265 inputs lacks a description; no earlier
+//     domain near it (its newsletter tools are near WordPress's posts in fresh7, its Moz tools near Serpstat's backlinks
+//     in fresh18))
+//   node extract.mjs catalogs/fresh19/selenium-box.json NOTE -- node $O/sbox/node_modules/@seleniumbox/sbox-mcp/dist/index.js
+//     (Selenium Box (SBOX), a Selenium and Playwright test grid: signing in by browser and polling, sessions (details with
+//     video, network HAR, console, WebDriver command and auto-heal logs, debug and root-cause analysis, Pulse performance
+//     reports, status, deletion), supported browsers, devices and Playwright versions and a Playwright endpoint, manual
+//     and plain-text Studio sessions, mobile app uploads, projects and users, test statistics (per project, browser, build,
+//     test name, failures) and grid diagnostics (executors, CPU per node, queue times, running and starting tests), and
+//     its capability reference; 39 tools; it takes no key at start (SBOX_API names the hub; a login caches its token in
+//     ~/.sbox-mcp, none written when listing); no tool carries annotations; its package names no author, its repository
+//     is seleniumbox/selenium-box; none of its 133 inputs lacks a description; near BrowserStack's testing in fresh14,
+//     but a self-hosted grid's sessions, logs and diagnostics)
+//   (each version above was the newest on npm; candidates came from the local package list and a few `npm view`
+//   look-ups (npm search does not answer here); 221 tools in all, for five new domains; none of the five wrote a file
+//   into $HOME, its working directory or the repository (the trials below ran with a scratch HOME). Tried and left out:
+//   @jambonz/mcp-schema-server 0.5.3, @mcp-consultant-tools/powerplatform-customization 34.0.0, @jsondb-cloud/mcp 1.0.25
+//   and parallax-agent-runtime 0.8.9 do not install (@jambonz/tools@^0.1.4, @mcp-consultant-tools/core@34.0.0,
+//   @jsondb-cloud/client@^1.0.18 and coding-agent-adapters@^0.15.0 are not on npm); proliferate-sandbox-mcp 0.1.19 does
+//   not start with --ignore-scripts (node-pty's native module is not built); mcp-shrimp-task-manager 1.0.21 does not
+//   answer (with DATA_DIR set too); @hanzo/mcp 1.5.7, run as its bin, writes a Claude Desktop config
+//   (~/.config/Claude/claude_desktop_config.json) and does not answer (development tools, near Desktop Commander, not
+//   retried); @sudosandwich/limps 3.4.0 serves MCP from an HTTP daemon only (limps server start; it wrote ~/.cache/limps);
+//   agentvibes 5.15.2's MCP server is Python (it tries pip install mcp and does not answer); accessflow-mcp-server 1.0.15
+//   exits with DOMAIN unset (its service's domain), @codefuturist/email-mcp 0.2.0 without an e-mail account (e-mail,
+//   Gmail's domain) and memdata-mcp 1.8.0 without an x402 wallet key: none retried; listed offline but left out:
+//   0nmcp 4.22.0 (1083 tools, 911 of them CRM; it writes ~/.0n), autotel-mcp 0.8.0 (43, OpenTelemetry traces, logs,
+//   metrics and collector configs, near Datadog, Grafana and Dynatrace; 125 of its 131 inputs have no description; it
+//   opens an OTLP receiver on 127.0.0.1:4318), @fasttest-ai/qa-agent 1.0.4 (20, browser QA, near Playwright in
+//   catalogs/unseen), omnifocus-mcp 1.16.0 (12, tasks, Todoist's domain; it writes ~/.omnifocus-mcp), openclaw-mcp 1.7.0
+//   (7), coderabbitai-mcp 1.1.1 (6, with GITHUB_PAT=unused), mcp-server-google-analytics 1.1.0 (5, with dummy
+//   GOOGLE_CLIENT_EMAIL, GOOGLE_PRIVATE_KEY and GA_PROPERTY_ID), @mcp-z/mcp-pdf 3.2.2 (5; it writes ~/.mcp-z/logs),
+//   reddit-mcp-buddy 1.1.14 (5), @gongrzhe/server-travelplanner-mcp 0.1.2 (5), stockquotes-mcp 1.0.29 (4),
+//   wikipedia-mcp 1.0.3 (2); looked up and not installed: @confluentinc/mcp-confluent 1.5.0 (Node.js 22.19),
+//   @zeeg/dex 0.16.0 (Node.js 24), @octopusdeploy/mcp-server, @kintone/mcp-server and @lynx-js/devtool-mcp-server (not
+//   on npm))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
