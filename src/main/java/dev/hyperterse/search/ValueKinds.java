@@ -76,9 +76,6 @@ final class ValueKinds {
             Pattern.compile(B + "(?:code|script|expression|javascript|json|query|sql|payload|body)" + E, Pattern.CASE_INSENSITIVE),
     };
 
-    /** Where an input's name changes case ({@code targetUrl}): a word begins. */
-    private static final Pattern CASE_CHANGE = Pattern.compile("([a-z0-9])([A-Z])");
-
     /** Per tool, the kinds it takes, a bit each. */
     private final int[] taken;
     /** Per tool, whether it takes no input at all (a handler with open inputs takes any). */
@@ -105,8 +102,8 @@ final class ValueKinds {
             kinds |= type == InputType.DATE || type == InputType.DATETIME ? 1 << DATE : 0;
             kinds |= type == InputType.UUID ? 1 << ID : 0;
         }
-        String name = input.name() == null ? "" : CASE_CHANGE.matcher(input.name()).replaceAll("$1 $2").replace('_', ' ')
-                .replace('-', ' ');
+        // its words as a tool's name's are read ("targetUrl", "file_path": "target url", "file path")
+        String name = input.name() == null ? "" : String.join(" ", LearnedOrder.nameWords(input.name()));
         String description = input.description() == null ? "" : input.description();
         for (int k = 0; k < KINDS; k++) {
             if (TAKEN[k] != null && (TAKEN[k].matcher(name).find() || TAKEN[k].matcher(description).find())) {
