@@ -14,7 +14,8 @@ value ValueKinds.features reads) and its static vector; DUMP.q each request's se
 DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.table the static table's
 name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
 semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
-by the model DUMP.model names (written into the weights too). Only the requests of the
+by the model DUMP.model names (written into the weights too); with DUMP_MODEL2=CLASS, one more after it, the
+cosine by a second model (DUMP.model's second line), for --loso only. Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
 tools too). The score is linear in the base features, plus for each way a request is put
@@ -87,8 +88,10 @@ class Data:
         rows = collections.defaultdict(list)
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
         # the model whose cosine is the last base feature (DUMP_MODEL), else None
-        self.model = (open(dump + '.model', encoding='utf-8').read().strip()
-                      if os.path.exists(dump + '.model') else None)
+        # with DUMP_MODEL2, a second model's cosine follows the first's: one name a line
+        self.models = (open(dump + '.model', encoding='utf-8').read().split()
+                       if os.path.exists(dump + '.model') else [])
+        self.model = self.models[0] if self.models else None
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         global BASE
         for line in open(dump, encoding='utf-8'):
@@ -407,7 +410,7 @@ def main():
     HIDDEN = int(os.environ.get('HIDDEN', '0' if data.model else '8'))
     global BASE
     if (os.environ.get('NO_VALUES', '') not in ('', '0') or os.environ.get('NO_MATCHES')) \
-            and BASE - (1 if data.model else 0) == 23:
+            and BASE - len(data.models) == 23:
         # weights that read no kinds of value (as both orders learned before them): the ten columns after
         # the word matches left out
         for qid in data.x:
@@ -460,6 +463,9 @@ def main():
                         f.write('\t'.join([q['set'], q['cat'], str(r), first or '-', ','.join(sorted(q['exp'])),
                                            'sibling' if sibling else '-', q['text']]) + '\n')
     if '--write' in sys.argv:
+        if len(data.models) > 1:
+            sys.exit('--write: the server\'s order reads one model\'s cosine; this dump holds '
+                     + str(len(data.models)) + ' (DUMP_MODEL2): measure it with --loso')
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents + examples)
         w = fit(data, vocab, intents + examples)
