@@ -305,6 +305,8 @@ public final class SearchQuality {
                     throw new IllegalStateException("DUMP_MODEL needs the model on the class path (bench/search/semantic-pom.xml)");
                 }
                 Files.writeString(modelFile, EMBEDDER.model() + "\n" + (SECOND_MODEL == null ? "" : SECOND_MODEL.model() + "\n"));
+            } else if (SECOND_MODEL != null) {
+                throw new IllegalStateException("DUMP_MODEL2 adds a second model's cosine after the first's: set DUMP_MODEL=1 too");
             } else {
                 Files.deleteIfExists(modelFile);
             }
@@ -403,8 +405,10 @@ public final class SearchQuality {
                 Class<?> type = Class.forName(className);
                 model = type.getConstructor().newInstance();
                 embed = type.getMethod("embed", String.class);
-                name = type.getSimpleName();
-            } catch (ReflectiveOperationException e) {
+                // the jar it comes from names its release, so the vector cache keeps releases apart
+                var source = type.getProtectionDomain().getCodeSource();
+                name = type.getSimpleName() + (source == null ? "" : "@" + Path.of(source.getLocation().toURI()).getFileName());
+            } catch (ReflectiveOperationException | java.net.URISyntaxException e) {
                 throw new IllegalStateException("DUMP_MODEL2: no embedding model " + className + " on the class path", e);
             }
         }

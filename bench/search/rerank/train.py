@@ -89,7 +89,7 @@ class Data:
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
         # the model whose cosine is the last base feature (DUMP_MODEL), else None
         # with DUMP_MODEL2, a second model's cosine follows the first's: one name a line
-        self.models = (open(dump + '.model', encoding='utf-8').read().split()
+        self.models = ([m.strip() for m in open(dump + '.model', encoding='utf-8').read().splitlines() if m.strip()]
                        if os.path.exists(dump + '.model') else [])
         self.model = self.models[0] if self.models else None
         self.qvec, self.tvec = {}, collections.defaultdict(list)
