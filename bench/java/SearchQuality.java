@@ -397,7 +397,10 @@ public final class SearchQuality {
     /** An embedding model by its class: {@code new CLASS().embed(text).content().vector()}, made unit length. */
     static final class ReflectiveModel implements TextEmbedder {
         private final Object model;
+        /** embed(String), then content() of its response and vector() of that: looked up once, as BundledEmbedder does. */
         private final java.lang.reflect.Method embed;
+        private final java.lang.reflect.Method content;
+        private final java.lang.reflect.Method vector;
         private final String name;
 
         ReflectiveModel(String className) {
@@ -405,6 +408,8 @@ public final class SearchQuality {
                 Class<?> type = Class.forName(className);
                 model = type.getConstructor().newInstance();
                 embed = type.getMethod("embed", String.class);
+                content = embed.getReturnType().getMethod("content");
+                vector = Class.forName("dev.langchain4j.data.embedding.Embedding", true, type.getClassLoader()).getMethod("vector");
                 // the jar it comes from names its release, so the vector cache keeps releases apart
                 var source = type.getProtectionDomain().getCodeSource();
                 name = type.getSimpleName() + (source == null ? "" : "@" + Path.of(source.getLocation().toURI()).getFileName());
@@ -421,9 +426,7 @@ public final class SearchQuality {
         @Override
         public float[] embed(String text) {
             try {
-                Object response = embed.invoke(model, text);
-                Object embedding = response.getClass().getMethod("content").invoke(response);
-                float[] v = ((float[]) embedding.getClass().getMethod("vector").invoke(embedding)).clone();
+                float[] v = ((float[]) vector.invoke(content.invoke(embed.invoke(model, text)))).clone();
                 double norm = 0;
                 for (float x : v) {
                     norm += x * x;

@@ -87,11 +87,10 @@ class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
-        # the model whose cosine is the last base feature (DUMP_MODEL), else None
-        # with DUMP_MODEL2, a second model's cosine follows the first's: one name a line
+        # the models whose cosines are the last base features, one name a line: the bundled model's (DUMP_MODEL),
+        # then with DUMP_MODEL2 a second model's
         self.models = ([m.strip() for m in open(dump + '.model', encoding='utf-8').read().splitlines() if m.strip()]
                        if os.path.exists(dump + '.model') else [])
-        self.model = self.models[0] if self.models else None
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         global BASE
         for line in open(dump, encoding='utf-8'):
@@ -139,6 +138,11 @@ class Data:
         for key, names in self.catalogs.items():
             counts = collections.Counter(w for n in names for w in set(name_words(n)))
             self.common[key] = {w for w, c in counts.items() if len(names) >= 4 and c * 2 >= len(names)}
+
+    @property
+    def model(self):
+        """The model whose cosine follows the base features the server reads (written into the weights), else None."""
+        return self.models[0] if self.models else None
 
     def own_words(self, key, name):
         return [w for w in name_words(name) if w not in self.common[key]]
