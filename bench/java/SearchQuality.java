@@ -16,7 +16,7 @@
 // directory (vectors/) between runs.
 // (The fusion itself was chosen with an ENSEMBLE mode, in this file up to commit dda7d81.)
 // DUMP_FEATURES=FILE writes the learned orders' features for bench/search/rerank/train.py (with DUMP_MODEL=1 the
-// bundled model's cosine too; with DUMP_MODEL2=CLASS also a second LangChain4j model's, a class on the class path).
+// cosine of each model on the class path too: bench/search/semantic-pom.xml's two, or one where only one is there).
 // The `static` ranking (the static embedding table in the jar) is measured alone and with its share
 // of BM25 in every run. While choosing a configuration: SPLITS=dev ranks the dev intents only (the
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
@@ -304,9 +304,7 @@ public final class SearchQuality {
                 if (EMBEDDER == null) {
                     throw new IllegalStateException("DUMP_MODEL needs the model on the class path (bench/search/semantic-pom.xml)");
                 }
-                Files.writeString(modelFile, EMBEDDER.model() + "\n" + (SECOND_MODEL == null ? "" : SECOND_MODEL.model() + "\n"));
-            } else if (SECOND_MODEL != null) {
-                throw new IllegalStateException("DUMP_MODEL2 adds a second model's cosine after the first's: set DUMP_MODEL=1 too");
+                Files.writeString(modelFile, String.join("\n", EMBEDDER.models()) + "\n");
             } else {
                 Files.deleteIfExists(modelFile);
             }
@@ -339,13 +337,6 @@ public final class SearchQuality {
                         if (model) {
                             index.embedTools(EMBEDDER, vectorCache);
                         }
-                        // DUMP_MODEL2: the same ranking with the second model, for its cosine of the same tools
-                        SearchIndex second = null;
-                        if (model && SECOND_MODEL != null) {
-                            second = new SearchIndex(tools, DEPTH, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
-                            second.embedToolsStatically();
-                            second.embedTools(SECOND_MODEL, vectorCache);
-                        }
                         // DUMP_EXAMPLES: the authors' examples of this catalog's tools (examples/SET/CATALOG.txt) too,
                         // as requests of their own kind: train.py (EXAMPLES=1) may learn from a set's examples when it
                         // does not score that set
@@ -359,9 +350,6 @@ public final class SearchQuality {
                             Intent i = requests.get(r);
                             qid++;
                             String rows = index.learnedOrderFeatures(i.text());
-                            if (second != null) {
-                                rows = withSecondCosine(rows, second.learnedOrderFeatures(i.text()));
-                            }
                             for (String row : rows.split("\n")) {
                                 if (!row.isEmpty()) {
                                     features.append(Integer.toString(qid)).append('\t').append(row).append('\n');
@@ -384,96 +372,6 @@ public final class SearchQuality {
                 }
             }
         }
-    }
-
-    /**
-     * DUMP_MODEL2=CLASS: a second LangChain4j embedding model on the class path (its class, e.g.
-     * dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel), whose cosine the
-     * dump adds after the bundled model's, so that train.py can measure an order that reads both; null: none.
-     */
-    static final TextEmbedder SECOND_MODEL = System.getenv("DUMP_MODEL2") == null ? null
-            : new ReflectiveModel(System.getenv("DUMP_MODEL2"));
-
-    /** An embedding model by its class: {@code new CLASS().embed(text).content().vector()}, made unit length. */
-    static final class ReflectiveModel implements TextEmbedder {
-        private final Object model;
-        /** embed(String), then content() of its response and vector() of that: looked up once, as BundledEmbedder does. */
-        private final java.lang.reflect.Method embed;
-        private final java.lang.reflect.Method content;
-        private final java.lang.reflect.Method vector;
-        private final String name;
-
-        ReflectiveModel(String className) {
-            try {
-                Class<?> type = Class.forName(className);
-                model = type.getConstructor().newInstance();
-                embed = type.getMethod("embed", String.class);
-                content = embed.getReturnType().getMethod("content");
-                vector = Class.forName("dev.langchain4j.data.embedding.Embedding", true, type.getClassLoader()).getMethod("vector");
-                // the jar it comes from names its release, so the vector cache keeps releases apart
-                var source = type.getProtectionDomain().getCodeSource();
-                name = type.getSimpleName() + (source == null ? "" : "@" + Path.of(source.getLocation().toURI()).getFileName());
-            } catch (ReflectiveOperationException | java.net.URISyntaxException e) {
-                throw new IllegalStateException("DUMP_MODEL2: no embedding model " + className + " on the class path", e);
-            }
-        }
-
-        @Override
-        public String model() {
-            return name;
-        }
-
-        @Override
-        public float[] embed(String text) {
-            try {
-                float[] v = ((float[]) vector.invoke(content.invoke(embed.invoke(model, text)))).clone();
-                double norm = 0;
-                for (float x : v) {
-                    norm += x * x;
-                }
-                norm = Math.sqrt(norm);
-                for (int k = 0; k < v.length && norm > 0; k++) {
-                    v[k] /= (float) norm;
-                }
-                return v;
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("DUMP_MODEL2: " + e, e);
-            }
-        }
-    }
-
-    /**
-     * The dump's rows of a request (the query's line, then each tool's) with the second model's cosine inserted
-     * after the first model's, the last base feature: an empty field on the query's line, the cosine from
-     * {@code secondRows} (the same tools, in the same order, by the same static ranking) on each tool's.
-     */
-    static String withSecondCosine(String rows, String secondRows) {
-        String[] a = rows.split("\n");
-        String[] b = secondRows.split("\n");
-        if (a.length != b.length) {
-            throw new IllegalStateException("the second model's ranking found other tools");
-        }
-        int base = 0;
-        String[] query = java.util.Arrays.stream(a).filter(r -> r.startsWith("\t")).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no query line")).split("\t", -1);
-        while (base + 1 < query.length && query[base + 1].isEmpty()) {
-            base++;
-        }
-        StringBuilder out = new StringBuilder();
-        for (int r = 0; r < a.length; r++) {
-            if (a[r].isEmpty()) {
-                continue;
-            }
-            String[] x = a[r].split("\t", -1);
-            String[] y = b[r].split("\t", -1);
-            if (!x[0].equals(y[0])) {
-                throw new IllegalStateException("the second model's ranking put " + y[0] + " where the first put " + x[0]);
-            }
-            List<String> fields = new ArrayList<>(List.of(x));
-            fields.add(base + 1, x[0].isEmpty() ? "" : y[base]);
-            out.append(String.join("\t", fields)).append('\n');
-        }
-        return out.toString();
     }
 
     /**

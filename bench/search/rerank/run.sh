@@ -9,15 +9,14 @@
 #                                        LearnedOrder.FEW; twenty with --semantic)
 #   EXAMPLES=1                           learns from the authors' examples of the tools too (never those
 #                                        of the set held out; measured lower, not shipped)
-#   HIDDEN=N                             units of the hidden layer over the base features (default 8 for
-#                                        static's order, 0 with --semantic)
-#   NO_VALUES=1                          weights that read no kinds of value (ValueKinds; the default with
-#                                        --semantic, whose order ranked fresh18, read once, lower with them)
+#   HIDDEN=N                             units of the hidden layer over the base features (default 8; 0
+#                                        for a dump with one model's cosine)
+#   NO_VALUES=1                          weights that read no kinds of value (ValueKinds)
 #   NO_MATCHES=1                         weights that read neither the word matches nor the kinds of value
 #   TRAIN_SETS=N [TRAIN_SEED=S]          leave-one-set-out learning each fold on N of the other sets only
-#   --semantic (with either)             the semantic ranking's order instead, which reads the model's
-#                                        cosine too (learned-order-semantic.tsv; the model's jars from
-#                                        bench/search/semantic-pom.xml)
+#   --semantic (with either)             the semantic ranking's order instead, which reads the models'
+#                                        cosines too (learned-order-semantic.tsv; the models' jars from
+#                                        bench/search/semantic-pom.xml: all-MiniLM-L6-v2, bge-small-en-v1.5)
 # The jar computes the features (SearchQuality.java with DUMP_FEATURES: the thirty tools the static
 # ranking finds first for each request, before any reordering, and what LearnedOrder reads of them),
 # so the trainer learns from exactly what the server reads. Needs python3 with numpy and scipy.
@@ -45,8 +44,6 @@ if $semantic; then
   dump=bench/out/rerank-semantic.tsv weights=src/main/resources/dev/hyperterse/search/learned-order-semantic.tsv
   # semantic's order puts twenty places in order (thirty were read once, on fresh14, and ranked lower)
   export PLACES=${PLACES:-20}
-  # semantic's order reads no kinds of value (with them, it ranked fresh18, read once, lower)
-  export NO_VALUES=${NO_VALUES:-1}
   DUMP_MODEL=1 DUMP_FEATURES=$dump java -cp "$jar:$(cat bench/out/semantic-cp.txt)" bench/java/SearchQuality.java \
     bench/search bench/out/rerank-semantic.md 2>/dev/null
 else

@@ -14,8 +14,8 @@ value ValueKinds.features reads) and its static vector; DUMP.q each request's se
 DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.table the static table's
 name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
 semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
-by the model DUMP.model names (written into the weights too); with DUMP_MODEL2=CLASS, one more after it, the
-cosine by a second model (DUMP.model's second line), for --loso only. Only the requests of the
+by each model DUMP.model names, one a line, in that order (written into the weights too: the server's
+-Psemantic build reads all-MiniLM-L6-v2 and bge-small-en-v1.5). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
 tools too). The score is linear in the base features, plus for each way a request is put
@@ -27,7 +27,7 @@ holds, wherever it stands: "who", "new", "running") and each kind of tool (its n
 commonest first words of training catalogs' names, once the words half a catalog's names carry are
 left out, else another; only words WordNet knows as verbs; a plural word in its name) a weight; and a
 bilinear form of the query's and the tool's static vectors of rank RANK, (U'q).(V't); and a hidden layer of HIDDEN
-units (default 8 in static's order, none in semantic's; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (W and a
+units (default 8; none for an order that reads one model's cosine, as semantic's did; HIDDEN=0: none) over the base features, a . tanh(W'b + c), which reads them together (W and a
 L2-regularized by LAM_HID, c not). DUMP.verbs holds each request's verb's
 cosine with every word a catalog's names start with. Fitted by a softmax over
 each request's thirty tools (the right one's log-probability), L2-regularized (the base weights 100
@@ -87,8 +87,7 @@ class Data:
     def __init__(self, dump, catalog_dir):
         rows = collections.defaultdict(list)
         self.table = open(dump + '.table', encoding='utf-8').read().strip()
-        # the models whose cosines are the last base features, one name a line: the bundled model's (DUMP_MODEL),
-        # then with DUMP_MODEL2 a second model's
+        # the models whose cosines are the last base features, one name a line, in the order the server reads them
         self.models = ([m.strip() for m in open(dump + '.model', encoding='utf-8').read().splitlines() if m.strip()]
                        if os.path.exists(dump + '.model') else [])
         self.qvec, self.tvec = {}, collections.defaultdict(list)
@@ -138,11 +137,6 @@ class Data:
         for key, names in self.catalogs.items():
             counts = collections.Counter(w for n in names for w in set(name_words(n)))
             self.common[key] = {w for w, c in counts.items() if len(names) >= 4 and c * 2 >= len(names)}
-
-    @property
-    def model(self):
-        """The model whose cosine follows the base features the server reads (written into the weights), else None."""
-        return self.models[0] if self.models else None
 
     def own_words(self, key, name):
         return [w for w in name_words(name) if w not in self.common[key]]
@@ -410,8 +404,9 @@ def main():
     dump, catalog_dir = sys.argv[1], sys.argv[2]
     data = Data(dump, catalog_dir)
     global HIDDEN
-    # static's order has the layer; semantic's has none (with it, it ranked fresh17, read once, lower)
-    HIDDEN = int(os.environ.get('HIDDEN', '0' if data.model else '8'))
+    # static's order has the layer, and so has semantic's with two models' cosines (with one model's, it had none:
+    # with the layer, it ranked fresh17, read once, lower)
+    HIDDEN = int(os.environ.get('HIDDEN', '0' if len(data.models) == 1 else '8'))
     global BASE
     if (os.environ.get('NO_VALUES', '') not in ('', '0') or os.environ.get('NO_MATCHES')) \
             and BASE - len(data.models) == 23:
@@ -467,14 +462,11 @@ def main():
                         f.write('\t'.join([q['set'], q['cat'], str(r), first or '-', ','.join(sorted(q['exp'])),
                                            'sibling' if sibling else '-', q['text']]) + '\n')
     if '--write' in sys.argv:
-        if len(data.models) > 1:
-            sys.exit('--write: the server\'s order reads one model\'s cosine; this dump holds '
-                     + str(len(data.models)) + ' (DUMP_MODEL2): measure it with --loso')
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents + examples)
         w = fit(data, vocab, intents + examples)
-        title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools, the model\'s cosine\n'
-                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if data.model else
+        title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools, the models\' cosines\n'
+                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if data.models else
                  '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
         with open(out, 'w', encoding='utf-8') as f:
             f.write(title +
@@ -485,7 +477,7 @@ def main():
                     '# name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
                     '# base: the base features\' weights (the ranking\'s nine, the four word matches, the ten kinds of value\n'
-                    '# if any, the model\'s cosine last if any); pair: per way a\n'
+                    '# if any, the models\' cosines last if any); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
@@ -493,8 +485,8 @@ def main():
                     '# layer over the base features, a weight per base feature, its bias and its weight in the score\n'
                     '# (a . tanh(w\'x + c) per unit).\n')
             f.write('table\t' + data.table + '\n')
-            if data.model:
-                f.write('model\t' + data.model + '\n')
+            if data.models:
+                f.write('model\t' + '\t'.join(data.models) + '\n')
             f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')

@@ -3,19 +3,29 @@ package dev.hyperterse.search;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * all-MiniLM-L6-v2 (quantized), run by ONNX Runtime on the CPU through LangChain4j's in-process
- * artifact, when the server was built with it ({@code mvn -Psemantic package}). Reached by
- * reflection so that the usual build, which leaves the model and ONNX Runtime out, compiles and
- * runs without them. One model per JVM, loaded on the first {@link #embed} (about a second).
+ * An embedding model the server was built with ({@code mvn -Psemantic package}: all-MiniLM-L6-v2 and
+ * bge-small-en-v1.5, both quantized), run by ONNX Runtime on the CPU through LangChain4j's in-process
+ * artifacts. Reached by reflection so that the usual build, which leaves the models and ONNX Runtime
+ * out, compiles and runs without them. One instance per model and JVM, loaded on the first
+ * {@link #embed} (about a second each); where the build holds both, {@link #instance()} reads a text
+ * by both ({@link JointEmbedder}).
  */
 final class BundledEmbedder implements TextEmbedder {
 
-    static final String MODEL_CLASS =
-            "dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel";
-    private static final String MODEL_FILE = "all-minilm-l6-v2-q.onnx";
+    /** A model the build may hold: its class, its ONNX file (whose size tells one release from another) and its name. */
+    record Known(String className, String file, String name) {}
+
+    /** The models a build may hold, in the order their vectors are read: all-MiniLM-L6-v2 first. */
+    static final List<Known> KNOWN = List.of(
+            new Known("dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel",
+                    "all-minilm-l6-v2-q.onnx", "all-MiniLM-L6-v2-q"),
+            new Known("dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel",
+                    "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q"));
 
     private static final Optional<TextEmbedder> INSTANCE = find();
 
@@ -34,20 +44,30 @@ final class BundledEmbedder implements TextEmbedder {
         this.model = model;
     }
 
+    /** The build's model, both read together where it holds two; empty when it holds none. */
     static Optional<TextEmbedder> instance() {
         return INSTANCE;
     }
 
     private static Optional<TextEmbedder> find() {
+        List<TextEmbedder> found = new ArrayList<>();
+        for (Known known : KNOWN) {
+            find(known).ifPresent(found::add);
+        }
+        return found.isEmpty() ? Optional.empty()
+                : Optional.of(found.size() == 1 ? found.get(0) : new JointEmbedder(found));
+    }
+
+    private static Optional<TextEmbedder> find(Known known) {
         ClassLoader loader = BundledEmbedder.class.getClassLoader();
         Class<?> modelClass;
         try {
-            modelClass = Class.forName(MODEL_CLASS, false, loader);
+            modelClass = Class.forName(known.className(), false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             return Optional.empty();
         }
         // the model file's size tells one release of the model from another in the vector cache
-        URL file = modelClass.getClassLoader().getResource(MODEL_FILE);
+        URL file = modelClass.getClassLoader().getResource(known.file());
         long size = -1;
         if (file != null) {
             try {
@@ -56,7 +76,7 @@ final class BundledEmbedder implements TextEmbedder {
                 size = -1;
             }
         }
-        return Optional.of(new BundledEmbedder(modelClass, "all-MiniLM-L6-v2-q-" + size));
+        return Optional.of(new BundledEmbedder(modelClass, known.name() + "-" + size));
     }
 
     @Override

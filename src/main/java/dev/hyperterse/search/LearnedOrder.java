@@ -39,9 +39,9 @@ import java.util.Set;
  * catalogs, a softmax over each request's best tools (as many as the order sorts), and shipped as
  * {@value #RESOURCE}. The first places, as many as the weights say ({@link #places()}: thirty in
  * {@code static}'s, twenty in {@code semantic}'s), are sorted again by that score; each place
- * keeps its score. The {@code semantic} ranking's weights ({@value #SEMANTIC_RESOURCE}) read one
- * base feature more: the cosine of the query's and the tool's vectors by the model they name
- * ({@link #model()}). Immutable and safe to share between threads.
+ * keeps its score. The {@code semantic} ranking's weights ({@value #SEMANTIC_RESOURCE}) read a
+ * base feature more per model they name ({@link #models()}): the cosine of the query's and the tool's
+ * vectors by that model. Immutable and safe to share between threads.
  */
 final class LearnedOrder {
 
@@ -58,7 +58,7 @@ final class LearnedOrder {
     static final int FEW = 30;
     /** How many places weights that do not say ({@code places} line) were learned to order. */
     static final int DEFAULT_PLACES = 20;
-    /** The features each tool has from the ranking and the action stage (one more with a model's cosine). */
+    /** The features each tool has from the ranking and the action stage (one more per model's cosine). */
     static final int BASE = 9;
     /**
      * The groups of readings weights may read after the {@link #BASE}, each only with those before it, in
@@ -88,8 +88,8 @@ final class LearnedOrder {
 
     /** The static table the weights were learned with ({@link StaticEmbedder#model()}), or null: any. */
     private final String table;
-    /** The model whose cosine is the last base feature ({@link TextEmbedder#model()}), or null: none. */
-    private final String model;
+    /** The models whose cosines are the last base features, in order ({@link TextEmbedder#models()}); empty: none. */
+    private final List<String> models;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
     /** How many of {@link #GROUPS} the base weights read after the {@link #BASE}, in that order. */
@@ -103,10 +103,10 @@ final class LearnedOrder {
      */
     private final double[][] hidden;
 
-    private LearnedOrder(String table, String model, int places, List<String> verbs, List<String> first, List<String> held,
+    private LearnedOrder(String table, List<String> models, int places, List<String> verbs, List<String> first, List<String> held,
                          double[] base, double[][] pairs, double[][] u, double[][] v, double[][] hidden) {
         this.table = table;
-        this.model = model;
+        this.models = List.copyOf(models);
         this.places = places;
         this.verbs = List.copyOf(verbs);
         this.firstWords = places(first);
@@ -124,7 +124,7 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        int own = base.length - (model == null ? 0 : 1);
+        int own = base.length - models.size();
         int groups = 0;
         while (groups < GROUPS.length && BASE + readings(groups) < own) {
             groups++;
@@ -135,7 +135,7 @@ final class LearnedOrder {
                 sizes.append("; with ").append(GROUP_NAMES[g - 1]).append(", ").append(BASE + readings(g));
             }
             throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + sizes
-                    + (model == null ? "" : "; one more for the model's cosine")
+                    + (models.isEmpty() ? "" : "; one more per model's cosine, " + models.size())
                     + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
@@ -195,16 +195,16 @@ final class LearnedOrder {
     }
 
     /**
-     * The model whose cosine of the query's and a tool's vectors these weights read as their last base
-     * feature, or null when they read none (the {@code static} ranking's).
+     * The models whose cosines of the query's and a tool's vectors these weights read as their last base
+     * features, in that order; empty when they read none (the {@code static} ranking's).
      */
-    String model() {
-        return model;
+    List<String> models() {
+        return models;
     }
 
     /**
      * Whether these weights read how closely the request's words match each tool's ({@link TokenMatches}),
-     * after the {@link #BASE} features and before the model's cosine.
+     * after the {@link #BASE} features and before the models' cosines.
      */
     boolean readsMatches() {
         return groups > 0;
@@ -212,7 +212,7 @@ final class LearnedOrder {
 
     /**
      * Whether these weights read the kinds of value the request carries against those each tool takes
-     * ({@link ValueKinds}), after the word matches and before the model's cosine.
+     * ({@link ValueKinds}), after the word matches and before the models' cosines.
      */
     boolean readsValues() {
         return groups > 1;
@@ -321,8 +321,8 @@ final class LearnedOrder {
 
     /**
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
-     * learned with; optional), {@code model\tNAME} (the model whose cosine is the last base feature;
-     * optional), {@code places\tN} (how many of the ranking's best tools they order; optional,
+     * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
+     * in that order; optional), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and
@@ -331,7 +331,7 @@ final class LearnedOrder {
      */
     static LearnedOrder read(BufferedReader reader) throws IOException {
         String table = null;
-        String model = null;
+        List<String> models = List.of();
         int places = DEFAULT_PLACES;
         List<String> verbs = null;
         List<String> first = null;
@@ -353,7 +353,7 @@ final class LearnedOrder {
             try {
                 switch (f[0]) {
                     case "table" -> table = String.join("\t", rest);
-                    case "model" -> model = String.join("\t", rest);
+                    case "model" -> models = modelNames(rest, number);
                     case "places" -> places = places(String.join("\t", rest), number);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
@@ -372,8 +372,16 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, model, places, verbs, first, held, base, pairs.toArray(double[][]::new),
+        return new LearnedOrder(table, models, places, verbs, first, held, base, pairs.toArray(double[][]::new),
                 u.toArray(double[][]::new), v.toArray(double[][]::new), hidden.toArray(double[][]::new));
+    }
+
+    /** A {@code model} line's names: at least one, none empty or given twice. */
+    private static List<String> modelNames(List<String> names, int line) throws IOException {
+        if (names.isEmpty() || names.stream().anyMatch(String::isBlank) || new HashSet<>(names).size() != names.size()) {
+            throw new IOException("line " + line + ": model names a model or more, each once, not " + names);
+        }
+        return names;
     }
 
     /** A {@code places} line's number: how many places the weights order, 2 to {@link #FEW}. */
@@ -510,8 +518,8 @@ final class LearnedOrder {
     /**
      * The learned score of a tool of kind {@code kind} with the base features {@code x} under a query
      * put as {@code frame}, the query's and the tool's mapped vectors {@code query} and {@code tool}
-     * (null when the weights have no bilinear form); {@code x} ends with the model's cosine when the
-     * weights read one ({@link #model()}).
+     * (null when the weights have no bilinear form); {@code x} ends with the models' cosines when the
+     * weights read them ({@link #models()}).
      */
     double score(double[] x, double[] frame, int kind, float[] query, float[] tool) {
         double s = 0;

@@ -60,6 +60,11 @@ final class SemanticRanking {
     /** The tools' unit vectors one after another, {@link #dims} floats each: one scan reads them in order. */
     private final float[] vectors;
     private final int dims;
+    /**
+     * How many models the vectors join ({@link TextEmbedder#models()}): the ranking's own cosine is the
+     * first model's, read from the first {@code dims / models} floats of each vector.
+     */
+    private final int models;
     private final double bm25Weight;
     private final double minScore;
     /** Reads the query's action against each tool's; moves nothing when its weights are off. */
@@ -89,6 +94,7 @@ final class SemanticRanking {
         this.values = matches == null ? null : new ValueKinds(tools);
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
+        this.models = embedder.models().size();
         this.vectors = new float[vectors.length * dims];
         for (int t = 0; t < vectors.length; t++) {
             if (vectors[t].length != dims) {
@@ -113,9 +119,9 @@ final class SemanticRanking {
             } catch (RuntimeException | LinkageError e) {
                 because = LearnedOrder.RESOURCE + " could not be read: " + e.getMessage();
             }
-            if (order != null && (order.model() != null || !order.learnedWith(embedder.model(), dims))) {
-                because = LearnedOrder.RESOURCE + (order.model() != null
-                        ? " reads the cosine of the model " + order.model() + ", which this ranking does not run"
+            if (order != null && (!order.models().isEmpty() || !order.learnedWith(embedder.model(), dims))) {
+                because = LearnedOrder.RESOURCE + (!order.models().isEmpty()
+                        ? " reads the cosines of the models " + order.models() + ", which this ranking does not run"
                         : " was learned with the static table " + (order.table() != null ? order.table() : "of another size")
                                 + ", not with this ranking's " + embedder.model());
                 order = null;
@@ -172,9 +178,9 @@ final class SemanticRanking {
                 return new ModelOrder(null, LearnedOrder.SEMANTIC_RESOURCE + " could not be read: " + e.getMessage());
             }
         }
-        if (!java.util.Objects.equals(order.model(), model.model())) {
-            return new ModelOrder(null, "the order's weights were learned with the model " + order.model()
-                    + ", not " + model.model());
+        if (!order.models().equals(model.models())) {
+            return new ModelOrder(null, "the order's weights were learned with the models " + order.models()
+                    + ", not " + model.models());
         }
         if (!order.learnedWith(embedder.model(), dims)) {
             return new ModelOrder(null, "the order's weights were learned with another static table than "
@@ -212,7 +218,7 @@ final class SemanticRanking {
 
         /** Whether the weights read a model's cosine. */
         boolean readsModel() {
-            return weights.model() != null;
+            return !weights.models().isEmpty();
         }
     }
 
@@ -373,10 +379,10 @@ final class SemanticRanking {
     /**
      * Like {@link #search(String, Predicate, int, ScoreDoc[])}, the best tools put in order by
      * {@code order} (from {@link #orderWith}), which reads {@code modelCosine}: a tool's (by its place
-     * among the tools) cosine with the query by the model's vectors.
+     * among the tools) cosines with the query by the models' vectors.
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25, Order order,
-                           java.util.function.IntToDoubleFunction modelCosine) {
+                           ModelCosines modelCosine) {
         if (order.readsModel() && modelCosine == null) {
             throw new IllegalArgumentException("this order reads the model's cosine: none given");
         }
@@ -385,13 +391,13 @@ final class SemanticRanking {
 
     /**
      * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
-     * line with an empty name, an empty field per base feature (twenty-three; twenty-four with {@code modelCosine})
+     * line with an empty name, an empty field per base feature (twenty-three; one more per model of {@code modelCosine})
      * and the query's vector, then, best first as the ranking finds them, a line per tool: its name, its
      * base features ({@link LearnedOrder#features}, then the readings of every group of
-     * {@link LearnedOrder#GROUPS}, then its {@code modelCosine} when given) and its vector (whether or not weights could be read: they are learned from these); empty when
+     * {@link LearnedOrder#GROUPS}, then its {@code modelCosine}s when given) and its vector (whether or not weights could be read: they are learned from these); empty when
      * this ranking is no static one with an action stage.
      */
-    String learnedFeatures(String query, ScoreDoc[] bm25, java.util.function.IntToDoubleFunction modelCosine) {
+    String learnedFeatures(String query, ScoreDoc[] bm25, ModelCosines modelCosine) {
         if (!readsLikeTheLearnedOrder()) {
             return "";
         }
@@ -401,20 +407,40 @@ final class SemanticRanking {
     }
 
     /**
-     * The cosine of the query's vector with a tool's (by its place among the tools), the query
+     * A tool's cosines with one query, by each model of a ranking's embedding ({@link TextEmbedder#models()}).
+     */
+    interface ModelCosines {
+        /** How many models: cosines per tool. */
+        int models();
+
+        /** The cosine of the query's vector with the tool's (by its place among the tools) by the model {@code model}. */
+        double cosine(int tool, int model);
+    }
+
+    /**
+     * The cosines of the query's vector with a tool's by each of this ranking's models, the query
      * embedded on the first call only (a model run: on a worker thread), none when no tool is asked
      * for. For one search, on one thread.
      */
-    java.util.function.IntToDoubleFunction cosines(String query) {
-        return new java.util.function.IntToDoubleFunction() {
+    ModelCosines cosines(String query) {
+        int width = dims / models;
+        return new ModelCosines() {
             private float[] q;
 
             @Override
-            public double applyAsDouble(int tool) {
+            public int models() {
+                return models;
+            }
+
+            @Override
+            public double cosine(int tool, int model) {
                 if (q == null) {
                     q = queryUnitVector(query);
                 }
-                return dot(q, vectors, tool * dims, dims);
+                // each model's part of a joint vector is its unit vector scaled by 1/√models
+                double part = models == 1 ? dot(q, vectors, tool * dims, dims)
+                        : dotFrom(q, model * width, vectors, tool * dims + model * width, width);
+                return models * part;
             }
         };
     }
@@ -447,8 +473,7 @@ final class SemanticRanking {
     }
 
     private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
-                                   StringBuilder features, Order order,
-                                   java.util.function.IntToDoubleFunction modelCosine) {
+                                   StringBuilder features, Order order, ModelCosines modelCosine) {
         float[] q = queryUnitVector(query);
         float[] lexical = new float[tools.length];
         float best = 0;
@@ -473,7 +498,7 @@ final class SemanticRanking {
         // floor, and the places below the floor are no hits
         double readFloor = action != null && reach > 0 ? 0 : minScore;
         for (int t = 0; t < tools.length; t++) {
-            double cosine = dot(q, vectors, t * dims, dims);
+            double cosine = ownCosine(q, t);
             if (cosine < MIN_SIMILARITY && lexical[t] == 0) {
                 continue;
             }
@@ -525,11 +550,11 @@ final class SemanticRanking {
      */
     private void learnedFeatures(String query, ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                                  double[] topScore, int count, StringBuilder out,
-                                 java.util.function.IntToDoubleFunction modelCosine, TokenMatches.Query words) {
+                                 ModelCosines modelCosine, TokenMatches.Query words) {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
         int groups = words == null ? 0 : LearnedOrder.GROUPS.length;
         out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + LearnedOrder.readings(groups)
-                + (modelCosine == null ? 0 : 1)));
+                + (modelCosine == null ? 0 : modelCosine.models())));
         appendVector(out, q, 0);
         int n = Math.min(count, LearnedOrder.FEW);
         double[][] past = readings(words, query, top, n, groups);
@@ -574,23 +599,23 @@ final class SemanticRanking {
 
     /**
      * The base features of the tool at {@code place}, then {@code past} when given (the readings past the
-     * nine, {@link #readings}), then its cosine by the model when {@code modelCosine} is given.
+     * nine, {@link #readings}), then its cosine by each model when {@code modelCosine} is given.
      */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                  double[] topScore, int place, java.util.function.IntToDoubleFunction modelCosine,
-                                  double[] past) {
+                                  double[] topScore, int place, ModelCosines modelCosine, double[] past) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
-                dot(q, vectors, t * dims, dims), best > 0 ? lexical[t] / best : 0);
+                ownCosine(q, t), best > 0 ? lexical[t] / best : 0);
         if (modelCosine == null && past == null) {
             return x;
         }
-        double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + (modelCosine == null ? 0 : 1));
+        int cosines = modelCosine == null ? 0 : modelCosine.models();
+        double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + cosines);
         if (past != null) {
             System.arraycopy(past, 0, out, x.length, past.length);
         }
-        if (modelCosine != null) {
-            out[out.length - 1] = modelCosine.applyAsDouble(t);
+        for (int m = 0; m < cosines; m++) {
+            out[out.length - cosines + m] = modelCosine.cosine(t, m);
         }
         return out;
     }
@@ -607,9 +632,9 @@ final class SemanticRanking {
      * Sorts the first places again by {@code order}'s score (as many as its weights order,
      * {@link LearnedOrder#places}), stable (ties keep
      * the ranking's order); every place keeps its score. {@code modelCosine} is read when the order
-     * reads a model's cosine (else null).
+     * reads the models' cosines (else null).
      */
-    private void learnedOrder(Order order, java.util.function.IntToDoubleFunction modelCosine, String query,
+    private void learnedOrder(Order order, ModelCosines modelCosine, String query,
                               ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
                               double[] topScore, int count, TokenMatches.Query words) {
         int n = Math.min(count, order.weights.places());
@@ -620,7 +645,7 @@ final class SemanticRanking {
         double[] frame = weights.frame(query, action == null || action.verb() == null ? null
                 : cosines(action.verb(), order.verbVectors));
         float[] queryMap = order.toolMaps == null ? null : weights.mapQuery(q);
-        java.util.function.IntToDoubleFunction cosine = order.readsModel() ? modelCosine : null;
+        ModelCosines cosine = order.readsModel() ? modelCosine : null;
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         double[][] past = readings(words, query, top, n, weights.groups());
@@ -650,6 +675,18 @@ final class SemanticRanking {
         return table.embed(table.tokenIds(query), weight, pooling.maxShare());
     }
 
+    /**
+     * The cosine this ranking ranks a tool by: of the query's vector {@code q} and the tool's (by its place),
+     * by the first of the models its vectors join (the whole vector for one model). With several, the
+     * others lend their cosines to a learned order ({@link #cosines}) but do not rank by themselves: the
+     * first's cosine alone ranked the catalogs held out whole higher where the rankings are fused
+     * (bench/RESULTS.md).
+     */
+    private double ownCosine(float[] q, int tool) {
+        return models == 1 ? dot(q, vectors, tool * dims, dims)
+                : models * dotFrom(q, 0, vectors, tool * dims, dims / models);
+    }
+
     /** Higher score first; ties by name in code point order, then declaration order. */
     private boolean before(double score, int tool, double otherScore, int other) {
         if (score != otherScore) {
@@ -666,22 +703,27 @@ final class SemanticRanking {
      * this halves the time of a scan.
      */
     static double dot(float[] q, float[] m, int from, int dims) {
-        int n = Math.min(q.length, dims);
+        return dotFrom(q, 0, m, from, Math.min(q.length, dims));
+    }
+
+    /** The dot product of the {@code n} floats of {@code q} from {@code at} with those of {@code m} from {@code from}. */
+    static double dotFrom(float[] q, int at, float[] m, int from, int n) {
         float s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
         int i = 0;
         for (; i + 7 < n; i += 8) {
             int o = from + i;
-            s0 += q[i] * m[o];
-            s1 += q[i + 1] * m[o + 1];
-            s2 += q[i + 2] * m[o + 2];
-            s3 += q[i + 3] * m[o + 3];
-            s4 += q[i + 4] * m[o + 4];
-            s5 += q[i + 5] * m[o + 5];
-            s6 += q[i + 6] * m[o + 6];
-            s7 += q[i + 7] * m[o + 7];
+            int p = at + i;
+            s0 += q[p] * m[o];
+            s1 += q[p + 1] * m[o + 1];
+            s2 += q[p + 2] * m[o + 2];
+            s3 += q[p + 3] * m[o + 3];
+            s4 += q[p + 4] * m[o + 4];
+            s5 += q[p + 5] * m[o + 5];
+            s6 += q[p + 6] * m[o + 6];
+            s7 += q[p + 7] * m[o + 7];
         }
         for (; i < n; i++) {
-            s0 += q[i] * m[from + i];
+            s0 += q[at + i] * m[from + i];
         }
         return (double) ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
     }

@@ -14,6 +14,15 @@ public interface TextEmbedder {
      */
     String model();
 
+    /**
+     * The models whose vectors this one's are, one after another: one name for one model. With
+     * {@code n} of them, each model's unit vector scaled by {@code 1/√n} takes a part of equal length,
+     * so the whole is unit length and each model's cosine is {@code n} times its part's dot product.
+     */
+    default java.util.List<String> models() {
+        return java.util.List.of(model());
+    }
+
     /** The text's vector, unit length. */
     float[] embed(String text);
 
@@ -25,8 +34,9 @@ public interface TextEmbedder {
     }
 
     /**
-     * The embedding model the server was built with ({@code mvn -Psemantic package}), or empty
-     * when this build has none. The model itself loads on the first {@link #embed}.
+     * The embedding model the server was built with ({@code mvn -Psemantic package}: two models, read
+     * together, {@link #models()}), or empty when this build has none. The models load on the first
+     * {@link #embed}.
      */
     static Optional<TextEmbedder> bundled() {
         return BundledEmbedder.instance();

@@ -130,10 +130,10 @@ class LearnedOrderTest {
         assertFalse(java.util.Arrays.equals(which, order.frame("zzzz which?", null)));
         assertEquals(order.frame("qqqq pages?", null).length, unknown.length);
         assertArrayEquals(unknown, order.frame("qqqq pages?", null));
-        // static's order reads its base features through a hidden layer too; semantic's is linear in them
-        // (with the layer it ranked a set read once lower)
+        // both orders read their base features through a hidden layer too (semantic's since it reads two
+        // models' cosines)
         assertEquals(8, order.hiddenUnits());
-        assertEquals(0, LearnedOrder.bundledSemantic().hiddenUnits());
+        assertEquals(8, LearnedOrder.bundledSemantic().hiddenUnits());
     }
 
     @Test
@@ -269,18 +269,38 @@ class LearnedOrderTest {
         String rows = "pair\t0\t0\t0\n".repeat(8);
         LearnedOrder order = LearnedOrder.read(reader(
                 "model\tconcepts\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows));
-        assertEquals("concepts", order.model());
+        assertEquals(List.of("concepts"), order.models());
         double[] frame = order.frame("which one", null);
         assertEquals(0.5 + 2 * 0.25, order.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.25}, frame, 0, null, null),
                 1e-12);
-        assertEquals(null, LearnedOrder.read(reader(weights(List.of("get"), List.of("which")))).model());
+        assertEquals(List.of(), LearnedOrder.read(reader(weights(List.of("get"), List.of("which")))).models());
         // a model line with nine base weights, or ten without one, is refused
         IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
         assertTrue(nine.getMessage().contains("9 base weights (9; with the word matches, 13; with the kinds of value"
-                + " too, 23; one more for the model's cosine expected)"), nine.getMessage());
+                + " too, 23; one more per model's cosine, 1 expected)"), nine.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
+    }
+
+    @Test
+    void weightsOfTwoModelsReadACosineOfEachAsTheLastBaseFeatures() throws IOException {
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        LearnedOrder order = LearnedOrder.read(reader(
+                "model\tconcepts\tideas\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\t-3\n" + rows));
+        assertEquals(List.of("concepts", "ideas"), order.models());
+        assertEquals(0.5 + 2 * 0.25 - 3 * 0.1, order.score(new double[] {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.25, 0.1},
+                order.frame("which one", null), 0, null, null), 1e-12);
+        // two models and one cosine's weight: refused, saying how many
+        IllegalArgumentException one = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "model\tconcepts\tideas\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
+        assertTrue(one.getMessage().contains("one more per model's cosine, 2 expected"), one.getMessage());
+        // a model line naming none, an empty name or one name twice
+        for (String line : List.of("model", "model\t", "model\tconcepts\t", "model\tideas\tideas")) {
+            IOException bad = assertThrows(IOException.class, () -> LearnedOrder.read(reader(line
+                    + "\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\t-3\n" + rows)));
+            assertTrue(bad.getMessage().startsWith("line 1: model names a model or more, each once"), bad.getMessage());
+        }
     }
 
     @Test
@@ -318,12 +338,11 @@ class LearnedOrderTest {
             assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                     "verbs\tget\nfirst\twhich\nbase" + base + "\n" + rows)), base);
         }
-        // the shipped weights, static's and semantic's, read the matches; static's the kinds of value too
-        // (semantic's, with them, ranked fresh18, read once, lower)
+        // the shipped weights, static's and semantic's, read the matches and the kinds of value
         assertTrue(LearnedOrder.bundled().readsMatches());
         assertTrue(LearnedOrder.bundledSemantic().readsMatches());
         assertTrue(LearnedOrder.bundled().readsValues());
-        assertFalse(LearnedOrder.bundledSemantic().readsValues());
+        assertTrue(LearnedOrder.bundledSemantic().readsValues());
     }
 
     @Test
@@ -378,10 +397,12 @@ class LearnedOrderTest {
     @Test
     void theShippedSemanticWeightsReadTheBundledModelsCosine() {
         LearnedOrder order = LearnedOrder.bundledSemantic();
-        assertTrue(order.model().startsWith("all-MiniLM-L6-v2-q-"), order.model());
+        assertEquals(2, order.models().size(), order.models().toString());
+        assertTrue(order.models().get(0).startsWith("all-MiniLM-L6-v2-q-"), order.models().toString());
+        assertTrue(order.models().get(1).startsWith("bge-small-en-v1.5-q-"), order.models().toString());
         assertTrue(order.learnedWith(StaticEmbedder.bundled().model(), StaticEmbedder.bundled().dimensions()));
         assertTrue(order.mapsVectors());
-        TextEmbedder.bundled().ifPresent(model -> assertEquals(model.model(), order.model(),
+        TextEmbedder.bundled().ifPresent(model -> assertEquals(model.models(), order.models(),
                 "learned with the model this build holds"));
     }
 

@@ -143,6 +143,96 @@ class SemanticRankingTest {
         assertFalse(fused.equals(byTable.subList(0, Math.min(10, byTable.size()))), "not the table's alone: " + query);
     }
 
+    /** A second model for the joint embedding: a text by the letters it holds, a to h. */
+    static final class LetterEmbedder implements TextEmbedder {
+        @Override
+        public String model() {
+            return "letters-1";
+        }
+
+        @Override
+        public float[] embed(String text) {
+            float[] v = new float[8];
+            for (char c : text.toLowerCase(Locale.ROOT).toCharArray()) {
+                if (c >= 'a' && c <= 'h') {
+                    v[c - 'a'] += 1;
+                }
+            }
+            return v;
+        }
+    }
+
+    @Test
+    void twoModelsReadTogetherLendTheOrderACosineEach() throws java.io.IOException {
+        ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
+        TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), new LetterEmbedder()));
+        assertEquals("concepts-1 + letters-1", joint.model());
+        assertEquals(List.of("concepts-1", "letters-1"), joint.models());
+        float[] v = joint.embed("remember the files");
+        assertEquals(16, v.length);
+        assertEquals(1.0, SemanticRanking.dot(v, v, 0, v.length), 1e-6, "unit length");
+        SemanticRanking both = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        SemanticRanking concepts = SemanticRanking.build(tools, new ConceptEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        SemanticRanking letters = SemanticRanking.build(tools, new LetterEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        for (String query : List.of("remember the files in that folder", "the state of my orders")) {
+            // ranking by itself, the joint ranking ranks by the first model's cosine, as that model alone does
+            var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+            List<SearchHit> own = both.search(query, null, 10, bm25);
+            List<SearchHit> first = concepts.search(query, null, 10, bm25);
+            assertEquals(names(first), names(own), query);
+            for (int h = 0; h < own.size(); h++) {
+                assertEquals(first.get(h).rawScore(), own.get(h).rawScore(), 1e-5, query);
+            }
+            SemanticRanking.ModelCosines each = both.cosines(query);
+            assertEquals(2, each.models());
+            for (int t = 0; t < tools.length; t++) {
+                assertEquals(concepts.cosines(query).cosine(t, 0), each.cosine(t, 0), 1e-5, query);
+                assertEquals(letters.cosines(query).cosine(t, 0), each.cosine(t, 1), 1e-5, query);
+            }
+        }
+        // an order learned with both models' cosines orders the table's best tools with both read
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        LearnedOrder weights = LearnedOrder.read(new java.io.BufferedReader(new java.io.StringReader(
+                "model\tconcepts-1\tletters-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t1\t0.5\n"
+                        + "pair\t0\t0\t0\n".repeat(8))));
+        SemanticRanking.Order order = table.orderWith(joint, weights).order();
+        assertNotNull(order);
+        assertEquals("the order's weights were learned with the models [concepts-1, letters-1], not [concepts-1]",
+                table.orderWith(new ConceptEmbedder(), weights).problem());
+        String query = "remember the files in that folder";
+        var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+        SemanticRanking.ModelCosines cosine = both.cosines(query);
+        List<String> names = TOOLS.stream().map(ToolDef::name).toList();
+        List<String> rows = List.of(table.learnedFeatures(query, bm25, cosine).split("\n"));
+        assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 2 + StaticEmbedder.bundled().dimensions(),
+                rows.get(0).split("\t", -1).length, "the query's line: an empty field per feature, a cosine per model");
+        List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
+        List<String> expected = read.stream().sorted(java.util.Comparator.comparingDouble((String n) ->
+                -(cosine.cosine(names.indexOf(n), 0) + 0.5 * cosine.cosine(names.indexOf(n), 1)))).toList();
+        List<SearchHit> plain = table.search(query, null, 10, bm25);
+        assertEquals(expected.subList(0, plain.size()), names(table.search(query, null, 10, bm25, order, cosine)));
+        // models whose vectors differ in length cannot be read together
+        TextEmbedder narrow = new TextEmbedder() {
+            @Override
+            public String model() {
+                return "narrow-1";
+            }
+
+            @Override
+            public float[] embed(String text) {
+                return new float[] {1, 0};
+            }
+        };
+        IllegalStateException widths = assertThrows(IllegalStateException.class,
+                () -> new JointEmbedder(List.of(new ConceptEmbedder(), narrow)).embed("x"));
+        assertTrue(widths.getMessage().contains("concepts-1 and narrow-1 give vectors of 8 and 2 numbers"), widths.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new JointEmbedder(List.of(narrow)));
+    }
+
     @Test
     void weightsThatReadTheModelsCosinePutTheTablesBestToolsInOrder() throws java.io.IOException {
         ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
@@ -170,11 +260,11 @@ class SemanticRankingTest {
         // no order, and why, for the log
         SemanticRanking.ModelOrder another = table.orderWith(other, byModel);
         assertNull(another.order());
-        assertEquals("the order's weights were learned with the model concepts-1, not concepts-2", another.problem());
+        assertEquals("the order's weights were learned with the models [concepts-1], not [concepts-2]", another.problem());
         assertNull(model.orderWith(new ConceptEmbedder(), byModel).order(), "the model's own ranking has no such order");
         SemanticRanking.ModelOrder shipped = table.orderWith(new ConceptEmbedder(), null);
-        assertNull(shipped.order(), "the jar's weights: learned with all-MiniLM-L6-v2");
-        assertTrue(shipped.problem().startsWith("the order's weights were learned with the model all-MiniLM-L6-v2-q-"),
+        assertNull(shipped.order(), "the jar's weights: learned with all-MiniLM-L6-v2 and bge-small-en-v1.5");
+        assertTrue(shipped.problem().startsWith("the order's weights were learned with the models [all-MiniLM-L6-v2-q-"),
                 shipped.problem());
         SemanticRanking hand = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
                 SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.HAND, StaticPooling.DEFAULT).ranking();
@@ -189,7 +279,8 @@ class SemanticRankingTest {
                 "list the orders by status and the files, remember remember remember the facts",
                 "the orders and their status, the files in the folder, save these facts")) {
             var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
-            java.util.function.IntToDoubleFunction cosine = model.cosines(query);
+            SemanticRanking.ModelCosines cosine = model.cosines(query);
+            assertEquals(1, cosine.models());
             List<SearchHit> plain = table.search(query, null, 10, bm25);
             List<SearchHit> learned = table.search(query, null, 10, bm25, order, cosine);
             // the tools the order reads, as the rerank bench dumps them: the nine, the word matches, the kinds of
@@ -201,11 +292,11 @@ class SemanticRankingTest {
             List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
             for (String row : rows.subList(1, rows.size())) {
                 String[] f = row.split("\t");
-                assertEquals(cosine.applyAsDouble(names.indexOf(f[0])), Double.parseDouble(f[LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1]),
+                assertEquals(cosine.cosine(names.indexOf(f[0]), 0), Double.parseDouble(f[LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1]),
                         1e-6, row);
             }
             java.util.Comparator<String> modelFirst = java.util.Comparator.comparingDouble(
-                    (String n) -> -cosine.applyAsDouble(names.indexOf(n)));
+                    (String n) -> -cosine.cosine(names.indexOf(n), 0));
             List<String> byCosine = read.stream().sorted(modelFirst).toList();
             assertEquals(byCosine.subList(0, plain.size()), names(learned), query);
             moved |= !names(plain).equals(names(learned));
