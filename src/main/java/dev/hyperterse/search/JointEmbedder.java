@@ -26,6 +26,11 @@ final class JointEmbedder implements TextEmbedder {
         this.scale = (float) (1 / Math.sqrt(parts.size()));
     }
 
+    /** The models read together, in order. */
+    List<TextEmbedder> parts() {
+        return parts;
+    }
+
     @Override
     public String model() {
         return model;

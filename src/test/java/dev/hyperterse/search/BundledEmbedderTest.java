@@ -22,7 +22,9 @@ class BundledEmbedderTest {
 
     @Test
     void aModelThatCannotLoadSaysWhyEveryTimeAndIsNotTriedAgain() {
-        BundledEmbedder embedder = new BundledEmbedder(ModelWithoutItsNativeLibrary.class, "test");
+        BundledEmbedder embedder = new BundledEmbedder(ModelWithoutItsNativeLibrary.class,
+                new BundledEmbedder.Known(ModelWithoutItsNativeLibrary.class.getName(), "no-such-model.onnx",
+                        "no-such-tokenizer.json", "MEAN", "test"), "test");
         IllegalStateException first = assertThrows(IllegalStateException.class, embedder::load);
         assertTrue(first.getMessage().contains("java.lang.UnsatisfiedLinkError: no onnxruntime for this platform"),
                 first.getMessage());

@@ -459,6 +459,11 @@ class SemanticRankingTest {
             assertEquals(table.search(query, null, 10, bm25, order, byModel.cosines(query)), index.search(query), query);
         }
         float[] vector = model.embed("hello");
-        assertEquals(384, vector.length);
+        assertEquals(384 * model.models().size(), vector.length);
+        // each model runs in a session of its own (one thread, no spinning), its vectors LangChain4j's own
+        List<TextEmbedder> parts = model instanceof JointEmbedder joint ? joint.parts() : List.of(model);
+        for (TextEmbedder part : parts) {
+            assertTrue(((BundledEmbedder) part).runsInItsOwnSession(), part.model());
+        }
     }
 }
