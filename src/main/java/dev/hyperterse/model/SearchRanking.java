@@ -12,9 +12,9 @@ public enum SearchRanking {
      */
     STATIC("static"),
     /**
-     * {@link #STATIC}'s hits, its best tools put in order with an embedding model's similarity read
-     * too; needs a build with the model ({@code mvn -Psemantic package}), and ranks as {@link #STATIC}
-     * until the model's tool vectors are ready (as {@link #HYBRID} until the static table's are).
+     * {@link #STATIC}'s hits, its best tools put in order with two embedding models' similarities read
+     * too; needs a build with the models ({@code mvn -Psemantic package}), and ranks as {@link #STATIC}
+     * until the models' tool vectors are ready (as {@link #HYBRID} until the static table's are).
      */
     SEMANTIC("semantic");
 

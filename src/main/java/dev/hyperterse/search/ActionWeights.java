@@ -47,7 +47,7 @@ package dev.hyperterse.search;
  *                 thirty) are ordered by the learned score ({@link LearnedOrder}: these readings and
  *                 how the query is put against the kind of tool, weighed as learned from requests to
  *                 real catalogs) instead of the weights above (in {@code semantic}, twenty by the order
- *                 that reads the model's cosine too;
+ *                 that reads the models' cosines too;
  *                 without it, the model's ranking and the table's are fused, each ordered by the
  *                 weights above); a table that cannot be read keeps the weights
  */
@@ -76,7 +76,7 @@ public record ActionWeights(double mood, double verb, double number, double obje
     /**
      * What the {@code static} and {@code semantic} rankings use: the readings of {@link #HAND}, the
      * best thirty put in order by the learned score ({@link LearnedOrder}; in {@code semantic}, the
-     * best twenty by the order that reads the model's cosine too). On by
+     * best twenty by the order that reads the models' cosines too). On by
      * default since the eleventh set of catalogs held out whole, read once by a rule written before,
      * ranked higher with it (MRR@10 0.781 against the hand weights' 0.739; the tenth had ranked
      * 0.004 lower), and so did the twelfth (0.809 against 0.773).

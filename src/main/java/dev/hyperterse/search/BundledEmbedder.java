@@ -39,6 +39,8 @@ final class BundledEmbedder implements TextEmbedder {
     /** Why the model could not load, once it could not: it is not tried again (a class whose
      *  initialization failed only says so the second time, not why). */
     private volatile IllegalStateException failed;
+    /** Why the model runs in LangChain4j's own session rather than its own, once loaded; null when it does not. */
+    private volatile String degraded;
 
     /**
      * What reaches a vector: with its own session, the encoder and its {@code embed(String)}, whose result's
@@ -125,71 +127,111 @@ final class BundledEmbedder implements TextEmbedder {
         return loaded().ownSession();
     }
 
+    @Override
+    public String degraded() {
+        loaded();
+        return degraded;
+    }
+
     /**
      * The model in an ONNX Runtime session of its own, run by the calling thread alone and without
      * spinning: LangChain4j's model classes open theirs with ONNX Runtime's defaults, a thread per core
      * that spins while it waits, which for one short text at a time (a request) burns two and a half
      * times the CPU for no shorter wait (bench/RESULTS.md). The same encoder (tokenizer, pooling,
-     * normalization) and the same vectors, reached through members LangChain4j keeps to its package:
-     * null when they or the model's files are not there (another release), and the model class's own
-     * instance serves.
+     * normalization) and the same vectors, reached through members LangChain4j keeps to its package.
+     * Null, and {@link #degraded} says why, when they or the model's files are not there as this
+     * release of LangChain4j has them, or the encoder does not embed a first text: the model class's
+     * own instance serves then. Throws only what loading the model would throw anyway (a native
+     * library that does not load).
      */
     private Loaded inOwnSession() throws ReflectiveOperationException {
         ClassLoader loader = modelClass.getClassLoader();
         if (loader.getResource(known.file()) == null || loader.getResource(known.tokenizer()) == null) {
+            degraded = "no " + known.file() + " or " + known.tokenizer() + " beside " + modelClass.getName();
             return null;
         }
         Class<?> environmentClass;
-        Class<?> sessionClass;
         Class<?> optionsClass;
-        Class<?> poolingClass;
+        Method getEnvironment;
+        Method createSession;
+        Method[] configure;
         java.lang.reflect.Constructor<?> newEncoder;
+        Object pooling;
         Method embed;
         java.lang.reflect.Field embedding;
         try {
             environmentClass = Class.forName("ai.onnxruntime.OrtEnvironment", false, loader);
-            sessionClass = Class.forName("ai.onnxruntime.OrtSession", false, loader);
+            Class<?> sessionClass = Class.forName("ai.onnxruntime.OrtSession", false, loader);
             optionsClass = Class.forName("ai.onnxruntime.OrtSession$SessionOptions", false, loader);
-            poolingClass = Class.forName("dev.langchain4j.model.embedding.onnx.PoolingMode", true, loader);
+            getEnvironment = environmentClass.getMethod("getEnvironment");
+            createSession = environmentClass.getMethod("createSession", byte[].class, optionsClass);
+            configure = new Method[] {optionsClass.getMethod("setIntraOpNumThreads", int.class),
+                    optionsClass.getMethod("setInterOpNumThreads", int.class),
+                    optionsClass.getMethod("addConfigEntry", String.class, String.class)};
+            Class<?> poolingClass = Class.forName("dev.langchain4j.model.embedding.onnx.PoolingMode", true, loader);
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Object mode = Enum.valueOf((Class) poolingClass, known.pooling());
+            pooling = mode;
             Class<?> encoderClass = Class.forName("dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder", false, loader);
             newEncoder = encoderClass.getConstructor(environmentClass, sessionClass, java.io.InputStream.class, poolingClass);
             embed = encoderClass.getDeclaredMethod("embed", String.class);
-            embedding = Class.forName("dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder$EmbeddingAndTokenCount",
-                    true, loader).getDeclaredField("embedding");
+            embedding = embed.getReturnType().getDeclaredField("embedding");
+            if (embedding.getType() != float[].class) {
+                throw new NoSuchFieldException("embedding is a " + embedding.getType().getName() + ", not a float[]");
+            }
             embed.setAccessible(true);
             embedding.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
+            degraded = "LangChain4j's encoder could not be reached (" + e + ")";
             return null;
         }
-        Object environment = environmentClass.getMethod("getEnvironment").invoke(null);
-        Object options = optionsClass.getConstructor().newInstance();
-        optionsClass.getMethod("setIntraOpNumThreads", int.class).invoke(options, 1);
-        optionsClass.getMethod("setInterOpNumThreads", int.class).invoke(options, 1);
-        optionsClass.getMethod("addConfigEntry", String.class, String.class)
-                .invoke(options, "session.intra_op.allow_spinning", "0");
+        Object environment = getEnvironment.invoke(null);
         byte[] bytes;
         try (java.io.InputStream in = loader.getResourceAsStream(known.file())) {
-            if (in == null) {
-                throw new IllegalStateException("no " + known.file() + " beside " + modelClass.getName());
-            }
             bytes = in.readAllBytes();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("could not read " + known.file() + ": " + e.getMessage(), e);
         }
-        Object session = environmentClass.getMethod("createSession", byte[].class, optionsClass)
-                .invoke(environment, bytes, options);
-        Object encoder;
-        try (java.io.InputStream tokenizer = loader.getResourceAsStream(known.tokenizer())) {
-            if (tokenizer == null) {
-                throw new IllegalStateException("no " + known.tokenizer() + " beside " + modelClass.getName());
-            }
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            Object pooling = Enum.valueOf((Class) poolingClass, known.pooling());
-            encoder = newEncoder.newInstance(environment, session, tokenizer, pooling);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("could not read " + known.tokenizer() + ": " + e.getMessage(), e);
+        Object session;
+        try (AutoCloseable options = (AutoCloseable) optionsClass.getConstructor().newInstance()) {
+            configure[0].invoke(options, 1);
+            configure[1].invoke(options, 1);
+            configure[2].invoke(options, "session.intra_op.allow_spinning", "0");
+            // the session keeps what it needs of its options: they are released once it exists
+            session = createSession.invoke(environment, bytes, options);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not release the session's options: " + e, e);
         }
-        return new Loaded(encoder, embed, embedding, null, true);
+        try (java.io.InputStream tokenizer = loader.getResourceAsStream(known.tokenizer())) {
+            Loaded own = new Loaded(newEncoder.newInstance(environment, session, tokenizer, pooling), embed, embedding,
+                    null, true);
+            // a first text through the whole path: an encoder that differs from this release's fails here, not
+            // at the first request
+            own.vector("a first text");
+            return own;
+        } catch (ReflectiveOperationException | RuntimeException | java.io.IOException e) {
+            close(session);
+            if (e instanceof InvocationTargetException t && t.getCause() instanceof LinkageError linkage) {
+                // the tokenizer's native library: the model class's own instance would fail the same way
+                throw linkage;
+            }
+            degraded = "its own session could not embed a first text (" + (e instanceof InvocationTargetException t
+                    ? t.getCause() : e) + ")";
+            return null;
+        }
+    }
+
+    /** Closes an ONNX Runtime session that will not be used; a failure to close it leaves it as it is. */
+    private static void close(Object session) {
+        if (session instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // nothing more to release
+            }
+        }
     }
 
     private Loaded loaded() {
@@ -217,6 +259,8 @@ final class BundledEmbedder implements TextEmbedder {
                         loaded = own;
                         return own;
                     }
+                    degraded = model + " runs in LangChain4j's session, a spinning thread per core (more CPU per"
+                            + " request, the same vectors): " + degraded;
                     Object instance = modelClass.getConstructor().newInstance();
                     Method embed = modelClass.getMethod("embed", String.class);
                     Method content = embed.getReturnType().getMethod("content");

@@ -62,6 +62,13 @@ final class JointEmbedder implements TextEmbedder {
     }
 
     @Override
+    public String degraded() {
+        String all = parts.stream().map(TextEmbedder::degraded).filter(java.util.Objects::nonNull)
+                .collect(java.util.stream.Collectors.joining("; "));
+        return all.isEmpty() ? null : all;
+    }
+
+    @Override
     public void load() {
         for (TextEmbedder part : parts) {
             part.load();

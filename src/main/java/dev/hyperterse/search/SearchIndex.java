@@ -135,7 +135,7 @@ public final class SearchIndex {
      * For the {@code semantic} ranking: computes every tool's vector with {@code embedder} (those
      * {@code cacheDir} holds for unchanged tools are reused, new ones stored there; null: no disk
      * cache), after which searches rank by meaning: the static table's ranking, its best tools put in
-     * order with the model's cosine read too ({@link SemanticRanking#orderWith}; where that order does
+     * order with the models' cosines read too ({@link SemanticRanking#orderWith}; where that order does
      * not apply, the model's ranking fused with the table's, {@link EmbeddingFusion}). Blocking,
      * seconds for a large catalog on a cold cache: run it on a worker. Searches meanwhile rank as
      * before: as {@code hybrid}, or by the static table alone once {@link #embedToolsStatically()} has
@@ -203,7 +203,7 @@ public final class SearchIndex {
 
     /**
      * The {@code static} ranking over the same tools, as {@link #embedToolsStatically(ActionWeights)}
-     * builds it, for a model's cosine to put its best tools in order (or its ranking to be fused with,
+     * builds it, for the models' cosines to put its best tools in order (or its ranking to be fused with,
      * {@link EmbeddingFusion}): {@code current}'s
      * when it is that ranking (the server builds it first, to rank by until the model's vectors are
      * ready), else built; null when the bundled table cannot be read, and the model ranks alone.
@@ -225,7 +225,7 @@ public final class SearchIndex {
     /**
      * A ranking by meaning and, for {@code semantic} with a model, the static table's ranking of the
      * same tools (null: the ranking alone) and the learned order that puts the table's best tools in
-     * order with the model's cosine read too (null: the two rankings are fused instead).
+     * order with the models' cosines read too (null: the two rankings are fused instead).
      */
     private record Meaning(SemanticRanking ranking, SemanticRanking table, SemanticRanking.Order order) {
 
@@ -237,7 +237,7 @@ public final class SearchIndex {
         List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
                                HybridRanking hybrid) {
             if (order != null) {
-                // the table's hits, its best twenty put in order with the model's cosine read too
+                // the table's hits, its best twenty put in order with the models' cosines read too
                 ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits));
                 return table.search(query, visible, maxHits, bm25, order, ranking.cosines(query));
             }
@@ -253,7 +253,7 @@ public final class SearchIndex {
      * For {@code bench/search/rerank}, which learns the learned orders: the query's vector, then the
      * tools the order reads for {@code query}, best first as the static ranking finds them, a line each
      * (the tool's name, its features and its vector, tab-separated; the query's line has an empty
-     * name); for {@code semantic} with a model, the features end with the model's cosine, as its own
+     * name); for {@code semantic} with a model, the features end with each model's cosine, as its own
      * order reads them. Empty unless the index ranks by the static table with an action stage (in
      * {@code semantic}, beside the model).
      */
@@ -263,7 +263,7 @@ public final class SearchIndex {
             return "";
         }
         ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, LearnedOrder.FEW));
-        // beside a model: the table's features and the model's cosine, as the semantic ranking's order reads them
+        // beside a model: the table's features and each model's cosine, as the semantic ranking's order reads them
         return ready.byTable().learnedFeatures(query, bm25, ready.table() == null ? null : ready.ranking().cosines(query));
     }
 
@@ -296,7 +296,7 @@ public final class SearchIndex {
     /**
      * What {@link #embedTools} did: how many tools were embedded and how many came from the cache, a
      * cache problem (null when none), and for {@code semantic}, why the model's ranking is fused with
-     * the static table's rather than the table's best tools put in order with the model's cosine read
+     * the static table's rather than the table's best tools put in order with the models' cosines read
      * too (null when they are, or for other rankings), and for {@code static}, why the action stage's hand
      * weights put its best tools in order rather than the learned order (null when the learned order does).
      */

@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
  * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
  * For {@code semantic}, the static table's ranking puts its best tools in order by a second learned
- * order, which reads the model's cosine too ({@link #orderWith}); the model's own ranking only lends
- * that cosine (and ranks by itself, fused with the table's, where that order does not apply).
+ * order, which reads the models' cosines too ({@link #orderWith}); the models' own ranking only lends
+ * those cosines (and ranks by itself, by the first model's cosine, fused with the table's, where that
+ * order does not apply).
  * Tool vectors are computed once per snapshot (see {@link #build}); instances are immutable and
  * safe to query from several threads at once. Each search embeds its query: with the model, a few
  * milliseconds of CPU, so it never runs on an event loop; with the static table, a table look-up, and
@@ -95,6 +96,10 @@ final class SemanticRanking {
         this.embedder = embedder;
         this.dims = vectors.length == 0 ? 0 : vectors[0].length;
         this.models = embedder.models().size();
+        if (models < 1 || dims % models != 0) {
+            throw new IllegalArgumentException("tool vectors of " + dims + " numbers cannot hold " + models
+                    + " models' parts of one length");
+        }
         this.vectors = new float[vectors.length * dims];
         for (int t = 0; t < vectors.length; t++) {
             if (vectors[t].length != dims) {
@@ -288,7 +293,7 @@ final class SemanticRanking {
                 vector = stored.get(key);
             }
             if (vector == null) {
-                vector = unit(embedder.embed(text));
+                vector = unitVector(embedder, embedder.embed(text));
                 embedded++;
             }
             current.put(key, vector);
@@ -383,8 +388,9 @@ final class SemanticRanking {
      */
     List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25, Order order,
                            ModelCosines modelCosine) {
-        if (order.readsModel() && modelCosine == null) {
-            throw new IllegalArgumentException("this order reads the model's cosine: none given");
+        if (order.readsModel() && (modelCosine == null || modelCosine.models() != order.weights.models().size())) {
+            throw new IllegalArgumentException("this order reads the cosines of " + order.weights.models().size()
+                    + " models: " + (modelCosine == null ? "none" : modelCosine.models()) + " given");
         }
         return search(query, visible, maxHits, bm25, null, order, modelCosine);
     }
@@ -661,7 +667,7 @@ final class SemanticRanking {
 
     /** The query's unit vector: the model's, or the static table's pooled as {@link #pooling} says. */
     private float[] queryUnitVector(String query) {
-        return unit(pooling == null ? embedder.embed(query) : queryVector(query));
+        return pooling == null ? unitVector(embedder, embedder.embed(query)) : unit(queryVector(query));
     }
 
     /** The query's vector from the static table, pooled as {@link #pooling} says. */
@@ -726,6 +732,15 @@ final class SemanticRanking {
             s0 += q[at + i] * m[from + i];
         }
         return (double) ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
+    }
+
+    /**
+     * {@code embedder}'s vector of a text, unit length: a joint embedding's as it is (its parts are unit
+     * length each, so that each model's cosine reads back from its part; scaling the whole would skew them
+     * where a part is all zeros), another's scaled by {@link #unit}.
+     */
+    private static float[] unitVector(TextEmbedder embedder, float[] vector) {
+        return embedder.models().size() > 1 ? vector : unit(vector);
     }
 
     /**

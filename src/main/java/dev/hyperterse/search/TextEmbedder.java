@@ -34,6 +34,14 @@ public interface TextEmbedder {
     }
 
     /**
+     * Once loaded: why the model runs otherwise than it is meant to (the same vectors at a higher cost,
+     * say), for the log; null when it runs as meant.
+     */
+    default String degraded() {
+        return null;
+    }
+
+    /**
      * The embedding model the server was built with ({@code mvn -Psemantic package}: two models, read
      * together, {@link #models()}), or empty when this build has none. The models load on the first
      * {@link #embed}.

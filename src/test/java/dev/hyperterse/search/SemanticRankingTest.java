@@ -177,7 +177,8 @@ class SemanticRankingTest {
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
         SemanticRanking letters = SemanticRanking.build(tools, new LetterEmbedder(), null,
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
-        for (String query : List.of("remember the files in that folder", "the state of my orders")) {
+        // "run" holds none of the letters a to h: the second model's part is all zeros, the first's cosine intact
+        for (String query : List.of("remember the files in that folder", "the state of my orders", "run")) {
             // ranking by itself, the joint ranking ranks by the first model's cosine, as that model alone does
             var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
             List<SearchHit> own = both.search(query, null, 10, bm25);
@@ -215,6 +216,10 @@ class SemanticRankingTest {
                 -(cosine.cosine(names.indexOf(n), 0) + 0.5 * cosine.cosine(names.indexOf(n), 1)))).toList();
         List<SearchHit> plain = table.search(query, null, 10, bm25);
         assertEquals(expected.subList(0, plain.size()), names(table.search(query, null, 10, bm25, order, cosine)));
+        // one model's cosines for an order that reads two: refused, not read past their end
+        IllegalArgumentException one = assertThrows(IllegalArgumentException.class,
+                () -> table.search(query, null, 10, bm25, order, concepts.cosines(query)));
+        assertEquals("this order reads the cosines of 2 models: 1 given", one.getMessage());
         // models whose vectors differ in length cannot be read together
         TextEmbedder narrow = new TextEmbedder() {
             @Override
@@ -462,8 +467,24 @@ class SemanticRankingTest {
         assertEquals(384 * model.models().size(), vector.length);
         // each model runs in a session of its own (one thread, no spinning), its vectors LangChain4j's own
         List<TextEmbedder> parts = model instanceof JointEmbedder joint ? joint.parts() : List.of(model);
+        assertNull(model.degraded(), model.degraded());
         for (TextEmbedder part : parts) {
             assertTrue(((BundledEmbedder) part).runsInItsOwnSession(), part.model());
+            // the vectors of LangChain4j's own model class, in its own session
+            BundledEmbedder.Known known = BundledEmbedder.KNOWN.stream()
+                    .filter(k -> part.model().startsWith(k.name() + "-")).findFirst().orElseThrow();
+            try {
+                Object stock = Class.forName(known.className()).getConstructor().newInstance();
+                Object response = stock.getClass().getMethod("embed", String.class).invoke(stock, "will it rain in Paris");
+                Object embedding = response.getClass().getMethod("content").invoke(response);
+                float[] expected = (float[]) embedding.getClass().getMethod("vector").invoke(embedding);
+                float[] own = part.embed("will it rain in Paris");
+                for (int d = 0; d < expected.length; d++) {
+                    assertEquals(expected[d], own[d], 1e-6, part.model());
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 }
