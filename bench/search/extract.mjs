@@ -798,6 +798,99 @@
 //   wikipedia-mcp 1.0.3 (2); looked up and not installed: @confluentinc/mcp-confluent 1.5.0 (Node.js 22.19),
 //   @zeeg/dex 0.16.0 (Node.js 24), @octopusdeploy/mcp-server, @kintone/mcp-server and @lynx-js/devtool-mcp-server (not
 //   on npm))
+// The twentieth fresh set, fresh20 (bench/search/catalogs/fresh20/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh20 (cd bench/out/npm-fresh20/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   opik: opik-mcp@2.0.2    documenso: @documenso/sdk-typescript@0.9.1    dub: dub@0.64.6    ragie: ragie@1.15.1
+//   bitbucket: bitbucket-mcp@5.0.6
+//   cd bench/out/npm-fresh20/opik && npm init -y >/dev/null && npm install --ignore-scripts opik-mcp@2.0.2
+//   cd bench/out/npm-fresh20/documenso && npm init -y >/dev/null && npm install --ignore-scripts @documenso/sdk-typescript@0.9.1
+//   cd bench/out/npm-fresh20/dub && npm init -y >/dev/null && npm install --ignore-scripts dub@0.64.6
+//   cd bench/out/npm-fresh20/ragie && npm init -y >/dev/null && npm install --ignore-scripts ragie@1.15.1
+//   cd bench/out/npm-fresh20/bitbucket && npm init -y >/dev/null && npm install --ignore-scripts bitbucket-mcp@5.0.6
+//   then from bench/search, with O=../out/npm-fresh20 and each NOTE the catalog's "source" string:
+//   node extract.mjs catalogs/fresh20/opik.json NOTE -- node $O/opik/node_modules/opik-mcp/build/cli.js \
+//     --apiKey unused --toolsets all
+//     (LLM observability and prompt management with Opik (Comet): projects, traces (list, search, full details, thread
+//     groupings, aggregated token, cost and duration statistics, feedback scores), project metrics, prompts and their
+//     versions, evaluation datasets and their items, and help tools (integration docs, server info, capability help,
+//     examples, metric and tracing guides); --toolsets all, its documented switch: 28 tools (its default, core, lists
+//     10); it takes no key at start (without --apiKey it writes a warning to /tmp/opik-mcp.log; with it, no file); every
+//     description ends with a notice that this npm server is deprecated for the Python one (uvx opik-mcp) by 2026-11-15;
+//     27 tools carry MCP annotations (18 read-only, 3 destructive); author Opik, repository comet-ml/opik-mcp; 2 of its
+//     84 inputs have no description (endDate); no earlier domain near it (Datadog, Grafana and Dynatrace observe
+//     infrastructure, not LLM calls))
+//   node extract.mjs catalogs/fresh20/documenso.json NOTE -- \
+//     node $O/documenso/node_modules/@documenso/sdk-typescript/bin/mcp-server.js start --api-key unused
+//     (electronic signatures with Documenso: envelopes (create from files or a template, update, duplicate, send to
+//     recipients and resend, cancel, find, audit logs and their PDF, the signing certificate PDF, rejecting on a
+//     recipient's behalf), envelope items, recipients, signature fields and attachments, folders, embedding presign
+//     tokens, and the older document and template APIs (documents, templates, their fields, recipients, attachments and
+//     direct links), 52 of whose descriptions say they are deprecated for the Envelope API; 89 tools, all of them (its
+//     --tool flag mounts chosen ones); the SDK package ships a Speakeasy-generated MCP server (bin mcp) beside the
+//     SDK; the same 89 without --api-key; each tool takes one `request` object input with no description, so its 89
+//     inputs have none; no tool carries annotations; package author Speakeasy, repository documenso/sdk-typescript; no
+//     earlier domain near it)
+//   node extract.mjs catalogs/fresh20/dub.json NOTE -- node $O/dub/node_modules/dub/bin/mcp-server.js start --api-token unused
+//     (short links and conversion attribution with Dub: links (create, bulk create, update and delete, upsert, list,
+//     count), click analytics and events, tags, folders, custom domains (add, register, availability), lead and sale
+//     tracking, customers, partner programs (partners, their links and analytics, commissions), the workspace, referral
+//     embed tokens, QR codes; 45 tools; 0.64.6 is the last version whose package has its Speakeasy-generated MCP
+//     server (0.65.0 to 0.73.5, the newest, have no mcp bin); the same 45 without --api-token; 35 tools take one
+//     `request` object input, the others ids, slugs and a requestBody: none of its 50 inputs has a description; no
+//     tool carries annotations; author Dub, repository dubinc/dub-ts; no earlier domain near it (its domain tools are
+//     near Hostinger's registrar in fresh15))
+//   node extract.mjs catalogs/fresh20/ragie.json NOTE -- node $O/ragie/node_modules/ragie/bin/mcp-server.js start --api-auth unused
+//     (retrieval-augmented generation as a service with Ragie: documents (ingest a file, raw text or a URL, replace,
+//     patch metadata, delete, chunks, content, source file, summary), retrieval, entity-extraction instructions and
+//     extracted entities, connections that sync sources such as Google Drive and Notion (create, OAuth redirect URLs,
+//     enable, limits, stats, sync, delete), partitions, webhook endpoints, white-label authenticators, generated
+//     responses; 51 tools; the SDK package ships a Speakeasy-generated MCP server (bin mcp); the same 51 without
+//     --api-auth; 49 tools take one `request` object input with no description, 2 take none; no tool carries
+//     annotations; package author Speakeasy, repository ragieai/ragie-typescript; near Pinecone's vector indexes in
+//     fresh9, but managed document ingestion and retrieval)
+//   BITBUCKET_TOKEN=unused BITBUCKET_LOG_DISABLE=true node extract.mjs catalogs/fresh20/bitbucket.json NOTE -- \
+//     node $O/bitbucket/node_modules/bitbucket-mcp/dist/index.js
+//     (Bitbucket Cloud and Server: repositories, pull requests (create, drafts and publishing, update, approve, remove
+//     approval, decline, merge, activity, diff, diffstat, patch, commits, commit statuses, default reviewers, ones
+//     awaiting my review), pull-request comments (inline, pending drafts and publishing, update, resolve, reopen) and
+//     tasks, branching models of repositories and projects, Pipelines (runs, triggering, stopping, steps, step logs);
+//     47 tools, its default with dangerous tools off (BITBUCKET_ENABLE_DANGEROUS=true adds 2 deletes: 49); it exits
+//     unless BITBUCKET_TOKEN or a username and password are set; BITBUCKET_LOG_DISABLE turns off its file log (without
+//     it, the same 47 and ~/.local/state/bitbucket-mcp/bitbucket.log); no tool carries annotations; author Bitbucket
+//     MCP Team, repository MatanYemini/bitbucket-mcp; none of its 211 inputs lacks a description; near GitHub's
+//     repositories and pull requests in catalogs/unseen and GitLab's merge requests in fresh9, but with Bitbucket's
+//     pull-request tasks, branching models and Pipelines)
+//   (each version above was the newest on npm but dub's (above); candidates came from the local package list, a few
+//   `npm view` look-ups and public MCP server listings (npm search does not answer here); 260 tools in all, for four
+//   new domains and one near earlier ones; none of the five wrote a file into $HOME, its working directory or the
+//   repository with the commands above (the trials below ran with a scratch HOME). Tried and left out:
+//   @forestadmin/mcp-server 1.24.5, @adobe/spectrum-design-data-mcp 1.1.77 and gm-mcp 2.0.16 do not install
+//   (@forestadmin/agent-client@1.16.0, @adobe/spectrum-component-api-schemas and gimo-mcp are not on npm);
+//   @inkeep/agents-manage-mcp 0.48.5 lacks the bin/mcp-server.js its package names (its library and TypeScript
+//   sources only; 115 files in src/mcp-server/tools, over 90); @zapier/zapier-sdk-mcp 0.13.21 is a library with no bin (its server
+//   starts from @zapier/zapier-sdk-cli, not tried); flow-nexus 0.1.128 (mcp start) needs Node.js 22's WebSocket for
+//   its Supabase client and does not answer (it wrote ~/.flow-nexus); flutter-skill 0.9.36's bin fetches a native
+//   binary into ~/.flutter-skill (not run); @kanoniv/mcp-linux-x64 0.3.7 and @leanspec/mcp-linux-x64 0.3.0 install
+//   their binaries without the execute bit (a wrapper's postinstall sets it), and a copy made executable listed 38
+//   tools for Kanoniv (identity resolution, agent memory, tasks and delegations; with KANONIV_API_KEY set) and 11 for
+//   LeanSpec; @sixtyninecommerce/mcp 0.18.6 exits unless STORE_CODE and CDN_URL are set (not retried); listed offline
+//   but left out: @robertoagent/mcp 0.4.6 (137 tools; 675 of its 717 inputs have no description), @ahdev/dokploy-mcp
+//   1.6.0 (67, with DOKPLOY_URL and DOKPLOY_API_KEY; self-hosted app deployment, Coolify's domain in fresh5),
+//   pencil-mcp 1.0.5 (30, workflow automation with AI agents, near n8n in fresh7; no author or repository in its
+//   package), humanagent-mcp 1.0.11 (24, hiring people for bounties; descriptions in Chinese), claude-in-mobile 4.4.1
+//   (23, mobile device automation, near the React Native debugger in fresh17; 7 of them take an action input),
+//   mcpcosmosdb 2.0.0 (13, with a loopback COSMOS_CONNECTION_STRING), @datastorm/mcp 0.1.2 (3, with
+//   DATASTORM_API_KEY set); looked up and not installed: @programcomputer/nasa-mcp-server, @jfrog/mcp-jfrog,
+//   @bldg-7/proxmox-mcp, @mcpengine/zendesk-mcp-server, @loonskai/anki-mcp-server and awesome-mineflayer-mcp (not on
+//   npm), @coingecko/coingecko-mcp 8.2.0 (its jq-web dependency is a GitHub release tarball), vibe-kanban 0.1.44 (an
+//   npx wrapper that downloads its binaries), @sanity/mcp-server 0.12.2 (deprecated, no bin), creem 1.13.0 (an MCP bin
+//   in its SDK; payments, Stripe's and Paddle's domain), @novu/api 3.19.1 (its last version with an MCP bin is 1.8.0), @kombo-api/sdk,
+//   @formance/formance-sdk, @hathora/cloud-sdk-typescript, @unkey/api, @gr4vy/sdk, @codat/platform, @polar-sh/sdk,
+//   @mistralai/mistralai and @openrouter/sdk (no MCP bin in their newest versions); also looked up, not tried:
+//   @onshape-mcp/linux-x64 0.5.2 (the platform binary of onshape-mcp, not on npm in fresh17), huggingface-mcp-server
+//   1.0.26, @presto-ai/google-workspace-mcp 1.0.12, @univerjs-pro/mcp 0.10.8, api-create-mcp 1.5.2,
+//   @daylight-labs/popdb-mcp 0.2.3)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
