@@ -441,7 +441,7 @@ final class SemanticRanking {
             @Override
             public double cosine(int tool, int model) {
                 if (q == null) {
-                    q = queryUnitVector(query);
+                    q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
                 }
                 // each model's part of a joint vector is its unit vector scaled by 1/√models
                 double part = models == 1 ? dot(q, vectors, tool * dims, dims)
@@ -480,7 +480,9 @@ final class SemanticRanking {
 
     private List<SearchHit> search(String query, Predicate<ToolDef> visible, int maxHits, ScoreDoc[] bm25,
                                    StringBuilder features, Order order, ModelCosines modelCosine) {
-        float[] q = queryUnitVector(query);
+        // with the static table, the request's tokens once: its vector and its word matches read them
+        int[] ids = embedder instanceof StaticEmbedder table ? table.tokenIds(query) : null;
+        float[] q = queryUnitVector(query, ids);
         float[] lexical = new float[tools.length];
         float best = 0;
         for (ScoreDoc doc : bm25) {
@@ -528,10 +530,10 @@ final class SemanticRanking {
             topScore[at] = score;
         }
         if (features != null) {
-            learnedFeatures(query, action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(query));
+            learnedFeatures(query, action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(ids));
         } else if (order != null) {
             learnedOrder(order, modelCosine, query, action, q, lexical, best, top, topScore, count,
-                    order.weights.readsMatches() ? matchQuery(query) : null);
+                    order.weights.readsMatches() ? matchQuery(ids) : null);
         } else if (action != null) {
             actions.reorder(action, top, topScore, count);
         }
@@ -627,11 +629,11 @@ final class SemanticRanking {
     }
 
     /** The request as {@link TokenMatches} reads it, its words weighted by their IDF in the catalog (1 each when the table's vectors are not weighted); null without the table. */
-    private TokenMatches.Query matchQuery(String query) {
+    private TokenMatches.Query matchQuery(int[] queryIds) {
         if (matches == null) {
             return null;
         }
-        return matches.read(((StaticEmbedder) embedder).tokenIds(query), tokenWeights == null ? null : tokenWeights::idf);
+        return matches.read(queryIds, tokenWeights == null ? null : tokenWeights::idf);
     }
 
     /**
@@ -665,20 +667,23 @@ final class SemanticRanking {
         System.arraycopy(moved, 0, top, 0, n);
     }
 
-    /** The query's unit vector: the model's, or the static table's pooled as {@link #pooling} says. */
-    private float[] queryUnitVector(String query) {
-        return pooling == null ? unitVector(embedder, embedder.embed(query)) : unit(queryVector(query));
+    /**
+     * The query's unit vector: the model's, or the static table's of its token ids {@code ids} pooled as
+     * {@link #pooling} says (with a pooling, ids are the table's {@link StaticEmbedder#tokenIds} of the query).
+     */
+    private float[] queryUnitVector(String query, int[] ids) {
+        return pooling == null ? unitVector(embedder, embedder.embed(query)) : unit(queryVector(ids));
     }
 
-    /** The query's vector from the static table, pooled as {@link #pooling} says. */
-    private float[] queryVector(String query) {
+    /** The vector of the query's token ids from the static table, pooled as {@link #pooling} says. */
+    private float[] queryVector(int[] ids) {
         StaticEmbedder table = (StaticEmbedder) embedder;
         double blend = pooling.queryIdf();
         double prior = pooling.queryPrior();
         java.util.function.IntToDoubleFunction weight = blend == 0 && prior == 0 ? null
                 : id -> (blend > 0 ? (1 - blend) + blend * tokenWeights.idf(id) : 1)
                         * (prior > 0 ? table.rankPrior(id, prior) : 1);
-        return table.embed(table.tokenIds(query), weight, pooling.maxShare());
+        return table.embed(ids, weight, pooling.maxShare());
     }
 
     /**
