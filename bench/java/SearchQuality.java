@@ -349,8 +349,7 @@ public final class SearchQuality {
                         for (int r = 0; r < requests.size(); r++) {
                             Intent i = requests.get(r);
                             qid++;
-                            String rows = index.learnedOrderFeatures(i.text());
-                            for (String row : rows.split("\n")) {
+                            for (String row : index.learnedOrderFeatures(i.text()).split("\n")) {
                                 if (!row.isEmpty()) {
                                     features.append(Integer.toString(qid)).append('\t').append(row).append('\n');
                                 }

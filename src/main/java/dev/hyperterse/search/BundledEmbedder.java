@@ -42,19 +42,16 @@ final class BundledEmbedder implements TextEmbedder {
     /** Why the model runs in LangChain4j's own session rather than its own, once loaded; null when it does not. */
     private volatile String degraded;
 
-    /**
-     * What reaches a vector: with its own session, the encoder and its {@code embed(String)}, whose result's
-     * {@code embedding} field ({@code content} here) is the vector; else LangChain4j's model instance and
-     * embed(String).content().vector().
-     */
-    private record Loaded(Object model, Method embed, java.lang.reflect.AccessibleObject content, Method vector,
-                          boolean ownSession) {
-        float[] vector(String text) throws ReflectiveOperationException {
-            Object response = embed.invoke(model, text);
-            return ownSession ? (float[]) ((java.lang.reflect.Field) content).get(response)
-                    : (float[]) vector.invoke(((Method) content).invoke(response));
-        }
+    /** A text's vector, through the reflective calls that reach it. */
+    private interface Reach {
+        float[] vector(String text) throws ReflectiveOperationException;
     }
+
+    /**
+     * What reaches a vector: with its own session, the encoder's {@code embed(String)} and its result's
+     * {@code embedding} field; else LangChain4j's model instance and embed(String).content().vector().
+     */
+    private record Loaded(Reach reach, boolean ownSession) {}
 
     BundledEmbedder(Class<?> modelClass, Known known, String model) {
         this.modelClass = modelClass;
@@ -106,7 +103,7 @@ final class BundledEmbedder implements TextEmbedder {
     public float[] embed(String text) {
         Loaded l = loaded();
         try {
-            return l.vector(text);
+            return l.reach().vector(text);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("embedding model: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
@@ -205,11 +202,11 @@ final class BundledEmbedder implements TextEmbedder {
             throw new IllegalStateException("could not release the session's options: " + e, e);
         }
         try (java.io.InputStream tokenizer = loader.getResourceAsStream(known.tokenizer())) {
-            Loaded own = new Loaded(newEncoder.newInstance(environment, session, tokenizer, pooling), embed, embedding,
-                    null, true);
+            Object encoder = newEncoder.newInstance(environment, session, tokenizer, pooling);
+            Loaded own = new Loaded(text -> (float[]) embedding.get(embed.invoke(encoder, text)), true);
             // a first text through the whole path: an encoder that differs from this release's fails here, not
             // at the first request
-            own.vector("a first text");
+            own.reach().vector("a first text");
             return own;
         } catch (ReflectiveOperationException | RuntimeException | java.io.IOException e) {
             close(session);
@@ -267,7 +264,8 @@ final class BundledEmbedder implements TextEmbedder {
                     // content() is generic: its erased type is Object, the value an Embedding
                     Method vector = Class.forName("dev.langchain4j.data.embedding.Embedding", true,
                             modelClass.getClassLoader()).getMethod("vector");
-                    loaded = new Loaded(instance, embed, content, vector, false);
+                    loaded = new Loaded(text -> (float[]) vector.invoke(content.invoke(embed.invoke(instance, text))),
+                            false);
                 } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                     // a native library that does not load surfaces deep down, as the cause of the
                     // class's failed initialization

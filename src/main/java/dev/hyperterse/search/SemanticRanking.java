@@ -429,7 +429,6 @@ final class SemanticRanking {
      * for. For one search, on one thread.
      */
     ModelCosines cosines(String query) {
-        int width = dims / models;
         return new ModelCosines() {
             private float[] q;
 
@@ -443,10 +442,7 @@ final class SemanticRanking {
                 if (q == null) {
                     q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
                 }
-                // each model's part of a joint vector is its unit vector scaled by 1/√models
-                double part = models == 1 ? dot(q, vectors, tool * dims, dims)
-                        : dotFrom(q, model * width, vectors, tool * dims + model * width, width);
-                return models * part;
+                return cosineByModel(q, tool, model);
             }
         };
     }
@@ -694,8 +690,19 @@ final class SemanticRanking {
      * (bench/RESULTS.md).
      */
     private double ownCosine(float[] q, int tool) {
-        return models == 1 ? dot(q, vectors, tool * dims, dims)
-                : models * dotFrom(q, 0, vectors, tool * dims, dims / models);
+        return cosineByModel(q, tool, 0);
+    }
+
+    /**
+     * The cosine of the query's vector {@code q} and the tool's (by its place) by the model {@code model} of those
+     * the vectors join: each model's part is its unit vector scaled by 1/√models.
+     */
+    private double cosineByModel(float[] q, int tool, int model) {
+        if (models == 1) {
+            return dot(q, vectors, tool * dims, dims);
+        }
+        int width = dims / models;
+        return models * dotFrom(q, model * width, vectors, tool * dims + model * width, width);
     }
 
     /** Higher score first; ties by name in code point order, then declaration order. */

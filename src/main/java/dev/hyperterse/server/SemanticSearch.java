@@ -50,8 +50,9 @@ final class SemanticSearch {
                     if (done.cacheProblem() != null) {
                         LOG.warn("search: tool vectors not cached on disk: {}", done.cacheProblem());
                     }
-                    if (embedder.degraded() != null) {
-                        warnOnce("search: ", embedder.degraded());
+                    String degraded = embedder.degraded();
+                    if (degraded != null) {
+                        warnOnce("search: ", degraded);
                     }
                     if (done.fusedBecause() != null) {
                         warnOnce("search: the model's ranking is fused with the static table's, not put in its"
