@@ -85,7 +85,30 @@ public final class SearchQuality {
 
     record Scores(int count, double top1, double mrr, double recall) {}
 
-    static final TextEmbedder EMBEDDER = TextEmbedder.bundled().orElse(null);
+    // DUMP_TABLE2=FILE: a static table (bench/search/distill/train.py's) in the model's place, its plain mean's cosine
+    // the "model" cosine a dump adds (DUMP_MODEL=1), to measure a second table as one more reading of static's order
+    static final TextEmbedder EMBEDDER = System.getenv("DUMP_TABLE2") != null
+            ? asModel(StaticEmbedder.fromFile(Path.of(System.getenv("DUMP_TABLE2")))) : TextEmbedder.bundled().orElse(null);
+
+    /** A static table read as a model: a text's vector is its tokens' plain mean (no catalog weights). */
+    static TextEmbedder asModel(StaticEmbedder table) {
+        return new TextEmbedder() {
+            @Override
+            public String model() {
+                return table.model();
+            }
+
+            @Override
+            public float[] embed(String text) {
+                return table.embed(text);
+            }
+
+            @Override
+            public void load() {
+                table.load();
+            }
+        };
+    }
     static final List<Variant> VARIANTS = variants();
     static Path vectorCache;
     static final List<String> MIXED_FROM = List.of("toolbox-postgres", "mcp-reference", "hyperterse-docs");

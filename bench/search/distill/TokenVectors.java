@@ -2,12 +2,15 @@
 // artifact, the same model as the `semantic` ranking's) once per WordPiece vocabulary token and
 // writes what the static table is made from. Run as a single-file program with the artifact's jars
 // (bench/search/semantic-pom.xml) on the class path:
-//   java -cp JARS bench/search/distill/TokenVectors.java OUT_DIR SAMPLES_FILE
+//   java -cp JARS bench/search/distill/TokenVectors.java OUT_DIR SAMPLES_FILE [MODEL [POOLING]]
+// MODEL and POOLING as in SentenceVectors.java (default all-minilm-l6-v2-q, mean; bge-small-en-v1.5-q
+// pools by the first position, cls).
 // Writes to OUT_DIR:
 //   vocab.txt      the tokenizer's vocabulary, one token a line, in id order
 //   vectors.f32    one 384-float vector per token (little-endian, id order): the model's output for
 //                  [CLS] token [SEP], averaged over those three positions as the model's own mean
-//                  pooling does; special and [unusedN] tokens get zeros
+//                  pooling does (with cls pooling, the first position's); special and [unusedN]
+//                  tokens get zeros
 //   wordpiece.tsv  for each line of SAMPLES_FILE, the line and the ids the real tokenizer (Hugging
 //                  Face tokenizers through DJL) gives it, without [CLS]/[SEP]: the expected output
 //                  for the pure-Java tokenizer's tests
@@ -35,17 +38,18 @@ import java.util.StringJoiner;
 
 public final class TokenVectors {
 
-    static final String MODEL = "all-minilm-l6-v2-q.onnx";
-    static final String TOKENIZER = "all-minilm-l6-v2-q-tokenizer.json";
     static final int BATCH = 256;
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args[0]);
         Files.createDirectories(out);
+        String name = args.length > 2 ? args[2] : "all-minilm-l6-v2-q";
+        boolean clsPooling = args.length > 3 && args[3].equals("cls");
         ClassLoader loader = TokenVectors.class.getClassLoader();
         byte[] tokenizerJson;
         byte[] model;
-        try (InputStream t = loader.getResourceAsStream(TOKENIZER); InputStream m = loader.getResourceAsStream(MODEL)) {
+        try (InputStream t = loader.getResourceAsStream(name + "-tokenizer.json");
+             InputStream m = loader.getResourceAsStream(name + ".onnx")) {
             tokenizerJson = t.readAllBytes();
             model = m.readAllBytes();
         }
@@ -118,8 +122,9 @@ public final class TokenVectors {
                         row.clear();
                         boolean skip = special(vocab[from + i]);
                         for (int d = 0; d < dims; d++) {
-                            float mean = (hidden[i][0][d] + hidden[i][1][d] + hidden[i][2][d]) / 3f;
-                            row.putFloat(skip ? 0f : mean);
+                            float pooled = clsPooling ? hidden[i][0][d]
+                                    : (hidden[i][0][d] + hidden[i][1][d] + hidden[i][2][d]) / 3f;
+                            row.putFloat(skip ? 0f : pooled);
                         }
                         vectors.write(row.array());
                     }
