@@ -43,9 +43,20 @@ final class JointEmbedder implements TextEmbedder {
 
     @Override
     public float[] embed(String text) {
+        return embed(text, parts.size());
+    }
+
+    /** The first model's part alone; the others' zeros: no other model runs. */
+    @Override
+    public float[] embedFirst(String text) {
+        return embed(text, 1);
+    }
+
+    /** The vector with the first {@code read} models' parts filled in, the rest zeros. */
+    private float[] embed(String text, int read) {
         float[] out = null;
         int width = 0;
-        for (int p = 0; p < parts.size(); p++) {
+        for (int p = 0; p < read; p++) {
             float[] own = SemanticRanking.unit(parts.get(p).embed(text));
             if (out == null) {
                 width = own.length;

@@ -478,7 +478,9 @@ final class SemanticRanking {
                                    StringBuilder features, Order order, ModelCosines modelCosine) {
         // with the static table, the request's tokens once: its vector and its word matches read them
         int[] ids = embedder instanceof StaticEmbedder table ? table.tokenIds(query) : null;
-        float[] q = queryUnitVector(query, ids);
+        // a model's ranking by itself reads the first model's cosine alone (ownCosine): the others need not run
+        float[] q = ids == null && order == null && features == null && models > 1
+                ? embedder.embedFirst(query) : queryUnitVector(query, ids);
         float[] lexical = new float[tools.length];
         float best = 0;
         for (ScoreDoc doc : bm25) {

@@ -27,6 +27,15 @@ public interface TextEmbedder {
     float[] embed(String text);
 
     /**
+     * The text's vector where only the first of {@link #models()} is read: that model's part as
+     * {@link #embed} gives it, the other models' parts zeros (not unit length with several models). For
+     * a cosine by the first model alone, which then runs no other model. One model: {@link #embed}.
+     */
+    default float[] embedFirst(String text) {
+        return embed(text);
+    }
+
+    /**
      * Makes the model ready to answer (loads it, for a model loaded on first use), so that the
      * first search does not wait for it; blocking.
      */

@@ -163,6 +163,40 @@ class SemanticRankingTest {
     }
 
     @Test
+    void aJointRankingByItselfRunsTheFirstModelAloneOnTheQuery() {
+        ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
+        AtomicInteger second = new AtomicInteger();
+        TextEmbedder letters = new TextEmbedder() {
+            @Override
+            public String model() {
+                return "letters-1";
+            }
+
+            @Override
+            public float[] embed(String text) {
+                second.incrementAndGet();
+                return new LetterEmbedder().embed(text);
+            }
+        };
+        TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), letters));
+        float[] first = joint.embedFirst("remember the files");
+        float[] whole = joint.embed("remember the files");
+        assertEquals(16, first.length);
+        for (int d = 0; d < 16; d++) {
+            assertEquals(d < 8 ? whole[d] : 0f, first[d], 1e-7f, "the first model's part as embed gives it, the rest zeros");
+        }
+        SemanticRanking both = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        second.set(0);
+        String query = "remember the files in that folder";
+        var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+        assertFalse(both.search(query, null, 10, bm25).isEmpty());
+        assertEquals(0, second.get(), "ranking by the first model's cosine runs no other model on the query");
+        both.cosines(query).cosine(0, 1);
+        assertEquals(1, second.get(), "the cosines an order reads run every model, once");
+    }
+
+    @Test
     void twoModelsReadTogetherLendTheOrderACosineEach() throws java.io.IOException {
         ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
         TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), new LetterEmbedder()));
