@@ -17,6 +17,8 @@
 // (The fusion itself was chosen with an ENSEMBLE mode, in this file up to commit dda7d81.)
 // DUMP_FEATURES=FILE writes the learned orders' features for bench/search/rerank/train.py (with DUMP_MODEL=1 the
 // cosine of each model on the class path too: bench/search/semantic-pom.xml's two, or one where only one is there).
+// DUMP_TABLE2=TABLE_FILE puts a static table (its plain mean) in the model's place: with DUMP_MODEL=1 its cosine is the
+// dump's last base feature, one more reading of static's order (bench/RESULTS.md: a second table from bge-small-en-v1.5).
 // The `static` ranking (the static embedding table in the jar) is measured alone and with its share
 // of BM25 in every run. While choosing a configuration: SPLITS=dev ranks the dev intents only (the
 // held-out ones are not ranked at all), QUALITY_ONLY=1 skips the latency runs, and
