@@ -174,7 +174,12 @@ public final class SearchQuality {
                     RankFusion.DEFAULT);
             index.embedToolsStatically(weights);
             if (semantic) {
-                index.embedTools(EMBEDDER, vectorCache);
+                // with ACTION_WEIGHTS, the model's ranking's stage too (the learned order off: the rankings fused)
+                if (System.getenv("ACTION_WEIGHTS") == null) {
+                    index.embedTools(EMBEDDER, vectorCache);
+                } else {
+                    index.embedTools(EMBEDDER, vectorCache, 0.1, weights);
+                }
             }
             double buildMs = (System.nanoTime() - start) / 1e6;
             System.out.print(latencyRow((semantic ? "semantic " : "static ") + weights, buildMs, index, queries,
