@@ -478,9 +478,10 @@ final class SemanticRanking {
                                    StringBuilder features, Order order, ModelCosines modelCosine) {
         // with the static table, the request's tokens once: its vector and its word matches read them
         int[] ids = embedder instanceof StaticEmbedder table ? table.tokenIds(query) : null;
-        // a model's ranking by itself reads the first model's cosine alone (ownCosine): the others need not run
-        float[] q = ids == null && order == null && features == null && models > 1
-                ? embedder.embedFirst(query) : queryUnitVector(query, ids);
+        // a models' ranking reads its own query vector by the first model's cosine alone (ownCosine; the orders
+        // and their features are the static table's, and the cosines an order reads come from cosines()): the
+        // other models need not run
+        float[] q = ids == null && models > 1 ? embedder.embedFirst(query) : queryUnitVector(query, ids);
         float[] lexical = new float[tools.length];
         float best = 0;
         for (ScoreDoc doc : bm25) {

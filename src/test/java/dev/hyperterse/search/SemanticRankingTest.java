@@ -145,6 +145,8 @@ class SemanticRankingTest {
 
     /** A second model for the joint embedding: a text by the letters it holds, a to h. */
     static final class LetterEmbedder implements TextEmbedder {
+        final AtomicInteger calls = new AtomicInteger();
+
         @Override
         public String model() {
             return "letters-1";
@@ -152,6 +154,7 @@ class SemanticRankingTest {
 
         @Override
         public float[] embed(String text) {
+            calls.incrementAndGet();
             float[] v = new float[8];
             for (char c : text.toLowerCase(Locale.ROOT).toCharArray()) {
                 if (c >= 'a' && c <= 'h') {
@@ -165,19 +168,8 @@ class SemanticRankingTest {
     @Test
     void aJointRankingByItselfRunsTheFirstModelAloneOnTheQuery() {
         ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
-        AtomicInteger second = new AtomicInteger();
-        TextEmbedder letters = new TextEmbedder() {
-            @Override
-            public String model() {
-                return "letters-1";
-            }
-
-            @Override
-            public float[] embed(String text) {
-                second.incrementAndGet();
-                return new LetterEmbedder().embed(text);
-            }
-        };
+        LetterEmbedder letters = new LetterEmbedder();
+        AtomicInteger second = letters.calls;
         TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), letters));
         float[] first = joint.embedFirst("remember the files");
         float[] whole = joint.embed("remember the files");
