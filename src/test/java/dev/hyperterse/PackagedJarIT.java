@@ -134,6 +134,56 @@ class PackagedJarIT {
         assertTrue(logged.contains("joined cluster 'packaged-"), logged);
     }
 
+    /**
+     * The semantic ranking's models are an add-on too: beside the jar, search ranks by them (the
+     * default) once their vectors are ready; a jar copied alone ranks as static and says so once, and
+     * a project that asks for semantic there is refused, naming the file and the folder.
+     */
+    @Test
+    void theSemanticRankingRunsFromItsAddOnAndAJarAloneRanksAsStatic() throws Exception {
+        assertTrue(Files.isRegularFile(packagedJar().resolveSibling("hyperterse-semantic.jar")), "mvn package builds the add-on");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path project = RunningServer.copyExample("quickstart", dir);
+        Map<String, String> cache = Map.of("XDG_CACHE_HOME", dir.resolve("cache").toString());
+        RawHttp http = start(java, project, cache);
+        String logged = "";
+        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                System.nanoTime() < end && !logged.contains("search: ranking by meaning ("); logged = Files.readString(log)) {
+            // static answers at once; the first search starts the index, and the models' vectors follow
+            assertEquals("get-customer", http.searchHits("customer by id").getJsonObject(0).getString("name"));
+            Thread.sleep(200);
+        }
+        assertTrue(logged.contains("search: ranking by meaning (4 tools embedded, 0 from the cache"), logged);
+        assertEquals("get-customer", http.searchHits("customer by id").getJsonObject(0).getString("name"));
+        assertFalse(logged.contains("ranking as static"), logged);
+        stop();
+        server = null;
+
+        Path alone = Files.createDirectories(dir.resolve("alone"));
+        Path jar = Files.copy(packagedJar(), alone.resolve("hyperterse.jar"));
+        http = start(java, jar, project, cache);
+        assertEquals("get-customer", http.searchHits("customer by id").getJsonObject(0).getString("name"));
+        assertEquals("get-customer", http.searchHits("customer by id").getJsonObject(0).getString("name"));
+        logged = Files.readString(log);
+        String note = "search: ranking as static; the semantic ranking, the default, needs the add-on hyperterse-semantic.jar";
+        assertEquals(1, logged.split(Pattern.quote(note), -1).length - 1, logged);
+        assertTrue(logged.contains("beside hyperterse.jar in " + alone), logged);
+        assertFalse(logged.contains("Exception"), logged);
+        stop();
+        server = null;
+
+        Files.writeString(project.resolve(".hyperterse"), "name: quickstart\ntools:\n  search:\n    ranking: semantic\n");
+        Process node = launch(java, jar, project, cache, freePort());
+        server = node;
+        assertTrue(node.waitFor(60, TimeUnit.SECONDS), "a project asking for semantic without the add-on still runs:\n"
+                + Files.readString(log));
+        logged = Files.readString(log);
+        assertEquals(1, node.exitValue(), logged);
+        assertTrue(logged.contains("'tools.search.ranking: semantic' needs the add-on hyperterse-semantic.jar"), logged);
+        assertTrue(logged.contains("beside hyperterse.jar in " + alone + ", or use 'static'"), logged);
+        assertFalse(logged.contains("Exception"), logged);
+    }
+
     @Test
     void theQuickstartAnswersFromItsEmbeddedDatabase() throws Exception {
         RawHttp http = start(RunningServer.copyExample("quickstart", dir));

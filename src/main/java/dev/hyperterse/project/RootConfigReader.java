@@ -225,7 +225,7 @@ final class RootConfigReader {
         ProjectConfig config = new ProjectConfig(name, version, SourceLocation.of(rootShown),
                 new ProjectConfig.Folders(projectDir, rootDir, toolsDir, adaptersDir, promptsDir, resourcesDir),
                 new ProjectConfig.Tools(
-                        new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking,
+                        new SearchSettings(searchLimit, ranking == null ? defaultRanking() : ranking, ranking != null,
                                 filterByAuth == null || filterByAuth, searchStatements == null || searchStatements),
                         access, cache, cacheMaxBytes, limits, defaultAuth,
                         strictHandlerInputs != null && strictHandlerInputs,
@@ -481,13 +481,13 @@ final class RootConfigReader {
             search.error("ranking", "'tools.search.ranking' must be 'static', 'hybrid', 'hyperterse' or 'semantic', got \""
                     + written + "\"");
         } else if (ranking == SearchRanking.SEMANTIC && TextEmbedder.bundled().isEmpty()) {
-            search.error("ranking", "'tools.search.ranking: semantic' needs the embedding model, which this build of"
-                    + " the server leaves out (build it with 'mvn -Psemantic package'), or use 'static'");
+            search.error("ranking", "'tools.search.ranking: semantic' needs " + TextEmbedder.bundledMissing()
+                    + ", or use 'static'");
         }
         return ranking;
     }
 
-    /** {@code semantic} in a build with the embedding model, {@code static} otherwise. */
+    /** {@code semantic} where the server has its models (the add-on beside its jar), {@code static} otherwise. */
     static SearchRanking defaultRanking() {
         return TextEmbedder.bundled().isPresent() ? SearchRanking.SEMANTIC : SearchRanking.STATIC;
     }

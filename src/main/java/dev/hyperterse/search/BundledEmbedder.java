@@ -3,17 +3,18 @@ package dev.hyperterse.search;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * An embedding model the server was built with ({@code mvn -Psemantic package}: all-MiniLM-L6-v2 and
+ * An embedding model of the semantic ranking's add-on, {@value #ADD_ON} (all-MiniLM-L6-v2 and
  * bge-small-en-v1.5, both quantized), run by ONNX Runtime on the CPU through LangChain4j's in-process
- * artifacts. Reached by reflection so that the usual build, which leaves the models and ONNX Runtime
- * out, compiles and runs without them. One instance per model and JVM, loaded on the first
- * {@link #embed} (about a second each); where the build holds both, {@link #instance()} reads a text
- * by both ({@link JointEmbedder}).
+ * artifacts. The server's jar names the add-on in its manifest's {@code Class-Path}, so the JVM loads
+ * it from beside the jar; reached by reflection, so that a server without it runs (and ranks as
+ * {@code static}). One instance per model and JVM, loaded on the first {@link #embed} (about a second
+ * each); where the add-on holds both, {@link #instance()} reads a text by both ({@link JointEmbedder}).
  */
 final class BundledEmbedder implements TextEmbedder {
 
@@ -30,7 +31,10 @@ final class BundledEmbedder implements TextEmbedder {
             new Known("dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel",
                     "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json", "CLS", "bge-small-en-v1.5-q"));
 
-    private static final Optional<TextEmbedder> INSTANCE = find();
+    /** The add-on's file name, beside the server's jar. */
+    static final String ADD_ON = "hyperterse-semantic.jar";
+
+    private static final Optional<TextEmbedder> INSTANCE = find(BundledEmbedder.class.getClassLoader());
 
     private final Class<?> modelClass;
     private final Known known;
@@ -64,17 +68,26 @@ final class BundledEmbedder implements TextEmbedder {
         return INSTANCE;
     }
 
-    private static Optional<TextEmbedder> find() {
+    /**
+     * Why the server has no model: the add-on it needs and where it belongs (the folder of
+     * {@code serverJar}, or the class path when that is null).
+     */
+    static String missing(Path serverJar) {
+        return "the add-on " + ADD_ON + " (its models and ONNX Runtime, built with the server as target/" + ADD_ON
+                + " and held by the image) " + dev.hyperterse.model.AddOns.where(serverJar);
+    }
+
+    /** The models {@code loader} reaches, both read together where it reaches two; empty when none. */
+    static Optional<TextEmbedder> find(ClassLoader loader) {
         List<TextEmbedder> found = new ArrayList<>();
         for (Known known : KNOWN) {
-            find(known).ifPresent(found::add);
+            find(known, loader).ifPresent(found::add);
         }
         return found.isEmpty() ? Optional.empty()
                 : Optional.of(found.size() == 1 ? found.get(0) : new JointEmbedder(found));
     }
 
-    private static Optional<TextEmbedder> find(Known known) {
-        ClassLoader loader = BundledEmbedder.class.getClassLoader();
+    private static Optional<TextEmbedder> find(Known known, ClassLoader loader) {
         Class<?> modelClass;
         try {
             modelClass = Class.forName(known.className(), false, loader);

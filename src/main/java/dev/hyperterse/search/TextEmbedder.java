@@ -51,11 +51,19 @@ public interface TextEmbedder {
     }
 
     /**
-     * The embedding model the server was built with ({@code mvn -Psemantic package}: two models, read
-     * together, {@link #models()}), or empty when this build has none. The models load on the first
-     * {@link #embed}.
+     * The semantic ranking's models, from the add-on beside the server's jar (two models, read
+     * together, {@link #models()}), or empty when the server runs without it. The models load on the
+     * first {@link #embed}.
      */
     static Optional<TextEmbedder> bundled() {
         return BundledEmbedder.instance();
+    }
+
+    /**
+     * Null when {@link #bundled()} has the models, else what the server lacks for them and where it
+     * belongs ("the add-on hyperterse-semantic.jar … beside hyperterse.jar in /opt/x, …").
+     */
+    static String bundledMissing() {
+        return bundled().isPresent() ? null : BundledEmbedder.missing(dev.hyperterse.model.AddOns.serverJar());
     }
 }

@@ -1,10 +1,10 @@
 package dev.hyperterse.server;
 
+import dev.hyperterse.model.AddOns;
+
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.jar.JarFile;
 
 /**
@@ -29,7 +29,7 @@ public final class ClusterAddOn {
      * it belongs in and where to get it.
      */
     public static String missing() {
-        return missing(ClusterAddOn.class.getClassLoader(), serverJar());
+        return missing(ClusterAddOn.class.getClassLoader(), AddOns.serverJar());
     }
 
     static String missing(ClassLoader loader, Path serverJar) {
@@ -37,12 +37,10 @@ public final class ClusterAddOn {
             try {
                 Class.forName(name, false, loader);
             } catch (ClassNotFoundException | LinkageError e) {
-                return "a cluster needs the add-on " + FILE + " (Hazelcast) "
+                return "a cluster needs the add-on " + FILE + " (Hazelcast) " + AddOns.where(serverJar)
                         + (serverJar != null && serverJar.getParent() != null
-                            ? "beside " + serverJar.getFileName() + " in " + serverJar.getParent()
-                                + (Files.exists(serverJar.resolveSibling(FILE)) ? ", where the file there holds no "
-                                    + name + " (" + e.getMessage() + ")" : "")
-                            : "on the class path")
+                                && Files.exists(serverJar.resolveSibling(FILE))
+                            ? ", where the file there holds no " + name + " (" + e.getMessage() + ")" : "")
                         + ": it is built with the server (target/" + FILE + ") and the image holds it. "
                         + "A node started without a cluster needs none (docs/cluster.md#the-cluster-add-on)";
             }
@@ -56,7 +54,7 @@ public final class ClusterAddOn {
      * the server's Vert.x.
      */
     public static String otherVersion(String serverVersion) {
-        Path addOn = jarOf(loaded(CLASSES[1]));
+        Path addOn = AddOns.jarOf(loaded(CLASSES[1]));
         if (addOn == null || serverVersion == null) {
             return null;
         }
@@ -73,27 +71,6 @@ public final class ClusterAddOn {
         try {
             return Class.forName(name, false, ClusterAddOn.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            return null;
-        }
-    }
-
-    /** The jar this server runs from, or null when it runs from class folders. */
-    static Path serverJar() {
-        return jarOf(ClusterAddOn.class);
-    }
-
-    private static Path jarOf(Class<?> type) {
-        if (type == null) {
-            return null;
-        }
-        CodeSource source = type.getProtectionDomain().getCodeSource();
-        if (source == null || source.getLocation() == null) {
-            return null;
-        }
-        try {
-            Path path = Path.of(source.getLocation().toURI());
-            return Files.isRegularFile(path) ? path : null;
-        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
             return null;
         }
     }

@@ -22,9 +22,10 @@ final class SemanticSearch {
 
     private static final Logger LOG = LoggerFactory.getLogger(SemanticSearch.class);
     /**
-     * The reasons already warned of why an order is not the learned one: they come from the jar (its
-     * weights against its table and model), so each is the same at every index build and reload, and
-     * is warned of once per JVM (then logged at debug). A handful of distinct strings at most.
+     * The reasons already told of why an order is not the learned one or the ranking not the default:
+     * they come from the jar and its add-ons (its weights against its table and model), so each is the
+     * same at every index build and reload, and is logged once per JVM (then at debug). A handful of
+     * distinct strings at most.
      */
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
@@ -40,9 +41,9 @@ final class SemanticSearch {
         TextEmbedder embedder = TextEmbedder.bundled().orElse(null);
         String meanwhile = index.ranksByMeaning() ? "ranking by the static embedding" : "ranking lexically";
         if (embedder == null) {
-            // the configuration is checked against the build: only a hand-made project gets here
-            LOG.warn("search: no embedding model in this build; {}", meanwhile);
-            return Future.failedFuture("no embedding model in this build");
+            // the configuration is checked against the add-on: only a hand-made project gets here
+            LOG.warn("search: no embedding model beside this server; {}", meanwhile);
+            return Future.failedFuture("no embedding model beside this server");
         }
         long start = System.nanoTime();
         return vertx.executeBlocking(() -> index.embedTools(embedder, cacheDir()), false)
@@ -84,6 +85,15 @@ final class SemanticSearch {
                 })
                 .onFailure(e -> LOG.warn("search: the static embedding could not load, ranking lexically: {}",
                         why(e)));
+    }
+
+    /** Logs {@code line} at info the first time in this JVM, at debug after that. */
+    static void noteOnce(String line) {
+        if (WARNED.add(line)) {
+            LOG.info("{}", line);
+        } else {
+            LOG.debug("{} (as before)", line);
+        }
     }
 
     /** Warns of {@code what + why} the first time in this JVM, logs it at debug after that. */

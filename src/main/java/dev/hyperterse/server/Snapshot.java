@@ -165,6 +165,12 @@ public final class Snapshot {
             Future<SearchIndex> built = vertx.executeBlocking(() -> new SearchIndex(project.tools().values(),
                     project.config().searchLimit(), project.config().searchRanking(), RankFusion.DEFAULT), false);
             SearchRanking ranking = project.config().searchRanking();
+            String noModels = ranking == SearchRanking.STATIC && !project.config().tools().search().rankingWritten()
+                    ? dev.hyperterse.search.TextEmbedder.bundledMissing() : null;
+            if (noModels != null) {
+                SemanticSearch.noteOnce("search: ranking as static; the semantic ranking, the default, needs "
+                        + noModels + " ('tools.search.ranking: static' chooses static)");
+            }
             if (ranking == SearchRanking.STATIC || ranking == SearchRanking.SEMANTIC) {
                 // the static table is read in a fraction of a second: the index is ready with its
                 // vectors, so the first search ranks as every later one (without them, when the

@@ -601,13 +601,17 @@ class ProjectCompilerErrorsTest {
     }
 
     @Test
-    void searchRankingIsStaticUnlessAnotherIsChosenOrTheBuildHasTheEmbeddingModel() throws Exception {
+    void searchRankingIsSemanticWhereTheServerHasItsAddOnElseStaticUnlessAnotherIsChosen() throws Exception {
         p.handlerTool("h", "description: h\n");
-        boolean model = dev.hyperterse.search.TextEmbedder.bundled().isPresent();
+        // the test class path holds the add-on's parts; without them (a jar copied alone) the default is
+        // static and semantic is refused, naming the file and folder (PackagedJarIT)
+        assertTrue(dev.hyperterse.search.TextEmbedder.bundled().isPresent());
         root("name: x");
-        assertEquals(model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, p.compile().config().searchRanking());
+        assertEquals(SearchRanking.SEMANTIC, p.compile().config().searchRanking());
+        assertFalse(p.compile().config().tools().search().rankingWritten());
         root("name: x", "tools:", "  search:", "    ranking: static");
         assertEquals(SearchRanking.STATIC, p.compile().config().searchRanking());
+        assertTrue(p.compile().config().tools().search().rankingWritten());
         root("name: x", "tools:", "  search:", "    ranking: Hyperterse");
         assertEquals(SearchRanking.HYPERTERSE, p.compile().config().searchRanking());
         root("name: x", "tools:", "  search:", "    ranking: hybrid");
@@ -615,13 +619,8 @@ class ProjectCompilerErrorsTest {
         Path r = root("name: x", "tools:", "  search:", "    ranking: meaning");
         assertProblem(p.fails(), r, 4,
                 "'tools.search.ranking' must be 'static', 'hybrid', 'hyperterse' or 'semantic', got \"meaning\"");
-        r = root("name: x", "tools:", "  search:", "    ranking: semantic");
-        if (model) {
-            assertEquals(SearchRanking.SEMANTIC, p.compile().config().searchRanking());
-        } else {
-            assertProblem(p.fails(), r, 4, "'tools.search.ranking: semantic' needs the embedding model, which this"
-                    + " build of the server leaves out (build it with 'mvn -Psemantic package'), or use 'static'");
-        }
+        root("name: x", "tools:", "  search:", "    ranking: semantic");
+        assertEquals(SearchRanking.SEMANTIC, p.compile().config().searchRanking());
     }
 
     /**

@@ -466,11 +466,11 @@ class SemanticRankingTest {
         assertEquals(4, other.calls.get());
     }
 
-    /** The bundled model itself, in a build that has it ({@code mvn -Psemantic}). */
+    /** The bundled models themselves (the add-on's parts are on the test class path). */
     @Test
     void theBundledModelRelatesWordsThatShareNoLetters() {
         TextEmbedder model = TextEmbedder.bundled().orElse(null);
-        Assumptions.assumeTrue(model != null, "this build has no embedding model (mvn -Psemantic)");
+        Assumptions.assumeTrue(model != null, "no embedding model on the class path (the add-on's parts)");
         ToolDef files = handler("list_directory", "Get a detailed listing of all files and directories in a path");
         ToolDef weather = handler("get_forecast", "Weather forecast for a city");
         SearchIndex index = new SearchIndex(List.of(files, weather), 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);

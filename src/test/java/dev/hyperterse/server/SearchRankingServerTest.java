@@ -46,12 +46,13 @@ class SearchRankingServerTest {
         return new RawHttp(server.baseUrl()).searchHits(query);
     }
 
-    /** The usual build: by meaning from the first search (the static vectors are part of the index). */
+    /**
+     * {@code static} (chosen, or the default of a server without the semantic add-on): by meaning from
+     * the first search (the static vectors are part of the index).
+     */
     @Test
-    void staticByDefaultRanksByMeaningFromTheFirstSearch() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(dev.hyperterse.search.TextEmbedder.bundled().isPresent(),
-                "a build with the embedding model ranks semantic by default");
-        project("    limit: 5\n");
+    void staticRanksByMeaningFromTheFirstSearch() throws Exception {
+        project("    limit: 5\n    ranking: static\n");
         tool("get-forecast", "Weather forecast for a city");
         try (RunningServer server = RunningServer.start(dir, Map.of(), s -> s)) {
             JsonArray hits = search(server, "is it going to rain in Paris tomorrow");
@@ -78,11 +79,11 @@ class SearchRankingServerTest {
         }
     }
 
-    /** In a build with the embedding model ({@code mvn -Psemantic}): lexical at first, then by meaning. */
+    /** With the semantic ranking's add-on (on the test class path): static at first, then by the models too. */
     @Test
     void semanticRanksByMeaningOnceTheToolVectorsAreReady() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(dev.hyperterse.search.TextEmbedder.bundled().isPresent(),
-                "this build has no embedding model (mvn -Psemantic)");
+                "no embedding model on the class path (the add-on's parts)");
         project("    ranking: semantic\n");
         tool("get-forecast", "Weather forecast for a city");
         Path vectors = dir.resolve("vectors");
