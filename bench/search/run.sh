@@ -4,9 +4,9 @@
 # static: the static embedding table is in the usual jar), and writes the table into
 # bench/RESULTS.md (between the search-quality markers) with the machine and date.
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
-# --semantic also measures the `semantic` ranking: the jar is the usual build, and the embedding
-# model and ONNX Runtime that `mvn -Psemantic package` would bundle (~135 MB of jars; 64 MB of them in its jar) are resolved
-# from bench/search/semantic-pom.xml into the local Maven repository and put on the class path.
+# --semantic also times the `semantic` ranking's cold start. Its quality and latency are measured
+# whenever the add-on target/hyperterse-semantic.jar (the models and ONNX Runtime, which every
+# build makes) lies beside the jar: the jar's manifest puts it on the class path.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 semantic=false
@@ -20,10 +20,7 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)"
 fi
 mkdir -p bench/out
 cp="$jar"
-if $semantic; then
-  mvn -B -q -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
-  cp="$jar:$(cat bench/out/semantic-cp.txt)"
-fi
+addon=target/hyperterse-semantic.jar
 # other work on the machine shows in the wall-clock tails: note how busy it was before starting
 export LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 java -cp "$cp" bench/java/SearchQuality.java bench/search bench/out/search-quality.md "${1:-5}" 2>/dev/null
@@ -68,8 +65,7 @@ lucene_bytes=$(unzip -v "$jar" | awk '$NF ~ /^org\/apache\/lucene\// {s += $3} E
   table_bytes=$(unzip -v "$jar" | awk '$NF ~ /static-embedding\.bin$/ {print $3 " bytes (" $1 " uncompressed)"}')
   echo "Fat jar: $(stat -c %s "$jar") bytes, of which Lucene (org/apache/lucene/**, compressed) $lucene_bytes bytes and the static embedding table $table_bytes."
   if $semantic; then
-    deps_bytes=$(tr ':' '\n' < bench/out/semantic-cp.txt | xargs stat -c %s | awk '{s += $1} END {print s}')
-    echo "The embedding model and ONNX Runtime (what \`mvn -Psemantic package\` adds): $deps_bytes bytes of jars."
+    echo "The models, ONNX Runtime and the tokenizer (the add-on $addon): $(stat -c %s "$addon") bytes."
   fi
 } >> bench/out/search-quality.md
 python3 - <<'PY'

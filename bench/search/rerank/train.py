@@ -15,7 +15,7 @@ DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.
 name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
 semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
 by each model DUMP.model names, one a line, in that order (written into the weights too: the server's
--Psemantic build reads all-MiniLM-L6-v2 and bge-small-en-v1.5). Only the requests of the
+semantic ranking reads all-MiniLM-L6-v2 and bge-small-en-v1.5, from its add-on). Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
 tools too). The score is linear in the base features, plus for each way a request is put
