@@ -34,8 +34,8 @@ FROM eclipse-temurin:25-jre
 RUN groupadd --system --gid 10001 hyperterse \
  && useradd --system --uid 10001 --gid hyperterse --home-dir /app --shell /usr/sbin/nologin hyperterse
 WORKDIR /app
-# the server and, beside it, the add-ons its manifest names: the cluster manager (start --cluster;
-# docs/cluster.md) and the semantic ranking's models (search; docs/project-format.md#search)
+# the server and, beside it, its add-ons: the cluster manager (start --cluster; docs/cluster.md)
+# and the semantic ranking's models (search; docs/project-format.md#search)
 COPY --from=build /src/target/hyperterse.jar /src/target/hyperterse-cluster.jar /src/target/hyperterse-semantic.jar /app/
 COPY --from=build /graal-compiler /app/graal-compiler
 # the examples, so the image serves something by itself; docker-compose.yml mounts them from the

@@ -9,8 +9,8 @@
 // split are listed in OUT.md's directory as search-dev-misses.txt; held-out misses are never printed.
 // Queries about nothing any catalog does (bench/search/unrelated.txt, also split dev / heldout) are
 // asked of every catalog: the report says how often each ranking rightly answers with no tool.
-// With the embedding models on the class path (the add-on target/hyperterse-semantic.jar, which the jar's
-// manifest names, or the jars bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too (the static
+// With the embedding models at hand (the add-on target/hyperterse-semantic.jar beside the jar, which the server
+// reads from there, or the jars bench/search/semantic-pom.xml resolves) the `semantic` ranking is measured too (the static
 // ranking's best tools put in order with the model's cosine read too; with the hand weights or the
 // action stage off, the model's ranking fused with the table's); tool vectors are cached in OUT.md's
 // directory (vectors/) between runs.

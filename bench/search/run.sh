@@ -6,7 +6,7 @@
 #   bench/search/run.sh [--semantic] [WARMUP_SECONDS]
 # --semantic also times the `semantic` ranking's cold start. Its quality and latency are measured
 # whenever the add-on target/hyperterse-semantic.jar (the models and ONNX Runtime, which every
-# build makes) lies beside the jar: the jar's manifest puts it on the class path.
+# build makes) lies beside the jar: the server reads it from there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 semantic=false

@@ -127,6 +127,9 @@ final class AotCacheCommand implements Callable<Integer> {
         List<String> command = new ArrayList<>();
         command.add(javaBin);
         command.add(flags.write() + file);
+        // search ranks as static in the training: the semantic ranking's models load in a class loader of
+        // their own, which the cache does not hold, so loading them would be seconds of CPU for nothing
+        command.add("-Dhyperterse.search.models=false");
         command.addAll(jvmFlags);
         command.addAll(List.of("-jar", jar.toString(), "start", project.toString(), "--port", "0",
                 "--host", "127.0.0.1", "--log-level", "3"));

@@ -3,6 +3,8 @@ package dev.hyperterse.search;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +13,13 @@ import java.util.Optional;
 /**
  * An embedding model of the semantic ranking's add-on, {@value #ADD_ON} (all-MiniLM-L6-v2 and
  * bge-small-en-v1.5, both quantized), run by ONNX Runtime on the CPU through LangChain4j's in-process
- * artifacts. The server's jar names the add-on in its manifest's {@code Class-Path}, so the JVM loads
- * it from beside the jar; reached by reflection, so that a server without it runs (and ranks as
- * {@code static}). One instance per model and JVM, loaded on the first {@link #embed} (about a second
- * each); where the add-on holds both, {@link #instance()} reads a text by both ({@link JointEmbedder}).
+ * artifacts. The add-on is read from beside the server's jar in a class loader of its own, so that
+ * its libraries (Jackson's databind among them, which Vert.x would otherwise take up for all JSON)
+ * stay out of the server's class path; where the models are on the server's own class path (the
+ * tests'), they are used from there. Reached by reflection, so that a server without them runs (and
+ * ranks as {@code static}). One instance per model and JVM, loaded on the first {@link #embed}
+ * (about a second each); where the add-on holds both, {@link #instance()} reads a text by both
+ * ({@link JointEmbedder}).
  */
 final class BundledEmbedder implements TextEmbedder {
 
@@ -34,7 +39,8 @@ final class BundledEmbedder implements TextEmbedder {
     /** The add-on's file name, beside the server's jar. */
     static final String ADD_ON = "hyperterse-semantic.jar";
 
-    private static final Optional<TextEmbedder> INSTANCE = find(BundledEmbedder.class.getClassLoader());
+    private static final Optional<TextEmbedder> INSTANCE = find(addOnLoader(BundledEmbedder.class.getClassLoader(),
+            dev.hyperterse.model.AddOns.serverJar()));
 
     private final Class<?> modelClass;
     private final Known known;
@@ -74,7 +80,33 @@ final class BundledEmbedder implements TextEmbedder {
      */
     static String missing(Path serverJar) {
         return "the add-on " + ADD_ON + " (its models and ONNX Runtime, built with the server as target/" + ADD_ON
-                + " and held by the image) " + dev.hyperterse.model.AddOns.where(serverJar);
+                + " and held by the image) " + dev.hyperterse.model.AddOns.where(serverJar)
+                + (serverJar != null && Files.isRegularFile(serverJar.resolveSibling(ADD_ON))
+                    ? ", where the file there holds no " + KNOWN.get(0).className() : "");
+    }
+
+    /**
+     * The class loader the models are looked for in: {@code own} where it reaches them (they are on
+     * the server's class path), else one of its own over the add-on beside {@code serverJar} (its
+     * parent {@code own}, so the add-on uses the server's logging and JSON core), else {@code own},
+     * which finds none.
+     */
+    static ClassLoader addOnLoader(ClassLoader own, Path serverJar) {
+        try {
+            Class.forName(KNOWN.get(0).className(), false, own);
+            return own;
+        } catch (ClassNotFoundException | LinkageError e) {
+            // not on the server's class path: the add-on beside its jar, if any
+        }
+        Path addOn = serverJar == null ? null : serverJar.resolveSibling(ADD_ON);
+        if (addOn == null || !Files.isRegularFile(addOn)) {
+            return own;
+        }
+        try {
+            return new URLClassLoader("hyperterse-semantic", new URL[] {addOn.toUri().toURL()}, own);
+        } catch (java.net.MalformedURLException e) {
+            return own;
+        }
     }
 
     /** The models {@code loader} reaches, both read together where it reaches two; empty when none. */
@@ -115,12 +147,80 @@ final class BundledEmbedder implements TextEmbedder {
     @Override
     public float[] embed(String text) {
         Loaded l = loaded();
+        NativeCalls.PROCESS.enter();
         try {
             return l.reach().vector(text);
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("embedding model: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("embedding model: " + e, e);
+        } finally {
+            NativeCalls.PROCESS.exit();
+        }
+    }
+
+    /**
+     * The calls into ONNX Runtime and the tokenizer's native library, against the process's exit: the
+     * libraries' static state is torn down as the process exits, and a thread still inside one then (a
+     * model loading, or a catalog being embedded, while the server stops) would crash the JVM on its way
+     * out. A shutdown hook, registered with the first load, lets no new call start and waits for those
+     * under way (a model's load takes about a second, a text's embedding milliseconds), at most ten
+     * seconds.
+     */
+    static final class NativeCalls {
+        /** This process's. */
+        static final NativeCalls PROCESS = new NativeCalls();
+        private static final java.util.concurrent.atomic.AtomicBoolean HOOKED =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.locks.ReentrantReadWriteLock lock =
+                new java.util.concurrent.locks.ReentrantReadWriteLock();
+        private volatile boolean closing;
+
+        /** Before a native call: fails once the process is stopping (the caller then ranks without the model). */
+        void enter() {
+            if (!closing) {
+                lock.readLock().lock();
+                if (!closing) {
+                    return;
+                }
+                lock.readLock().unlock();
+            }
+            throw new TextEmbedder.Stopping();
+        }
+
+        /** After a native call. */
+        void exit() {
+            lock.readLock().unlock();
+        }
+
+        /** No new call starts; waits for those under way, {@code millis} at most. Whether they all ended. */
+        boolean close(long millis) {
+            closing = true;
+            try {
+                return lock.writeLock().tryLock(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /** Registers the process's shutdown hook, once per JVM. */
+        static void hook() {
+            if (HOOKED.compareAndSet(false, true)) {
+                try {
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> PROCESS.close(10_000), "hyperterse-models-exit"));
+                } catch (IllegalStateException shutdownInProgress) {
+                    PROCESS.closing = true;
+                }
+            }
+            if (PROCESS.closing) {
+                throw new TextEmbedder.Stopping();
+            }
+        }
+
+        /** Whether the process is stopping (no new native call starts). */
+        boolean closing() {
+            return closing;
         }
     }
 
@@ -196,6 +296,7 @@ final class BundledEmbedder implements TextEmbedder {
             return null;
         }
         Object environment = getEnvironment.invoke(null);
+        holdEnvironment(environmentClass);
         byte[] bytes;
         try (java.io.InputStream in = loader.getResourceAsStream(known.file())) {
             bytes = in.readAllBytes();
@@ -233,6 +334,37 @@ final class BundledEmbedder implements TextEmbedder {
         }
     }
 
+    /**
+     * ONNX Runtime's Java side releases its native environment from a shutdown hook of its own, which the
+     * JVM runs beside the server's graceful stop: a search still embedding its query then (the server
+     * serves on while it drains) would run in a released environment and crash the process, losing the
+     * calls it was finishing. The native environment is counted: taking it once more, here, keeps it
+     * until the process ends, and {@link NativeCalls} has no call left inside it by then. Once per JVM;
+     * where this release of ONNX Runtime has no such members, left as it is.
+     */
+    private static void holdEnvironment(Class<?> environmentClass) {
+        if (!HELD.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ClassLoader loader = environmentClass.getClassLoader();
+            java.lang.reflect.Field api = Class.forName("ai.onnxruntime.OnnxRuntime", false, loader)
+                    .getDeclaredField("ortApiHandle");
+            api.setAccessible(true);
+            Class<?> levelClass = Class.forName("ai.onnxruntime.OrtLoggingLevel", true, loader);
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Object warning = Enum.valueOf((Class) levelClass, "ORT_LOGGING_LEVEL_WARNING");
+            int level = (int) levelClass.getMethod("getValue").invoke(warning);
+            Method create = environmentClass.getDeclaredMethod("createHandle", long.class, int.class, String.class);
+            create.setAccessible(true);
+            create.invoke(null, api.getLong(null), level, "ort-java");
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // another release: its own hook's race stays, narrowed by NativeCalls
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean HELD = new java.util.concurrent.atomic.AtomicBoolean();
+
     /** Closes an ONNX Runtime session that will not be used; a failure to close it leaves it as it is. */
     private static void close(Object session) {
         if (session instanceof AutoCloseable closeable) {
@@ -263,6 +395,13 @@ final class BundledEmbedder implements TextEmbedder {
                 if (System.getProperty("OPT_OUT_TRACKING") == null) {
                     System.setProperty("OPT_OUT_TRACKING", "true");
                 }
+                // DJL's tokenizer finds its native library and that library's version through the thread's
+                // context class loader: the add-on's own while the models load
+                Thread thread = Thread.currentThread();
+                ClassLoader context = thread.getContextClassLoader();
+                thread.setContextClassLoader(modelClass.getClassLoader());
+                NativeCalls.hook();
+                NativeCalls.PROCESS.enter();
                 try {
                     Loaded own = inOwnSession();
                     if (own != null) {
@@ -286,9 +425,13 @@ final class BundledEmbedder implements TextEmbedder {
                     while (root.getCause() != null && root.getCause() != root) {
                         root = root.getCause();
                     }
+                    // and, where its own session was tried first, why that did not serve
                     failed = new IllegalStateException("embedding model " + modelClass.getName() + " could not load: "
-                            + root, e);
+                            + root + (degraded != null ? "; before that, " + degraded : ""), e);
                     throw failed;
+                } finally {
+                    NativeCalls.PROCESS.exit();
+                    thread.setContextClassLoader(context);
                 }
             }
             return loaded;

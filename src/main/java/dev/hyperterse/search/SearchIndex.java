@@ -236,6 +236,20 @@ public final class SearchIndex {
 
         List<SearchHit> search(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
                                HybridRanking hybrid) {
+            try {
+                return rank(query, visible, maxHits, hybrid);
+            } catch (TextEmbedder.Stopping stopping) {
+                // the process is stopping and its models take no more work (it still serves while it
+                // drains): the static table's ranking, as served before they were ready
+                if (table == null) {
+                    throw stopping;
+                }
+                return new Meaning(table, null, null).search(query, visible, maxHits, hybrid);
+            }
+        }
+
+        private List<SearchHit> rank(String query, java.util.function.Predicate<ToolDef> visible, int maxHits,
+                                     HybridRanking hybrid) {
             if (order != null) {
                 // the table's hits, its best twenty put in order with the models' cosines read too
                 ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, maxHits));
@@ -355,7 +369,11 @@ public final class SearchIndex {
         }
         Meaning ready = meaning;
         if (ready != null) {
-            return ready.search(query, visible, maxHits, hybrid);
+            try {
+                return ready.search(query, visible, maxHits, hybrid);
+            } catch (TextEmbedder.Stopping stopping) {
+                // a model ranking alone, with no static table beside it, while the process stops: lexically
+            }
         }
         return hybrid.search(query, visible, maxHits, depth -> lexical(normalizedQuery, visible, depth));
     }

@@ -66,4 +66,18 @@ public interface TextEmbedder {
     static String bundledMissing() {
         return bundled().isPresent() ? null : BundledEmbedder.missing(dev.hyperterse.model.AddOns.serverJar());
     }
+
+    /** Whether the process is stopping, so that the models start no new work (a failure then is no fault of theirs). */
+    static boolean processStopping() {
+        return BundledEmbedder.NativeCalls.PROCESS.closing();
+    }
+
+    /** Thrown by a model's load or a text's embedding once the process is stopping: nothing is wrong with the model. */
+    final class Stopping extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Stopping() {
+            super("embedding model: the process is stopping");
+        }
+    }
 }

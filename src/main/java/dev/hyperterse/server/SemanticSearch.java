@@ -40,6 +40,12 @@ final class SemanticSearch {
     static Future<SearchIndex.EmbeddedTools> embedTools(Vertx vertx, SearchIndex index) {
         TextEmbedder embedder = TextEmbedder.bundled().orElse(null);
         String meanwhile = index.ranksByMeaning() ? "ranking by the static embedding" : "ranking lexically";
+        if (!Boolean.parseBoolean(System.getProperty(MODELS_PROPERTY, "true"))) {
+            // aot-cache's training run: the models' classes come from a loader of their own, which no
+            // start-up cache holds, and their load is seconds of CPU for nothing there
+            LOG.debug("search: the models are not loaded in this process ({}=false); {}", MODELS_PROPERTY, meanwhile);
+            return Future.failedFuture(MODELS_PROPERTY + "=false");
+        }
         if (embedder == null) {
             // the configuration is checked against the add-on: only a hand-made project gets here
             LOG.warn("search: no embedding model beside this server; {}", meanwhile);
@@ -62,8 +68,13 @@ final class SemanticSearch {
                     LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
                 })
-                .onFailure(e -> LOG.warn("search: the embedding model could not run here, {}: {}",
-                        meanwhile, why(e)));
+                .onFailure(e -> {
+                    if (stopping(e) || TextEmbedder.processStopping()) {
+                        LOG.info("search: the models' tool vectors were left unfinished: the process is stopping");
+                    } else {
+                        LOG.warn("search: the embedding model could not run here, {}: {}", meanwhile, why(e));
+                    }
+                });
     }
 
     /**
@@ -105,6 +116,16 @@ final class SemanticSearch {
         }
     }
 
+    /** Whether {@code failure} is the models' work refused because the process is stopping. */
+    static boolean stopping(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof TextEmbedder.Stopping) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * What went wrong, for the log: the first message along the causes (a native library that does
      * not load fails as an error with none at the top), with its type when it is an error's.
@@ -117,6 +138,9 @@ final class SemanticSearch {
         }
         return failure.toString();
     }
+
+    /** A JVM property that, {@code false}, keeps the semantic ranking's models from loading (it ranks as static). */
+    static final String MODELS_PROPERTY = "hyperterse.search.models";
 
     /** A JVM property naming the folder for tool vectors instead of the user's cache folder. */
     static final String CACHE_DIR_PROPERTY = "hyperterse.search.vectors";

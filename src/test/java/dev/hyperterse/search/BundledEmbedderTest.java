@@ -50,4 +50,65 @@ class BundledEmbedderTest {
                 BundledEmbedder.missing(java.nio.file.Path.of("/opt/hyperterse", "hyperterse.jar")));
         assertTrue(BundledEmbedder.missing(null).endsWith(" on the class path"));
     }
+
+    /**
+     * The loader the models are looked for in: the server's own where it reaches them (the tests'
+     * class path), else one over the add-on beside the server's jar (PackagedJarIT runs that), else
+     * the server's own, which finds none; a file there that holds no model is named as such.
+     */
+    @Test
+    void theModelsAreLookedForOnTheClassPathThenInTheAddOnBesideTheJar(@org.junit.jupiter.api.io.TempDir
+                                                                       java.nio.file.Path dir) throws Exception {
+        ClassLoader own = BundledEmbedder.class.getClassLoader();
+        assertSame(own, BundledEmbedder.addOnLoader(own, dir.resolve("hyperterse.jar")));
+        ClassLoader platform = ClassLoader.getPlatformClassLoader();
+        assertSame(platform, BundledEmbedder.addOnLoader(platform, null));
+        assertSame(platform, BundledEmbedder.addOnLoader(platform, dir.resolve("hyperterse.jar")));
+        // an add-on file beside the jar that holds no model: a loader over it finds none, and the reason says so
+        java.nio.file.Path addOn = dir.resolve("hyperterse-semantic.jar");
+        try (java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(addOn))) {
+            jar.putNextEntry(new java.util.jar.JarEntry("README.txt"));
+            jar.write("not the add-on".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        ClassLoader over = BundledEmbedder.addOnLoader(platform, dir.resolve("hyperterse.jar"));
+        assertTrue(over instanceof java.net.URLClassLoader && over.getParent() == platform, String.valueOf(over));
+        assertTrue(BundledEmbedder.find(over).isEmpty());
+        ((java.net.URLClassLoader) over).close();
+        assertTrue(BundledEmbedder.missing(dir.resolve("hyperterse.jar")).endsWith(" beside hyperterse.jar in " + dir
+                + ", where the file there holds no " + BundledEmbedder.KNOWN.get(0).className()));
+    }
+
+    /**
+     * The process's exit waits for the native calls under way (a model loading while the server stops)
+     * and lets no new one start, so no thread is inside ONNX Runtime as its static state is torn down.
+     */
+    @Test
+    void theExitWaitsForNativeCallsUnderWayAndStartsNoNewOne() throws Exception {
+        BundledEmbedder.NativeCalls calls = new BundledEmbedder.NativeCalls();
+        calls.enter();
+        calls.exit();
+        java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread loading = new Thread(() -> {
+            calls.enter();
+            try {
+                inside.countDown();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                calls.exit();
+            }
+        });
+        loading.start();
+        assertTrue(inside.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        // a call under way: the exit waits for it, here in vain for 100 ms
+        assertTrue(!calls.close(100));
+        IllegalStateException refused = assertThrows(TextEmbedder.Stopping.class, calls::enter);
+        assertEquals("embedding model: the process is stopping", refused.getMessage());
+        release.countDown();
+        loading.join(10_000);
+        assertTrue(calls.close(10_000), "the exit goes on once the call under way ended");
+        assertThrows(IllegalStateException.class, calls::enter);
+    }
 }

@@ -115,6 +115,35 @@ class SemanticRankingTest {
     }
 
     /**
+     * While the process stops (it still serves as it drains), the models take no more work: a search
+     * ranks by the static table beside them, as it did before their vectors were ready, and does not fail.
+     */
+    @Test
+    void whileTheProcessStopsSearchRanksByTheStaticTable() {
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        ConceptEmbedder model = new ConceptEmbedder() {
+            @Override
+            public float[] embed(String text) {
+                if (stopping.get()) {
+                    throw new TextEmbedder.Stopping();
+                }
+                return super.embed(text);
+            }
+        };
+        SearchIndex index = new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT);
+        index.embedToolsStatically();
+        index.embedTools(model, null);
+        SearchIndex table = new SearchIndex(TOOLS, 10, SearchRanking.STATIC, RankFusion.DEFAULT);
+        table.embedToolsStatically();
+        String query = "remember this for later";
+        assertNotEquals(table.search(query), index.search(query), "by the model while it runs");
+        stopping.set(true);
+        for (String q : List.of(query, "show me what is in the folder", "orders by status")) {
+            assertEquals(table.search(q), index.search(q), "by the static table while the process stops: " + q);
+        }
+    }
+
+    /**
      * The jar's order for {@code semantic} was learned with all-MiniLM-L6-v2's cosine; with another
      * model, the model's ranking and the static table's are fused instead.
      */
