@@ -178,8 +178,8 @@ final class BundledEmbedder implements TextEmbedder {
 
         /** Before a native call: fails once the process is stopping (the caller then ranks without the model). */
         void enter() {
-            if (!closing) {
-                lock.readLock().lock();
+            // never waits: the read lock is refused only while the exit holds the write lock, for good
+            if (!closing && lock.readLock().tryLock()) {
                 if (!closing) {
                     return;
                 }
@@ -296,7 +296,7 @@ final class BundledEmbedder implements TextEmbedder {
             return null;
         }
         Object environment = getEnvironment.invoke(null);
-        holdEnvironment(environmentClass);
+        holdEnvironment(loader);
         byte[] bytes;
         try (java.io.InputStream in = loader.getResourceAsStream(known.file())) {
             bytes = in.readAllBytes();
@@ -342,12 +342,12 @@ final class BundledEmbedder implements TextEmbedder {
      * until the process ends, and {@link NativeCalls} has no call left inside it by then. Once per JVM;
      * where this release of ONNX Runtime has no such members, left as it is.
      */
-    private static void holdEnvironment(Class<?> environmentClass) {
+    static boolean holdEnvironment(ClassLoader loader) {
         if (!HELD.compareAndSet(false, true)) {
-            return;
+            return true;
         }
         try {
-            ClassLoader loader = environmentClass.getClassLoader();
+            Class<?> environmentClass = Class.forName("ai.onnxruntime.OrtEnvironment", false, loader);
             java.lang.reflect.Field api = Class.forName("ai.onnxruntime.OnnxRuntime", false, loader)
                     .getDeclaredField("ortApiHandle");
             api.setAccessible(true);
@@ -358,8 +358,10 @@ final class BundledEmbedder implements TextEmbedder {
             Method create = environmentClass.getDeclaredMethod("createHandle", long.class, int.class, String.class);
             create.setAccessible(true);
             create.invoke(null, api.getLong(null), level, "ort-java");
+            return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
             // another release: its own hook's race stays, narrowed by NativeCalls
+            return false;
         }
     }
 
@@ -397,11 +399,11 @@ final class BundledEmbedder implements TextEmbedder {
                 }
                 // DJL's tokenizer finds its native library and that library's version through the thread's
                 // context class loader: the add-on's own while the models load
+                NativeCalls.hook();
+                NativeCalls.PROCESS.enter();
                 Thread thread = Thread.currentThread();
                 ClassLoader context = thread.getContextClassLoader();
                 thread.setContextClassLoader(modelClass.getClassLoader());
-                NativeCalls.hook();
-                NativeCalls.PROCESS.enter();
                 try {
                     Loaded own = inOwnSession();
                     if (own != null) {
@@ -418,6 +420,8 @@ final class BundledEmbedder implements TextEmbedder {
                             modelClass.getClassLoader()).getMethod("vector");
                     loaded = new Loaded(text -> (float[]) vector.invoke(content.invoke(embed.invoke(instance, text))),
                             false);
+                    // LangChain4j's instance made the environment: held as in a session of our own
+                    holdEnvironment(modelClass.getClassLoader());
                 } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                     // a native library that does not load surfaces deep down, as the cause of the
                     // class's failed initialization

@@ -72,7 +72,8 @@ final class SemanticSearch {
                     if (stopping(e) || TextEmbedder.processStopping()) {
                         LOG.info("search: the models' tool vectors were left unfinished: the process is stopping");
                     } else {
-                        LOG.warn("search: the embedding model could not run here, {}: {}", meanwhile, why(e));
+                        // the same on this machine at every index build and reload: once per JVM
+                        warnOnce("search: the embedding model could not run here, " + meanwhile + ": ", why(e));
                     }
                 });
     }

@@ -111,4 +111,20 @@ class BundledEmbedderTest {
         assertTrue(calls.close(10_000), "the exit goes on once the call under way ended");
         assertThrows(IllegalStateException.class, calls::enter);
     }
+
+    /**
+     * The members the hold on ONNX Runtime's native environment reaches are there in the release the
+     * add-on holds (an upgrade that drops them would silently leave the environment to its own exit hook).
+     */
+    @Test
+    void theHoldOnOnnxRuntimesEnvironmentReachesItsMembers() throws Exception {
+        ClassLoader loader = BundledEmbedder.class.getClassLoader();
+        Class<?> environment = Class.forName("ai.onnxruntime.OrtEnvironment", false, loader);
+        assertEquals(long.class, environment.getDeclaredMethod("createHandle", long.class, int.class, String.class)
+                .getReturnType());
+        assertEquals(long.class, Class.forName("ai.onnxruntime.OnnxRuntime", false, loader)
+                .getDeclaredField("ortApiHandle").getType());
+        TextEmbedder.bundled().orElseThrow().load();
+        assertTrue(BundledEmbedder.holdEnvironment(loader), "taken with the models' load");
+    }
 }
