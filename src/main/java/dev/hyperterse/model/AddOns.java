@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 
 /**
- * The add-ons the server's jar names in its manifest's {@code Class-Path} (the cluster manager, the
- * semantic ranking's models): the JVM loads each from beside the server's jar when it lies there.
- * Where one is missing, its users say where it belongs.
+ * The add-ons that lie beside the server's jar: the cluster manager, which the jar's manifest names in
+ * its {@code Class-Path}, and the semantic ranking's models, which the server reads in a class loader
+ * of its own. Where one is missing, its users say where it belongs.
  */
 public final class AddOns {
 
@@ -38,12 +38,15 @@ public final class AddOns {
     }
 
     /**
-     * Where an add-on belongs: "beside hyperterse.jar in /opt/x" for a server run from its jar,
-     * else "on the class path".
+     * Where the add-on {@code file} belongs: "beside hyperterse.jar in /opt/x" for a server run from its
+     * jar, else "on the class path"; where a file of that name lies there nonetheless, followed by
+     * ", where the file there holds no " and {@code lacks}.
      */
-    public static String where(Path serverJar) {
-        return serverJar != null && serverJar.getParent() != null
-                ? "beside " + serverJar.getFileName() + " in " + serverJar.getParent()
-                : "on the class path";
+    public static String where(Path serverJar, String file, String lacks) {
+        if (serverJar == null || serverJar.getParent() == null) {
+            return "on the class path";
+        }
+        return "beside " + serverJar.getFileName() + " in " + serverJar.getParent()
+                + (Files.exists(serverJar.resolveSibling(file)) ? ", where the file there holds no " + lacks : "");
     }
 }

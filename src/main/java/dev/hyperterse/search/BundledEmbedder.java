@@ -39,8 +39,11 @@ final class BundledEmbedder implements TextEmbedder {
     /** The add-on's file name, beside the server's jar. */
     static final String ADD_ON = "hyperterse-semantic.jar";
 
+    private static final Path SERVER_JAR = dev.hyperterse.model.AddOns.serverJar();
     private static final Optional<TextEmbedder> INSTANCE = find(addOnLoader(BundledEmbedder.class.getClassLoader(),
-            dev.hyperterse.model.AddOns.serverJar()));
+            SERVER_JAR));
+    /** Why there is no model, decided with {@link #INSTANCE}; null when there is one. */
+    private static final String MISSING = INSTANCE.isPresent() ? null : missing(SERVER_JAR);
 
     private final Class<?> modelClass;
     private final Known known;
@@ -74,15 +77,18 @@ final class BundledEmbedder implements TextEmbedder {
         return INSTANCE;
     }
 
+    /** Null where {@link #instance()} has the models, else why not (see {@link #missing(Path)}). */
+    static String missing() {
+        return MISSING;
+    }
+
     /**
      * Why the server has no model: the add-on it needs and where it belongs (the folder of
      * {@code serverJar}, or the class path when that is null).
      */
     static String missing(Path serverJar) {
         return "the add-on " + ADD_ON + " (its models and ONNX Runtime, built with the server as target/" + ADD_ON
-                + " and held by the image) " + dev.hyperterse.model.AddOns.where(serverJar)
-                + (serverJar != null && Files.isRegularFile(serverJar.resolveSibling(ADD_ON))
-                    ? ", where the file there holds no " + KNOWN.get(0).className() : "");
+                + " and held by the image) " + dev.hyperterse.model.AddOns.where(serverJar, ADD_ON, KNOWN.get(0).className());
     }
 
     /**

@@ -64,7 +64,7 @@ public interface TextEmbedder {
      * belongs ("the add-on hyperterse-semantic.jar … beside hyperterse.jar in /opt/x, …").
      */
     static String bundledMissing() {
-        return bundled().isPresent() ? null : BundledEmbedder.missing(dev.hyperterse.model.AddOns.serverJar());
+        return BundledEmbedder.missing();
     }
 
     /** Whether the process is stopping, so that the models start no new work (a failure then is no fault of theirs). */

@@ -3,7 +3,6 @@ package dev.hyperterse.server;
 import dev.hyperterse.model.AddOns;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.jar.JarFile;
 
@@ -37,10 +36,8 @@ public final class ClusterAddOn {
             try {
                 Class.forName(name, false, loader);
             } catch (ClassNotFoundException | LinkageError e) {
-                return "a cluster needs the add-on " + FILE + " (Hazelcast) " + AddOns.where(serverJar)
-                        + (serverJar != null && serverJar.getParent() != null
-                                && Files.exists(serverJar.resolveSibling(FILE))
-                            ? ", where the file there holds no " + name + " (" + e.getMessage() + ")" : "")
+                return "a cluster needs the add-on " + FILE + " (Hazelcast) "
+                        + AddOns.where(serverJar, FILE, name + " (" + e.getMessage() + ")")
                         + ": it is built with the server (target/" + FILE + ") and the image holds it. "
                         + "A node started without a cluster needs none (docs/cluster.md#the-cluster-add-on)";
             }

@@ -69,7 +69,9 @@ final class SemanticSearch {
                             done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
                 })
                 .onFailure(e -> {
-                    if (stopping(e) || TextEmbedder.processStopping()) {
+                    // a load or an embedding refused or cut short by the process's stop (TextEmbedder.Stopping
+                    // included, which is thrown only then): no fault of the model's
+                    if (TextEmbedder.processStopping()) {
                         LOG.info("search: the models' tool vectors were left unfinished: the process is stopping");
                     } else {
                         // the same on this machine at every index build and reload: once per JVM
@@ -101,30 +103,22 @@ final class SemanticSearch {
 
     /** Logs {@code line} at info the first time in this JVM, at debug after that. */
     static void noteOnce(String line) {
-        if (WARNED.add(line)) {
-            LOG.info("{}", line);
-        } else {
-            LOG.debug("{} (as before)", line);
-        }
+        once(line, false);
     }
 
     /** Warns of {@code what + why} the first time in this JVM, logs it at debug after that. */
     static void warnOnce(String what, String why) {
-        if (WARNED.add(what + why)) {
-            LOG.warn("{}{}", what, why);
-        } else {
-            LOG.debug("{}{} (as before)", what, why);
-        }
+        once(what + why, true);
     }
 
-    /** Whether {@code failure} is the models' work refused because the process is stopping. */
-    static boolean stopping(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof TextEmbedder.Stopping) {
-                return true;
-            }
+    private static void once(String line, boolean warn) {
+        if (!WARNED.add(line)) {
+            LOG.debug("{} (as before)", line);
+        } else if (warn) {
+            LOG.warn("{}", line);
+        } else {
+            LOG.info("{}", line);
         }
-        return false;
     }
 
     /**
