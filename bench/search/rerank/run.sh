@@ -15,8 +15,9 @@
 #   NO_MATCHES=1                         weights that read neither the word matches nor the kinds of value
 #   TRAIN_SETS=N [TRAIN_SEED=S]          leave-one-set-out learning each fold on N of the other sets only
 #   --semantic (with either)             the semantic ranking's order instead, which reads the models'
-#                                        cosines too (learned-order-semantic.tsv; the models' jars from
-#                                        bench/search/semantic-pom.xml: all-MiniLM-L6-v2, bge-small-en-v1.5)
+#                                        cosines too (learned-order-semantic.tsv; all-MiniLM-L6-v2 and
+#                                        bge-small-en-v1.5 from the add-on target/hyperterse-semantic.jar,
+#                                        else from Maven by bench/search/semantic-pom.xml)
 # The jar computes the features (SearchQuality.java with DUMP_FEATURES: the thirty tools the static
 # ranking finds first for each request, before any reordering, and what LearnedOrder reads of them),
 # so the trainer learns from exactly what the server reads. Needs python3 with numpy and scipy.
@@ -40,11 +41,16 @@ if [ -n "${EXAMPLES:-}" ]; then
   export DUMP_EXAMPLES=1
 fi
 if $semantic; then
-  mvn -B -q -o -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
+  # the models come from the add-on beside the jar (every build makes it); without it, from Maven
+  models=""
+  if [ ! -f target/hyperterse-semantic.jar ]; then
+    mvn -B -q -f bench/search/semantic-pom.xml dependency:build-classpath -Dmdep.outputFile="$PWD/bench/out/semantic-cp.txt"
+    models=":$(cat bench/out/semantic-cp.txt)"
+  fi
   dump=bench/out/rerank-semantic.tsv weights=src/main/resources/dev/hyperterse/search/learned-order-semantic.tsv
   # semantic's order puts twenty places in order (thirty were read once, on fresh14, and ranked lower)
   export PLACES=${PLACES:-20}
-  DUMP_MODEL=1 DUMP_FEATURES=$dump java -cp "$jar:$(cat bench/out/semantic-cp.txt)" bench/java/SearchQuality.java \
+  DUMP_MODEL=1 DUMP_FEATURES=$dump java -cp "$jar$models" bench/java/SearchQuality.java \
     bench/search bench/out/rerank-semantic.md 2>/dev/null
 else
   dump=bench/out/rerank.tsv weights=src/main/resources/dev/hyperterse/search/learned-order.tsv

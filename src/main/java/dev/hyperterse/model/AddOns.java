@@ -1,14 +1,17 @@
 package dev.hyperterse.model;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
+import java.util.jar.JarFile;
 
 /**
  * The add-ons that lie beside the server's jar: the cluster manager, which the jar's manifest names in
  * its {@code Class-Path}, and the semantic ranking's models, which the server reads in a class loader
- * of its own. Where one is missing, its users say where it belongs.
+ * of its own. Where one is missing, its users say where it belongs; where one comes from another
+ * release than the server, they warn.
  */
 public final class AddOns {
 
@@ -35,6 +38,29 @@ public final class AddOns {
     /** The jar this server runs from, or null when it runs from class folders. */
     public static Path serverJar() {
         return jarOf(AddOns.class);
+    }
+
+    /** This server's release ({@code Implementation-Version} of its jar), or null when it runs from class folders. */
+    public static String serverVersion() {
+        return AddOns.class.getPackage().getImplementationVersion();
+    }
+
+    /**
+     * The release the jar {@code addOn} names ({@code Implementation-Version} in its manifest) when it
+     * names one and it differs from {@code serverVersion}, else null (no jar, no version on either
+     * side, or a jar that cannot be read: nothing to compare).
+     */
+    public static String otherVersion(Path addOn, String serverVersion) {
+        if (addOn == null || serverVersion == null) {
+            return null;
+        }
+        try (JarFile jar = new JarFile(addOn.toFile())) {
+            var manifest = jar.getManifest();
+            String version = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+            return version != null && !version.equals(serverVersion) ? version : null;
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
     }
 
     /**

@@ -40,8 +40,9 @@ final class BundledEmbedder implements TextEmbedder {
     static final String ADD_ON = "hyperterse-semantic.jar";
 
     private static final Path SERVER_JAR = dev.hyperterse.model.AddOns.serverJar();
-    private static final Optional<TextEmbedder> INSTANCE = find(addOnLoader(BundledEmbedder.class.getClassLoader(),
-            SERVER_JAR));
+    /** Where the models are looked for: the server's class loader, or one over the add-on beside its jar. */
+    private static final ClassLoader LOADER = addOnLoader(BundledEmbedder.class.getClassLoader(), SERVER_JAR);
+    private static final Optional<TextEmbedder> INSTANCE = find(LOADER);
     /** Why there is no model, decided with {@link #INSTANCE}; null when there is one. */
     private static final String MISSING = INSTANCE.isPresent() ? null : missing(SERVER_JAR);
 
@@ -80,6 +81,26 @@ final class BundledEmbedder implements TextEmbedder {
     /** Null where {@link #instance()} has the models, else why not (see {@link #missing(Path)}). */
     static String missing() {
         return MISSING;
+    }
+
+    /**
+     * Where the models come from an add-on of another release than the server's, what to say of it,
+     * else null. Reads the add-on's manifest: call it off the event loop.
+     */
+    static String otherRelease() {
+        if (INSTANCE.isEmpty() || LOADER == BundledEmbedder.class.getClassLoader()) {
+            // no models, or models on the server's own class path: built with it
+            return null;
+        }
+        return otherRelease(SERVER_JAR.resolveSibling(ADD_ON), dev.hyperterse.model.AddOns.serverVersion());
+    }
+
+    /** What to say of the add-on {@code addOn} when it names another release than {@code serverVersion}, else null. */
+    static String otherRelease(Path addOn, String serverVersion) {
+        String version = dev.hyperterse.model.AddOns.otherVersion(addOn, serverVersion);
+        return version == null ? null : addOn.getFileName() + " is version " + version + ", this server "
+                + serverVersion + ": take both from the same release (the ranking's learned order names the models"
+                + " it was learned with, and falls back to a plainer ranking with others)";
     }
 
     /**

@@ -67,6 +67,14 @@ public interface TextEmbedder {
         return BundledEmbedder.missing();
     }
 
+    /**
+     * Null unless {@link #bundled()}'s models come from an add-on of another release than the server,
+     * else what to say of it. Reads the add-on's manifest: off the event loop.
+     */
+    static String bundledOtherRelease() {
+        return BundledEmbedder.otherRelease();
+    }
+
     /** Whether the process is stopping, so that the models start no new work (a failure then is no fault of theirs). */
     static boolean processStopping() {
         return BundledEmbedder.NativeCalls.PROCESS.closing();

@@ -2,9 +2,7 @@ package dev.hyperterse.server;
 
 import dev.hyperterse.model.AddOns;
 
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.jar.JarFile;
 
 /**
  * The cluster manager (Hazelcast and Vert.x's manager for it) comes as an add-on,
@@ -51,17 +49,7 @@ public final class ClusterAddOn {
      * the server's Vert.x.
      */
     public static String otherVersion(String serverVersion) {
-        Path addOn = AddOns.jarOf(loaded(CLASSES[1]));
-        if (addOn == null || serverVersion == null) {
-            return null;
-        }
-        try (JarFile jar = new JarFile(addOn.toFile())) {
-            var manifest = jar.getManifest();
-            String version = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
-            return version != null && !version.equals(serverVersion) ? version : null;
-        } catch (IOException e) {
-            return null;
-        }
+        return AddOns.otherVersion(AddOns.jarOf(loaded(CLASSES[1])), serverVersion);
     }
 
     private static Class<?> loaded(String name) {

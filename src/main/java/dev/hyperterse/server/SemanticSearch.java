@@ -52,7 +52,13 @@ final class SemanticSearch {
             return Future.failedFuture("no embedding model beside this server");
         }
         long start = System.nanoTime();
-        return vertx.executeBlocking(() -> index.embedTools(embedder, cacheDir()), false)
+        return vertx.executeBlocking(() -> {
+                    String otherRelease = TextEmbedder.bundledOtherRelease();
+                    if (otherRelease != null) {
+                        warnOnce("search: ", otherRelease);
+                    }
+                    return index.embedTools(embedder, cacheDir());
+                }, false)
                 .onSuccess(done -> {
                     if (done.cacheProblem() != null) {
                         LOG.warn("search: tool vectors not cached on disk: {}", done.cacheProblem());

@@ -34,6 +34,31 @@ class BundledEmbedderTest {
         assertSame(first, assertThrows(IllegalStateException.class, embedder::load));
     }
 
+    /** An add-on of another release than the server is named with both versions; the same release, or none to compare, says nothing. */
+    @Test
+    void anAddOnOfAnotherReleaseIsNamedWithBothVersions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path addOn = dir.resolve(BundledEmbedder.ADD_ON);
+        java.util.jar.Manifest manifest = new java.util.jar.Manifest();
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(java.util.jar.Attributes.Name.IMPLEMENTATION_VERSION, "0.9.0");
+        try (var jar = new java.util.jar.JarOutputStream(java.nio.file.Files.newOutputStream(addOn), manifest)) {
+            jar.flush();
+        }
+        String why = BundledEmbedder.otherRelease(addOn, "1.0.0");
+        assertEquals("hyperterse-semantic.jar is version 0.9.0, this server 1.0.0: take both from the same release"
+                + " (the ranking's learned order names the models it was learned with, and falls back to a plainer"
+                + " ranking with others)", why);
+        org.junit.jupiter.api.Assertions.assertNull(BundledEmbedder.otherRelease(addOn, "0.9.0"));
+        org.junit.jupiter.api.Assertions.assertNull(BundledEmbedder.otherRelease(addOn, null),
+                "a server run from its classes has no release to compare");
+        java.nio.file.Files.writeString(addOn, "not a jar");
+        org.junit.jupiter.api.Assertions.assertNull(BundledEmbedder.otherRelease(addOn, "1.0.0"),
+                "an add-on that cannot be read is reported where the models load, not here");
+        // in this build the models are on the class path: nothing to compare
+        org.junit.jupiter.api.Assertions.assertNull(BundledEmbedder.otherRelease());
+    }
+
     /** Where the add-on is not on the class path (a jar copied alone), there is no model, and the reason names the file and folder. */
     @Test
     void withoutTheAddOnThereIsNoModelAndTheReasonSaysWhereItBelongs() throws Exception {
