@@ -465,8 +465,8 @@ def main():
         out = sys.argv[sys.argv.index('--write') + 1]
         vocab = Vocabulary(data, intents + examples)
         w = fit(data, vocab, intents + examples)
-        title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools, the models\' cosines\n'
-                 '# read too; dev.hyperterse.search.LearnedOrder), written by\n' if data.models else
+        title = ('# The semantic ranking\'s learned order (the static ranking\'s best tools and the models\' picks,\n'
+                 '# the models\' cosines read too; dev.hyperterse.search.LearnedOrder), written by\n' if data.models else
                  '# The static ranking\'s learned order (dev.hyperterse.search.LearnedOrder), written by\n')
         with open(out, 'w', encoding='utf-8') as f:
             f.write(title +

@@ -21,7 +21,8 @@ import java.util.function.Predicate;
  * be read); it may read further than the hits
  * asked for, and below the floor ({@link ActionWeights#reach}), so that a tool it lifts enters the
  * hits with the score of the place it takes, and the hits' scores and number stay the ranking's.
- * For {@code semantic}, the static table's ranking puts its best tools in order by a second learned
+ * For {@code semantic}, the static table's ranking puts its best tools, and the tools the models find
+ * nearest among the rest ({@link LearnedOrder#MODEL_PICKS}), in order by a second learned
  * order, which reads the models' cosines too ({@link #orderWith}); the models' own ranking only lends
  * those cosines (and ranks by itself, by the first model's cosine, fused with the table's, where that
  * order does not apply).
@@ -421,6 +422,9 @@ final class SemanticRanking {
 
         /** The cosine of the query's vector with the tool's (by its place among the tools) by the model {@code model}. */
         double cosine(int tool, int model);
+
+        /** The mean of the tool's cosines by every model. */
+        double mean(int tool);
     }
 
     /**
@@ -443,6 +447,16 @@ final class SemanticRanking {
                     q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
                 }
                 return cosineByModel(q, tool, model);
+            }
+
+            @Override
+            public double mean(int tool) {
+                if (q == null) {
+                    q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
+                }
+                // each model's unit vector scaled by 1/√models, side by side: the whole vectors' dot
+                // product is the mean of the models' cosines
+                return dot(q, vectors, tool * dims, dims);
             }
         };
     }
@@ -528,6 +542,9 @@ final class SemanticRanking {
             top[at] = t;
             topScore[at] = score;
         }
+        if (modelCosine != null && (features != null || order != null && order.readsModel())) {
+            count = withModelPicks(modelCosine, visible, q, lexical, best, top, topScore, count);
+        }
         if (features != null) {
             learnedFeatures(query, action, q, lexical, best, top, topScore, count, features, modelCosine, matchQuery(ids));
         } else if (order != null) {
@@ -537,6 +554,11 @@ final class SemanticRanking {
             actions.reorder(action, top, topScore, count);
         }
         count = Math.min(count, maxHits);
+        // a place keeps its score, and the models' picks came in with their own, lower than the places
+        // after them may hold: the scores fall from place to place again
+        for (int i = 1; i < count; i++) {
+            topScore[i] = Math.min(topScore[i], topScore[i - 1]);
+        }
         while (count > 0 && topScore[count - 1] < minScore) {
             count--;
         }
@@ -548,6 +570,72 @@ final class SemanticRanking {
             hits.add(new SearchHit(tool.name(), SearchIndex.relevanceScore(raw), raw, tool));
         }
         return hits;
+    }
+
+    /**
+     * The models' picks: the last {@link LearnedOrder#MODEL_PICKS} of the first {@link LearnedOrder#MODEL_POOL}
+     * places (those a model-reading order sorts) go to the tools the models find nearest to the query
+     * ({@link ModelCosines#mean}) among those the table did not place before them, so that a tool
+     * the table's vectors and BM25 miss can still be ordered; each comes in with its own score, the
+     * picks in the table's order, and the places they took move after them. Returns the new count.
+     */
+    private int withModelPicks(ModelCosines cosine, Predicate<ToolDef> visible, float[] q, float[] lexical,
+                               float best, int[] top, double[] topScore, int count) {
+        int picks = LearnedOrder.MODEL_PICKS;
+        int kept = Math.min(count, LearnedOrder.MODEL_POOL - picks);
+        if (picks == 0 || kept == tools.length) {
+            return count;
+        }
+        int[] picked = new int[picks];
+        double[] near = new double[picks];
+        int found = 0;
+        for (int t = 0; t < tools.length; t++) {
+            if (placedBefore(t, top, kept) || visible != null && !visible.test(tools[t])) {
+                continue;
+            }
+            double c = cosine.mean(t);
+            if (found == picks && c <= near[found - 1]) {
+                continue;
+            }
+            int at = found == picks ? found - 1 : found++;
+            while (at > 0 && c > near[at - 1]) {
+                picked[at] = picked[at - 1];
+                near[at] = near[at - 1];
+                at--;
+            }
+            picked[at] = t;
+            near[at] = c;
+        }
+        picked = java.util.Arrays.copyOf(picked, found);
+        double[] pickScore = new double[found];
+        for (int i = 0; i < found; i++) {
+            pickScore[i] = (1 - bm25Weight) * ownCosine(q, picked[i]) + (best > 0 ? bm25Weight * lexical[picked[i]] / best : 0);
+        }
+        ActionStage.sortByScore(picked, pickScore);
+        int[] rest = java.util.Arrays.copyOfRange(top, kept, count);
+        double[] restScore = java.util.Arrays.copyOfRange(topScore, kept, count);
+        int at = kept;
+        for (int i = 0; i < found && at < top.length; i++, at++) {
+            top[at] = picked[i];
+            topScore[at] = pickScore[i];
+        }
+        for (int i = 0; i < rest.length && at < top.length; i++) {
+            if (!placedBefore(rest[i], picked, found)) {
+                top[at] = rest[i];
+                topScore[at++] = restScore[i];
+            }
+        }
+        return at;
+    }
+
+    /** Whether {@code tool} is among the first {@code n} of {@code places}. */
+    private static boolean placedBefore(int tool, int[] places, int n) {
+        for (int i = 0; i < n; i++) {
+            if (places[i] == tool) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

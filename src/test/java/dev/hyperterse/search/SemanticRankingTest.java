@@ -217,6 +217,62 @@ class SemanticRankingTest {
         assertEquals(1, second.get(), "the cosines an order reads run every model, once");
     }
 
+    /**
+     * Past the table's first places, the last places an order that reads the models sorts go to the
+     * tools the models find nearest among those the table did not place before: a tool the table's
+     * vectors and BM25 miss can still be put first. The dump the order is learned from holds the same.
+     */
+    @Test
+    void theModelsPickTheLastPlacesTheOrderSorts() {
+        assertTrue(LearnedOrder.MODEL_PICKS > 0 && LearnedOrder.MODEL_PICKS < LearnedOrder.MODEL_POOL);
+        // forty tools: more than the places an order sorts
+        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
+        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
+                "releases", "builds", "alerts")) {
+            for (String verb : List.of("list", "create", "delete", "update")) {
+                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
+            }
+        }
+        ToolDef[] tools = many.toArray(ToolDef[]::new);
+        List<String> names = many.stream().map(ToolDef::name).toList();
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        SemanticRanking model = SemanticRanking.build(tools, new LetterEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        for (String query : List.of("list the invoices of my account", "remove a user", "what failed in the last build",
+                "zzz")) {
+            var bm25 = new HybridRanking(many, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+            SemanticRanking.ModelCosines cosine = model.cosines(query);
+            List<String> byTable = rowNames(table.learnedFeatures(query, bm25, null));
+            List<String> withPicks = rowNames(table.learnedFeatures(query, bm25, cosine));
+            int kept = Math.min(byTable.size(), LearnedOrder.MODEL_POOL - LearnedOrder.MODEL_PICKS);
+            assertEquals(byTable.subList(0, kept), withPicks.subList(0, kept), query);
+            // the picks: the models' nearest of the others, each one's mean cosine at least any other's
+            List<String> picks = withPicks.subList(kept, kept + LearnedOrder.MODEL_PICKS);
+            double lowest = picks.stream().mapToDouble(n -> cosine.mean(names.indexOf(n))).min().orElseThrow();
+            for (String other : names) {
+                if (!byTable.subList(0, kept).contains(other) && !picks.contains(other)) {
+                    assertTrue(cosine.mean(names.indexOf(other)) <= lowest, query + ": " + other);
+                }
+            }
+            // the places they took follow them, in the table's order, and no tool is read twice
+            List<String> after = byTable.stream().filter(n -> !byTable.subList(0, kept).contains(n) && !picks.contains(n))
+                    .toList();
+            assertEquals(after.subList(0, Math.min(after.size(), withPicks.size() - kept - picks.size())),
+                    withPicks.subList(kept + picks.size(), withPicks.size()), query);
+            assertEquals(withPicks.size(), new java.util.HashSet<>(withPicks).size(), query);
+            assertEquals(Math.min(LearnedOrder.FEW, kept + picks.size() + after.size()), withPicks.size(), query);
+            // one model's mean is its cosine
+            for (int t = 0; t < tools.length; t++) {
+                assertEquals(cosine.cosine(t, 0), cosine.mean(t), 1e-6);
+            }
+        }
+    }
+
+    private static List<String> rowNames(String rows) {
+        return java.util.Arrays.stream(rows.split("\n")).skip(1).map(r -> r.split("\t")[0]).toList();
+    }
+
     @Test
     void twoModelsReadTogetherLendTheOrderACosineEach() throws java.io.IOException {
         ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
