@@ -19,7 +19,8 @@
 #                                        bge-small-en-v1.5 from the add-on target/hyperterse-semantic.jar,
 #                                        else from Maven by bench/search/semantic-pom.xml)
 # The jar computes the features (SearchQuality.java with DUMP_FEATURES: the thirty tools the static
-# ranking finds first for each request, before any reordering, and what LearnedOrder reads of them),
+# ranking finds first for each request, before any reordering (with --semantic, the last six of the first
+# twenty are the models' picks, as the server's order reads them), and what LearnedOrder reads of them),
 # so the trainer learns from exactly what the server reads. Needs python3 with numpy and scipy.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."

@@ -85,14 +85,17 @@ final class BundledEmbedder implements TextEmbedder {
 
     /**
      * Where the models come from an add-on of another release than the server's, what to say of it,
-     * else null. Reads the add-on's manifest: call it off the event loop.
+     * else null. Reads the add-on's manifest once, at the first call: make that off the event loop.
      */
     static String otherRelease() {
-        if (INSTANCE.isEmpty() || LOADER == BundledEmbedder.class.getClassLoader()) {
-            // no models, or models on the server's own class path: built with it
-            return null;
-        }
-        return otherRelease(SERVER_JAR.resolveSibling(ADD_ON), dev.hyperterse.model.AddOns.serverVersion());
+        return Release.OTHER;
+    }
+
+    /** {@link #otherRelease()}, read once, at its first call. */
+    private static final class Release {
+        // no models, or models on the server's own class path (built with it): nothing to compare
+        static final String OTHER = INSTANCE.isEmpty() || LOADER == BundledEmbedder.class.getClassLoader() ? null
+                : otherRelease(SERVER_JAR.resolveSibling(ADD_ON), dev.hyperterse.model.AddOns.serverVersion());
     }
 
     /** What to say of the add-on {@code addOn} when it names another release than {@code serverVersion}, else null. */

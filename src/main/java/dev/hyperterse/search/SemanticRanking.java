@@ -542,7 +542,12 @@ final class SemanticRanking {
             top[at] = t;
             topScore[at] = score;
         }
+        // the table's place scores, where the models' picks take places: the order reads each pick's own
+        // score, and then every place shows the table's score for it again
+        double[] placeScores = null;
+        int placed = count;
         if (modelCosine != null && (features != null || order != null && order.readsModel())) {
+            placeScores = java.util.Arrays.copyOf(topScore, count);
             count = withModelPicks(modelCosine, visible, q, lexical, best, top, topScore, count);
         }
         if (features != null) {
@@ -554,10 +559,13 @@ final class SemanticRanking {
             actions.reorder(action, top, topScore, count);
         }
         count = Math.min(count, maxHits);
-        // a place keeps its score, and the models' picks came in with their own, lower than the places
-        // after them may hold: the scores fall from place to place again
-        for (int i = 1; i < count; i++) {
-            topScore[i] = Math.min(topScore[i], topScore[i - 1]);
+        if (placeScores != null) {
+            // the number of hits and each place's score stay the table's; a place it did not fill (the picks
+            // went past its last) takes its pick's own score, no higher than the place before, and is a hit
+            // only above the floor
+            for (int i = 0; i < count; i++) {
+                topScore[i] = i < placed ? placeScores[i] : Math.min(topScore[i], i == 0 ? 1 : topScore[i - 1]);
+            }
         }
         while (count > 0 && topScore[count - 1] < minScore) {
             count--;

@@ -262,10 +262,69 @@ class SemanticRankingTest {
                     withPicks.subList(kept + picks.size(), withPicks.size()), query);
             assertEquals(withPicks.size(), new java.util.HashSet<>(withPicks).size(), query);
             assertEquals(Math.min(LearnedOrder.FEW, kept + picks.size() + after.size()), withPicks.size(), query);
-            // one model's mean is its cosine
-            for (int t = 0; t < tools.length; t++) {
-                assertEquals(cosine.cosine(t, 0), cosine.mean(t), 1e-6);
+        }
+    }
+
+    /**
+     * Served, the picks are put in order with the rest (here by the model's cosine alone), the number of
+     * hits and each place's score stay the table's for any limit, and a tool the caller may not see is
+     * never picked.
+     */
+    @Test
+    void theModelsPicksAreServedWithTheTablesPlaceScoresAndOnlyAmongVisibleTools() throws java.io.IOException {
+        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
+        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
+                "releases", "builds", "alerts")) {
+            for (String verb : List.of("list", "create", "delete", "update")) {
+                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
             }
+        }
+        ToolDef[] tools = many.toArray(ToolDef[]::new);
+        List<String> names = many.stream().map(ToolDef::name).toList();
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        SemanticRanking model = SemanticRanking.build(tools, new LetterEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        SemanticRanking.Order byCosine = table.orderWith(new LetterEmbedder(), LearnedOrder.read(new java.io.BufferedReader(
+                new java.io.StringReader("model\tletters-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t1\n"
+                        + "pair\t0\t0\t0\n".repeat(8))))).order();
+        assertNotNull(byCosine);
+        boolean pickedFirst = false;
+        // the letter model reads only a to h: "a bad cafe fee" pulls it towards a tool the table placed low
+        for (String query : List.of("list the invoices of my account", "delete the build alerts",
+                "list the invoices: a bad cafe fee")) {
+            var bm25 = new HybridRanking(many, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+            SemanticRanking.ModelCosines cosine = model.cosines(query);
+            List<String> rows = rowNames(table.learnedFeatures(query, bm25, cosine));
+            List<String> byTable = rowNames(table.learnedFeatures(query, bm25, null));
+            for (int limit : new int[] {10, 20, 30}) {
+                List<SearchHit> plain = table.search(query, null, limit, bm25);
+                List<SearchHit> served = table.search(query, null, limit, bm25, byCosine, cosine);
+                assertEquals(plain.size(), served.size(), query + " @" + limit);
+                for (int i = 0; i < plain.size(); i++) {
+                    assertEquals(plain.get(i).rawScore(), served.get(i).rawScore(), 1e-9, query + " @" + limit);
+                }
+                // the twenty places the order sorts, by the model's cosine: the first hits
+                List<String> expected = rows.subList(0, Math.min(rows.size(), LearnedOrder.MODEL_POOL)).stream()
+                        .sorted(java.util.Comparator.comparingDouble((String n) -> -cosine.mean(names.indexOf(n)))).toList();
+                assertEquals(expected.subList(0, Math.min(served.size(), expected.size())),
+                        names(served).subList(0, Math.min(served.size(), expected.size())), query + " @" + limit);
+            }
+            String first = names(table.search(query, null, 10, bm25, byCosine, cosine)).get(0);
+            pickedFirst |= !byTable.subList(0, LearnedOrder.MODEL_POOL - LearnedOrder.MODEL_PICKS).contains(first);
+            // hidden from the caller: never picked, never served
+            String hiddenPick = rows.get(LearnedOrder.MODEL_POOL - LearnedOrder.MODEL_PICKS);
+            List<String> seen = names(table.search(query, tool -> !tool.name().equals(hiddenPick), 30, bm25, byCosine, cosine));
+            assertFalse(seen.contains(hiddenPick), query);
+        }
+        assertTrue(pickedFirst, "a tool only the models picked comes first for some request");
+        // two models: the mean of their cosines
+        TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), new LetterEmbedder()));
+        SemanticRanking both = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        SemanticRanking.ModelCosines two = both.cosines("remember the facts of the failed builds");
+        for (int t = 0; t < tools.length; t++) {
+            assertEquals((two.cosine(t, 0) + two.cosine(t, 1)) / 2, two.mean(t), 1e-6);
         }
     }
 
