@@ -416,6 +416,10 @@ public final class SearchQuality {
     private static final String STATIC_IN_SAMPLE = " (static's rows are in sample, except those with the hand weights or"
             + " the action stage off: its learned order's weights were learned on these intents too; semantic's"
             + " were not)";
+    /** The heading's note for a set semantic's weights were learned on and static's were not. */
+    private static final String SEMANTIC_IN_SAMPLE = " (semantic's row is in sample: its learned order's weights were"
+            + " learned on these intents too, its figure with each set held out in turn comes from"
+            + " bench/search/rerank/run.sh --semantic; static's weights were not)";
 
     /** The sets whose requests the jar's static learned-order weights were learned from, as their header names them. */
     private static Set<String> learnedOn() throws IOException {
@@ -492,8 +496,9 @@ public final class SearchQuality {
         List<Intent> intents = readIntents(intentsFile);
         boolean fresh = set.startsWith("fresh");
         int ordinal = FRESH_SETS.indexOf(set);
-        String sample = !learnedOn().contains(set) ? HELD_OUT
-                : learnedOn("learned-order-semantic.tsv").contains(set) ? IN_SAMPLE : STATIC_IN_SAMPLE;
+        boolean bySemantic = learnedOn("learned-order-semantic.tsv").contains(set);
+        String sample = !learnedOn().contains(set) ? (bySemantic ? SEMANTIC_IN_SAMPLE : HELD_OUT)
+                : bySemantic ? IN_SAMPLE : STATIC_IN_SAMPLE;
         md.append(ordinal > 0
                 ? "\n### " + ("aeiou".indexOf(ORDINALS.get(ordinal).charAt(0)) >= 0 ? "An " : "A ")
                         + ORDINALS.get(ordinal) + " set held out whole, " + set
