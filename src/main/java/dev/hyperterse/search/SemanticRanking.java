@@ -443,20 +443,21 @@ final class SemanticRanking {
 
             @Override
             public double cosine(int tool, int model) {
-                if (q == null) {
-                    q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
-                }
-                return cosineByModel(q, tool, model);
+                return cosineByModel(query(), tool, model);
             }
 
             @Override
             public double mean(int tool) {
+                // each model's unit vector scaled by 1/√models, side by side: the whole vectors' dot
+                // product is the mean of the models' cosines
+                return dot(query(), vectors, tool * dims, dims);
+            }
+
+            private float[] query() {
                 if (q == null) {
                     q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
                 }
-                // each model's unit vector scaled by 1/√models, side by side: the whole vectors' dot
-                // product is the mean of the models' cosines
-                return dot(q, vectors, tool * dims, dims);
+                return q;
             }
         };
     }
@@ -523,7 +524,7 @@ final class SemanticRanking {
             if (cosine < MIN_SIMILARITY && lexical[t] == 0) {
                 continue;
             }
-            double score = (1 - bm25Weight) * cosine + (best > 0 ? bm25Weight * lexical[t] / best : 0);
+            double score = score(cosine, lexical[t], best);
             if (score < readFloor) {
                 continue;
             }
@@ -617,7 +618,7 @@ final class SemanticRanking {
         picked = java.util.Arrays.copyOf(picked, found);
         double[] pickScore = new double[found];
         for (int i = 0; i < found; i++) {
-            pickScore[i] = (1 - bm25Weight) * ownCosine(q, picked[i]) + (best > 0 ? bm25Weight * lexical[picked[i]] / best : 0);
+            pickScore[i] = score(ownCosine(q, picked[i]), lexical[picked[i]], best);
         }
         ActionStage.sortByScore(picked, pickScore);
         int[] rest = java.util.Arrays.copyOfRange(top, kept, count);
@@ -634,6 +635,11 @@ final class SemanticRanking {
             }
         }
         return at;
+    }
+
+    /** A tool's score by the ranking: its cosine with the query, and its BM25 score's share of the best one's. */
+    private double score(double cosine, float bm25, float best) {
+        return (1 - bm25Weight) * cosine + (best > 0 ? bm25Weight * bm25 / best : 0);
     }
 
     /** Whether {@code tool} is among the first {@code n} of {@code places}. */

@@ -225,14 +225,7 @@ class SemanticRankingTest {
     @Test
     void theModelsPickTheLastPlacesTheOrderSorts() {
         assertTrue(LearnedOrder.MODEL_PICKS > 0 && LearnedOrder.MODEL_PICKS < LearnedOrder.MODEL_POOL);
-        // forty tools: more than the places an order sorts
-        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
-        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
-                "releases", "builds", "alerts")) {
-            for (String verb : List.of("list", "create", "delete", "update")) {
-                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
-            }
-        }
+        List<ToolDef> many = fortyTools();
         ToolDef[] tools = many.toArray(ToolDef[]::new);
         List<String> names = many.stream().map(ToolDef::name).toList();
         SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
@@ -272,13 +265,7 @@ class SemanticRankingTest {
      */
     @Test
     void theModelsPicksAreServedWithTheTablesPlaceScoresAndOnlyAmongVisibleTools() throws java.io.IOException {
-        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
-        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
-                "releases", "builds", "alerts")) {
-            for (String verb : List.of("list", "create", "delete", "update")) {
-                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
-            }
-        }
+        List<ToolDef> many = fortyTools();
         ToolDef[] tools = many.toArray(ToolDef[]::new);
         List<String> names = many.stream().map(ToolDef::name).toList();
         SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
@@ -326,6 +313,18 @@ class SemanticRankingTest {
         for (int t = 0; t < tools.length; t++) {
             assertEquals((two.cosine(t, 0) + two.cosine(t, 1)) / 2, two.mean(t), 1e-6);
         }
+    }
+
+    /** Forty tools, four actions on each of ten objects: more than the places an order sorts. */
+    private static List<ToolDef> fortyTools() {
+        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
+        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
+                "releases", "builds", "alerts")) {
+            for (String verb : List.of("list", "create", "delete", "update")) {
+                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
+            }
+        }
+        return many;
     }
 
     private static List<String> rowNames(String rows) {
