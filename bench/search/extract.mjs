@@ -1072,6 +1072,98 @@
 //   hire 178, task 74, ...), but its -t switch takes presets (19 tools by default) or single tool names, not projects;
 //   installed, not run: @piotr-agier/google-drive-mcp 2.10.0 and google-workspace-mcp 2.3.6 (no service switch in their
 //   READMEs))
+// The twenty-third fresh set, fresh23 (bench/search/catalogs/fresh23/: intents and examples to be written and
+// committed before any ranking runs on them), three product areas of the large servers used before (one each of
+// Twilio, Azure and eBay) and two of other authors' multi-product servers, each installed into its own folder under
+// the ignored bench/out/npm-fresh23 (cd bench/out/npm-fresh23/NAME && npm init -y >/dev/null && npm install --ignore-scripts PACKAGE@VERSION):
+//   twilio-video: @twilio-alpha/mcp@0.7.0    azure-ai: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-shipping: ebay-mcp@1.15.0    digitalocean-databases: @digitalocean/mcp@1.0.70
+//   onenote: @softeria/ms-365-mcp-server@0.155.0
+//   cd bench/out/npm-fresh23/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh23/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh23/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   cd bench/out/npm-fresh23/digitalocean && npm init -y >/dev/null && npm install --ignore-scripts @digitalocean/mcp@1.0.70
+//   cd bench/out/npm-fresh23/ms365 && npm init -y >/dev/null && npm install --ignore-scripts @softeria/ms-365-mcp-server@0.155.0
+//   then from bench/search, with O=../out/npm-fresh23, each NOTE the catalog's "source" string and HOME a scratch folder
+//   (all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh23/twilio-video.json NOTE -- node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_video_v1
+//     (Twilio Video, programmable video rooms: rooms (create, fetch, update to end, list), participants (update,
+//     anonymize), their published and subscribed tracks, subscribe rules and recording rules, room recordings, track
+//     recordings, compositions of recordings and composition hooks, recording and composition settings (external
+//     storage and encryption), and real-time transcriptions of rooms; 39 tools, one per endpoint of its bundled
+//     twilio-oai spec; its documented --services switch (fresh21's twilio-verify lists the other counts); no tool
+//     carries annotations; none of its 160 inputs lacks a description; every description starts "Twilio - Video: This
+//     is the public Twilio REST API."; no earlier domain holds video conferencing; the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh23/azure-ai.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace foundryextensions \
+//     --namespace search --namespace speech
+//     (Azure AI services: Microsoft Foundry resources, its Azure OpenAI deployments (list models, chat completions,
+//     text completions, embeddings) and knowledge indexes (list, schema), Azure AI Search services, indexes (get,
+//     query), knowledge bases (get, retrieve) and knowledge sources, and Azure AI Speech (speech to text from an audio
+//     file, text to speech into one); its documented namespace switch, three of its 235 tools' namespaces
+//     (foundryextensions 7, search 6, speech 2): 15 tools, the least aimed at (as fresh21's azure-messaging); the
+//     variable turns off its telemetry; it unpacks a native library into ~/.net/azmcp (in the scratch HOME); every tool
+//     carries MCP annotations (14 read-only, none destructive); author Microsoft, repository microsoft/mcp; none of its
+//     172 inputs lacks a description, 105 of them the shared tenant, auth-method and retry options; near Replicate's
+//     model runs in fresh16 and Ragie's retrieval in fresh20, but Azure's own model deployments, search indexes and
+//     speech)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=other EBAY_READ_ONLY=false \
+//     node extract.mjs catalogs/fresh23/ebay-shipping.json NOTE -- node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay's international shipping for sellers, mostly its eDelivery API: packages (create, get, by order line item,
+//     clone, confirm, cancel, delete, in bulk too), bundles of packages and their labels, shipping labels, handover
+//     sheets, tracking, actual costs, address and consign preferences, shipping agents, battery qualifications,
+//     drop-off sites, shipping services and complaints (27 tools); besides, from the same "other" family: the user's
+//     identity, VeRO intellectual-property reports and reason codes (5), translating listing text, and two Sell
+//     Compliance listing-violation tools whose descriptions say the API was shut down on 2026-03-30 and that they
+//     always fail; EBAY_MCP_TOOLS, its documented family switch, other, with EBAY_READ_ONLY=false, its documented write
+//     switch: 36 tools (21 read-only); as in fresh22 it needs the client ID and secret set, and writes
+//     ~/.ebay-mcp/logs and ~/.config/configstore (in the scratch HOME); no tool carries annotations; author Yosef Hayim
+//     Sabag, repository YosefHayim/ebay-mcp; 45 of its 48 inputs have no description and 17 of its descriptions are
+//     under 40 characters; no earlier domain holds parcel shipping (fresh22's ebay-marketing is ads); the set's one
+//     eBay family)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh23/digitalocean-databases.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services databases
+//     (DigitalOcean managed databases: database clusters (create, get, list, delete, resize, major-version upgrades,
+//     CA certificate, backups, engine options), their users, firewall rules, online migrations, per-engine
+//     configuration (PostgreSQL, MySQL and its SQL mode, Redis, MongoDB, OpenSearch, Kafka, get and update) and Kafka
+//     topics, plus the shared region list; its documented --services switch (fresh4's digitalocean is droplets): 39
+//     tools; its Node wrapper runs the Go binary its package ships; it writes nothing into HOME or its working
+//     directory; every tool carries MCP annotations (19 read-only, 3 destructive); author DigitalOcean, repository
+//     digitalocean-labs/mcp-digitalocean; 1 of its 89 inputs has no description, 12 of its descriptions are under 40
+//     characters; near the SQL servers of toolbox-postgres, toolbox-mysql and MongoDB, but provisioning and configuring
+//     clusters, not querying them)
+//   node extract.mjs catalogs/fresh23/onenote.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset onenote
+//     (OneNote through Microsoft Graph: notebooks (list, create), sections and section groups (list, create), pages
+//     (list all or by section, create in the default or a given section from HTML, read content, delete), and the 8
+//     account and download tools every preset holds (login, logout, verify-login, list, select and remove accounts,
+//     download bytes, download bytes to a file); its documented --preset switch (fresh4's outlook-calendar is the
+//     calendar preset): 20 tools; it takes no key at start and writes ~/.ms-365-mcp-server/logs (in the scratch HOME);
+//     15 tools carry MCP annotations (10 read-only, 5 destructive); author Softeria, repository
+//     Softeria/ms-365-mcp-server; 4 of its 107 inputs have no description; near Notion's pages in catalogs/unseen and
+//     Falconer's documents in fresh19, but notebooks, sections and HTML pages)
+//   (each version above was the newest on npm; candidates came from the local package list (the npm registry here serves
+//   only the packages on it): its MCP packages with over 300 downloads a month not named in these notes are mostly
+//   frameworks, SDKs, proxies, UI-library documentation servers, few-tool servers or earlier domains, and a grep for
+//   some fifty service names found none new; five catalogs, 149 tools in all, for five new domains; none wrote into its
+//   working directory or the repository. Tried and left out: vercel-mcp-server 1.0.0 (its bin, dist/index.js, is not in
+//   the package), @opentofu/opentofu-mcp-server 0.1.5 (5 tools, registry documentation), mcp-mail-server 1.2.1 (exits
+//   without IMAP_PORT; IMAP/SMTP e-mail, Gmail's domain in fresh5; not retried); Twilio's other --services, run again
+//   (voice_v1 32, BYOC trunks, connection policies, dialing permissions and IP records; intelligence_v2 27, conversation
+//   transcripts and language operators; serverless_v1 41, sync_v1 48, trusthub_v1 53, numbers_v2 44, proxy_v1 25,
+//   trunking_v1 24, events_v1 22, studio_v2 19), one Twilio service per set; Azure's other namespace groups (databases:
+//   sql 13, mysql 6, postgres 6, cosmos 2, redis 2 and kusto 7, 36, DigitalOcean's managed databases taken instead;
+//   monitoring: monitor 16, workbooks 5, loadtesting 6, resourcehealth 2, applicationinsights 1 and applens 1,
+//   observability near Datadog, Grafana and Dynatrace; app hosting: appservice 7, deploy 5, functions 3, functionapp 1,
+//   containerapps 1, acr 2, aks 2, servicefabric 2 and signalr 1, 24, near Netlify, Railway and Coolify; communication
+//   2, e-mail and SMS sending); ebay-mcp's other families (inventory 37 with writes, 12 read-only, inventory items,
+//   offers and locations, near Shopify's and WooCommerce's products, 16 of its descriptions under 40 characters;
+//   metadata 22 with or without writes, marketplace policies; developer 7, trading 6, taxonomy 4, browse 1);
+//   @digitalocean/mcp's other services (insights 17, uptime checks and alert policies, 13 of its descriptions under 40
+//   characters; docr 19; functions 27); @softeria/ms-365-mcp-server's contacts preset (21); SmartBear's other clients
+//   not run again (see fresh22))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
