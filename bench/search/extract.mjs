@@ -1164,6 +1164,101 @@
 //   @digitalocean/mcp's other services (insights 17, uptime checks and alert policies, 13 of its descriptions under 40
 //   characters; docr 19; functions 27); @softeria/ms-365-mcp-server's contacts preset (21); SmartBear's other clients
 //   not run again (see fresh22))
+// The twenty-fourth fresh set, fresh24 (bench/search/catalogs/fresh24/: intents and examples to be written and
+// committed before any ranking runs on them), one product area each of the five multi-product servers of fresh23, none
+// used by an earlier catalog, for five domains new to the bench; nothing newly installed: the fresh23 folders under the
+// ignored bench/out/npm-fresh23 reused as they are (npm view showed each version still the newest on npm):
+//   twilio-trusthub: @twilio-alpha/mcp@0.7.0    azure-monitoring: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-metadata: ebay-mcp@1.15.0    digitalocean-registry: @digitalocean/mcp@1.0.70
+//   outlook-contacts: @softeria/ms-365-mcp-server@0.155.0
+//   (installed as in fresh23: cd bench/out/npm-fresh23/NAME && npm init -y >/dev/null && npm install --ignore-scripts
+//   PACKAGE@VERSION)
+//   then from bench/search, with O=../out/npm-fresh23, each NOTE the catalog's "source" string and HOME a scratch folder
+//   (all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh24/twilio-trusthub.json NOTE -- node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_trusthub_v1
+//     (Twilio Trust Hub, regulatory compliance and business identity for telecom traffic: compliance, regulatory
+//     registration and toll-free verification inquiries (embedded sessions; the first two resumable), customer profiles and
+//     trust products (create, list, fetch, update, delete), their channel-endpoint and entity assignments, evaluations
+//     against policies, end users and end-user types, supporting documents and their types, policies; 53 tools, one per
+//     endpoint of its bundled twilio-oai spec; its documented --services switch (fresh21's twilio-verify lists the
+//     other counts); no tool carries annotations; none of its 203 inputs lacks a description; every description starts
+//     "Twilio - Trusthub: This is the public Twilio REST API."; 20 tools share 6 descriptions (4 each among the four
+//     assignment kinds, "Create a new Assigned Item." and so on, 2 each between the two evaluation kinds), only the names
+//     telling them apart; no earlier domain holds KYC-style compliance (fresh21's twilio-verify sends one-time codes to end users);
+//     the service chosen among Twilio's others as the one farthest from earlier domains; the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh24/azure-monitoring.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace monitor --namespace workbooks \
+//     --namespace loadtesting --namespace resourcehealth --namespace applicationinsights --namespace applens
+//     (Azure monitoring: Azure Monitor (activity logs, metric definitions and metric queries, KQL queries over a resource's
+//     logs or a whole Log Analytics workspace, workspaces, tables and table types, health-model entities, standard web
+//     tests for endpoint availability, and a guided instrumentation flow: learning resources, orchestrator start and
+//     next, brownfield analysis, enhancement selection), Azure Workbooks (create, list, show, update, delete), Azure
+//     Load Testing (resources, tests, test runs), Resource Health (availability status, service health events),
+//     Application Insights code-optimization recommendations and App Lens diagnostics; its documented namespace
+//     switch, the monitoring group fresh23 named (monitor 16, loadtesting 6, workbooks 5, resourcehealth 2,
+//     applicationinsights 1, applens 1): 31 tools; the variable turns off its telemetry; it unpacks a native library
+//     into ~/.net/azmcp (in the scratch HOME) and writes nothing into its working directory (run with no --namespace,
+//     all 235 tools, it leaves an empty .IdentityService folder there, removed); every tool carries MCP annotations (20
+//     read-only, 7 destructive); author Microsoft, repository microsoft/mcp; none of its 336 inputs lacks a
+//     description, 205 of them the shared tenant, subscription, auth-method and retry options; near Datadog in fresh3,
+//     Grafana in fresh6 and Dynatrace in fresh15 (metrics, logs, dashboards), but with load tests, web tests and
+//     resource health; chosen over the databases group (near fresh23's DigitalOcean databases and the toolbox SQL
+//     catalogs) and the app hosting group (near Netlify, Railway and Coolify))
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=metadata EBAY_READ_ONLY=true \
+//     node extract.mjs catalogs/fresh24/ebay-metadata.json NOTE -- node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay marketplace metadata, read only: a marketplace's listing rules by category through its Metadata API
+//     (automotive parts compatibility, category, extended producer responsibility, item condition, listing structure,
+//     listing type, motors listing, negotiated price, regulatory, return, classified ad, shipping and site visibility
+//     policies, hazardous-materials and product-safety labels, currencies, sales-tax jurisdictions of a country) and
+//     vehicle parts compatibility through its Compatibility API (property names and values, multi-property values,
+//     compatibilities by specification, product compatibilities); EBAY_MCP_TOOLS, its documented family switch,
+//     metadata: 22 tools, the same list with EBAY_READ_ONLY=false (all its tools read); as in fresh22 it needs the client
+//     ID and secret set, and writes ~/.ebay-mcp/logs and ~/.config/configstore (in the scratch HOME); no tool carries
+//     annotations; author Yosef Hayim Sabag, repository YosefHayim/ebay-mcp; none of its 40 inputs lacks a description,
+//     7 of its descriptions are under 40 characters and 15 read "Get ... for a marketplace"; no earlier domain holds a
+//     marketplace's listing rules (fresh22's ebay-marketing is ads, fresh23's ebay-shipping parcels); the set's one eBay
+//     family)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh24/digitalocean-registry.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services docr
+//     (DigitalOcean Container Registry: registries (create, get, list, delete, name availability, options of tiers and
+//     regions), Docker credentials, repositories, their tags and manifests (list, delete), garbage collections (start,
+//     get the active one, list, update to cancel), the registry subscription tier (get, update), plus the shared region
+//     list; its documented --services switch (fresh4's digitalocean is droplets, fresh23's databases): 19 tools; its
+//     Node wrapper runs the Go binary its package ships; it writes nothing into HOME or its working directory; every
+//     tool carries MCP annotations (12 read-only, 4 destructive); author DigitalOcean, repository
+//     digitalocean-labs/mcp-digitalocean; none of its 39 inputs lacks a description, 4 of its descriptions are under 40
+//     characters; no earlier domain holds an image registry (fresh12's docker drives a local Docker engine))
+//   node extract.mjs catalogs/fresh24/outlook-contacts.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset contacts
+//     (Outlook contacts through Microsoft Graph: contact folders (list, create, update, delete, child folders, create a
+//     child folder), contacts (list in the default folder or a given one, create in either, get, update, delete), and
+//     the 8 account and download tools every preset holds (login, logout, verify-login, list, select and remove
+//     accounts, download bytes, download bytes to a file); its documented --preset switch (fresh4's outlook-calendar is
+//     the calendar preset, fresh23's onenote the onenote preset): 21 tools, the same with --org-mode; it takes no key at
+//     start and writes ~/.ms-365-mcp-server/logs (in the scratch HOME); 16 tools carry MCP annotations (8 read-only, 8
+//     destructive); author Softeria, repository Softeria/ms-365-mcp-server; 6 of its 100 inputs have no description, 3
+//     of its descriptions are under 40 characters; a personal address book, near the CRM contacts of HubSpot in fresh
+//     and Attio in fresh14, but folders of one user's contacts, no companies, deals or pipelines)
+//   (candidates were the product areas fresh23 left out; five catalogs, 146 tools in all, for five new domains; none
+//   wrote into its working directory or the repository. Tried and left out: Twilio's other --services, run again
+//   (intelligence_v2 27, conversation transcripts and language operators, near fresh23's azure-ai speech to text;
+//   voice_v1 32, proxy_v1 25, studio_v2 19, events_v1 22, the last near Event Grid in fresh21's azure-messaging; not run
+//   again: serverless_v1 41, near Cloudflare's Workers, sync_v1 48, numbers_v2 44, whose regulatory bundles are near
+//   Trust Hub, trunking_v1 24), one Twilio service per set; Azure's databases group (sql 13, mysql 6, postgres 6, cosmos
+//   2, redis 2, kusto 7: 36, 25 read-only, 11 destructive) and app hosting group (appservice 7, deploy 5, functions 3,
+//   functionapp 1, containerapps 1, acr 2, aks 2, servicefabric 2, signalr 1: 24, 21 read-only), see the note above;
+//   ebay-mcp's inventory family (37 with writes, 12 read-only: inventory items, item groups, locations, offers,
+//   publishing and listing fees, near Shopify's and WooCommerce's products, 16 of its descriptions under 40 characters,
+//   1 of its 55 inputs without a description); @digitalocean/mcp's functions (27, namespaces, actions, packages,
+//   triggers, activations and access keys; serverless functions, near Cloudflare's Workers in fresh2), insights (17,
+//   uptime checks and alert policies, 13 of its descriptions under 40 characters; monitoring, this set's Azure
+//   domain), spaces (11, CDNs and Spaces keys), accounts 12 and apps 8; @softeria/ms-365-mcp-server's other presets
+//   (mail 51, Gmail's domain in fresh5; outlook 94 and 96 with --org-mode, over 65; teams 9, 78 with --org-mode;
+//   teams-write 7, 17 with --org-mode, send-only chat and channel messages, Slack's and Discord's domain; work 25
+//   without --org-mode (Planner buckets, plans and tasks, near Todoist, Trello and Asana; the preset is documented as
+//   needing --org-mode, with which it lists 174); personal 163 and 171; tasks, excel, files and onedrive as in
+//   fresh22))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
