@@ -225,13 +225,11 @@ class SemanticRankingTest {
     @Test
     void theModelsPickTheLastPlacesTheOrderSorts() {
         assertTrue(LearnedOrder.MODEL_PICKS > 0 && LearnedOrder.MODEL_PICKS < LearnedOrder.MODEL_POOL);
-        List<ToolDef> many = fortyTools();
-        ToolDef[] tools = many.toArray(ToolDef[]::new);
-        List<String> names = many.stream().map(ToolDef::name).toList();
-        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
-                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
-        SemanticRanking model = SemanticRanking.build(tools, new LetterEmbedder(), null,
-                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        Forty forty = Forty.ranked();
+        List<ToolDef> many = forty.tools();
+        List<String> names = forty.names();
+        SemanticRanking table = forty.table();
+        SemanticRanking model = forty.model();
         for (String query : List.of("list the invoices of my account", "remove a user", "what failed in the last build",
                 "zzz")) {
             var bm25 = new HybridRanking(many, RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
@@ -265,13 +263,11 @@ class SemanticRankingTest {
      */
     @Test
     void theModelsPicksAreServedWithTheTablesPlaceScoresAndOnlyAmongVisibleTools() throws java.io.IOException {
-        List<ToolDef> many = fortyTools();
-        ToolDef[] tools = many.toArray(ToolDef[]::new);
-        List<String> names = many.stream().map(ToolDef::name).toList();
-        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
-                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
-        SemanticRanking model = SemanticRanking.build(tools, new LetterEmbedder(), null,
-                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        Forty forty = Forty.ranked();
+        List<ToolDef> many = forty.tools();
+        List<String> names = forty.names();
+        SemanticRanking table = forty.table();
+        SemanticRanking model = forty.model();
         SemanticRanking.Order byCosine = table.orderWith(new LetterEmbedder(), LearnedOrder.read(new java.io.BufferedReader(
                 new java.io.StringReader("model\tletters-1\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t1\n"
                         + "pair\t0\t0\t0\n".repeat(8))))).order();
@@ -307,24 +303,34 @@ class SemanticRankingTest {
         assertTrue(pickedFirst, "a tool only the models picked comes first for some request");
         // two models: the mean of their cosines
         TextEmbedder joint = new JointEmbedder(List.of(new ConceptEmbedder(), new LetterEmbedder()));
-        SemanticRanking both = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT).ranking();
+        SemanticRanking both = SemanticRanking.build(many.toArray(ToolDef[]::new), joint, null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
         SemanticRanking.ModelCosines two = both.cosines("remember the facts of the failed builds");
-        for (int t = 0; t < tools.length; t++) {
+        for (int t = 0; t < many.size(); t++) {
             assertEquals((two.cosine(t, 0) + two.cosine(t, 1)) / 2, two.mean(t), 1e-6);
         }
     }
 
-    /** Forty tools, four actions on each of ten objects: more than the places an order sorts. */
-    private static List<ToolDef> fortyTools() {
-        java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
-        for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
-                "releases", "builds", "alerts")) {
-            for (String verb : List.of("list", "create", "delete", "update")) {
-                many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
+    /**
+     * Forty tools, four actions on each of ten objects (more than the places an order sorts), ranked by the
+     * static table and by the letter model.
+     */
+    private record Forty(List<ToolDef> tools, List<String> names, SemanticRanking table, SemanticRanking model) {
+        static Forty ranked() {
+            java.util.ArrayList<ToolDef> many = new java.util.ArrayList<>();
+            for (String thing : List.of("invoices", "users", "tickets", "projects", "labels", "comments", "branches",
+                    "releases", "builds", "alerts")) {
+                for (String verb : List.of("list", "create", "delete", "update")) {
+                    many.add(handler(verb + "_" + thing, verb + " the " + thing + " of an account"));
+                }
             }
+            ToolDef[] tools = many.toArray(ToolDef[]::new);
+            return new Forty(List.copyOf(many), many.stream().map(ToolDef::name).toList(),
+                    SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                            SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking(),
+                    SemanticRanking.build(tools, new LetterEmbedder(), null,
+                            SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking());
         }
-        return many;
     }
 
     private static List<String> rowNames(String rows) {
