@@ -136,13 +136,16 @@ if (failed === 0) {
     assert(error.stage === 'input_validation' && error.code === -32000, `error ${json(error)}`);
     const missing = await call('execute', { tool: 'get-customers', inputs: {} });
     assert(missing.isError && JSON.parse(textOf(missing)).stage === 'resolution', textOf(missing));
+    // execute's own arguments are its input validation: a result too, coded -32602
+    const noInputs = await call('execute', { tool: 'get-customer' });
+    const bad = JSON.parse(textOf(noInputs));
+    assert(noInputs.isError && bad.stage === 'input_validation' && bad.code === -32602, textOf(noInputs));
     return `isError: ${error.error}`;
   });
 
   await check('protocol-error', async () => {
-    const noInputs = await expectRpcError(-32602, call('execute', { tool: 'get-customer' }));
     const unknown = await expectRpcError(-32602, call('no-such-tool', {}));
-    return `execute without inputs: ${noInputs}; unknown tool name: ${unknown}`;
+    return `unknown tool name: ${unknown}`;
   });
 
   await check('unknown-method', async () =>

@@ -211,10 +211,25 @@ final class MetaTools {
      */
     Future<JsonObject> call(McpBackend backend, String name, JsonObject arguments, CallContext context,
                             CallScope scope, boolean structured) {
-        if (SEARCH.equals(name)) {
-            return search(backend, arguments, context, structured);
+        try {
+            if (SEARCH.equals(name)) {
+                return search(backend, arguments, context, structured);
+            }
+            return execute(backend, arguments, context, scope, structured ? Output.STRUCTURED : Output.TEXT);
+        } catch (ToolException e) {
+            // arguments search or execute cannot use: the model reads its mistake (MCP 2025-11-25)
+            return failure(e);
         }
-        return execute(backend, arguments, context, scope, structured ? Output.STRUCTURED : Output.TEXT);
+    }
+
+    /**
+     * Arguments of {@code search} or {@code execute} that the tool cannot use: an input validation
+     * failure of that tool, coded -32602 (invalid params) as Hyperterse 2.x codes it, answered as
+     * an {@code isError} result like every input validation failure (a JSON-RPC error with
+     * {@code server.tool_errors: rpc}).
+     */
+    private static ToolException badArguments(String tool, String message) {
+        return new ToolException(Stage.INPUT_VALIDATION, JsonRpc.INVALID_PARAMS, tool, message, null);
     }
 
     private Future<JsonObject> search(McpBackend backend, JsonObject arguments, CallContext context,
@@ -223,10 +238,10 @@ final class MetaTools {
         Predicate<ToolDef> tagged = tagFilter(arguments.getValue("tags"));
         Object query = arguments.getValue("query");
         if (!(query instanceof String)) {
-            throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'query' must be a string");
+            throw badArguments(SEARCH, "search: 'query' must be a string");
         }
         if (((String) query).length() > MAX_QUERY_LENGTH) {
-            throw new McpException(JsonRpc.INVALID_PARAMS,
+            throw badArguments(SEARCH,
                     "search: 'query' is too long (at most " + MAX_QUERY_LENGTH + " characters)");
         }
         // tool metadata (names, statements, inputs) is shown only to callers who may run the tool
@@ -268,13 +283,13 @@ final class MetaTools {
             return null;
         }
         if (!(tags instanceof JsonArray) || ((JsonArray) tags).size() > MAX_TAGS) {
-            throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'tags' must be a list of at most " + MAX_TAGS
+            throw badArguments(SEARCH, "search: 'tags' must be a list of at most " + MAX_TAGS
                     + " strings");
         }
         List<String> wanted = new ArrayList<>();
         for (Object tag : (JsonArray) tags) {
             if (!(tag instanceof String)) {
-                throw new McpException(JsonRpc.INVALID_PARAMS, "search: 'tags' must be a list of strings");
+                throw badArguments(SEARCH, "search: 'tags' must be a list of strings");
             }
             wanted.add((String) tag);
         }
@@ -352,11 +367,11 @@ final class MetaTools {
         onlyKeys(arguments, EXECUTE, List.of("tool", "inputs"));
         Object tool = arguments.getValue("tool");
         if (!(tool instanceof String) || ((String) tool).isBlank()) {
-            throw new McpException(JsonRpc.INVALID_PARAMS, "execute: 'tool' must be a non-empty string");
+            throw badArguments(EXECUTE, "execute: 'tool' must be a non-empty string");
         }
         Object inputs = arguments.getValue("inputs");
         if (!(inputs instanceof JsonObject)) {
-            throw new McpException(JsonRpc.INVALID_PARAMS, inputs == null
+            throw badArguments(EXECUTE, inputs == null
                     ? "execute: 'inputs' is required (use {} when the tool takes none)"
                     : "execute: 'inputs' must be an object");
         }
@@ -585,7 +600,7 @@ final class MetaTools {
     private static void onlyKeys(JsonObject arguments, String tool, List<String> allowed) {
         for (String key : arguments.fieldNames()) {
             if (!allowed.contains(key)) {
-                throw new McpException(JsonRpc.INVALID_PARAMS, tool + ": unknown argument '" + CallerText.cut(key)
+                throw badArguments(tool, tool + ": unknown argument '" + CallerText.cut(key)
                         + "' (expected " + String.join(", ", allowed) + ")");
             }
         }

@@ -231,9 +231,12 @@ class MalformedInputTest {
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}"), 200, -32602, "tools/call without params");
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}"), 200, -32602,
                 "tools/call without a name");
-        Answers.error(call("execute", new JsonObject()), 200, -32602, "execute without arguments");
-        Answers.error(call("execute", new JsonObject().put("tool", "get-customer")), 200, -32602, "execute without inputs");
-        Answers.error(call("search", new JsonObject()), 200, -32602, "search without a query");
+        Answers.toolError(call("execute", new JsonObject()), -32602, "execute without arguments");
+        Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer")), -32602, "execute without inputs");
+        JsonObject noQuery = Answers.toolError(call("search", new JsonObject()), -32602, "search without a query");
+        // the model reads which argument of which tool it got wrong (MCP 2025-11-25: input validation is a tool error)
+        assertEquals("search: 'query' must be a string", noQuery.getString("message"));
+        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "search"), noQuery.getJsonObject("data"));
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"), 200, -32602,
                 "initialize without a protocol version");
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"logging/setLevel\",\"params\":{}}"), 200, -32602,
@@ -246,17 +249,17 @@ class MalformedInputTest {
     @Test
     void wrongArgumentTypesForTheMetaTools() throws Exception {
         for (Object tool : new Object[] {1, true, new JsonArray(), new JsonObject(), "", "   "}) {
-            Answers.error(call("execute", new JsonObject().put("tool", tool).put("inputs", new JsonObject())), 200, -32602,
+            Answers.toolError(call("execute", new JsonObject().put("tool", tool).put("inputs", new JsonObject())), -32602,
                     "tool " + tool);
         }
         for (Object inputs : new Object[] {1, "x", true, new JsonArray().add(1)}) {
-            Answers.error(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", inputs)), 200, -32602,
+            Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", inputs)), -32602,
                     "inputs " + inputs);
         }
-        Answers.error(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", new JsonObject())
-                .put("extra", 1)), 200, -32602, "unknown argument");
+        Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", new JsonObject())
+                .put("extra", 1)), -32602, "unknown argument");
         for (Object query : new Object[] {1, null, new JsonArray(), new JsonObject()}) {
-            Answers.error(call("search", new JsonObject().put("query", query)), 200, -32602, "query " + query);
+            Answers.toolError(call("search", new JsonObject().put("query", query)), -32602, "query " + query);
         }
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\",\"arguments\":[]}}"),
                 200, -32602, "arguments as an array");
@@ -321,7 +324,7 @@ class MalformedInputTest {
         String big = "x".repeat(3_000_000);
         JsonObject e = Answers.toolError(execute("echo", new JsonObject().put("i", big)), -32000, "3 MB int");
         assertTrue(e.getString("message").length() < 300, "the value is cut in the message");
-        e = Answers.error(call("search", new JsonObject().put("query", big)), 200, -32602, "3 MB query");
+        e = Answers.toolError(call("search", new JsonObject().put("query", big)), -32602, "3 MB query");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // a string input may be big (it is bound, never pasted); the row carries it back whole
         JsonArray rows = Answers.rows(execute("echo", new JsonObject().put("s", big)), "3 MB string");
@@ -401,7 +404,7 @@ class MalformedInputTest {
         String key = "k".repeat(40_000);
         e = Answers.toolError(execute("echo", new JsonObject().put(key, 1)), -32000, "a 40k input name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
-        e = Answers.error(call("execute", new JsonObject().put(key, 1)), 200, -32602, "a 40k argument name");
+        e = Answers.toolError(call("execute", new JsonObject().put(key, 1)), -32602, "a 40k argument name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // a cut never splits a surrogate pair
         e = Answers.toolError(execute("😀".repeat(1000), new JsonObject()), -32601, "emoji name");

@@ -184,10 +184,11 @@ class McpSdkClientTest {
                 ToolError.of(execute("get-customer", Map.of("customer_id", "abc"))));
         assertEquals(new ToolError("tool not found: get-customers", -32601, "resolution", "get-customers"),
                 ToolError.of(execute("get-customers", Map.of())));
-        // execute's own arguments and unknown tools/call names stay protocol errors, which the SDK throws
-        McpError noInputs = assertThrows(McpError.class, () -> client.callTool(new McpSchema.CallToolRequest("execute",
-                Map.of("tool", "get-customer"))));
-        assertEquals(-32602, noInputs.getJsonRpcError().code());
+        // so are execute's own arguments (MCP 2025-11-25: input validation is a tool error)
+        assertEquals(new ToolError("execute: 'inputs' is required (use {} when the tool takes none)", -32602,
+                "input_validation", "execute"), ToolError.of(client.callTool(new McpSchema.CallToolRequest("execute",
+                Map.of("tool", "get-customer")))));
+        // an unknown tools/call name stays a protocol error, which the SDK throws
         McpError unknown = assertThrows(McpError.class, () -> client.callTool(new McpSchema.CallToolRequest("nope",
                 Map.of())));
         assertEquals(-32602, unknown.getJsonRpcError().code());

@@ -166,10 +166,13 @@ class McpStatelessTest {
                 .put("inputs", new JsonObject()), new JsonObject())));
         assertEquals(new ToolError("tool not found: no-such-tool", -32601, "resolution", "no-such-tool"),
                 ToolError.ofResult(missing));
-        // a tools/call name that tools/list never showed, and execute's own arguments, are protocol errors
+        // so are execute's own arguments, coded -32602; a tools/call name tools/list never showed is a protocol error
+        JsonObject noInputs = result(send(call(504, "execute", new JsonObject().put("tool", "get-customer"),
+                new JsonObject())));
+        assertEquals("complete", noInputs.getString("resultType"));
+        assertEquals(new ToolError("execute: 'inputs' is required (use {} when the tool takes none)", -32602,
+                "input_validation", "execute"), ToolError.ofResult(noInputs));
         assertError(send(call(503, "no-such-tool", new JsonObject(), new JsonObject())), 200, 503, -32602);
-        assertError(send(call(504, "execute", new JsonObject().put("tool", "get-customer"), new JsonObject())),
-                200, 504, -32602);
     }
 
     // ---- envelope and header errors ----
@@ -291,7 +294,8 @@ class McpStatelessTest {
         // a header with no argument to mirror is refused; without it, the missing tool is execute's own error
         JsonObject noTool = call(222, "execute", new JsonObject().put("inputs", new JsonObject()), new JsonObject());
         assertError(http.mcp(noTool, executeHeaders("Mcp-Param-Tool", "get-customer")), 400, 222, -32020);
-        assertError(send(noTool), 200, 222, -32602);
+        assertEquals(new ToolError("execute: 'tool' must be a non-empty string", -32602, "input_validation", "execute"),
+                ToolError.ofResult(result(send(noTool))));
         // a name a header cannot carry as is travels Base64-encoded, and is then execute's to judge
         HttpResponse<String> unknown = send(call(223, "execute", new JsonObject().put("tool", " kunde-ü")
                 .put("inputs", new JsonObject()), new JsonObject()));

@@ -151,17 +151,24 @@ class McpToolsTest {
         JsonObject ok = result(fixturesHttp, RawHttp.execute(3, "get-customer", new JsonObject().put("customer_id", 1)));
         assertNull(ok.getValue("isError"));
 
-        // what does not fit the protocol, or execute's own arguments, stays a JSON-RPC error
+        // arguments search or execute cannot use are their input validation failures, coded -32602
+        JsonObject noInputs = result(fixturesHttp, RawHttp.request(5, "tools/call", new JsonObject().put("name", "execute")
+                .put("arguments", new JsonObject().put("tool", "get-customer"))));
+        assertEquals(new ToolError("execute: 'inputs' is required (use {} when the tool takes none)", -32602,
+                "input_validation", "execute"), ToolError.ofResult(noInputs));
+        JsonObject noQuery = result(fixturesHttp, RawHttp.request(6, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject())));
+        assertEquals(new ToolError("search: 'query' must be a string", -32602, "input_validation", "search"),
+                ToolError.ofResult(noQuery));
+
+        // what does not fit the protocol stays a JSON-RPC error
         JsonObject unknownTool = error(fixturesHttp, RawHttp.request(4, "tools/call",
                 new JsonObject().put("name", "nope").put("arguments", new JsonObject())));
         assertEquals(-32602, unknownTool.getInteger("code"), "an unknown tools/call name is a protocol error");
         assertEquals("Unknown tool: nope (this server offers 'search' and 'execute')", unknownTool.getString("message"));
-        JsonObject noInputs = error(fixturesHttp, RawHttp.request(5, "tools/call", new JsonObject().put("name", "execute")
-                .put("arguments", new JsonObject().put("tool", "get-customer"))));
-        assertEquals(-32602, noInputs.getInteger("code"));
-        JsonObject noQuery = error(fixturesHttp, RawHttp.request(6, "tools/call", new JsonObject().put("name", "search")
-                .put("arguments", new JsonObject())));
-        assertEquals(-32602, noQuery.getInteger("code"));
+        JsonObject notAnObject = error(fixturesHttp, RawHttp.request(8, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonArray())));
+        assertEquals(-32602, notAnObject.getInteger("code"), "arguments that are no object do not fit tools/call");
         assertEquals(-32601, error(fixturesHttp, RawHttp.request(7, "tools/run", new JsonObject())).getInteger("code"));
     }
 
@@ -181,6 +188,10 @@ class McpToolsTest {
         JsonObject unknownMetaTool = error(tunedHttp, RawHttp.request(3, "tools/call",
                 new JsonObject().put("name", "nope").put("arguments", new JsonObject())));
         assertEquals(-32602, unknownMetaTool.getInteger("code"));
+        JsonObject noQuery = error(tunedHttp, RawHttp.request(6, "tools/call", new JsonObject().put("name", "search")
+                .put("arguments", new JsonObject())));
+        assertEquals(-32602, noQuery.getInteger("code"));
+        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "search"), noQuery.getJsonObject("data"));
 
         JsonObject ok = result(tunedHttp, RawHttp.execute(4, "get-customer", new JsonObject().put("customer_id", 1)));
         assertNull(ok.getValue("isError"));

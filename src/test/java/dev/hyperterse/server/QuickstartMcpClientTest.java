@@ -166,13 +166,16 @@ class QuickstartMcpClientTest {
     }
 
     @Test
-    void badMetaToolArgumentsAreInvalidParams() {
-        McpError noInputs = assertThrows(McpError.class, () -> call("execute", Map.of("tool", "get-customer")));
-        assertEquals(-32602, noInputs.getJsonRpcError().code());
+    void badMetaToolArgumentsAreToolErrorsTheModelReads() {
+        // input validation of search and execute themselves: a result, coded -32602 (invalid params)
+        assertEquals(new ToolError("execute: 'inputs' is required (use {} when the tool takes none)", -32602,
+                "input_validation", "execute"), ToolError.of(client.callTool(new McpSchema.CallToolRequest("execute",
+                Map.of("tool", "get-customer")))));
+        assertEquals(new ToolError("search: 'query' must be a string", -32602, "input_validation", "search"),
+                ToolError.of(client.callTool(new McpSchema.CallToolRequest("search", Map.of("query", 5)))));
+        // a tools/call name the server does not offer is a protocol error, which the SDK throws
         McpError unknownTool = assertThrows(McpError.class, () -> call("nope", Map.of()));
         assertEquals(-32602, unknownTool.getJsonRpcError().code());
-        McpError badQuery = assertThrows(McpError.class, () -> call("search", Map.of("query", 5)));
-        assertEquals(-32602, badQuery.getJsonRpcError().code());
     }
 
     @Test
