@@ -1259,6 +1259,130 @@
 //   without --org-mode (Planner buckets, plans and tasks, near Todoist, Trello and Asana; the preset is documented as
 //   needing --org-mode, with which it lists 174); personal 163 and 171; tasks, excel, files and onedrive as in
 //   fresh22))
+// The twenty-fifth fresh set, fresh25 (bench/search/catalogs/fresh25/: intents and examples to be written and
+// committed before any ranking runs on them), one more product area each of the five multi-product servers of fresh23
+// and fresh24, none used by an earlier catalog, for five domains new to the bench; the same five package versions (npm
+// view showed each still the newest on npm), installed anew, bench/out/npm-fresh23 not being on this machine, each into
+// its own folder under the ignored bench/out/npm-fresh25:
+//   twilio-proxy: @twilio-alpha/mcp@0.7.0    azure-planning: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-account: ebay-mcp@1.15.0    digitalocean-networking: @digitalocean/mcp@1.0.70
+//   onedrive: @softeria/ms-365-mcp-server@0.155.0
+//   cd bench/out/npm-fresh25/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh25/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh25/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   cd bench/out/npm-fresh25/digitalocean && npm init -y >/dev/null && npm install --ignore-scripts @digitalocean/mcp@1.0.70
+//   cd bench/out/npm-fresh25/ms365 && npm init -y >/dev/null && npm install --ignore-scripts @softeria/ms-365-mcp-server@0.155.0
+//   then from bench/search, with O=../out/npm-fresh25, each NOTE the catalog's "source" string and HOME a scratch folder
+//   (HOME=$(mktemp -d); all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh25/twilio-proxy.json NOTE -- node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_proxy_v1
+//     (Twilio Proxy, masked phone numbers for conversations between two parties: Proxy services (create, list, fetch,
+//     update, delete), the proxy phone numbers of a service's number pool (add, list, fetch, update, delete), sessions
+//     (create, list, fetch, update, delete), their participants (add, list, fetch, soft-delete), interactions (list,
+//     fetch, delete) and message interactions sent from one's own system to a participant (create, list, fetch); 25
+//     tools, one per endpoint of its bundled twilio-oai spec; its documented --services switch (fresh21's twilio-verify
+//     lists the other counts); no tool carries annotations; none of its 100 inputs lacks a description, 20 of them
+//     ServiceSid; every description starts "Twilio - Proxy: This is the public Twilio REST API."; after it, 2 (list and
+//     fetch of message interactions) read only "Make a GET request to" a path, and FetchInteraction's says "Retrieve a
+//     list of Interactions"; no earlier domain holds number masking (fresh21's twilio-verify sends one-time codes,
+//     fresh23's twilio-video has participants of rooms); the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh25/azure-planning.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace cloudarchitect \
+//     --namespace wellarchitectedframework --namespace get_azure_bestpractices --namespace azureterraformbestpractices \
+//     --namespace bicepschema --namespace deploy --namespace azuremigrate --namespace extension --namespace pricing \
+//     --namespace quota --namespace advisor
+//     (Azure planning and guidance around a deployment: architecture design by questions and a confidence score,
+//     Well-Architected Framework service guides, Azure, AI-application and Terraform best practices, Bicep schemas of
+//     resource types, IaC rules, deployment plans, CI/CD pipeline guidance (GitHub Actions, Azure DevOps), architecture
+//     diagrams, logs of azd-deployed apps, Platform Landing Zone guidance and generation (Azure Migrate), Azure CLI
+//     command generation and CLI install instructions, Azure Quick Review (azqr) compliance reports, retail prices,
+//     quota usage and regional availability of resource types, and Advisor recommendations; its documented namespace
+//     switch, eleven of its 235 tools' namespaces (deploy 5, extension 3, get_azure_bestpractices 2, azuremigrate 2,
+//     quota 2, one each cloudarchitect, wellarchitectedframework, azureterraformbestpractices, bicepschema, pricing and
+//     advisor): 20 tools; the namespace names are those `azmcp tools list --namespace-mode` prints (its bundled binary,
+//     node_modules/@azure/mcp-linux-x64/dist/azmcp): --namespace bestpractices or get lists none; the variable turns off
+//     its telemetry; it unpacks a native library into ~/.net/azmcp (in the scratch HOME) and writes nothing into its
+//     working directory; every tool carries MCP annotations (18 read-only, 2 destructive: the two landing-zone tools);
+//     author Microsoft, repository microsoft/mcp; none of its 167 inputs lacks a description, 98 of them the shared
+//     tenant, subscription, auth-method and retry options (on 13 of its tools; 2 tools take no input); long descriptions
+//     (53 to 2,193 characters, half over 500), with usage instructions to the model ("Use this tool when ...", "Do NOT
+//     call this tool if ..."); no earlier domain holds cloud architecture and deployment guidance (fresh7's azure-devops
+//     runs Azure DevOps pipelines, fresh24's azure-monitoring watches deployed resources); chosen over the databases
+//     and app hosting groups (see fresh24) and a governance-and-secrets group; the set's one Azure group)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=account EBAY_READ_ONLY=false \
+//     node extract.mjs catalogs/fresh25/ebay-account.json NOTE -- node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay seller account settings through its Sell Account API: business policies, fulfillment, payment and return
+//     (create, get by ID, get by name, list, update, delete, six tools each) and custom policies (create, get, list,
+//     update), sales-tax tables by jurisdiction (create or replace, in bulk too, get, list by country, delete), seller
+//     programs (opt in, opt out, list opted-in), rate tables, subscription, privileges, KYC status, advertising
+//     eligibility, and two payments-program tools whose descriptions say the method is deprecated; EBAY_MCP_TOOLS, its
+//     documented family switch, account, with EBAY_READ_ONLY=false, its documented write switch: 37 tools (21
+//     read-only); as in fresh22 it needs the client ID and secret set, and writes ~/.ebay-mcp/logs and
+//     ~/.config/configstore (in the scratch HOME); no tool carries annotations; author Yosef Hayim Sabag, repository
+//     YosefHayim/ebay-mcp; 4 of its 48 inputs have no description (the policy body of the four create-policy tools),
+//     25 of its descriptions are under 40 characters, 7 carry a "Required OAuth Scope" line; the fulfillment, payment
+//     and return policy tools mostly differ in one word of name and description; no earlier domain holds a seller's
+//     business policies (fresh24's ebay-metadata reads a marketplace's policy rules, not one seller's policies); the
+//     set's one eBay family)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh25/digitalocean-networking.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services networking
+//     (DigitalOcean networking: domains and their DNS records, certificates (list, get, delete, upload a custom one,
+//     create a Let's Encrypt one), cloud firewalls (create, get, list, delete, add or remove rules, droplets and tags),
+//     load balancers (create, get, list, update, delete, add or remove droplets and forwarding rules, purge the CDN
+//     cache of a global one), reserved IPv4 and IPv6 addresses (reserve, assign, unassign, release, get, list), BYOIP
+//     prefixes and their resources, VPCs, their members and VPC peerings, plus the shared region list; its documented
+//     --services switch (fresh4's digitalocean is droplets, fresh23's databases, fresh24's docr): 55 tools, the most
+//     aimed at; its Node wrapper runs the Go binary its package ships; it writes nothing into HOME or its working
+//     directory; every tool carries MCP annotations (21 read-only, 10 destructive); author DigitalOcean, repository
+//     digitalocean-labs/mcp-digitalocean; none of its 138 inputs lacks a description; 43 of its descriptions are
+//     under 40 characters ("Delete a VPC", "Create a new firewall"), so names and short verbs carry most of it; near
+//     Hostinger's domains in fresh15 (a registrar's nameservers, not DNS records) and Check Point's firewall policies
+//     in fresh13 (rulebases of security gateways, not cloud firewalls of droplets), but no earlier domain holds load
+//     balancers, VPCs or reserved IPs)
+//   node extract.mjs catalogs/fresh25/onedrive.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset onedrive
+//     (OneDrive through Microsoft Graph: drives (list, root folder), drive items (get, list a folder's children, create
+//     a folder, upload content, create an upload session for large files, move or rename, copy, delete), sharing links
+//     and sharing invitations, permissions (list, delete), embeddable previews, thumbnails, version history, delta
+//     changes, search, and the 9 account and download tools of its drive-backed presets (login, logout, verify-login,
+//     list, select and remove accounts, download bytes, download bytes to a file, and get-download-url); its documented
+//     --preset switch, the app-scoped onedrive preset (fresh4's outlook-calendar is the calendar preset, fresh23's
+//     onenote and fresh24's outlook-contacts theirs): 28 tools, the same as --preset files (29 and 31 with --org-mode,
+//     which adds sensitivity labels); it takes no key at start and writes ~/.ms-365-mcp-server/logs (in the scratch
+//     HOME); 23 tools carry MCP annotations (13 read-only, 10 destructive), not login, logout, verify-login,
+//     select-account or remove-account; author Softeria, repository Softeria/ms-365-mcp-server; 7 of its 177 inputs have
+//     no description (the request body of 7 write tools), 19 tools take includeHeaders and excludeResponse; 3 of its
+//     descriptions are under 40 characters; 15 descriptions add a "💡 TIP:" paragraph, and 5 start from Graph's
+//     property text ("All items contained in the drive. Read-only. Nullable." for get-drive-item); no earlier catalog
+//     holds a personal cloud drive (Google Cloud Storage's buckets in fresh13 and fresh22's azure-file-storage are
+//     object and file storage for applications; Google Drive servers were left out in fresh8, fresh16 and fresh22))
+//   (candidates were the product areas fresh23 and fresh24 left out, listed again from the five servers; five catalogs,
+//   165 tools in all, for five new domains; none wrote into its working directory or the repository. Tried and left
+//   out, for later sets: Twilio's other --services, run again (sync_v1 48, documents, lists, maps and streams and
+//   their permissions, 30 of whose descriptions read only "Make a ... request to" a path; insights_v1 17, Voice
+//   Insights call and conference summaries, metrics, events and annotations, and Video Log Analyzer rooms, near
+//   fresh23's twilio-video; marketplace_v1 18, add-ons and publishers' listings; voice_v1 32, 25 of whose descriptions
+//   read "Make a ... request"; chat_v2 54, numbers_v2 44, serverless_v1 41, intelligence_v2 27, trunking_v1 24,
+//   events_v1 22, studio_v2 19, accounts_v1 18, wireless_v1 16, notify_v1 15), one Twilio service per set; Azure's
+//   other namespaces (a governance-and-secrets group, keyvault 8, appconfig 5, confidentialledger 2, group 2, role 1,
+//   policy 1, subscription 1: 20, Key Vault secrets near Bitwarden and 1Password; the databases group, 36, and the app
+//   hosting group, 24, as in fresh24; compute 12 and virtualdesktop 3, virtual machines, DigitalOcean droplets' domain;
+//   storage 7, blobs; communication 2, marketplace 2, datadog 1, grafana 1, deviceregistry 1); ebay-mcp's other families
+//   (communication 33 with writes, 15 read-only: buyer-seller conversations and messages, feedback, offers to
+//   interested buyers and 21 Notification API tools, destinations, subscriptions and their filters, topics, public
+//   keys, 17 of its descriptions under 40 characters; fulfillment 17, 10 read-only, orders, shipping fulfillments,
+//   refunds and payment disputes with evidence, near Shopify's and WooCommerce's orders; inventory 37 as in fresh24;
+//   developer 7, trading 6, analytics 4); @digitalocean/mcp's other services (each with the shared region-list: doks 18,
+//   managed Kubernetes clusters and node pools, near Kubernetes in catalogs/unseen; volumes 14 and nfs 14, block storage
+//   and NFS shares with their snapshots, near fresh22's azure-file-storage; genai-batchinference 8,
+//   genai-custom-models 7, genai-inferencerouter 7, dedicated-inference 6 and inference-modelcatalog 3, model serving,
+//   27 together, near fresh23's azure-ai and Replicate in fresh16; genai-evaluation 48, functions 27, insights 17,
+//   accounts 12, spaces 11, apps 8, vector-databases 7, docs 7, marketplace 3); @softeria/ms-365-mcp-server's other
+//   presets (files, the same 28 as onedrive; users 10, 17 with --org-mode, the directory: users, managers, direct
+//   reports, memberships, relevant people; search 10, 13 with --org-mode; excel 31, tasks 33, work 25 and 174 with
+//   --org-mode, which holds its 34 SharePoint tools, sites, lists, site drives and site notebooks, otherwise reached only
+//   by --enabled-tools; mail 51, outlook 94, teams 9 and 78 with --org-mode))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
