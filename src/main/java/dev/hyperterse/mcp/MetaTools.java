@@ -217,7 +217,11 @@ final class MetaTools {
             }
             return execute(backend, arguments, context, scope, structured ? Output.STRUCTURED : Output.TEXT);
         } catch (ToolException e) {
-            // arguments search or execute cannot use: the model reads its mistake (MCP 2025-11-25)
+            // arguments search or execute cannot use: the model reads its mistake (MCP 2025-11-25),
+            // and a caller who asked for log messages gets it as a warning, as for a tool's inputs
+            if (scope.logs(LogLevel.WARNING)) {
+                scope.log(LogLevel.WARNING, e.getMessage());
+            }
             return failure(e);
         }
     }

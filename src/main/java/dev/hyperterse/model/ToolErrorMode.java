@@ -2,9 +2,9 @@ package dev.hyperterse.model;
 
 /**
  * How a failed tool call reaches the caller ({@code server.tool_errors}). Only failures of the
- * tool run are meant (its resolution, auth, inputs, scripts, statement, output); a request that
- * does not fit the protocol or {@code search}/{@code execute}'s own arguments is a JSON-RPC
- * error either way.
+ * tool run are meant (its resolution, auth, inputs, scripts, statement, output), and arguments
+ * {@code search} or {@code execute} cannot use (their input validation); a request that does not
+ * fit the protocol, or names a tool the server does not offer, is a JSON-RPC error either way.
  */
 public enum ToolErrorMode {
     /**
@@ -15,7 +15,8 @@ public enum ToolErrorMode {
      */
     RESULT,
     /**
-     * A JSON-RPC error (-32000, or -32601 for an unknown {@code execute} target) with
+     * A JSON-RPC error (-32000, -32601 for an unknown {@code execute} target, -32602 for
+     * arguments {@code search} or {@code execute} cannot use) with
      * {@code data: {stage, tool}}, as Hyperterse's documentation describes. Written {@code rpc},
      * or {@code protocol}, its name before {@link #RESULT} became the default.
      */

@@ -249,8 +249,9 @@ class MalformedInputTest {
     @Test
     void wrongArgumentTypesForTheMetaTools() throws Exception {
         for (Object tool : new Object[] {1, true, new JsonArray(), new JsonObject(), "", "   "}) {
-            Answers.toolError(call("execute", new JsonObject().put("tool", tool).put("inputs", new JsonObject())), -32602,
-                    "tool " + tool);
+            JsonObject bad = Answers.toolError(call("execute", new JsonObject().put("tool", tool)
+                    .put("inputs", new JsonObject())), -32602, "tool " + tool);
+            assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "execute"), bad.getJsonObject("data"));
         }
         for (Object inputs : new Object[] {1, "x", true, new JsonArray().add(1)}) {
             Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", inputs)), -32602,
@@ -260,6 +261,16 @@ class MalformedInputTest {
                 .put("extra", 1)), -32602, "unknown argument");
         for (Object query : new Object[] {1, null, new JsonArray(), new JsonObject()}) {
             Answers.toolError(call("search", new JsonObject().put("query", query)), -32602, "query " + query);
+        }
+        JsonArray manyTags = new JsonArray();
+        for (int i = 0; i < 1000; i++) {
+            manyTags.add("t" + i);
+        }
+        for (Object tags : new Object[] {"orders", new JsonArray().add(1), new JsonArray().add(new JsonObject()), manyTags}) {
+            JsonObject bad = Answers.toolError(call("search", new JsonObject().put("query", "orders").put("tags", tags)),
+                    -32602, "tags " + Answers.cut(String.valueOf(tags)));
+            assertTrue(bad.getString("message").startsWith("search: 'tags' must be a list"), bad.encode());
+            assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "search"), bad.getJsonObject("data"));
         }
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\",\"arguments\":[]}}"),
                 200, -32602, "arguments as an array");

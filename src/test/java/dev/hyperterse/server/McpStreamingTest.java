@@ -129,6 +129,14 @@ class McpStreamingTest {
             assertFalse(e.data().contains(SECRET) || e.data().contains("wrong-key"), "no key in " + e.data());
         }
         assertEquals(-32601, ToolError.ofAnswer(denied.get(2).json()).code());
+        // so are arguments execute itself cannot use
+        List<SseStream.Event> noInputs = http.mcpStream(RawHttp.request(5, "tools/call", new JsonObject()
+                .put("name", "execute").put("arguments", new JsonObject().put("tool", "get-customer"))), session(sid))
+                .rest(WAIT);
+        assertEquals(List.of("warning"), levels(noInputs));
+        assertEquals("execute: 'inputs' is required (use {} when the tool takes none)",
+                noInputs.get(1).json().getJsonObject("params").getString("data"));
+        assertEquals(-32602, ToolError.ofAnswer(noInputs.get(2).json()).code());
 
         HttpResponse<String> noSession = http.mcp(RawHttp.request(4, "logging/setLevel",
                 new JsonObject().put("level", "debug")));
