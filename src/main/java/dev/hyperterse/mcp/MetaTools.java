@@ -219,9 +219,7 @@ final class MetaTools {
         } catch (ToolException e) {
             // arguments search or execute cannot use: the model reads its mistake (MCP 2025-11-25),
             // and a caller who asked for log messages gets it as a warning, as for a tool's inputs
-            if (scope.logs(LogLevel.WARNING)) {
-                scope.log(LogLevel.WARNING, e.getMessage());
-            }
+            scope.log(LogLevel.WARNING, e.getMessage());
             return failure(e);
         }
     }

@@ -231,12 +231,11 @@ class MalformedInputTest {
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}"), 200, -32602, "tools/call without params");
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{}}"), 200, -32602,
                 "tools/call without a name");
-        Answers.toolError(call("execute", new JsonObject()), -32602, "execute without arguments");
-        Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer")), -32602, "execute without inputs");
-        JsonObject noQuery = Answers.toolError(call("search", new JsonObject()), -32602, "search without a query");
+        badArguments("execute", new JsonObject(), "execute without arguments");
+        badArguments("execute", new JsonObject().put("tool", "get-customer"), "execute without inputs");
+        JsonObject noQuery = badArguments("search", new JsonObject(), "search without a query");
         // the model reads which argument of which tool it got wrong (MCP 2025-11-25: input validation is a tool error)
         assertEquals("search: 'query' must be a string", noQuery.getString("message"));
-        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "search"), noQuery.getJsonObject("data"));
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}"), 200, -32602,
                 "initialize without a protocol version");
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"logging/setLevel\",\"params\":{}}"), 200, -32602,
@@ -249,28 +248,25 @@ class MalformedInputTest {
     @Test
     void wrongArgumentTypesForTheMetaTools() throws Exception {
         for (Object tool : new Object[] {1, true, new JsonArray(), new JsonObject(), "", "   "}) {
-            JsonObject bad = Answers.toolError(call("execute", new JsonObject().put("tool", tool)
-                    .put("inputs", new JsonObject())), -32602, "tool " + tool);
-            assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "execute"), bad.getJsonObject("data"));
+            badArguments("execute", new JsonObject().put("tool", tool).put("inputs", new JsonObject()), "tool " + tool);
         }
         for (Object inputs : new Object[] {1, "x", true, new JsonArray().add(1)}) {
-            Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", inputs)), -32602,
+            badArguments("execute", new JsonObject().put("tool", "get-customer").put("inputs", inputs),
                     "inputs " + inputs);
         }
-        Answers.toolError(call("execute", new JsonObject().put("tool", "get-customer").put("inputs", new JsonObject())
-                .put("extra", 1)), -32602, "unknown argument");
+        badArguments("execute", new JsonObject().put("tool", "get-customer").put("inputs", new JsonObject())
+                .put("extra", 1), "unknown argument");
         for (Object query : new Object[] {1, null, new JsonArray(), new JsonObject()}) {
-            Answers.toolError(call("search", new JsonObject().put("query", query)), -32602, "query " + query);
+            badArguments("search", new JsonObject().put("query", query), "query " + query);
         }
         JsonArray manyTags = new JsonArray();
         for (int i = 0; i < 1000; i++) {
             manyTags.add("t" + i);
         }
         for (Object tags : new Object[] {"orders", new JsonArray().add(1), new JsonArray().add(new JsonObject()), manyTags}) {
-            JsonObject bad = Answers.toolError(call("search", new JsonObject().put("query", "orders").put("tags", tags)),
-                    -32602, "tags " + Answers.cut(String.valueOf(tags)));
+            JsonObject bad = badArguments("search", new JsonObject().put("query", "orders").put("tags", tags),
+                    "tags " + Answers.cut(String.valueOf(tags)));
             assertTrue(bad.getString("message").startsWith("search: 'tags' must be a list"), bad.encode());
-            assertEquals(new JsonObject().put("stage", "input_validation").put("tool", "search"), bad.getJsonObject("data"));
         }
         Answers.error(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"execute\",\"arguments\":[]}}"),
                 200, -32602, "arguments as an array");
@@ -335,7 +331,7 @@ class MalformedInputTest {
         String big = "x".repeat(3_000_000);
         JsonObject e = Answers.toolError(execute("echo", new JsonObject().put("i", big)), -32000, "3 MB int");
         assertTrue(e.getString("message").length() < 300, "the value is cut in the message");
-        e = Answers.toolError(call("search", new JsonObject().put("query", big)), -32602, "3 MB query");
+        e = badArguments("search", new JsonObject().put("query", big), "3 MB query");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // a string input may be big (it is bound, never pasted); the row carries it back whole
         JsonArray rows = Answers.rows(execute("echo", new JsonObject().put("s", big)), "3 MB string");
@@ -415,7 +411,7 @@ class MalformedInputTest {
         String key = "k".repeat(40_000);
         e = Answers.toolError(execute("echo", new JsonObject().put(key, 1)), -32000, "a 40k input name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
-        e = Answers.toolError(call("execute", new JsonObject().put(key, 1)), -32602, "a 40k argument name");
+        e = badArguments("execute", new JsonObject().put(key, 1), "a 40k argument name");
         assertTrue(e.getString("message").length() < 300, Answers.cut(e.getString("message")));
         // a cut never splits a surrogate pair
         e = Answers.toolError(execute("😀".repeat(1000), new JsonObject()), -32601, "emoji name");
@@ -461,6 +457,17 @@ class MalformedInputTest {
 
     private static HttpResponse<String> post(String body) throws Exception {
         return http.post("/mcp", body, MCP_HEADERS);
+    }
+
+    /**
+     * The answer of {@code search} or {@code execute} to arguments it cannot use: an {@code isError}
+     * result coded -32602, its stage input validation and its tool the one called (as
+     * {@link Answers#toolError} returns it).
+     */
+    private static JsonObject badArguments(String tool, JsonObject arguments, String what) throws Exception {
+        JsonObject e = Answers.toolError(call(tool, arguments), -32602, what);
+        assertEquals(new JsonObject().put("stage", "input_validation").put("tool", tool), e.getJsonObject("data"), what);
+        return e;
     }
 
     private static HttpResponse<String> call(String name, JsonObject arguments) throws Exception {
