@@ -335,8 +335,10 @@ public final class SearchQuality {
                     throw new IllegalStateException("DUMP_MODEL needs the model on the class path (bench/search/semantic-pom.xml)");
                 }
                 Files.writeString(modelFile, String.join("\n", EMBEDDER.models()) + "\n");
+                Files.writeString(Path.of(out + ".texts"), String.join("\n", SearchIndex.learnedOrderTexts()) + "\n");
             } else {
                 Files.deleteIfExists(modelFile);
+                Files.deleteIfExists(Path.of(out + ".texts"));
             }
             // the words tools' names start with (once words half a catalog's names carry are left out), in
             // any catalog's names: every list of verbs train.py may choose is among them

@@ -13,9 +13,11 @@ LearnedOrder.features reads, then the four word matches TokenMatches.features re
 value ValueKinds.features reads) and its static vector; DUMP.q each request's set, catalog, kind (intent, or an author's example) right tools and text;
 DUMP.verbs its verb's cosine with every word a catalog's names start with; DUMP.table the static table's
 name (written into the weights: the server uses them only with that table). With DUMP_MODEL (the
-semantic ranking's order), each tool's line has one base feature more, last, its cosine with the request
+semantic ranking's order), each tool's line has more base features, last: its cosine with the request
 by each model DUMP.model names, one a line, in that order (written into the weights too: the server's
-semantic ranking reads all-MiniLM-L6-v2 and bge-small-en-v1.5, from its add-on). Only the requests of the
+semantic ranking reads all-MiniLM-L6-v2 and bge-small-en-v1.5, from its add-on), then per part of the
+tool's text DUMP.texts names (its name, its lead, its description; written into the weights as texts),
+that part's cosine by each model. Only the requests of the
 sets given (the dev catalogs' intents and the sets held out whole that have been read; never a sealed
 one) are learned from (with EXAMPLES=1 and a dump made with DUMP_EXAMPLES, the authors' examples of the
 tools too). The score is linear in the base features, plus for each way a request is put
@@ -90,6 +92,10 @@ class Data:
         # the models whose cosines are the last base features, one name a line, in the order the server reads them
         self.models = ([m.strip() for m in open(dump + '.model', encoding='utf-8').read().splitlines() if m.strip()]
                        if os.path.exists(dump + '.model') else [])
+        # the parts of a tool's text (its name, lead, description) whose cosines by each model follow the whole
+        # text's: per part, one per model
+        self.texts = ([t.strip() for t in open(dump + '.texts', encoding='utf-8').read().splitlines() if t.strip()]
+                      if self.models and os.path.exists(dump + '.texts') else [])
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         global BASE
         for line in open(dump, encoding='utf-8'):
@@ -409,7 +415,7 @@ def main():
     HIDDEN = int(os.environ.get('HIDDEN', '0' if len(data.models) == 1 else '8'))
     global BASE
     if (os.environ.get('NO_VALUES', '') not in ('', '0') or os.environ.get('NO_MATCHES')) \
-            and BASE - len(data.models) == 23:
+            and BASE - len(data.models) * (1 + len(data.texts)) == 23:
         # weights that read no kinds of value (as both orders learned before them): the ten columns after
         # the word matches left out
         for qid in data.x:
@@ -477,7 +483,8 @@ def main():
                     '# name\'s verb; first: first words of requests;\n'
                     '# words: words a request may hold anywhere;\n'
                     '# base: the base features\' weights (the ranking\'s nine, the four word matches, the ten kinds of value\n'
-                    '# if any, the models\' cosines last if any); pair: per way a\n'
+                    '# if any, the models\' cosines of the whole text last if any, then per part of the tool\'s text\n'
+                    '# texts names, each model\'s cosine); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
@@ -487,6 +494,8 @@ def main():
             f.write('table\t' + data.table + '\n')
             if data.models:
                 f.write('model\t' + '\t'.join(data.models) + '\n')
+            if data.texts:
+                f.write('texts\t' + '\t'.join(data.texts) + '\n')
             f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')

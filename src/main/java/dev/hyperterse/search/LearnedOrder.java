@@ -76,6 +76,15 @@ final class LearnedOrder {
      */
     static final int[] GROUPS = {TokenMatches.COUNT, ValueKinds.COUNT};
     private static final String[] GROUP_NAMES = {"the word matches", "the kinds of value too"};
+    /**
+     * The parts of a tool's text whose cosines with the request, by each model, weights may read after the
+     * whole text's ({@code texts} line), in this order: its name as words (and title), its lead (name and
+     * the description's first sentence) and its description. A model reads a short text apart from the rest:
+     * "list policies" against "fetch policy" where the whole texts, which share their inputs, are close.
+     */
+    static final List<String> TEXTS = List.of("name", "lead", "description");
+    /** Every part of {@link #TEXTS}, by index. */
+    static final int[] ALL_TEXTS = java.util.stream.IntStream.range(0, TEXTS.size()).toArray();
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
 
@@ -99,6 +108,8 @@ final class LearnedOrder {
     private final String table;
     /** The models whose cosines are the last base features, in order ({@link TextEmbedder#models()}); empty: none. */
     private final List<String> models;
+    /** The parts of a tool's text ({@link #TEXTS}, by index) whose cosines by each model follow the whole text's. */
+    private final int[] texts;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
     /** How many of {@link #GROUPS} the base weights read after the {@link #BASE}, in that order. */
@@ -112,10 +123,16 @@ final class LearnedOrder {
      */
     private final double[][] hidden;
 
-    private LearnedOrder(String table, List<String> models, int places, List<String> verbs, List<String> first, List<String> held,
-                         double[] base, double[][] pairs, double[][] u, double[][] v, double[][] hidden) {
+    private LearnedOrder(String table, List<String> models, List<String> texts, int places, List<String> verbs,
+                         List<String> first, List<String> held, double[] base, double[][] pairs, double[][] u,
+                         double[][] v, double[][] hidden) {
         this.table = table;
         this.models = List.copyOf(models);
+        if (!texts.isEmpty() && models.isEmpty()) {
+            throw new IllegalArgumentException("learned order: the parts " + texts + " of a tool's text are read by a model,"
+                    + " and the weights name none");
+        }
+        this.texts = texts.stream().mapToInt(TEXTS::indexOf).toArray();
         this.places = places;
         this.verbs = List.copyOf(verbs);
         this.firstWords = places(first);
@@ -133,7 +150,7 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        int own = base.length - models.size();
+        int own = base.length - models.size() * (1 + texts.size());
         int groups = 0;
         while (groups < GROUPS.length && BASE + readings(groups) < own) {
             groups++;
@@ -144,7 +161,8 @@ final class LearnedOrder {
                 sizes.append("; with ").append(GROUP_NAMES[g - 1]).append(", ").append(BASE + readings(g));
             }
             throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + sizes
-                    + (models.isEmpty() ? "" : "; one more per model's cosine, " + models.size())
+                    + (models.isEmpty() ? "" : "; one more per model's cosine and per part of the text read, "
+                            + models.size() * (1 + texts.size()))
                     + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
@@ -209,6 +227,14 @@ final class LearnedOrder {
      */
     List<String> models() {
         return models;
+    }
+
+    /**
+     * The parts of a tool's text ({@link #TEXTS}, by index) whose cosines with the query, by each model,
+     * these weights read after the models' cosines of the whole text: per part, a cosine per model.
+     */
+    int[] texts() {
+        return texts.clone();
     }
 
     /**
@@ -331,7 +357,8 @@ final class LearnedOrder {
     /**
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
      * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
-     * in that order; optional), {@code places\tN} (how many of the ranking's best tools they order; optional,
+     * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines
+     * by each model follow: per part, one per model; optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and
@@ -341,6 +368,7 @@ final class LearnedOrder {
     static LearnedOrder read(BufferedReader reader) throws IOException {
         String table = null;
         List<String> models = List.of();
+        List<String> texts = List.of();
         int places = DEFAULT_PLACES;
         List<String> verbs = null;
         List<String> first = null;
@@ -363,6 +391,7 @@ final class LearnedOrder {
                 switch (f[0]) {
                     case "table" -> table = String.join("\t", rest);
                     case "model" -> models = modelNames(rest, number);
+                    case "texts" -> texts = textNames(rest, number);
                     case "places" -> places = places(String.join("\t", rest), number);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
@@ -381,7 +410,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, models, places, verbs, first, held, base, pairs.toArray(double[][]::new),
+        return new LearnedOrder(table, models, texts, places, verbs, first, held, base, pairs.toArray(double[][]::new),
                 u.toArray(double[][]::new), v.toArray(double[][]::new), hidden.toArray(double[][]::new));
     }
 
@@ -389,6 +418,20 @@ final class LearnedOrder {
     private static List<String> modelNames(List<String> names, int line) throws IOException {
         if (names.isEmpty() || names.stream().anyMatch(String::isBlank) || new HashSet<>(names).size() != names.size()) {
             throw new IOException("line " + line + ": model names a model or more, each once, not " + names);
+        }
+        return names;
+    }
+
+    /** A {@code texts} line's parts of a tool's text: some of {@link #TEXTS}, each once, in that order. */
+    private static List<String> textNames(List<String> names, int line) throws IOException {
+        int last = -1;
+        for (String name : names) {
+            int at = TEXTS.indexOf(name);
+            if (at <= last) {
+                throw new IOException("line " + line + ": texts names parts of a tool's text, some of " + TEXTS
+                        + ", each once and in that order, not " + names);
+            }
+            last = at;
         }
         return names;
     }

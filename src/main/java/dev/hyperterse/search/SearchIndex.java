@@ -267,8 +267,8 @@ public final class SearchIndex {
      * For {@code bench/search/rerank}, which learns the learned orders: the query's vector, then the
      * tools the order reads for {@code query}, best first as the static ranking finds them, a line each
      * (the tool's name, its features and its vector, tab-separated; the query's line has an empty
-     * name); for {@code semantic} with a model, the features end with each model's cosine, as its own
-     * order reads them. Empty unless the index ranks by the static table with an action stage (in
+     * name); for {@code semantic} with a model, the features end with each model's cosine, then per part of
+     * the tool's text ({@link #learnedOrderTexts()}) each model's cosine, as its own order reads them. Empty unless the index ranks by the static table with an action stage (in
      * {@code semantic}, beside the model).
      */
     public String learnedOrderFeatures(String query) {
@@ -279,6 +279,14 @@ public final class SearchIndex {
         ScoreDoc[] bm25 = hybrid.bm25(query, Math.max(HybridRanking.FUSED_DEPTH, LearnedOrder.FEW));
         // beside a model: the table's features and each model's cosine, as the semantic ranking's order reads them
         return ready.byTable().learnedFeatures(query, bm25, ready.table() == null ? null : ready.ranking().cosines(query));
+    }
+
+    /**
+     * For {@code bench/search/rerank}: the parts of a tool's text whose cosines by each model end
+     * {@link #learnedOrderFeatures}'s lines with a model (its name, its lead, its description), in order.
+     */
+    public static List<String> learnedOrderTexts() {
+        return LearnedOrder.TEXTS;
     }
 
     /**

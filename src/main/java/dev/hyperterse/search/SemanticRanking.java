@@ -34,6 +34,8 @@ import java.util.function.Predicate;
  */
 final class SemanticRanking {
 
+    private static final int[] NO_PARTS = {};
+
     /** The share of BM25 in a tool's score; chosen on bench/search's dev intents. */
     static final double DEFAULT_BM25_WEIGHT = 0.1;
     /** The same for the {@code static} ranking's embedding (chosen on the dev intents too). */
@@ -63,6 +65,13 @@ final class SemanticRanking {
     private final float[] vectors;
     private final int dims;
     /**
+     * With a model: each tool's vectors of the parts of its text ({@link LearnedOrder#TEXTS}: its name, its
+     * lead, its description), {@link #dims} floats each, a tool's parts one after another, as
+     * {@link #vectors} holds the whole text's; a learned order reads their cosines with the query too. Null
+     * with the static table.
+     */
+    private final float[] partVectors;
+    /**
      * How many models the vectors join ({@link TextEmbedder#models()}): the ranking's own cosine is the
      * first model's, read from the first {@code dims / models} floats of each vector.
      */
@@ -88,9 +97,9 @@ final class SemanticRanking {
     /** The catalog's IDF when {@link #pooling} weighs by it; else null. */
     private final TokenWeights tokenWeights;
 
-    private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, double bm25Weight,
-                            ActionWeights actionWeights, StaticPooling pooling, TokenWeights tokenWeights,
-                            TokenMatches matches) {
+    private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, float[][] partVectors,
+                            double bm25Weight, ActionWeights actionWeights, StaticPooling pooling,
+                            TokenWeights tokenWeights, TokenMatches matches) {
         this.tools = tools;
         this.matches = matches;
         this.values = matches == null ? null : new ValueKinds(tools);
@@ -108,6 +117,22 @@ final class SemanticRanking {
                         + " dimensions");
             }
             System.arraycopy(vectors[t], 0, this.vectors, t * dims, dims);
+        }
+        if (partVectors == null) {
+            this.partVectors = null;
+        } else {
+            int parts = LearnedOrder.TEXTS.size();
+            this.partVectors = new float[vectors.length * parts * dims];
+            for (int t = 0; t < vectors.length; t++) {
+                for (int p = 0; p < parts; p++) {
+                    float[] v = partVectors[t * parts + p];
+                    if (v.length != dims) {
+                        throw new IllegalArgumentException("a part's vector of " + v.length + " and tool vectors of "
+                                + dims + " dimensions");
+                    }
+                    System.arraycopy(v, 0, this.partVectors, (t * parts + p) * dims, dims);
+                }
+            }
         }
         this.bm25Weight = bm25Weight;
         this.actionWeights = actionWeights;
@@ -271,7 +296,7 @@ final class SemanticRanking {
                 }
                 vectors[i] = unit(whole);
             }
-            return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, pooling,
+            return new Built(new SemanticRanking(tools, embedder, vectors, null, bm25Weight, actionWeights, pooling,
                     weights, new TokenMatches(table, ids)), tools.length, 0, null);
         }
         Map<String, float[]> stored = Map.of();
@@ -285,24 +310,41 @@ final class SemanticRanking {
         }
         Map<String, float[]> current = new LinkedHashMap<>();
         float[][] vectors = new float[tools.length][];
+        // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
+        boolean parts = !(embedder instanceof StaticEmbedder);
+        float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
         int embedded = 0;
+        int partsEmbedded = 0;
         for (int i = 0; i < tools.length; i++) {
             String text = text(tools[i]);
-            String key = VectorCache.key(text);
-            float[] vector = current.get(key);
+            float[] vector = current.get(VectorCache.key(text));
             if (vector == null) {
-                vector = stored.get(key);
+                vector = stored.get(VectorCache.key(text));
+                if (vector == null) {
+                    vector = unitVector(embedder, embedder.embed(text));
+                    embedded++;
+                }
+                current.put(VectorCache.key(text), vector);
             }
-            if (vector == null) {
-                vector = unitVector(embedder, embedder.embed(text));
-                embedded++;
-            }
-            current.put(key, vector);
             vectors[i] = vector;
+            for (int p = 0; parts && p < LearnedOrder.TEXTS.size(); p++) {
+                String part = part(tools[i], p);
+                String key = VectorCache.key(part);
+                float[] own = current.get(key);
+                if (own == null) {
+                    own = stored.get(key);
+                    if (own == null) {
+                        own = unitVector(embedder, embedder.embed(part));
+                        partsEmbedded++;
+                    }
+                    current.put(key, own);
+                }
+                partVectors[i * LearnedOrder.TEXTS.size() + p] = own;
+            }
         }
         // every vector from the cache: the model is still to load before the first query needs it
         embedder.load();
-        if (cache != null && embedded > 0) {
+        if (cache != null && embedded + partsEmbedded > 0) {
             try {
                 cache.save(current, stored);
             } catch (IOException | RuntimeException e) {
@@ -312,8 +354,8 @@ final class SemanticRanking {
         TokenMatches matches = embedder instanceof StaticEmbedder table
                 ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
                 : null;
-        return new Built(new SemanticRanking(tools, embedder, vectors, bm25Weight, actionWeights, null, null, matches), embedded,
-                tools.length - embedded, problem);
+        return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, bm25Weight, actionWeights, null, null,
+                matches), embedded, tools.length - embedded, problem);
     }
 
     /** Whether this ranking was built by {@link #build} with these arguments (the tools aside). */
@@ -340,6 +382,20 @@ final class SemanticRanking {
             text.append(". ").append(example);
         }
         return text.toString();
+    }
+
+    /**
+     * The part {@code part} of a tool's text, as {@link LearnedOrder#TEXTS} names them: its name as words
+     * (and title), its {@link #lead}, or its description (its name as words when it has none).
+     */
+    static String part(ToolDef tool, int part) {
+        return switch (LearnedOrder.TEXTS.get(part)) {
+            case "name" -> heading(tool).toString();
+            case "lead" -> lead(tool);
+            case "description" -> tool.description() == null || tool.description().isBlank()
+                    ? heading(tool).toString() : tool.description();
+            default -> throw new IllegalArgumentException("no part " + LearnedOrder.TEXTS.get(part));
+        };
     }
 
     /**
@@ -425,6 +481,12 @@ final class SemanticRanking {
 
         /** The mean of the tool's cosines by every model. */
         double mean(int tool);
+
+        /**
+         * The cosine of the query's vector with the vector of the tool's part {@code part} of its text
+         * ({@link LearnedOrder#TEXTS}) by the model {@code model}.
+         */
+        double partCosine(int tool, int part, int model);
     }
 
     /**
@@ -451,6 +513,14 @@ final class SemanticRanking {
                 // each model's unit vector scaled by 1/√models, side by side: the whole vectors' dot
                 // product is the mean of the models' cosines
                 return dot(query(), vectors, tool * dims, dims);
+            }
+
+            @Override
+            public double partCosine(int tool, int part, int model) {
+                if (partVectors == null) {
+                    throw new IllegalStateException("a ranking by the static table holds no vectors of the parts of a tool's text");
+                }
+                return cosineByModel(query(), partVectors, (tool * LearnedOrder.TEXTS.size() + part) * dims, model);
             }
 
             private float[] query() {
@@ -662,14 +732,15 @@ final class SemanticRanking {
                                  ModelCosines modelCosine, TokenMatches.Query words) {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
         int groups = words == null ? 0 : LearnedOrder.GROUPS.length;
+        int[] parts = modelCosine == null ? NO_PARTS : LearnedOrder.ALL_TEXTS;
         out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + LearnedOrder.readings(groups)
-                + (modelCosine == null ? 0 : modelCosine.models())));
+                + (modelCosine == null ? 0 : modelCosine.models() * (1 + parts.length))));
         appendVector(out, q, 0);
         int n = Math.min(count, LearnedOrder.FEW);
         double[][] past = readings(words, query, top, n, groups);
         for (int i = 0; i < n; i++) {
             out.append(tools[top[i]].name());
-            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine,
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine, parts,
                     past == null ? null : past[i])) {
                 out.append('\t').append((float) v);
             }
@@ -708,23 +779,31 @@ final class SemanticRanking {
 
     /**
      * The base features of the tool at {@code place}, then {@code past} when given (the readings past the
-     * nine, {@link #readings}), then its cosine by each model when {@code modelCosine} is given.
+     * nine, {@link #readings}), then its cosine by each model when {@code modelCosine} is given, then per
+     * part of its text of {@code parts} (indices into {@link LearnedOrder#TEXTS}), that part's cosine by each model.
      */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                  double[] topScore, int place, ModelCosines modelCosine, double[] past) {
+                                  double[] topScore, int place, ModelCosines modelCosine, int[] parts, double[] past) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 ownCosine(q, t), best > 0 ? lexical[t] / best : 0);
         if (modelCosine == null && past == null) {
             return x;
         }
-        int cosines = modelCosine == null ? 0 : modelCosine.models();
+        int models = modelCosine == null ? 0 : modelCosine.models();
+        int cosines = models * (1 + parts.length);
         double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + cosines);
         if (past != null) {
             System.arraycopy(past, 0, out, x.length, past.length);
         }
-        for (int m = 0; m < cosines; m++) {
-            out[out.length - cosines + m] = modelCosine.cosine(t, m);
+        int at = out.length - cosines;
+        for (int m = 0; m < models; m++) {
+            out[at++] = modelCosine.cosine(t, m);
+        }
+        for (int part : parts) {
+            for (int m = 0; m < models; m++) {
+                out[at++] = modelCosine.partCosine(t, part, m);
+            }
         }
         return out;
     }
@@ -761,7 +840,7 @@ final class SemanticRanking {
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine,
-                    past == null ? null : past[i]), frame,
+                    cosine == null ? NO_PARTS : weights.texts(), past == null ? null : past[i]), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);
@@ -803,11 +882,16 @@ final class SemanticRanking {
      * the vectors join: each model's part is its unit vector scaled by 1/√models.
      */
     private double cosineByModel(float[] q, int tool, int model) {
+        return cosineByModel(q, vectors, tool * dims, model);
+    }
+
+    /** The same for the vector of {@code dims} floats of {@code m} from {@code from}. */
+    private double cosineByModel(float[] q, float[] m, int from, int model) {
         if (models == 1) {
-            return dot(q, vectors, tool * dims, dims);
+            return dot(q, m, from, dims);
         }
         int width = dims / models;
-        return models * dotFrom(q, model * width, vectors, tool * dims + model * width, width);
+        return models * dotFrom(q, model * width, m, from + model * width, width);
     }
 
     /** Higher score first; ties by name in code point order, then declaration order. */

@@ -278,7 +278,7 @@ class LearnedOrderTest {
         IllegalArgumentException nine = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\n" + weights(List.of("get"), List.of("which")))));
         assertTrue(nine.getMessage().contains("9 base weights (9; with the word matches, 13; with the kinds of value"
-                + " too, 23; one more per model's cosine, 1 expected)"), nine.getMessage());
+                + " too, 23; one more per model's cosine and per part of the text read, 1 expected)"), nine.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "verbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
     }
@@ -294,12 +294,45 @@ class LearnedOrderTest {
         // two models and one cosine's weight: refused, saying how many
         IllegalArgumentException one = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
                 "model\tconcepts\tideas\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\n" + rows)));
-        assertTrue(one.getMessage().contains("one more per model's cosine, 2 expected"), one.getMessage());
+        assertTrue(one.getMessage().contains("one more per model's cosine and per part of the text read, 2 expected"), one.getMessage());
         // a model line naming none, an empty name or one name twice
         for (String line : List.of("model", "model\t", "model\tconcepts\t", "model\tideas\tideas")) {
             IOException bad = assertThrows(IOException.class, () -> LearnedOrder.read(reader(line
                     + "\nverbs\tget\nfirst\twhich\nbase\t1\t0\t0\t0\t0\t0\t0\t0\t0\t2\t-3\n" + rows)));
             assertTrue(bad.getMessage().startsWith("line 1: model names a model or more, each once"), bad.getMessage());
+        }
+    }
+
+    @Test
+    void weightsMayReadEachModelsCosineOfPartsOfTheToolsTextAfterTheWholeTexts() throws IOException {
+        String rows = "pair\t0\t0\t0\n".repeat(8);
+        String nine = "\t1" + "\t0".repeat(8);
+        // two models: the whole text's cosines (2, -3), then the name's (5, 7), then the description's (11, 13)
+        LearnedOrder order = LearnedOrder.read(reader("model\tconcepts\tideas\ntexts\tname\tdescription\nverbs\tget\n"
+                + "first\twhich\nbase" + nine + "\t2\t-3\t5\t7\t11\t13\n" + rows));
+        assertArrayEquals(new int[] {0, 2}, order.texts());
+        assertEquals(List.of("name", "lead", "description"), LearnedOrder.TEXTS);
+        double[] x = {0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+        assertEquals(0.5 + 2 * 0.1 - 3 * 0.2 + 5 * 0.3 + 7 * 0.4 + 11 * 0.5 + 13 * 0.6,
+                order.score(x, order.frame("which one", null), 0, null, null), 1e-12);
+        assertArrayEquals(new int[0], LearnedOrder.read(reader("model\tconcepts\nverbs\tget\nfirst\twhich\nbase" + nine
+                + "\t2\n" + rows)).texts(), "no texts line: the whole text's cosines only");
+        // a weight short: refused, saying how many
+        IllegalArgumentException short1 = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "model\tconcepts\tideas\ntexts\tname\tdescription\nverbs\tget\nfirst\twhich\nbase" + nine
+                        + "\t2\t-3\t5\t7\t11\n" + rows)));
+        assertTrue(short1.getMessage().contains("one more per model's cosine and per part of the text read, 6 expected"),
+                short1.getMessage());
+        // parts without a model to read them
+        IllegalArgumentException noModel = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(reader(
+                "texts\tname\nverbs\tget\nfirst\twhich\nbase" + nine + "\t1\n" + rows)));
+        assertTrue(noModel.getMessage().contains("are read by a model, and the weights name none"), noModel.getMessage());
+        // an unknown part, one twice, or out of order
+        for (String line : List.of("texts\ttitle", "texts\tname\tname", "texts\tdescription\tname", "texts\t")) {
+            IOException bad = assertThrows(IOException.class, () -> LearnedOrder.read(reader("model\tconcepts\n" + line
+                    + "\nverbs\tget\nfirst\twhich\nbase" + nine + "\t1\t1\t1\n" + rows)), line);
+            assertTrue(bad.getMessage().startsWith("line 2: texts names parts of a tool's text, some of [name, lead,"
+                    + " description], each once and in that order"), bad.getMessage());
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static dev.hyperterse.search.TestTools.db;
 import static dev.hyperterse.search.TestTools.handler;
 import static dev.hyperterse.search.TestTools.input;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -384,8 +385,21 @@ class SemanticRankingTest {
         SemanticRanking.ModelCosines cosine = both.cosines(query);
         List<String> names = TOOLS.stream().map(ToolDef::name).toList();
         List<String> rows = List.of(table.learnedFeatures(query, bm25, cosine).split("\n"));
-        assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 2 + StaticEmbedder.bundled().dimensions(),
-                rows.get(0).split("\t", -1).length, "the query's line: an empty field per feature, a cosine per model");
+        assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 2 * (1 + LearnedOrder.TEXTS.size())
+                        + StaticEmbedder.bundled().dimensions(), rows.get(0).split("\t", -1).length,
+                "the query's line: an empty field per feature, a cosine per model of the whole text and of each part");
+        // a tool's line: the features end with each model's cosine, then each part's cosine by each model
+        String[] firstTool = rows.get(1).split("\t");
+        int whole = 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT;
+        int tool = names.indexOf(firstTool[0]);
+        assertEquals(cosine.cosine(tool, 0), Double.parseDouble(firstTool[whole]), 1e-6);
+        assertEquals(cosine.cosine(tool, 1), Double.parseDouble(firstTool[whole + 1]), 1e-6);
+        for (int p = 0; p < LearnedOrder.TEXTS.size(); p++) {
+            for (int m = 0; m < 2; m++) {
+                assertEquals(cosine.partCosine(tool, p, m), Double.parseDouble(firstTool[whole + 2 + 2 * p + m]), 1e-6,
+                        LearnedOrder.TEXTS.get(p) + " by model " + m);
+            }
+        }
         List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
         List<String> expected = read.stream().sorted(java.util.Comparator.comparingDouble((String n) ->
                 -(cosine.cosine(names.indexOf(n), 0) + 0.5 * cosine.cosine(names.indexOf(n), 1)))).toList();
@@ -411,6 +425,51 @@ class SemanticRankingTest {
                 () -> new JointEmbedder(List.of(new ConceptEmbedder(), narrow)).embed("x"));
         assertTrue(widths.getMessage().contains("concepts-1 and narrow-1 give vectors of 8 and 2 numbers"), widths.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new JointEmbedder(List.of(narrow)));
+    }
+
+    @Test
+    void aModelsRankingHoldsTheVectorsOfEachToolsNameLeadAndDescription() throws java.io.IOException {
+        ToolDef[] tools = TOOLS.toArray(ToolDef[]::new);
+        ConceptEmbedder embedder = new ConceptEmbedder();
+        SemanticRanking model = SemanticRanking.build(tools, embedder, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        assertEquals("get orders", SemanticRanking.part(ORDERS, 0));
+        assertEquals("get orders. Returns orders by status", SemanticRanking.part(ORDERS, 1));
+        assertEquals("Returns orders by status", SemanticRanking.part(ORDERS, 2));
+        ToolDef bare = handler("purge_files", null);
+        assertEquals("purge files", SemanticRanking.part(bare, 2), "no description: the name stands for it");
+        String query = "show the state of my orders";
+        SemanticRanking.ModelCosines cosines = model.cosines(query);
+        float[] q = SemanticRanking.unit(embedder.embed(query));
+        for (int t = 0; t < tools.length; t++) {
+            for (int p = 0; p < LearnedOrder.TEXTS.size(); p++) {
+                float[] part = SemanticRanking.unit(embedder.embed(SemanticRanking.part(tools[t], p)));
+                assertEquals(SemanticRanking.dot(q, part, 0, part.length), cosines.partCosine(t, p, 0), 1e-6,
+                        tools[t].name() + "'s " + LearnedOrder.TEXTS.get(p));
+            }
+        }
+        // the table's ranking holds no parts: a model's cosines only
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        assertThrows(IllegalStateException.class, () -> table.cosines(query).partCosine(0, 0, 0));
+
+        // weights that read the name's cosine alone (the whole text's weighs nothing), against it: the nearest name last
+        LearnedOrder byName = LearnedOrder.read(new java.io.BufferedReader(new java.io.StringReader(
+                "model\tconcepts-1\ntexts\tname\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9) + "\t0\t-1\n"
+                        + "pair\t0\t0\t0\n".repeat(8))));
+        assertArrayEquals(new int[] {0}, byName.texts());
+        SemanticRanking.Order order = table.orderWith(embedder, byName).order();
+        assertNotNull(order);
+        String many = "list the orders by status, the files and the facts";
+        SemanticRanking.ModelCosines manyCosines = model.cosines(many);
+        var bm25 = new HybridRanking(TOOLS, RankFusion.DEFAULT).bm25(many, HybridRanking.FUSED_DEPTH);
+        List<String> names = TOOLS.stream().map(ToolDef::name).toList();
+        List<String> found = names(table.search(many, null, 10, bm25, order, manyCosines));
+        assertTrue(found.size() >= 3, found.toString());
+        List<String> byNameCosine = found.stream().sorted(java.util.Comparator.comparingDouble(
+                (String n) -> manyCosines.partCosine(names.indexOf(n), 0, 0))).toList();
+        assertEquals(byNameCosine, found);
+        assertNotEquals(names(table.search(many, null, 10, bm25)), found, "the table's own order puts the nearest first");
     }
 
     @Test
@@ -464,9 +523,10 @@ class SemanticRankingTest {
             List<SearchHit> plain = table.search(query, null, 10, bm25);
             List<SearchHit> learned = table.search(query, null, 10, bm25, order, cosine);
             // the tools the order reads, as the rerank bench dumps them: the nine, the word matches, the kinds of
-            // value, then one more base feature, the model's cosine
+            // value, then more base features: the model's cosine of the whole text, then of each part of it
             List<String> rows = List.of(table.learnedFeatures(query, bm25, cosine).split("\n"));
-            assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1 + StaticEmbedder.bundled().dimensions(),
+            assertEquals(1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1 + LearnedOrder.TEXTS.size()
+                            + StaticEmbedder.bundled().dimensions(),
                     rows.get(0).split("\t", -1).length, "the query's line: no name, an empty field per feature, its vector");
             List<String> names = TOOLS.stream().map(ToolDef::name).toList();
             List<String> read = rows.subList(1, rows.size()).stream().map(r -> r.split("\t")[0]).toList();
@@ -504,9 +564,10 @@ class SemanticRankingTest {
         assertNotNull(cosines);
         org.junit.jupiter.api.Assertions.assertArrayEquals(table.learnedOrderVerbCosines("remove the old orders", verbs),
                 cosines);
-        assertEquals(StaticEmbedder.bundled().dimensions() + 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1,
+        assertEquals(StaticEmbedder.bundled().dimensions() + 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1
+                        + LearnedOrder.TEXTS.size(),
                 semantic.learnedOrderFeatures("remove the old orders").split("\n")[0].split("\t", -1).length,
-                "the model's cosine is one feature more, after the readings past the nine");
+                "the model's cosines of the whole text and of each part are features more, after the readings past the nine");
     }
 
     @Test
@@ -566,7 +627,9 @@ class SemanticRankingTest {
     void unchangedToolsReuseTheirCachedVectors() throws Exception {
         ConceptEmbedder first = new ConceptEmbedder();
         new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(first, cache);
-        assertEquals(4, first.calls.get());
+        // each tool's whole text and the parts a learned order reads (name, lead, description), each text once
+        assertEquals(texts(TOOLS), first.calls.get());
+        assertTrue(texts(TOOLS) > 4 && texts(TOOLS) <= 16, "four tools, four texts each, some alike: " + texts(TOOLS));
         assertTrue(Files.exists(cache.resolve("concepts-1.vectors")));
 
         ConceptEmbedder again = new ConceptEmbedder();
@@ -581,7 +644,8 @@ class SemanticRankingTest {
         ConceptEmbedder reload = new ConceptEmbedder();
         SearchIndex.EmbeddedTools reloaded = new SearchIndex(List.of(CREATE, LIST_DIR, ORDERS, changed), 10,
                 SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(reload, cache);
-        assertEquals(1, reload.calls.get(), "only the changed tool");
+        // its whole text (its lead too: one sentence and no inputs) and its description; its name's from the cache
+        assertEquals(2, reload.calls.get(), "only the changed tool's changed texts");
         assertEquals(1, reloaded.embedded());
     }
 
@@ -612,7 +676,14 @@ class SemanticRankingTest {
             }
         };
         new SearchIndex(TOOLS, 10, SearchRanking.SEMANTIC, RankFusion.DEFAULT).embedTools(other, cache);
-        assertEquals(4, other.calls.get());
+        assertEquals(texts(TOOLS), other.calls.get());
+    }
+
+    /** How many distinct texts a model embeds for {@code tools}: each one's whole text and its parts. */
+    private static int texts(List<ToolDef> tools) {
+        return (int) tools.stream().flatMap(t -> java.util.stream.Stream.concat(java.util.stream.Stream.of(SemanticRanking.text(t)),
+                java.util.stream.IntStream.range(0, LearnedOrder.TEXTS.size()).mapToObj(p -> SemanticRanking.part(t, p))))
+                .distinct().count();
     }
 
     /** The bundled models themselves (the add-on's parts are on the test class path). */
