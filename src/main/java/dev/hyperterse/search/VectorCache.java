@@ -79,10 +79,17 @@ final class VectorCache {
 
     /**
      * Writes {@code current} and then as many of {@code earlier} (not already in current) as fit
-     * under {@link #MAX_ENTRIES}; all vectors have the same length.
+     * under {@link #MAX_ENTRIES} (of a snapshot with more texts than that, its first ones: a file
+     * {@link #load} would refuse is never written); all vectors have the same length.
      */
     void save(Map<String, float[]> current, Map<String, float[]> earlier) throws IOException {
-        Map<String, float[]> kept = new LinkedHashMap<>(current);
+        Map<String, float[]> kept = new LinkedHashMap<>();
+        for (Map.Entry<String, float[]> e : current.entrySet()) {
+            if (kept.size() >= MAX_ENTRIES) {
+                break;
+            }
+            kept.put(e.getKey(), e.getValue());
+        }
         for (Map.Entry<String, float[]> e : earlier.entrySet()) {
             if (kept.size() >= MAX_ENTRIES) {
                 break;
