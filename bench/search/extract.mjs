@@ -1383,6 +1383,147 @@
 //   reports, memberships, relevant people; search 10, 13 with --org-mode; excel 31, tasks 33, work 25 and 174 with
 //   --org-mode, which holds its 34 SharePoint tools, sites, lists, site drives and site notebooks, otherwise reached only
 //   by --enabled-tools; mail 51, outlook 94, teams 9 and 78 with --org-mode))
+// The twenty-sixth fresh set, fresh26 (bench/search/catalogs/fresh26/: intents and examples to be written and
+// committed before any ranking runs on them), one more product area each of the five multi-product servers of fresh23
+// to fresh25, none used by an earlier catalog, for five domains new to the bench; the same five package versions (npm
+// view showed each still the newest on npm: @twilio-alpha/mcp 0.7.0, @azure/mcp and @azure/mcp-linux-x64 2.0.5,
+// ebay-mcp 1.15.0, @digitalocean/mcp 1.0.70, @softeria/ms-365-mcp-server 0.155.0), installed anew, each into its own
+// folder under the ignored bench/out/npm-fresh26:
+//   twilio-intelligence: @twilio-alpha/mcp@0.7.0
+//   azure-governance: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-communication: ebay-mcp@1.15.0    digitalocean-kubernetes: @digitalocean/mcp@1.0.70
+//   m365-directory: @softeria/ms-365-mcp-server@0.155.0
+//   cd bench/out/npm-fresh26/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh26/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh26/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   cd bench/out/npm-fresh26/digitalocean && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @digitalocean/mcp@1.0.70
+//   cd bench/out/npm-fresh26/ms365 && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @softeria/ms-365-mcp-server@0.155.0
+//   then from bench/search, with O=../out/npm-fresh26, each NOTE the catalog's "source" string and HOME a scratch
+//   folder (HOME=$(mktemp -d); all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh26/twilio-intelligence.json NOTE -- \
+//     node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_intelligence_v2
+//     (Twilio Conversational Intelligence, analysis of recorded calls and conversations: intelligence services
+//     (create, list, fetch, update, delete; auto-transcription, language, redaction of transcripts and media, data
+//     logging, webhooks), transcripts (create from a media channel, list with date, status, language and source
+//     filters, fetch, delete), a transcript's media download URLs, its sentences (with word timestamps) and its
+//     operator results, language operators (custom ones created, listed, fetched, updated and deleted; pre-built ones
+//     and all operators listed and fetched; operator types listed and fetched), and attaching operators to a service,
+//     detaching them and listing the attached ones; 27 tools, one per endpoint of its bundled twilio-oai spec; its
+//     documented --services switch (fresh21's twilio-verify lists the other counts); it writes nothing into HOME or
+//     its working directory; no tool carries annotations; none of its 92 inputs lacks a description, 24 of them the
+//     page size, page and page token of its 8 list tools; every description starts "Twilio - Intelligence: This is the
+//     public Twilio REST API.", then 25 to 76 characters, none a bare "Make a ... request to" a path; the operator
+//     tools differ mostly by Custom, Prebuilt or neither in name and description; no earlier domain holds post-call
+//     analytics (fresh23's azure-ai turns one audio file into text and fresh23's twilio-video transcribes rooms live;
+//     neither runs operators over stored transcripts); the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh26/azure-governance.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace keyvault \
+//     --namespace appconfig --namespace confidentialledger --namespace group --namespace role --namespace policy \
+//     --namespace subscription
+//     (Azure secrets, configuration and governance: Key Vault keys (create, of type RSA, EC or oct, HSM-backed or not;
+//     list or get), secrets (set; list, or get one with its value), certificates (create with the default policy,
+//     import a PFX or PEM, list or get) and Managed HSM account settings, App Configuration stores and their
+//     key-values (list, get, set, delete, lock and unlock, by label), Confidential Ledger entries (append a
+//     tamper-proof entry, read one by transaction ID), and subscriptions, resource groups and their resources, Azure
+//     RBAC role assignments and Azure Policy assignments (list); its documented namespace switch, the
+//     governance-and-secrets group fresh25 named (keyvault 8, appconfig 5, confidentialledger 2, group 2, role 1,
+//     policy 1, subscription 1): 20 tools; the variable turns off its telemetry; it unpacks a native library into
+//     ~/.net/azmcp (in the scratch HOME) and writes nothing into its working directory; every tool carries MCP
+//     annotations (12 read-only; 6 destructive: the three Key Vault creates, the certificate import, and App
+//     Configuration's set and delete); author Microsoft, repository microsoft/mcp; none of its 206 inputs lacks a
+//     description, 157 of them the shared tenant, subscription, auth-method and retry options; descriptions of 102 to
+//     721 characters, half over 280, the four Key Vault create and import tools' listing their "Required:" options;
+//     near Bitwarden's vault in fresh6 and 1Password's in fresh10 (password items of people and teams, not a cloud
+//     service's keys and certificates) and LaunchDarkly in fresh (feature flags, not key-value settings), but no
+//     earlier domain holds cloud access governance (role and policy assignments) or a tamper-proof ledger; chosen over
+//     the databases group (36, near fresh23's digitalocean-databases and the toolbox SQL catalogs), the app hosting
+//     group (19, deploy being in fresh25's azure-planning; near Netlify, Railway and Coolify) and compute with
+//     virtualdesktop (15, virtual machines, disks, scale sets and Virtual Desktop host pools, DigitalOcean droplets'
+//     domain); the set's one Azure group)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=communication \
+//     EBAY_READ_ONLY=false node extract.mjs catalogs/fresh26/ebay-communication.json NOTE -- \
+//     node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay sellers' communication with buyers and with their own systems: buyer-seller conversations (list with
+//     filters, get, send a message, update one or many: active, archived, deleted, read or unread), feedback (a user's
+//     feedback, the rating summary, transactions awaiting feedback, leave feedback for a buyer, respond to feedback),
+//     offers to interested buyers (find eligible items, send an offer), and its Notification API tools (21: the
+//     notification config and its alert e-mail, destinations (create, get, list, update, delete), subscriptions to
+//     topics (create, get, list, update, delete, enable, disable, test), subscription filters (create, get, delete),
+//     topics (get, list) and the public key for verifying signatures); EBAY_MCP_TOOLS, its documented family switch,
+//     communication, with EBAY_READ_ONLY=false, its documented write switch: 33 tools (15 read-only); as in fresh22 it
+//     needs the client ID and secret set, and writes ~/.ebay-mcp/logs and ~/.config/configstore (in the scratch HOME);
+//     no tool carries annotations; author Yosef Hayim Sabag, repository YosefHayim/ebay-mcp; 4 of its 96 inputs have
+//     no description (deliveryConfig of the create and update destination tools, payload of the create and update
+//     subscription tools); 17 of its descriptions are under 40 characters ("Delete a subscription filter"), none
+//     carries an OAuth scope line; near Discourse's private messages in fresh15 and Gmail in fresh5 (messages),
+//     Paddle's notification settings in fresh16 and Ragie's webhook endpoints in fresh20 (event delivery), but no
+//     earlier domain holds a marketplace's buyer conversations, feedback ratings and offers (fresh22's ebay-marketing
+//     is ads, fresh25's ebay-account business policies); the set's one eBay family)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh26/digitalocean-kubernetes.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services doks
+//     (DigitalOcean Kubernetes (DOKS), managed clusters: clusters (create, get, list, update, delete), version
+//     upgrades (the available ones, upgrade), kubeconfig and credentials, node pools (create, get, list, update with
+//     autoscaling, labels and taints, delete), nodes (delete, recycle), the options of versions, regions and sizes,
+//     plus the shared region list; its documented --services switch (fresh4's digitalocean is droplets, fresh23's
+//     databases, fresh24's docr, fresh25's networking): 18 tools; its Node wrapper runs the Go binary its package
+//     ships; it writes nothing into HOME or its working directory; every tool carries MCP annotations (9 read-only, 3
+//     destructive: deleting a cluster, a node pool or a node); author DigitalOcean, repository
+//     digitalocean-labs/mcp-digitalocean; 24 of its 64 inputs have no description (all 22 of create-cluster's, from
+//     name to sso, and both of create-nodepool's); descriptions of 37 to 92 characters, 6 of them "<Verb> a (or all)
+//     DigitalOcean Kubernetes cluster(s)", 1 under 40; near the Kubernetes catalog in catalogs/unseen (kubectl work
+//     inside a cluster: resources, logs, rollouts, Helm charts, node management) and Runpod's clusters in fresh13 (GPU
+//     pod clusters), but no earlier domain provisions and upgrades managed Kubernetes clusters and their node pools)
+//   node extract.mjs catalogs/fresh26/m365-directory.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset users --org-mode
+//     (the Microsoft 365 organization directory through Microsoft Graph: the signed-in user and their profile, their
+//     manager, direct reports, group and directory-role memberships and the people most relevant to them, users listed
+//     or searched across the organization, any user's manager and direct reports, and the 8 account and download tools
+//     every preset holds (login, logout, verify-login, list, select and remove accounts, download bytes, download
+//     bytes to a file); its documented --preset switch, users, with its documented --org-mode switch (work and school
+//     accounts): 17 tools, 10 without --org-mode (get-current-user and get-my-profile its only directory tools then);
+//     it takes no key at start and writes ~/.ms-365-mcp-server/logs (in the scratch HOME); 12 tools carry MCP
+//     annotations (12 read-only, none destructive), not login, logout, verify-login, select-account or remove-account;
+//     author Softeria, repository Softeria/ms-365-mcp-server; none of its 94 inputs lacks a description, 7 tools take
+//     ConsistencyLevel and 9 includeHeaders and excludeResponse; 2 of its descriptions are under 40 characters; 8 add
+//     a "💡 TIP:" paragraph; the 9 directory tools' descriptions start from Graph's reference text (get-my-manager's
+//     "The user or contact that is this user's manager. Read-only.", 2 about an "agentUser"), up to 680 characters; no
+//     earlier catalog holds an organization's people directory (fresh24's outlook-contacts is one user's address book,
+//     Bitwarden's organization members in fresh6 a password vault's members, Auth0 in fresh5 applications, APIs and
+//     actions, not people); the set's one Microsoft 365 preset)
+//   (candidates were the product areas fresh23 to fresh25 left out, listed again from the five servers; five catalogs,
+//   115 tools in all, for five new domains; none wrote into its working directory or the repository. Tried and left
+//   out, for later sets: Twilio's other --services, run again (studio_v2 19, Studio flows, their revisions and test
+//   users, executions and steps with their context, near n8n's workflows and executions in fresh7; trunking_v1 24, SIP
+//   trunks, origination URLs, credential and IP access control lists, recordings, 21 of whose descriptions read only
+//   "Make a ... request to" a path; events_v1 22, event sinks, subscriptions and schemas, near Event Grid in fresh21's
+//   azure-messaging; accounts_v1 18, AWS and public-key credentials, the phone-number safelist and secondary auth
+//   tokens; marketplace_v1 18; voice_v1 32, serverless_v1 41, numbers_v2 44, sync_v1 48, chat_v2 54; conversations_v1
+//   103, flex_v1 73, messaging_v1 57 and api_v2010 197, over 55), one Twilio service per set; Azure's other
+//   namespaces, as `azmcp tools list --name-only` prints them (its bundled binary, run with a scratch HOME and working
+//   directory): the databases group (sql 13, mysql 6, postgres 6, cosmos 2, redis 2, kusto 7: 36, 25 read-only, 11
+//   destructive), the app hosting group (appservice 7, functions 3, functionapp 1, containerapps 1, acr 2, aks 2,
+//   servicefabric 2, signalr 1: 19, 16 read-only, 2 destructive), compute 12 with virtualdesktop 3 (15, 6 read-only, 9
+//   destructive), storage 7, communication 2, marketplace 2, datadog 1, grafana 1, deviceregistry 1; ebay-mcp's other
+//   families (fulfillment 17 with writes, 10 read-only: orders, shipping fulfillments, refunds, cancellation requests
+//   and payment disputes with their evidence, near Shopify's and WooCommerce's orders; inventory 37, 12 read-only, as
+//   in fresh24; developer 7, trading 6, analytics 4, taxonomy 4, browse 1); @digitalocean/mcp's other services (each
+//   with the shared region-list; --services takes a comma-separated list: volumes, nfs and spaces together 37, block
+//   volumes and NFS shares with their snapshots, CDNs and Spaces keys, 29 of whose descriptions are under 40
+//   characters, near fresh22's azure-file-storage; genai-batchinference, genai-custom-models, genai-inferencerouter,
+//   dedicated-inference and inference-modelcatalog together 27, model serving, near fresh23's azure-ai and Replicate
+//   in fresh16; insights 17, uptime checks and alert policies, near fresh24's azure-monitoring; accounts 12, the
+//   account, balance, billing history, invoices, actions and SSH keys, 9 of whose descriptions are under 40
+//   characters, 19 with apps; genai-evaluation 48, functions 27, vector-databases 7, docs 7, marketplace 3);
+//   @softeria/ms-365-mcp-server's other presets (tasks 33, Microsoft To Do lists, tasks and linked resources and
+//   Planner buckets, plans and tasks, near Todoist in fresh12 and Trello in fresh6; work 25, Planner; excel 31, Google
+//   Sheets' domain; search 13 with --org-mode, Copilot retrieval, Graph search queries, OneDrive files and SharePoint
+//   sites, and users with search 22, --preset taking a comma-separated list, two domains in one; teams-write 17 with
+//   --org-mode, sending chat and channel messages, Slack's and Discord's domain; mail 51, teams 78 with --org-mode,
+//   outlook 94, personal 163))
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
