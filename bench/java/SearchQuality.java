@@ -326,8 +326,8 @@ public final class SearchQuality {
              var queries = Files.newBufferedWriter(Path.of(out + ".q"));
              var verbCosines = Files.newBufferedWriter(Path.of(out + ".verbs"))) {
             Files.writeString(Path.of(out + ".table"), StaticEmbedder.bundled().model() + "\n");
-            // DUMP_MODEL: the model whose cosine each row adds (the semantic ranking's order learns from it),
-            // from a semantic index over each catalog
+            // DUMP_MODEL: the models whose cosines each row adds, of the tool's whole text and of each part of it
+            // (the semantic ranking's order learns from them), from a semantic index over each catalog
             boolean model = System.getenv("DUMP_MODEL") != null;
             Path modelFile = Path.of(out + ".model");
             if (model) {

@@ -102,7 +102,8 @@ class Data:
             p = line.rstrip('\n').split('\t')
             if p[1] == '' and BASE is None:
                 # as many base features as the query's line has empty fields (the ranking's nine, the four
-                # word matches and the ten kinds of value; one more with the model's cosine)
+                # word matches and the ten kinds of value; with models, each model's cosine, then per part of the
+                # tool's text each model's)
                 BASE = next(k for k, x in enumerate(p[2:]) if x != '')
             vector = np.array([float(x) for x in p[2 + BASE:]], dtype=np.float32)
             if p[1] == '':

@@ -41,7 +41,8 @@ import java.util.Set;
  * {@code static}'s, twenty in {@code semantic}'s), are sorted again by that score; each place
  * keeps its score. The {@code semantic} ranking's weights ({@value #SEMANTIC_RESOURCE}) read a
  * base feature more per model they name ({@link #models()}): the cosine of the query's and the tool's
- * vectors by that model. Immutable and safe to share between threads.
+ * vectors by that model; then, per part of the tool's text they name ({@link #texts()}: its name, lead or
+ * description), that part's cosine by each model. Immutable and safe to share between threads.
  */
 final class LearnedOrder {
 
@@ -67,7 +68,7 @@ final class LearnedOrder {
     static final int MODEL_PICKS = 6;
     /** How many places weights that do not say ({@code places} line) were learned to order. */
     static final int DEFAULT_PLACES = 20;
-    /** The features each tool has from the ranking and the action stage (one more per model's cosine). */
+    /** The features each tool has from the ranking and the action stage (more per model's cosines, {@link #models()}). */
     static final int BASE = 9;
     /**
      * The groups of readings weights may read after the {@link #BASE}, each only with those before it, in
@@ -425,6 +426,10 @@ final class LearnedOrder {
     /** A {@code texts} line's parts of a tool's text: some of {@link #TEXTS}, each once, in that order. */
     private static List<String> textNames(List<String> names, int line) throws IOException {
         int last = -1;
+        if (names.isEmpty() || names.equals(List.of(""))) {
+            throw new IOException("line " + line + ": texts names parts of a tool's text, some of " + TEXTS
+                    + ", each once and in that order, not none");
+        }
         for (String name : names) {
             int at = TEXTS.indexOf(name);
             if (at <= last) {
@@ -571,7 +576,7 @@ final class LearnedOrder {
      * The learned score of a tool of kind {@code kind} with the base features {@code x} under a query
      * put as {@code frame}, the query's and the tool's mapped vectors {@code query} and {@code tool}
      * (null when the weights have no bilinear form); {@code x} ends with the models' cosines when the
-     * weights read them ({@link #models()}).
+     * weights read them ({@link #models()}), those of the whole text, then per part ({@link #texts()}) each model's.
      */
     double score(double[] x, double[] frame, int kind, float[] query, float[] tool) {
         double s = 0;

@@ -253,11 +253,16 @@ final class SemanticRanking {
         }
     }
 
-    /** What was built and how much of it came from the disk cache. */
+    /**
+     * What was built and how much of it came from the disk cache: {@code embedded} tools had a text the
+     * model ran on (their whole text or a part of it, {@link LearnedOrder#TEXTS}), {@code reused} had all theirs
+     * from the cache.
+     */
     record Built(SemanticRanking ranking, int embedded, int reused, String cacheProblem) {}
 
     /**
-     * Embeds every tool, reusing the vectors {@code cache} holds for unchanged texts and storing
+     * Embeds every tool (with a model, its whole text and each part of it a learned order may read,
+     * {@link LearnedOrder#TEXTS}), reusing the vectors {@code cache} holds for unchanged texts and storing
      * the new ones (a cache that cannot be read or written is reported, not fatal; null: none),
      * and loads the model for the queries. Blocking: a tool takes milliseconds.
      */
@@ -314,17 +319,18 @@ final class SemanticRanking {
         boolean parts = !(embedder instanceof StaticEmbedder);
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
         int embedded = 0;
-        int partsEmbedded = 0;
         for (int i = 0; i < tools.length; i++) {
             String text = text(tools[i]);
-            float[] vector = current.get(VectorCache.key(text));
+            String wholeKey = VectorCache.key(text);
+            boolean ran = false;
+            float[] vector = current.get(wholeKey);
             if (vector == null) {
-                vector = stored.get(VectorCache.key(text));
+                vector = stored.get(wholeKey);
                 if (vector == null) {
                     vector = unitVector(embedder, embedder.embed(text));
-                    embedded++;
+                    ran = true;
                 }
-                current.put(VectorCache.key(text), vector);
+                current.put(wholeKey, vector);
             }
             vectors[i] = vector;
             for (int p = 0; parts && p < LearnedOrder.TEXTS.size(); p++) {
@@ -335,16 +341,19 @@ final class SemanticRanking {
                     own = stored.get(key);
                     if (own == null) {
                         own = unitVector(embedder, embedder.embed(part));
-                        partsEmbedded++;
+                        ran = true;
                     }
                     current.put(key, own);
                 }
                 partVectors[i * LearnedOrder.TEXTS.size() + p] = own;
             }
+            if (ran) {
+                embedded++;
+            }
         }
         // every vector from the cache: the model is still to load before the first query needs it
         embedder.load();
-        if (cache != null && embedded + partsEmbedded > 0) {
+        if (cache != null && embedded > 0) {
             try {
                 cache.save(current, stored);
             } catch (IOException | RuntimeException e) {
@@ -454,10 +463,12 @@ final class SemanticRanking {
 
     /**
      * For {@code bench/search/rerank}: what the learned order reads for {@code query}, tab-separated: a
-     * line with an empty name, an empty field per base feature (twenty-three; one more per model of {@code modelCosine})
+     * line with an empty name, an empty field per base feature (twenty-three; with {@code modelCosine}, per model one
+     * more, and one more per part of the tool's text, {@link LearnedOrder#TEXTS})
      * and the query's vector, then, best first as the ranking finds them, a line per tool: its name, its
      * base features ({@link LearnedOrder#features}, then the readings of every group of
-     * {@link LearnedOrder#GROUPS}, then its {@code modelCosine}s when given) and its vector (whether or not weights could be read: they are learned from these); empty when
+     * {@link LearnedOrder#GROUPS}, then when given its {@code modelCosine}s of the whole text, then per part each
+     * model's) and its vector (whether or not weights could be read: they are learned from these); empty when
      * this ranking is no static one with an action stage.
      */
     String learnedFeatures(String query, ScoreDoc[] bm25, ModelCosines modelCosine) {
@@ -834,13 +845,14 @@ final class SemanticRanking {
                 : cosines(action.verb(), order.verbVectors));
         float[] queryMap = order.toolMaps == null ? null : weights.mapQuery(q);
         ModelCosines cosine = order.readsModel() ? modelCosine : null;
+        int[] parts = cosine == null ? NO_PARTS : weights.texts();
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         double[][] past = readings(words, query, top, n, weights.groups());
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine,
-                    cosine == null ? NO_PARTS : weights.texts(), past == null ? null : past[i]), frame,
+                    parts, past == null ? null : past[i]), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);

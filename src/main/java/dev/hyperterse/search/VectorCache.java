@@ -26,7 +26,11 @@ import java.util.Map;
 final class VectorCache {
 
     private static final int MAGIC = 0x48545631; // "HTV1"
-    /** Entries kept: the latest snapshot's first, then earlier ones up to this many in all. */
+    /**
+     * Entries kept: the latest snapshot's first, then earlier ones up to this many in all. A tool has up to
+     * four texts a model embeds (its whole text and three parts): 12,500 tools' worth at least, some 150 MB of
+     * file with two models' vectors.
+     */
     static final int MAX_ENTRIES = 50_000;
 
     private final Path file;

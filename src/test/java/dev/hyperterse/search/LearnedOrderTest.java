@@ -328,7 +328,7 @@ class LearnedOrderTest {
                 "texts\tname\nverbs\tget\nfirst\twhich\nbase" + nine + "\t1\n" + rows)));
         assertTrue(noModel.getMessage().contains("are read by a model, and the weights name none"), noModel.getMessage());
         // an unknown part, one twice, or out of order
-        for (String line : List.of("texts\ttitle", "texts\tname\tname", "texts\tdescription\tname", "texts\t")) {
+        for (String line : List.of("texts\ttitle", "texts\tname\tname", "texts\tdescription\tname", "texts\t", "texts")) {
             IOException bad = assertThrows(IOException.class, () -> LearnedOrder.read(reader("model\tconcepts\n" + line
                     + "\nverbs\tget\nfirst\twhich\nbase" + nine + "\t1\t1\t1\n" + rows)), line);
             assertTrue(bad.getMessage().startsWith("line 2: texts names parts of a tool's text, some of [name, lead,"
