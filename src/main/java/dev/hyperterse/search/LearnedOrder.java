@@ -426,17 +426,15 @@ final class LearnedOrder {
     /** A {@code texts} line's parts of a tool's text: some of {@link #TEXTS}, each once, in that order. */
     private static List<String> textNames(List<String> names, int line) throws IOException {
         int last = -1;
-        if (names.isEmpty() || names.equals(List.of(""))) {
-            throw new IOException("line " + line + ": texts names parts of a tool's text, some of " + TEXTS
-                    + ", each once and in that order, not none");
-        }
+        boolean inOrder = !names.isEmpty();
         for (String name : names) {
             int at = TEXTS.indexOf(name);
-            if (at <= last) {
-                throw new IOException("line " + line + ": texts names parts of a tool's text, some of " + TEXTS
-                        + ", each once and in that order, not " + names);
-            }
+            inOrder &= at > last;
             last = at;
+        }
+        if (!inOrder) {
+            throw new IOException("line " + line + ": texts names parts of a tool's text, some of " + TEXTS
+                    + ", each once and in that order, not " + (names.isEmpty() ? "none" : names));
         }
         return names;
     }

@@ -313,44 +313,23 @@ final class SemanticRanking {
                 problem = "could not read " + cache.file() + ": " + e.getMessage();
             }
         }
-        Map<String, float[]> current = new LinkedHashMap<>();
+        Vectors texts = new Vectors(embedder, stored);
         float[][] vectors = new float[tools.length][];
         // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
         boolean parts = !(embedder instanceof StaticEmbedder);
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
         int embedded = 0;
         for (int i = 0; i < tools.length; i++) {
-            String text = text(tools[i]);
-            String wholeKey = VectorCache.key(text);
-            boolean ran = false;
-            float[] vector = current.get(wholeKey);
-            if (vector == null) {
-                vector = stored.get(wholeKey);
-                if (vector == null) {
-                    vector = unitVector(embedder, embedder.embed(text));
-                    ran = true;
-                }
-                current.put(wholeKey, vector);
-            }
-            vectors[i] = vector;
+            int runs = texts.runs;
+            vectors[i] = texts.of(text(tools[i]));
             for (int p = 0; parts && p < LearnedOrder.TEXTS.size(); p++) {
-                String part = part(tools[i], p);
-                String key = VectorCache.key(part);
-                float[] own = current.get(key);
-                if (own == null) {
-                    own = stored.get(key);
-                    if (own == null) {
-                        own = unitVector(embedder, embedder.embed(part));
-                        ran = true;
-                    }
-                    current.put(key, own);
-                }
-                partVectors[i * LearnedOrder.TEXTS.size() + p] = own;
+                partVectors[i * LearnedOrder.TEXTS.size() + p] = texts.of(part(tools[i], p));
             }
-            if (ran) {
+            if (texts.runs > runs) {
                 embedded++;
             }
         }
+        Map<String, float[]> current = texts.current;
         // every vector from the cache: the model is still to load before the first query needs it
         embedder.load();
         if (cache != null && embedded > 0) {
@@ -365,6 +344,33 @@ final class SemanticRanking {
                 : null;
         return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, bm25Weight, actionWeights, null, null,
                 matches), embedded, tools.length - embedded, problem);
+    }
+
+    /**
+     * The vectors of one build's texts, each text's once: this build's, else the disk cache's, else the
+     * model's ({@link #runs} counts those).
+     */
+    private static final class Vectors {
+        final Map<String, float[]> current = new LinkedHashMap<>();
+        private final TextEmbedder embedder;
+        private final Map<String, float[]> stored;
+        int runs;
+
+        Vectors(TextEmbedder embedder, Map<String, float[]> stored) {
+            this.embedder = embedder;
+            this.stored = stored;
+        }
+
+        float[] of(String text) {
+            return current.computeIfAbsent(VectorCache.key(text), key -> {
+                float[] vector = stored.get(key);
+                if (vector == null) {
+                    vector = unitVector(embedder, embedder.embed(text));
+                    runs++;
+                }
+                return vector;
+            });
+        }
     }
 
     /** Whether this ranking was built by {@link #build} with these arguments (the tools aside). */

@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -88,17 +89,13 @@ final class VectorCache {
      */
     void save(Map<String, float[]> current, Map<String, float[]> earlier) throws IOException {
         Map<String, float[]> kept = new LinkedHashMap<>();
-        for (Map.Entry<String, float[]> e : current.entrySet()) {
-            if (kept.size() >= MAX_ENTRIES) {
-                break;
+        for (Map<String, float[]> vectors : List.of(current, earlier)) {
+            for (Map.Entry<String, float[]> e : vectors.entrySet()) {
+                if (kept.size() >= MAX_ENTRIES) {
+                    break;
+                }
+                kept.putIfAbsent(e.getKey(), e.getValue());
             }
-            kept.put(e.getKey(), e.getValue());
-        }
-        for (Map.Entry<String, float[]> e : earlier.entrySet()) {
-            if (kept.size() >= MAX_ENTRIES) {
-                break;
-            }
-            kept.putIfAbsent(e.getKey(), e.getValue());
         }
         if (kept.isEmpty()) {
             return;
