@@ -448,10 +448,10 @@ public final class SearchQuality {
     }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
-    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26");
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27");
     /** How each set is named in its heading, by its place in {@link #FRESH_SETS}: the unseen set is the first. */
     private static final List<String> ORDINALS = List.of("second", "third", "fourth", "fifth", "sixth", "seventh",
-            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh");
+            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {
@@ -469,7 +469,7 @@ public final class SearchQuality {
      * examples/fresh5/: a fifth, handled the same) or {@code fresh6} (catalogs/fresh6/, intents-fresh6.txt,
      * examples/fresh6/: a sixth, handled the same) or {@code fresh7} (catalogs/fresh7/, intents-fresh7.txt,
      * examples/fresh7/: a seventh, handled the same) or {@code fresh8} (catalogs/fresh8/, intents-fresh8.txt,
-     * examples/fresh8/: an eighth, handled the same), and so on to {@code fresh26} ({@link #FRESH_SETS}).
+     * examples/fresh8/: an eighth, handled the same), and so on to {@code fresh27} ({@link #FRESH_SETS}).
      * For the fresh sets, {@code static} and {@code semantic} are also ranked with the action stage off,
      * beside the shipped rankings.
      */

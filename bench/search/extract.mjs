@@ -1524,6 +1524,112 @@
 //   sites, and users with search 22, --preset taking a comma-separated list, two domains in one; teams-write 17 with
 //   --org-mode, sending chat and channel messages, Slack's and Discord's domain; mail 51, teams 78 with --org-mode,
 //   outlook 94, personal 163))
+// The twenty-seventh fresh set, fresh27 (bench/search/catalogs/fresh27/: intents and examples to be written and
+// committed before any ranking runs on them), one more product area each of the five multi-product servers of fresh23
+// to fresh26, none used by an earlier catalog; the same five package versions (npm view showed each still the newest
+// on npm: @twilio-alpha/mcp 0.7.0, @azure/mcp 2.0.5, ebay-mcp 1.15.0, @digitalocean/mcp 1.0.70,
+// @softeria/ms-365-mcp-server 0.155.0), installed anew, each into its own folder under the ignored bench/out/npm-fresh27:
+//   twilio-studio: @twilio-alpha/mcp@0.7.0
+//   azure-databases: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-inventory: ebay-mcp@1.15.0    digitalocean-storage: @digitalocean/mcp@1.0.70
+//   m365-tasks: @softeria/ms-365-mcp-server@0.155.0
+//   cd bench/out/npm-fresh27/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh27/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh27/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   cd bench/out/npm-fresh27/digitalocean && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @digitalocean/mcp@1.0.70
+//   cd bench/out/npm-fresh27/ms365 && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @softeria/ms-365-mcp-server@0.155.0
+//   then from bench/search, with O=../out/npm-fresh27, each NOTE the catalog's "source" string and HOME a scratch
+//   folder (HOME=$(mktemp -d); all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh27/twilio-studio.json NOTE -- \
+//     node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_studio_v2
+//     (Twilio Studio, visual call and message flows: flows (create, list, fetch, update, delete, validate a definition),
+//     flow revisions (list, fetch), test users of a flow (fetch, update), executions of a flow (create to start one
+//     for a contact, list, fetch, update to end, delete), an execution's context, its steps and each step's context;
+//     19 tools, one per endpoint of its bundled twilio-oai spec; its documented --services switch (fresh21's
+//     twilio-verify lists the other counts); it writes nothing into HOME or its working directory; no tool carries
+//     annotations; none of its 57 inputs lacks a description; every description starts "Twilio - Studio: This is the
+//     public Twilio REST API.", 67 to 103 characters in all, none a bare "Make a ... request to" a path; near n8n's
+//     workflows and executions in fresh7, but phone and messaging flows run per contact; the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh27/azure-databases.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace sql --namespace mysql \
+//     --namespace postgres --namespace cosmos --namespace redis --namespace kusto
+//     (Azure databases: Azure SQL servers (create, get, delete, Entra admins, firewall rules created, listed and
+//     deleted), databases (create, get, update, rename, delete) and elastic pools, Azure Database for MySQL and for
+//     PostgreSQL (servers and databases listed, queries, table schemas, server configuration, parameters got and set),
+//     Cosmos DB (accounts, databases and containers listed, item queries), Azure Managed Redis (create, list) and Azure
+//     Data Explorer (Kusto clusters, databases, tables, schemas, sample rows, KQL queries); its documented namespace
+//     switch, the databases group earlier notes named (sql 13, kusto 7, mysql 6, postgres 6, cosmos 2, redis 2): 36
+//     tools; the variable turns off its telemetry; it unpacks a native library into ~/.net/azmcp (in the scratch HOME)
+//     and writes nothing into its working directory; every tool carries MCP annotations (25 read-only; 11 destructive:
+//     the SQL server, database and firewall-rule creates, updates, renames and deletes, Redis create, and the MySQL
+//     and PostgreSQL parameter sets); author Microsoft, repository microsoft/mcp; none of its 436 inputs lacks a
+//     description, 288 of them the shared tenant, subscription, auth-method and retry options; descriptions of 50 to
+//     736 characters, half over 220; near fresh23's digitalocean-databases (provisioning managed clusters) and the
+//     toolbox-postgres and toolbox-mysql catalogs (querying one database), but across Azure's SQL, MySQL, PostgreSQL,
+//     Cosmos DB, Redis and Data Explorer services; chosen over the app hosting group (19) and compute with
+//     virtualdesktop (15), see fresh26; the set's one Azure group)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=inventory \
+//     EBAY_READ_ONLY=false node extract.mjs catalogs/fresh27/ebay-inventory.json NOTE -- \
+//     node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay sellers' listings through its Sell Inventory API: inventory items by SKU (create or replace, get, list,
+//     delete, in bulk too, bulk price and quantity updates), their product compatibility (parts fitment), inventory
+//     item groups of variations, inventory locations (create, get, list, update, enable, disable, delete) and SKU
+//     location mappings, offers (create, in bulk too, get, list, by SKUs, update, delete, publish, in bulk or by item
+//     group, withdraw, by item group too), listing fees, and migrating existing listings; EBAY_MCP_TOOLS, its
+//     documented family switch, inventory, with EBAY_READ_ONLY=false, its documented write switch: 37 tools; as in
+//     fresh22 it needs the client ID and secret set, and writes ~/.ebay-mcp/logs and ~/.config/configstore (in the
+//     scratch HOME); no tool carries annotations; author Yosef Hayim Sabag, repository YosefHayim/ebay-mcp; 1 of its 55
+//     inputs has no description (the body of create-or-replace-inventory-item), 16 of its descriptions are under 40
+//     characters; near Shopify's products in fresh12 and WooCommerce's in fresh5, but a marketplace's SKUs, offers and
+//     fulfillment locations (fresh24's ebay-metadata reads a marketplace's listing rules, fresh25's ebay-account a
+//     seller's business policies); chosen over fulfillment (17: orders, shipping fulfillments, refunds, cancellations
+//     and payment disputes with evidence); the set's one eBay family)
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh27/digitalocean-storage.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services volumes,nfs,spaces
+//     (DigitalOcean storage: block storage volumes (create, get, list, attach, detach, resize, delete, their actions)
+//     and volume snapshots (create, get, list, delete), NFS file shares (create, get, list, attach, detach, resize,
+//     reassign, switch performance tier, delete) and their snapshots (create, get, list, delete), Spaces object storage
+//     access keys (create, get, list, update, delete) and Spaces CDN endpoints (create, get, list, flush the cache,
+//     delete), plus the shared region list; its documented --services switch, which takes a comma-separated list, three
+//     storage services together as fresh26 named them (fresh4's digitalocean is droplets, fresh23's databases, fresh24's
+//     docr, fresh25's networking, fresh26's doks): 37 tools; its Node wrapper runs the Go binary its package ships; it
+//     writes nothing into HOME or its working directory; every tool carries MCP annotations (15 read-only, 6
+//     destructive: the six deletes); author DigitalOcean, repository digitalocean-labs/mcp-digitalocean; none of its 80
+//     inputs lacks a description; 29 of its descriptions are under 40 characters; its one tool name shared with the
+//     earlier DigitalOcean catalogs is region-list, in every service; near fresh22's azure-file-storage (file shares)
+//     and Google Cloud Storage in fresh13 (buckets), but disks attached to droplets, NFS shares and Spaces keys and
+//     CDNs)
+//   node extract.mjs catalogs/fresh27/m365-tasks.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset tasks
+//     (tasks in Microsoft 365 through Microsoft Graph: Microsoft To Do task lists (list, create, update, delete), tasks
+//     (list, create, get, update, delete) and their linked resources (list, create, delete), Planner plans (get),
+//     buckets (list a plan's, create, get, update, delete) and tasks (the user's, a plan's, create, get, update, and
+//     their details, get and update), and the 8 account and download tools every preset holds (login, logout,
+//     verify-login, list, select and remove accounts, download bytes, download bytes to a file); its documented --preset
+//     switch, tasks: 33 tools, the same with --org-mode; it takes no key at start and writes ~/.ms-365-mcp-server/logs
+//     (in the scratch HOME); 28 tools carry MCP annotations (14 read-only, 14 destructive), not login, logout,
+//     verify-login, select-account or remove-account; author Softeria, repository Softeria/ms-365-mcp-server; 10 of its
+//     189 inputs have no description (the request body of its 10 create and update tools); 5 of its descriptions are
+//     under 40 characters; its only tool names shared with the earlier Microsoft 365 catalogs are the 8 account and
+//     download tools; near Todoist in fresh12, Trello in fresh6 and Asana in fresh3 (tasks, lists, boards), but one
+//     user's To Do lists with a team's Planner plans; chosen over the mail preset (51, Gmail's domain in fresh5; it
+//     also holds list-outlook-categories, create-outlook-category, list-supported-languages and
+//     list-supported-time-zones, tools of fresh4's outlook-calendar) and excel (31, Google Sheets' domain); the set's
+//     one Microsoft 365 preset)
+//   (candidates were the product areas fresh23 to fresh26 left out, listed again from the five servers; five catalogs,
+//   162 tools in all; none wrote into its working directory or the repository. Left out, for later sets: Twilio's
+//   other --services (as in fresh26: trunking_v1 24, events_v1 22, accounts_v1 18, marketplace_v1 18, insights_v1 17,
+//   wireless_v1 16, notify_v1 15, voice_v1 32, serverless_v1 41, numbers_v2 44, sync_v1 48, chat_v2 54, messaging_v1
+//   57), one Twilio service per set; Azure's app hosting group (19), compute with virtualdesktop (15), storage 7 and the
+//   small namespaces; ebay-mcp's fulfillment family (17 with writes), developer 7, trading 6, analytics 4, taxonomy 4,
+//   browse 1; @digitalocean/mcp's model-serving services (27 together), genai-evaluation 48, functions 27, insights
+//   17, accounts 12, apps 8, vector-databases 7, docs 7, marketplace 3; @softeria/ms-365-mcp-server's mail 51, excel
+//   31, work 25, search 13 with --org-mode, teams-write 17 with --org-mode, teams 78 with --org-mode, outlook 94,
+//   personal 163)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
