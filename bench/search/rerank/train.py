@@ -36,6 +36,8 @@ each request's thirty tools (the right one's log-probability), L2-regularized (t
 times less), by L-BFGS from a seeded start (the fit's iterations are printed); the same inputs give the
 same weights on the same machine.
 
+MAX_ITER=N: at most N iterations of the fit (default 300); LAM=X: the pair weights' L2 (default 1e-3).
+
 TRAIN_SETS=N (with --loso): a learning curve, each fold learned on N of the other sets only (and the dev
 catalogs' requests), drawn by a seed of the held-out set's name and TRAIN_SEED, independently for each N
 (the sets of a smaller N are not a part of a larger one's).
@@ -57,8 +59,8 @@ K = None        # places reordered: the most tools a request has in the dump (Le
 HAND_K = 20     # places the hand weights reorder (ActionWeights.HAND's few)
 RANK = 8        # the bilinear form's rank
 LAM_MAP = 1e-3  # L2 on its maps
-MAX_ITER = 300  # L-BFGS iterations at most
-LAM = 1e-3      # L2 on the pair weights (the base weights: LAM / 100)
+MAX_ITER = int(os.environ.get('MAX_ITER', '300'))  # L-BFGS iterations at most (MAX_ITER=N: N)
+LAM = float(os.environ.get('LAM', '1e-3'))  # L2 on the pair weights (the base weights: LAM / 100; LAM=X: X)
 NV = 24         # verbs of tools' names
 NF = 40         # first words of requests
 NW = 200        # words of requests, wherever they stand
