@@ -459,19 +459,11 @@ public final class SearchQuality {
     }
 
     /**
-     * A set of catalogs held out whole: {@code unseen} (catalogs/unseen/, intents-unseen.txt,
-     * examples/unseen/) or {@code fresh} (catalogs/fresh/, intents-fresh.txt, examples/fresh/: held
-     * out from every choice, the action stage's included; the intents and examples committed before
-     * any ranking ran on them) or {@code fresh2} (catalogs/fresh2/, intents-fresh2.txt, examples/fresh2/:
-     * a second such set, handled like {@code fresh}) or {@code fresh3} (catalogs/fresh3/, intents-fresh3.txt,
-     * examples/fresh3/: a third, handled the same) or {@code fresh4} (catalogs/fresh4/, intents-fresh4.txt,
-     * examples/fresh4/: a fourth, handled the same) or {@code fresh5} (catalogs/fresh5/, intents-fresh5.txt,
-     * examples/fresh5/: a fifth, handled the same) or {@code fresh6} (catalogs/fresh6/, intents-fresh6.txt,
-     * examples/fresh6/: a sixth, handled the same) or {@code fresh7} (catalogs/fresh7/, intents-fresh7.txt,
-     * examples/fresh7/: a seventh, handled the same) or {@code fresh8} (catalogs/fresh8/, intents-fresh8.txt,
-     * examples/fresh8/: an eighth, handled the same), and so on to {@code fresh27} ({@link #FRESH_SETS}).
-     * For the fresh sets, {@code static} and {@code semantic} are also ranked with the action stage off,
-     * beside the shipped rankings.
+     * A set of catalogs held out whole: {@code unseen} (catalogs/unseen/, intents-unseen.txt, examples/unseen/)
+     * or one of {@link #FRESH_SETS}, in the same layout by its name ({@code fresh8}: catalogs/fresh8/,
+     * intents-fresh8.txt, examples/fresh8/), each held out from every choice, the action stage's included, its
+     * intents and examples committed before any ranking ran on them. For the fresh sets, {@code static} and
+     * {@code semantic} are also ranked with the action stage off, beside the shipped rankings.
      */
     private static void heldOutWhole(StringBuilder md, Path dir, String set) throws Exception {
         Path catalogDir = dir.resolve("catalogs/" + set);
