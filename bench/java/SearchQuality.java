@@ -336,9 +336,11 @@ public final class SearchQuality {
                 }
                 Files.writeString(modelFile, String.join("\n", EMBEDDER.models()) + "\n");
                 Files.writeString(Path.of(out + ".texts"), String.join("\n", SearchIndex.learnedOrderTexts()) + "\n");
+                Files.writeString(Path.of(out + ".tokens"), String.join("\n", SearchIndex.learnedOrderTokenTexts()) + "\n");
             } else {
                 Files.deleteIfExists(modelFile);
                 Files.deleteIfExists(Path.of(out + ".texts"));
+                Files.deleteIfExists(Path.of(out + ".tokens"));
             }
             // the words tools' names start with (once words half a catalog's names carry are left out), in
             // any catalog's names: every list of verbs train.py may choose is among them

@@ -98,6 +98,10 @@ class Data:
         # text's: per part, one per model
         self.texts = ([t.strip() for t in open(dump + '.texts', encoding='utf-8').read().splitlines() if t.strip()]
                       if self.models and os.path.exists(dump + '.texts') else [])
+        # the parts of a tool's text whose token vectors, by each model, are read after the parts' cosines (its
+        # lead): per part, per model, the request's tokens' best matches in it, then its tokens' in the request
+        self.tokens = ([t.strip() for t in open(dump + '.tokens', encoding='utf-8').read().splitlines() if t.strip()]
+                       if self.models and os.path.exists(dump + '.tokens') else [])
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         global BASE
         for line in open(dump, encoding='utf-8'):
@@ -418,7 +422,7 @@ def main():
     HIDDEN = int(os.environ.get('HIDDEN', '0' if len(data.models) == 1 else '8'))
     global BASE
     if (os.environ.get('NO_VALUES', '') not in ('', '0') or os.environ.get('NO_MATCHES')) \
-            and BASE - len(data.models) * (1 + len(data.texts)) == 23:
+            and BASE - len(data.models) * (1 + len(data.texts) + 2 * len(data.tokens)) == 23:
         # weights that read no kinds of value (as both orders learned before them): the ten columns after
         # the word matches left out
         for qid in data.x:
@@ -431,6 +435,29 @@ def main():
         for qid in data.x:
             data.x[qid] = np.delete(data.x[qid], range(9, 13), axis=1)
         BASE -= 4
+    assert not data.tokens or BASE - len(data.models) * (1 + len(data.texts) + 2 * len(data.tokens)) in (23, 13, 9), \
+        f'{BASE} base features do not hold the token readings the dump names'
+    if os.environ.get('NO_TOKENS') and data.tokens:
+        # weights that read no token vectors (as semantic's learned before them): the last columns left out
+        width = 2 * len(data.models) * len(data.tokens)
+        for qid in data.x:
+            data.x[qid] = data.x[qid][:, :BASE - width]
+        BASE -= width
+    if os.environ.get('EXTRA'):
+        # EXTRA=FILE: more readings per place, to measure a candidate signal before the server makes it: lines
+        # `QID\tTOOL\tVALUE…`, appended to the base features (EXTRA_COLS=0,2: only those of the values)
+        extra = {}
+        for row in open(os.environ['EXTRA'], encoding='utf-8'):
+            p = row.rstrip('\n').split('\t')
+            extra[(int(p[0]), p[1])] = [float(v) for v in p[2:]]
+        cols = os.environ.get('EXTRA_COLS')
+        pick = [int(c) for c in cols.split(',')] if cols else None
+        width = len(pick) if pick else len(next(iter(extra.values())))
+        for qid in data.x:
+            vals = [extra[(qid, n)] for n in data.names[qid]]
+            vals = np.array([[v[c] for c in pick] if pick else v for v in vals]).reshape(len(vals), width)
+            data.x[qid] = np.concatenate([data.x[qid], vals], axis=1)
+        BASE += width
     sets = sorted({q['set'] for q in data.q.values()} - {'dev'}, key=lambda s: (s != 'unseen', len(s), s))
     intents = [i for i, q in data.q.items() if q['kind'] == 'intent']
     # EXAMPLES=1: the authors' examples of the tools (bench/search/examples/, in a dump made with
@@ -487,7 +514,8 @@ def main():
                     '# words: words a request may hold anywhere;\n'
                     '# base: the base features\' weights (the ranking\'s nine, the four word matches, the ten kinds of value\n'
                     '# if any, the models\' cosines of the whole text last if any, then per part of the tool\'s text\n'
-                    '# texts names, each model\'s cosine); pair: per way a\n'
+                    '# texts names, each model\'s cosine, then per part tokens names, each model\'s two readings of its\n'
+                    '# token vectors against the request\'s: the request\'s tokens\' best matches, the part\'s); pair: per way a\n'
                     '# request is put (each first word, another, a digit, a quoted word, all/every/each/any, a question mark,\n'
                     '# this/that/it, its verb nearest each kind\'s verb, each word it holds), the weight per kind of tool (each\n'
                     '# verb, another, a plural name); u, v: per dimension of the static table, the maps of\n'
@@ -499,6 +527,8 @@ def main():
                 f.write('model\t' + '\t'.join(data.models) + '\n')
             if data.texts:
                 f.write('texts\t' + '\t'.join(data.texts) + '\n')
+            if data.tokens and not os.environ.get('NO_TOKENS'):
+                f.write('tokens\t' + '\t'.join(data.tokens) + '\n')
             f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')

@@ -61,11 +61,17 @@ final class BundledEmbedder implements TextEmbedder {
         float[] vector(String text) throws ReflectiveOperationException;
     }
 
+    /** A text's vector and its tokens' vectors, through the reflective calls that reach them. */
+    private interface TokenReach {
+        TokenVectors vectors(String text) throws ReflectiveOperationException;
+    }
+
     /**
      * What reaches a vector: with its own session, the encoder's {@code embed(String)} and its result's
      * {@code embedding} field; else LangChain4j's model instance and embed(String).content().vector().
+     * {@code tokens} reaches the token vectors too (with its own session; null: not reached).
      */
-    private record Loaded(Reach reach, boolean ownSession) {}
+    private record Loaded(Reach reach, TokenReach tokens, boolean ownSession) {}
 
     BundledEmbedder(Class<?> modelClass, Known known, String model) {
         this.modelClass = modelClass;
@@ -177,9 +183,19 @@ final class BundledEmbedder implements TextEmbedder {
     @Override
     public float[] embed(String text) {
         Loaded l = loaded();
+        return call(() -> l.reach().vector(text));
+    }
+
+    /** A reflective call into the model. */
+    private interface Call<T> {
+        T run() throws ReflectiveOperationException;
+    }
+
+    /** {@code call}, inside {@link NativeCalls}, its failures as the model's. */
+    private static <T> T call(Call<T> call) {
         NativeCalls.PROCESS.enter();
         try {
-            return l.reach().vector(text);
+            return call.run();
         } catch (InvocationTargetException e) {
             throw new IllegalStateException("embedding model: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
@@ -252,6 +268,15 @@ final class BundledEmbedder implements TextEmbedder {
         boolean closing() {
             return closing;
         }
+    }
+
+    @Override
+    public TokenVectors embedTokens(String text) {
+        Loaded l = loaded();
+        if (l.tokens() == null) {
+            return null;
+        }
+        return call(() -> l.tokens().vectors(text));
     }
 
     @Override
@@ -347,10 +372,16 @@ final class BundledEmbedder implements TextEmbedder {
         }
         try (java.io.InputStream tokenizer = loader.getResourceAsStream(known.tokenizer())) {
             Object encoder = newEncoder.newInstance(environment, session, tokenizer, pooling);
-            Loaded own = new Loaded(text -> (float[]) embedding.get(embed.invoke(encoder, text)), true);
+            Reach reach = text -> (float[]) embedding.get(embed.invoke(encoder, text));
+            TokenReach tokens = tokenReach(encoder, reach);
+            Loaded own = new Loaded(reach, tokens, true);
             // a first text through the whole path: an encoder that differs from this release's fails here, not
             // at the first request
-            own.reach().vector("a first text");
+            float[] first = own.reach().vector("a first text");
+            if (tokens != null && !sameVector(first, tokens.vectors("a first text").vector())) {
+                degraded = "its token vectors come with another vector of a text than its own";
+                own = new Loaded(reach, null, true);
+            }
             return own;
         } catch (ReflectiveOperationException | RuntimeException | java.io.IOException e) {
             close(session);
@@ -362,6 +393,83 @@ final class BundledEmbedder implements TextEmbedder {
                     ? t.getCause() : e) + ")";
             return null;
         }
+    }
+
+    /**
+     * The encoder's token vectors, from the same run as the text's vector: LangChain4j's encoder splits a
+     * text's tokens into pieces the model takes ({@code tokenize}, {@code partition}), runs each
+     * ({@code encode}) and pools its output ({@code toEmbedding}), then averages the pieces' vectors and
+     * normalizes. For a text of one piece (a request, a tool's lead), the same run gives the token vectors;
+     * a longer text's vector is {@code reach}'s, its token vectors its first piece's. Null when this
+     * release of LangChain4j has no such members (the ranking's order then reads no token vectors).
+     */
+    private TokenReach tokenReach(Object encoder, Reach reach) {
+        try {
+            Class<?> encoderClass = encoder.getClass();
+            java.lang.reflect.Field tokenizerField = encoderClass.getDeclaredField("tokenizer");
+            tokenizerField.setAccessible(true);
+            Object tokenizer = tokenizerField.get(encoder);
+            Method tokenize = tokenizer.getClass().getMethod("tokenize", String.class);
+            Method partition = encoderClass.getDeclaredMethod("partition", List.class, int.class);
+            Method encode = encoderClass.getDeclaredMethod("encode", List.class);
+            Method toEmbedding = encoderClass.getDeclaredMethod("toEmbedding", encode.getReturnType());
+            Method get = encode.getReturnType().getMethod("get", int.class);
+            Method value = get.getReturnType().getMethod("getValue");
+            for (Method m : new Method[] {partition, encode, toEmbedding}) {
+                m.setAccessible(true);
+            }
+            return text -> {
+                @SuppressWarnings("unchecked")
+                List<List<String>> pieces = (List<List<String>>) partition.invoke(null, tokenize.invoke(tokenizer, text),
+                        MAX_PIECE);
+                if (pieces.isEmpty()) {
+                    throw new IllegalArgumentException("no tokens in \"" + text + "\"");
+                }
+                try (AutoCloseable result = (AutoCloseable) encode.invoke(encoder, pieces.get(0))) {
+                    float[] vector = pieces.size() == 1 ? SemanticRanking.unit((float[]) toEmbedding.invoke(encoder, result))
+                            : reach.vector(text);
+                    float[][] rows = ((float[][][]) value.invoke(get.invoke(result, 0)))[0];
+                    return new TokenVectors(vector, new float[][] {tokenRows(rows)});
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not release a model's output: " + e, e);
+                }
+            };
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            degraded = "its token vectors could not be reached (" + e + ")";
+            return null;
+        }
+    }
+
+    /** The longest piece of a text LangChain4j's encoder runs at once, in tokens (its markers aside). */
+    private static final int MAX_PIECE = 510;
+
+    /**
+     * The model's output rows for a piece's tokens, its first and last (the markers of where a text starts and
+     * ends) left out, each unit length, one after another.
+     */
+    static float[] tokenRows(float[][] rows) {
+        int n = Math.max(0, rows.length - 2);
+        int width = rows.length == 0 ? 0 : rows[0].length;
+        float[] out = new float[n * width];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(SemanticRanking.unit(rows[i + 1]), 0, out, i * width, width);
+        }
+        return out;
+    }
+
+    /** Whether two vectors of a text agree to within rounding. */
+    private static boolean sameVector(float[] a, float[] b) {
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (Math.abs(a[i] - b[i]) > 1e-4f) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -449,7 +557,7 @@ final class BundledEmbedder implements TextEmbedder {
                     Method vector = Class.forName("dev.langchain4j.data.embedding.Embedding", true,
                             modelClass.getClassLoader()).getMethod("vector");
                     loaded = new Loaded(text -> (float[]) vector.invoke(content.invoke(embed.invoke(instance, text))),
-                            false);
+                            null, false);
                     // LangChain4j's instance made the environment: held as in a session of our own
                     holdEnvironment(modelClass.getClassLoader());
                 } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {

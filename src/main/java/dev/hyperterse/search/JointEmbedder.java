@@ -46,6 +46,25 @@ final class JointEmbedder implements TextEmbedder {
         return embed(text, parts.size());
     }
 
+    /**
+     * The joint vector ({@link #embed}) and each model's token vectors, from one run of each model; null when
+     * a model gives no token vectors.
+     */
+    @Override
+    public TokenVectors embedTokens(String text) {
+        float[][] own = new float[parts.size()][];
+        float[][] tokens = new float[parts.size()][];
+        for (int p = 0; p < parts.size(); p++) {
+            TokenVectors vectors = parts.get(p).embedTokens(text);
+            if (vectors == null) {
+                return null;
+            }
+            own[p] = SemanticRanking.unit(vectors.vector());
+            tokens[p] = vectors.tokens()[0];
+        }
+        return new TokenVectors(joined(own), tokens);
+    }
+
     /** The first model's part alone; the others' zeros: no other model runs. */
     @Override
     public float[] embedFirst(String text) {
@@ -54,19 +73,24 @@ final class JointEmbedder implements TextEmbedder {
 
     /** The vector with the first {@code read} models' parts filled in, the rest zeros. */
     private float[] embed(String text, int read) {
-        float[] out = null;
-        int width = 0;
+        float[][] own = new float[read][];
         for (int p = 0; p < read; p++) {
-            float[] own = SemanticRanking.unit(parts.get(p).embed(text));
-            if (out == null) {
-                width = own.length;
-                out = new float[width * parts.size()];
-            } else if (own.length != width) {
+            own[p] = SemanticRanking.unit(parts.get(p).embed(text));
+        }
+        return joined(own);
+    }
+
+    /** The joint vector of the models' unit vectors {@code own} (the first ones; the rest zeros). */
+    private float[] joined(float[][] own) {
+        int width = own[0].length;
+        float[] out = new float[width * parts.size()];
+        for (int p = 0; p < own.length; p++) {
+            if (own[p].length != width) {
                 throw new IllegalStateException("the models " + names.get(0) + " and " + names.get(p)
-                        + " give vectors of " + width + " and " + own.length + " numbers: they cannot be read together");
+                        + " give vectors of " + width + " and " + own[p].length + " numbers: they cannot be read together");
             }
             for (int d = 0; d < width; d++) {
-                out[p * width + d] = own[d] * scale;
+                out[p * width + d] = own[p][d] * scale;
             }
         }
         return out;

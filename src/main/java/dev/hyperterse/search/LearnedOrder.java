@@ -86,6 +86,16 @@ final class LearnedOrder {
     static final List<String> TEXTS = List.of("name", "lead", "description");
     /** Every part of {@link #TEXTS}, by index. */
     static final int[] ALL_TEXTS = java.util.stream.IntStream.range(0, TEXTS.size()).toArray();
+    /**
+     * The parts of a tool's text whose tokens' vectors, by each model, weights may read after the parts'
+     * cosines ({@code tokens} line): its lead. Per model two readings, {@link #TOKEN_READINGS}: how well each
+     * of the request's tokens finds its best match among the lead's, on average, and each of the lead's among
+     * the request's ({@link LateInteraction}). The request's "make" meets the lead's "create" where a whole text's
+     * vector averages it with every other word.
+     */
+    static final List<String> TOKEN_TEXTS = List.of("lead");
+    /** The readings per model and part of {@link #TOKEN_TEXTS}. */
+    static final int TOKEN_READINGS = 2;
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
 
@@ -111,6 +121,8 @@ final class LearnedOrder {
     private final List<String> models;
     /** The parts of a tool's text ({@link #TEXTS}, by index) whose cosines by each model follow the whole text's. */
     private final int[] texts;
+    /** Whether the token vectors of a tool's lead, by each model, are read after the parts' cosines ({@link #TOKEN_TEXTS}). */
+    private final boolean tokens;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
     /** How many of {@link #GROUPS} the base weights read after the {@link #BASE}, in that order. */
@@ -124,7 +136,8 @@ final class LearnedOrder {
      */
     private final double[][] hidden;
 
-    private LearnedOrder(String table, List<String> models, List<String> texts, int places, List<String> verbs,
+    private LearnedOrder(String table, List<String> models, List<String> texts, boolean tokens, int places,
+                         List<String> verbs,
                          List<String> first, List<String> held, double[] base, double[][] pairs, double[][] u,
                          double[][] v, double[][] hidden) {
         this.table = table;
@@ -133,7 +146,12 @@ final class LearnedOrder {
             throw new IllegalArgumentException("learned order: the parts " + texts + " of a tool's text are read by a model,"
                     + " and the weights name none");
         }
+        if (tokens && models.isEmpty()) {
+            throw new IllegalArgumentException("learned order: the token vectors of a tool's lead are read by a model,"
+                    + " and the weights name none");
+        }
         this.texts = texts.stream().mapToInt(TEXTS::indexOf).toArray();
+        this.tokens = tokens;
         this.places = places;
         this.verbs = List.copyOf(verbs);
         this.firstWords = places(first);
@@ -151,7 +169,7 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        int own = base.length - models.size() * (1 + texts.size());
+        int own = base.length - models.size() * (1 + texts.size() + (tokens ? TOKEN_READINGS : 0));
         int groups = 0;
         while (groups < GROUPS.length && BASE + readings(groups) < own) {
             groups++;
@@ -163,7 +181,8 @@ final class LearnedOrder {
             }
             throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + sizes
                     + (models.isEmpty() ? "" : "; one more per model's cosine and per part of the text read, "
-                            + models.size() * (1 + texts.size()))
+                            + models.size() * (1 + texts.size()) + (tokens ? ", and " + TOKEN_READINGS
+                            + " per model for the lead's token vectors, " + models.size() * TOKEN_READINGS : ""))
                     + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
@@ -236,6 +255,14 @@ final class LearnedOrder {
      */
     int[] texts() {
         return texts.clone();
+    }
+
+    /**
+     * Whether these weights read the token vectors of each tool's lead against the request's, by each model,
+     * after the parts' cosines: {@link #TOKEN_READINGS} per model ({@link #TOKEN_TEXTS}).
+     */
+    boolean readsTokens() {
+        return tokens;
     }
 
     /**
@@ -359,7 +386,7 @@ final class LearnedOrder {
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
      * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
      * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines
-     * by each model follow: per part, one per model; optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
+     * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead} (the token vectors of a tool's lead are read after the parts' cosines, {@link #TOKEN_READINGS} per model; optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and
@@ -370,6 +397,7 @@ final class LearnedOrder {
         String table = null;
         List<String> models = List.of();
         List<String> texts = List.of();
+        boolean tokens = false;
         int places = DEFAULT_PLACES;
         List<String> verbs = null;
         List<String> first = null;
@@ -393,6 +421,7 @@ final class LearnedOrder {
                     case "table" -> table = String.join("\t", rest);
                     case "model" -> models = modelNames(rest, number);
                     case "texts" -> texts = textNames(rest, number);
+                    case "tokens" -> tokens = tokenTexts(rest, number);
                     case "places" -> places = places(String.join("\t", rest), number);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
@@ -411,7 +440,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, models, texts, places, verbs, first, held, base, pairs.toArray(double[][]::new),
+        return new LearnedOrder(table, models, texts, tokens, places, verbs, first, held, base, pairs.toArray(double[][]::new),
                 u.toArray(double[][]::new), v.toArray(double[][]::new), hidden.toArray(double[][]::new));
     }
 
@@ -437,6 +466,15 @@ final class LearnedOrder {
                     + ", each once and in that order, not " + (names.isEmpty() ? "none" : names));
         }
         return names;
+    }
+
+    /** A {@code tokens} line's parts of a tool's text: {@link #TOKEN_TEXTS}, the only ones read so. */
+    private static boolean tokenTexts(List<String> names, int line) throws IOException {
+        if (!names.equals(TOKEN_TEXTS)) {
+            throw new IOException("line " + line + ": tokens names the parts of a tool's text whose token vectors are"
+                    + " read, " + TOKEN_TEXTS + ", not " + (names.isEmpty() ? "none" : names));
+        }
+        return true;
     }
 
     /** A {@code places} line's number: how many places the weights order, 2 to {@link #FEW}. */

@@ -195,7 +195,7 @@ public final class SearchIndex {
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
                 ? staticBeside(tools, actionWeights, meaning) : null;
-        SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null);
+        SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null, built.ranking().holdsTokens());
         this.meaning = new Meaning(built.ranking(), table, order == null ? null : order.order());
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem(),
                 order == null ? null : order.problem(), built.ranking().handOrderBecause());
@@ -268,7 +268,8 @@ public final class SearchIndex {
      * tools the order reads for {@code query}, best first as the static ranking finds them, a line each
      * (the tool's name, its features and its vector, tab-separated; the query's line has an empty
      * name); for {@code semantic} with a model, the features end with each model's cosine, then per part of
-     * the tool's text ({@link #learnedOrderTexts()}) each model's cosine, as its own order reads them. Empty unless the index ranks by the static table with an action stage (in
+     * the tool's text ({@link #learnedOrderTexts()}) each model's cosine, then, where the models give token
+     * vectors, the readings of each tool's lead's ({@link #learnedOrderTokenTexts()}), as its own order reads them. Empty unless the index ranks by the static table with an action stage (in
      * {@code semantic}, beside the model).
      */
     public String learnedOrderFeatures(String query) {
@@ -287,6 +288,15 @@ public final class SearchIndex {
      */
     public static List<String> learnedOrderTexts() {
         return LearnedOrder.TEXTS;
+    }
+
+    /**
+     * For {@code bench/search/rerank}: the parts of a tool's text whose token vectors, read against the
+     * request's ({@link LearnedOrder#TOKEN_READINGS} per model), end {@link #learnedOrderFeatures}'s lines
+     * after the parts' cosines, where the models give token vectors.
+     */
+    public static List<String> learnedOrderTokenTexts() {
+        return LearnedOrder.TOKEN_TEXTS;
     }
 
     /**

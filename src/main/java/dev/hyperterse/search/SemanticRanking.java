@@ -72,6 +72,11 @@ final class SemanticRanking {
      */
     private final float[] partVectors;
     /**
+     * With models that give token vectors ({@link TextEmbedder#embedTokens}): those of each tool's lead, for a
+     * learned order to read against the request's ({@link LearnedOrder#readsTokens}); else null.
+     */
+    private final LateInteraction late;
+    /**
      * How many models the vectors join ({@link TextEmbedder#models()}): the ranking's own cosine is the
      * first model's, read from the first {@code dims / models} floats of each vector.
      */
@@ -98,9 +103,10 @@ final class SemanticRanking {
     private final TokenWeights tokenWeights;
 
     private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, float[][] partVectors,
-                            double bm25Weight, ActionWeights actionWeights, StaticPooling pooling,
+                            LateInteraction late, double bm25Weight, ActionWeights actionWeights, StaticPooling pooling,
                             TokenWeights tokenWeights, TokenMatches matches) {
         this.tools = tools;
+        this.late = late;
         this.matches = matches;
         this.values = matches == null ? null : new ValueKinds(tools);
         this.embedder = embedder;
@@ -197,6 +203,14 @@ final class SemanticRanking {
      * the model's tool vectors.
      */
     ModelOrder orderWith(TextEmbedder model, LearnedOrder weights) {
+        return orderWith(model, weights, true);
+    }
+
+    /**
+     * {@link #orderWith(TextEmbedder, LearnedOrder)}, where {@code tokens} says whether the models' ranking
+     * holds the token vectors of each tool's lead (weights that read them need them).
+     */
+    ModelOrder orderWith(TextEmbedder model, LearnedOrder weights, boolean tokens) {
         if (learned == null) {
             return new ModelOrder(null, "the static ranking has no learned order ("
                     + (handOrderBecause != null ? handOrderBecause : "its action stage is off") + ")");
@@ -216,6 +230,10 @@ final class SemanticRanking {
         if (!order.learnedWith(embedder.model(), dims)) {
             return new ModelOrder(null, "the order's weights were learned with another static table than "
                     + embedder.model());
+        }
+        if (order.readsTokens() && !tokens) {
+            return new ModelOrder(null, "the order's weights read the token vectors of each tool's lead, which the"
+                    + " models do not give here" + (model.degraded() != null ? " (" + model.degraded() + ")" : ""));
         }
         return new ModelOrder(new Order(order), null);
     }
@@ -301,7 +319,7 @@ final class SemanticRanking {
                 }
                 vectors[i] = unit(whole);
             }
-            return new Built(new SemanticRanking(tools, embedder, vectors, null, bm25Weight, actionWeights, pooling,
+            return new Built(new SemanticRanking(tools, embedder, vectors, null, null, bm25Weight, actionWeights, pooling,
                     weights, new TokenMatches(table, ids)), tools.length, 0, null);
         }
         Map<String, float[]> stored = Map.of();
@@ -318,10 +336,20 @@ final class SemanticRanking {
         // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
         boolean parts = !(embedder instanceof StaticEmbedder);
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
+        // the token vectors of each tool's lead, where the models give them: computed with each build (a short
+        // text, milliseconds a model), the lead's vector from the same run
+        int lead = LearnedOrder.TEXTS.indexOf(LearnedOrder.TOKEN_TEXTS.get(0));
+        TextEmbedder.TokenVectors[] leads = parts ? new TextEmbedder.TokenVectors[tools.length] : null;
         int embedded = 0;
         for (int i = 0; i < tools.length; i++) {
             int runs = texts.runs;
             vectors[i] = texts.of(text(tools[i]));
+            if (leads != null) {
+                leads[i] = texts.tokens(part(tools[i], lead));
+                if (leads[i] == null) {
+                    leads = null;
+                }
+            }
             for (int p = 0; parts && p < LearnedOrder.TEXTS.size(); p++) {
                 partVectors[i * LearnedOrder.TEXTS.size() + p] = texts.of(part(tools[i], p));
             }
@@ -342,8 +370,9 @@ final class SemanticRanking {
         TokenMatches matches = embedder instanceof StaticEmbedder table
                 ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
                 : null;
-        return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, bm25Weight, actionWeights, null, null,
-                matches), embedded, tools.length - embedded, problem);
+        return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, leads == null ? null
+                : new LateInteraction(leads), bm25Weight, actionWeights, null, null, matches), embedded,
+                tools.length - embedded, problem);
     }
 
     /**
@@ -359,6 +388,37 @@ final class SemanticRanking {
         Vectors(TextEmbedder embedder, Map<String, float[]> stored) {
             this.embedder = embedder;
             this.stored = stored;
+        }
+
+        /**
+         * The text's token vectors by each model with its vector: this build's, else the disk cache's, else from
+         * a run of the models (null where they give none), whose vector is then the text's unless the cache holds one.
+         */
+        TextEmbedder.TokenVectors tokens(String text) {
+            String key = VectorCache.key(text);
+            int models = embedder.models().size();
+            float[][] tokens = new float[models][];
+            for (int m = 0; m < models; m++) {
+                String at = VectorCache.tokensKey(key, m);
+                tokens[m] = current.containsKey(at) ? current.get(at) : stored.get(at);
+            }
+            float[] vector = current.containsKey(key) ? current.get(key) : stored.get(key);
+            if (vector == null || java.util.Arrays.asList(tokens).contains(null)) {
+                TextEmbedder.TokenVectors run = embedder.embedTokens(text);
+                if (run == null) {
+                    return null;
+                }
+                runs++;
+                tokens = run.tokens();
+                if (vector == null) {
+                    vector = unitVector(embedder, run.vector());
+                }
+            }
+            current.putIfAbsent(key, vector);
+            for (int m = 0; m < models; m++) {
+                current.putIfAbsent(VectorCache.tokensKey(key, m), tokens[m]);
+            }
+            return new TextEmbedder.TokenVectors(vector, tokens);
         }
 
         float[] of(String text) {
@@ -377,6 +437,11 @@ final class SemanticRanking {
     boolean builtAs(TextEmbedder embedder, double bm25Weight, ActionWeights actionWeights, StaticPooling pooling) {
         return this.embedder == embedder && this.bm25Weight == bm25Weight && this.actionWeights.equals(actionWeights)
                 && java.util.Objects.equals(this.pooling, pooling);
+    }
+
+    /** Whether the ranking holds the token vectors of each tool's lead ({@link LateInteraction}). */
+    boolean holdsTokens() {
+        return late != null;
     }
 
     /** Whether the embedding is the static table (a query costs microseconds, not a model run). */
@@ -464,6 +529,10 @@ final class SemanticRanking {
             throw new IllegalArgumentException("this order reads the cosines of " + order.weights.models().size()
                     + " models: " + (modelCosine == null ? "none" : modelCosine.models()) + " given");
         }
+        if (order.weights.readsTokens() && !modelCosine.readsTokens()) {
+            throw new IllegalArgumentException("this order reads the token vectors of each tool's lead: the models"
+                    + " give none");
+        }
         return search(query, visible, maxHits, bm25, null, order, modelCosine);
     }
 
@@ -504,6 +573,15 @@ final class SemanticRanking {
          * ({@link LearnedOrder#TEXTS}) by the model {@code model}.
          */
         double partCosine(int tool, int part, int model);
+
+        /** Whether {@link #tokenReadings} can be read: the models give token vectors. */
+        boolean readsTokens();
+
+        /**
+         * The readings of the tool's lead's token vectors against the query's, {@link LearnedOrder#TOKEN_READINGS}
+         * per model ({@link LateInteraction}), into {@code out} from {@code at}.
+         */
+        void tokenReadings(int tool, double[] out, int at);
     }
 
     /**
@@ -514,6 +592,7 @@ final class SemanticRanking {
     ModelCosines cosines(String query) {
         return new ModelCosines() {
             private float[] q;
+            private TextEmbedder.TokenVectors tokens;
 
             @Override
             public int models() {
@@ -540,9 +619,32 @@ final class SemanticRanking {
                 return cosineByModel(query(), partVectors, (tool * LearnedOrder.TEXTS.size() + part) * dims, model);
             }
 
+            @Override
+            public boolean readsTokens() {
+                return late != null;
+            }
+
+            @Override
+            public void tokenReadings(int tool, double[] out, int at) {
+                if (late == null) {
+                    throw new IllegalStateException("this ranking's models give no token vectors");
+                }
+                query();
+                late.read(tool, tokens, out, at);
+            }
+
             private float[] query() {
                 if (q == null) {
-                    q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
+                    if (late != null) {
+                        // the query's token vectors from the same run of the models as its vector
+                        tokens = embedder.embedTokens(query);
+                        if (tokens == null) {
+                            throw new IllegalStateException("the models gave the tools' token vectors, and none for a query");
+                        }
+                        q = unitVector(embedder, tokens.vector());
+                    } else {
+                        q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
+                    }
                 }
                 return q;
             }
@@ -750,14 +852,16 @@ final class SemanticRanking {
         // first the query's vector (in the tools' columns of vectors), then each tool's features and vector
         int groups = words == null ? 0 : LearnedOrder.GROUPS.length;
         int[] parts = modelCosine == null ? NO_PARTS : LearnedOrder.ALL_TEXTS;
+        boolean tokens = modelCosine != null && modelCosine.readsTokens();
         out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + LearnedOrder.readings(groups)
-                + (modelCosine == null ? 0 : modelCosine.models() * (1 + parts.length))));
+                + (modelCosine == null ? 0 : modelCosine.models() * (1 + parts.length
+                        + (tokens ? LearnedOrder.TOKEN_READINGS : 0)))));
         appendVector(out, q, 0);
         int n = Math.min(count, LearnedOrder.FEW);
         double[][] past = readings(words, query, top, n, groups);
         for (int i = 0; i < n; i++) {
             out.append(tools[top[i]].name());
-            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine, parts,
+            for (double v : baseFeatures(action, q, lexical, best, top, topScore, i, modelCosine, parts, tokens,
                     past == null ? null : past[i])) {
                 out.append('\t').append((float) v);
             }
@@ -800,7 +904,8 @@ final class SemanticRanking {
      * part of its text of {@code parts} (indices into {@link LearnedOrder#TEXTS}), that part's cosine by each model.
      */
     private double[] baseFeatures(ActionStage.Query action, float[] q, float[] lexical, float best, int[] top,
-                                  double[] topScore, int place, ModelCosines modelCosine, int[] parts, double[] past) {
+                                  double[] topScore, int place, ModelCosines modelCosine, int[] parts, boolean tokens,
+                                  double[] past) {
         int t = top[place];
         double[] x = LearnedOrder.features(actions, action, t, place, topScore[place], topScore[0],
                 ownCosine(q, t), best > 0 ? lexical[t] / best : 0);
@@ -808,7 +913,7 @@ final class SemanticRanking {
             return x;
         }
         int models = modelCosine == null ? 0 : modelCosine.models();
-        int cosines = models * (1 + parts.length);
+        int cosines = models * (1 + parts.length + (tokens ? LearnedOrder.TOKEN_READINGS : 0));
         double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + cosines);
         if (past != null) {
             System.arraycopy(past, 0, out, x.length, past.length);
@@ -821,6 +926,9 @@ final class SemanticRanking {
             for (int m = 0; m < models; m++) {
                 out[at++] = modelCosine.partCosine(t, part, m);
             }
+        }
+        if (tokens) {
+            modelCosine.tokenReadings(t, out, at);
         }
         return out;
     }
@@ -852,13 +960,14 @@ final class SemanticRanking {
         float[] queryMap = order.toolMaps == null ? null : weights.mapQuery(q);
         ModelCosines cosine = order.readsModel() ? modelCosine : null;
         int[] parts = cosine == null ? NO_PARTS : weights.texts();
+        boolean tokens = cosine != null && weights.readsTokens();
         int[] moved = new int[n];
         double[] learnedScore = new double[n];
         double[][] past = readings(words, query, top, n, weights.groups());
         for (int i = 0; i < n; i++) {
             moved[i] = top[i];
             learnedScore[i] = weights.score(baseFeatures(action, q, lexical, best, top, topScore, i, cosine,
-                    parts, past == null ? null : past[i]), frame,
+                    parts, tokens, past == null ? null : past[i]), frame,
                     order.kinds[top[i]], queryMap, order.toolMaps == null ? null : order.toolMaps[top[i]]);
         }
         ActionStage.sortByScore(moved, learnedScore);

@@ -36,6 +36,32 @@ public interface TextEmbedder {
     }
 
     /**
+     * The text's vector ({@link #embed}, from the same run of the models) with the vectors each model gives
+     * its tokens, for a late-interaction reading ({@link TokenVectors}); null when this embedder gives none
+     * (the static table: its tokens' vectors know no context).
+     */
+    default TokenVectors embedTokens(String text) {
+        return null;
+    }
+
+    /**
+     * A text's vector as {@link #embed} gives it, and per model of {@link #models()} its tokens' vectors in
+     * context, each unit length, one after another ({@code tokens[m].length / count(m)} floats each), the
+     * model's markers of where a text starts and ends left out.
+     */
+    record TokenVectors(float[] vector, float[][] tokens) {
+        /** How many token vectors model {@code model} gave. */
+        int count(int model) {
+            return tokens[model].length == 0 ? 0 : tokens[model].length / width(model);
+        }
+
+        /** How many numbers a token vector of model {@code model} has. */
+        int width(int model) {
+            return vector.length / tokens.length;
+        }
+    }
+
+    /**
      * Makes the model ready to answer (loads it, for a model loaded on first use), so that the
      * first search does not wait for it; blocking.
      */

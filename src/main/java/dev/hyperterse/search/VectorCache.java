@@ -20,19 +20,29 @@ import java.util.Map;
 
 /**
  * Tool vectors kept on disk between starts and reloads, one file per model, each vector under the
- * SHA-256 of the text it was computed from: a tool whose text is unchanged is never embedded
- * twice. The file is replaced whole (written aside, then moved), so a reader never sees half of
- * one; a file that cannot be read is ignored and rewritten.
+ * SHA-256 of the text it was computed from (the token vectors of a text, {@link #tokensKey}, beside
+ * it): a tool whose text is unchanged is never embedded twice. The file is replaced whole (written
+ * aside, then moved), so a reader never sees half of one; a file that cannot be read is ignored and
+ * rewritten. Vectors may differ in length (a text's token vectors are as many as its tokens); a file of
+ * the first format, whose vectors all had one length, is read too.
  */
 final class VectorCache {
 
-    private static final int MAGIC = 0x48545631; // "HTV1"
+    private static final int MAGIC = 0x48545631; // "HTV1": vectors of one length
+    private static final int MAGIC2 = 0x48545632; // "HTV2": each vector with its length
+    /** The longest vector a file may hold: the token vectors of the longest text a model reads (512 × 768). */
+    static final int MAX_LENGTH = 512 * 768;
     /**
-     * Entries kept: the latest snapshot's first, then earlier ones up to this many in all. A tool has up to
-     * four texts a model embeds (its whole text and three parts): 12,500 tools' worth at least, some 150 MB of
-     * file with two models' vectors.
+     * Entries kept: the latest snapshot's first, then earlier ones up to this many in all, and up to
+     * {@link #MAX_FLOATS} numbers. A tool has up to four texts a model embeds (its whole text and three parts)
+     * and the token vectors of its lead, one entry per model.
      */
     static final int MAX_ENTRIES = 50_000;
+    /**
+     * The numbers kept in all, four bytes each: 160 MB of file at most. A tool's vectors by the two models of
+     * the add-on are some 70 KB (its token vectors most of it): some 2,000 tools' worth.
+     */
+    static final long MAX_FLOATS = 40_000_000;
 
     private final Path file;
     private final String model;
@@ -56,22 +66,38 @@ final class VectorCache {
         }
     }
 
+    /**
+     * The key the token vectors of a text (its {@link #key}) by the {@code model}th of the embedder's models
+     * are stored under.
+     */
+    static String tokensKey(String key, int model) {
+        return key + ":tokens:" + model;
+    }
+
     /** The stored vectors by key, in file order; empty when there is no file. */
     Map<String, float[]> load() throws IOException {
         Map<String, float[]> vectors = new LinkedHashMap<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
-            if (in.readInt() != MAGIC || !in.readUTF().equals(model)) {
+            int magic = in.readInt();
+            if (magic != MAGIC && magic != MAGIC2 || !in.readUTF().equals(model)) {
                 return vectors;
             }
-            int dimensions = in.readInt();
+            int dimensions = magic == MAGIC ? in.readInt() : -1;
             int count = in.readInt();
-            if (dimensions <= 0 || dimensions > 65_536 || count < 0 || count > MAX_ENTRIES) {
+            if (magic == MAGIC && (dimensions <= 0 || dimensions > 65_536) || count < 0 || count > MAX_ENTRIES) {
                 throw new IOException(file + ": not a vector cache (" + count + " vectors of " + dimensions + ")");
             }
+            long total = 0;
             for (int i = 0; i < count; i++) {
                 String key = in.readUTF();
-                float[] vector = new float[dimensions];
-                for (int d = 0; d < dimensions; d++) {
+                int length = magic == MAGIC ? dimensions : in.readInt();
+                total += length;
+                if (length < 0 || length > MAX_LENGTH || total > MAX_FLOATS) {
+                    throw new IOException(file + ": not a vector cache (a vector of " + length + " numbers, "
+                            + total + " in all)");
+                }
+                float[] vector = new float[length];
+                for (int d = 0; d < length; d++) {
                     vector[d] = in.readFloat();
                 }
                 vectors.put(key, vector);
@@ -85,36 +111,34 @@ final class VectorCache {
     /**
      * Writes {@code current} and then as many of {@code earlier} (not already in current) as fit
      * under {@link #MAX_ENTRIES} (of a snapshot with more texts than that, its first ones: a file
-     * {@link #load} would refuse is never written); all vectors have the same length.
+     * {@link #load} would refuse is never written); a vector longer than {@link #MAX_LENGTH} is not kept.
      */
     void save(Map<String, float[]> current, Map<String, float[]> earlier) throws IOException {
         Map<String, float[]> kept = new LinkedHashMap<>();
+        long floats = 0;
         for (Map<String, float[]> vectors : List.of(current, earlier)) {
             for (Map.Entry<String, float[]> e : vectors.entrySet()) {
-                if (kept.size() >= MAX_ENTRIES) {
+                if (kept.size() >= MAX_ENTRIES || floats + e.getValue().length > MAX_FLOATS) {
                     break;
                 }
-                kept.putIfAbsent(e.getKey(), e.getValue());
+                if (e.getValue().length <= MAX_LENGTH && kept.putIfAbsent(e.getKey(), e.getValue()) == null) {
+                    floats += e.getValue().length;
+                }
             }
         }
         if (kept.isEmpty()) {
             return;
         }
-        int dimensions = kept.values().iterator().next().length;
         Files.createDirectories(file.getParent());
         Path aside = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
         try {
             try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(aside)))) {
-                out.writeInt(MAGIC);
+                out.writeInt(MAGIC2);
                 out.writeUTF(model);
-                out.writeInt(dimensions);
-                int count = (int) kept.values().stream().filter(v -> v.length == dimensions).count();
-                out.writeInt(count);
+                out.writeInt(kept.size());
                 for (Map.Entry<String, float[]> e : kept.entrySet()) {
-                    if (e.getValue().length != dimensions) {
-                        continue;
-                    }
                     out.writeUTF(e.getKey());
+                    out.writeInt(e.getValue().length);
                     for (float f : e.getValue()) {
                         out.writeFloat(f);
                     }

@@ -3,6 +3,7 @@ package dev.hyperterse.search;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -151,5 +152,44 @@ class BundledEmbedderTest {
                 .getDeclaredField("ortApiHandle").getType());
         TextEmbedder.bundled().orElseThrow().load();
         assertTrue(BundledEmbedder.holdEnvironment(loader), "taken with the models' load");
+    }
+
+    /**
+     * Each model's token vectors come from the same run as the text's vector, which is the one {@code embed}
+     * gives; a token each, its markers left out, unit length; a long text gives its own vector and the token
+     * vectors of as much of it as the model reads at once.
+     */
+    @Test
+    void theModelsTokenVectorsComeWithTheTextsOwnVector() {
+        TextEmbedder models = TextEmbedder.bundled().orElseThrow();
+        for (TextEmbedder model : ((JointEmbedder) models).parts()) {
+            String text = "make a new branch";
+            TextEmbedder.TokenVectors vectors = model.embedTokens(text);
+            assertNotNull(vectors, model.model() + ": " + model.degraded());
+            float[] own = model.embed(text);
+            assertEquals(own.length, vectors.vector().length);
+            for (int d = 0; d < own.length; d++) {
+                assertEquals(own[d], vectors.vector()[d], 1e-5, model.model());
+            }
+            assertEquals(4, vectors.count(0), "make, a, new, branch");
+            for (int t = 0; t < 4; t++) {
+                double norm = SemanticRanking.dotFrom(vectors.tokens()[0], t * own.length, vectors.tokens()[0],
+                        t * own.length, own.length);
+                assertEquals(1, norm, 1e-4);
+            }
+            String longText = "branch ".repeat(600);
+            TextEmbedder.TokenVectors piece = model.embedTokens(longText);
+            // all-MiniLM-L6-v2's tokenizer cuts a piece at 128 tokens, markers included; bge-small-en-v1.5's at 512
+            assertEquals(model.model().startsWith("all-MiniLM") ? 126 : 510, piece.count(0), model.model());
+            float[] whole = model.embed(longText);
+            for (int d = 0; d < whole.length; d++) {
+                assertEquals(whole[d], piece.vector()[d], 1e-5);
+            }
+        }
+        TextEmbedder.TokenVectors both = models.embedTokens("make a new branch");
+        float[] joint = models.embed("make a new branch");
+        for (int d = 0; d < joint.length; d++) {
+            assertEquals(joint[d], both.vector()[d], 1e-5);
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class VectorCacheTest {
@@ -36,5 +37,43 @@ class VectorCacheTest {
         Map<String, float[]> both = cache.load();
         assertEquals(VectorCache.MAX_ENTRIES, both.size());
         assertTrue(both.containsKey(VectorCache.key("now")));
+    }
+
+    @Test
+    void keepsVectorsOfEveryLengthAndReadsTheFirstFormat() throws Exception {
+        VectorCache cache = new VectorCache(dir, "concepts-1");
+        Map<String, float[]> current = new LinkedHashMap<>();
+        current.put(VectorCache.key("a text"), new float[] {1, 2});
+        current.put(VectorCache.tokensKey(VectorCache.key("a text"), 0), new float[] {1, 0, 0, 1, 0, 1});
+        current.put(VectorCache.tokensKey(VectorCache.key("no tokens"), 0), new float[0]);
+        cache.save(current, Map.of());
+        Map<String, float[]> loaded = cache.load();
+        assertEquals(3, loaded.size());
+        assertArrayEquals(new float[] {1, 0, 0, 1, 0, 1}, loaded.get(VectorCache.key("a text") + ":tokens:0"));
+        assertArrayEquals(new float[0], loaded.get(VectorCache.tokensKey(VectorCache.key("no tokens"), 0)));
+
+        // a file of the first format: one length for all
+        try (var out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(cache.file()))) {
+            out.writeInt(0x48545631);
+            out.writeUTF("concepts-1");
+            out.writeInt(2);
+            out.writeInt(1);
+            out.writeUTF(VectorCache.key("old"));
+            out.writeFloat(3);
+            out.writeFloat(4);
+        }
+        assertArrayEquals(new float[] {3, 4}, cache.load().get(VectorCache.key("old")));
+
+        // a file that claims more numbers than a cache keeps is refused, not read into memory
+        try (var out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(cache.file()))) {
+            out.writeInt(0x48545632);
+            out.writeUTF("concepts-1");
+            out.writeInt(1);
+            out.writeUTF(VectorCache.key("huge"));
+            out.writeInt(VectorCache.MAX_LENGTH + 1);
+        }
+        java.io.IOException refused = assertThrows(java.io.IOException.class, cache::load);
+        assertTrue(refused.getMessage().contains("not a vector cache (a vector of " + (VectorCache.MAX_LENGTH + 1)),
+                refused.getMessage());
     }
 }

@@ -1,0 +1,220 @@
+package dev.hyperterse.search;
+
+import dev.hyperterse.model.ToolDef;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import static dev.hyperterse.search.TestTools.db;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LateInteractionTest {
+
+    /**
+     * A model whose token vectors know a few words' meanings: each word a unit vector of its concept (a word it
+     * does not know, one of the last dimension), the text's vector their mean. "make" and "new" stand near
+     * "create", far from "delete", which a text's mean blurs where both texts name the same thing.
+     */
+    static class WordsEmbedder implements TextEmbedder {
+        private static final Map<String, float[]> WORDS = Map.of(
+                "make", new float[] {0.8f, 0.6f, 0, 0, 0}, "new", new float[] {0.6f, 0.8f, 0, 0, 0},
+                "create", new float[] {0.7f, 0.7f, 0, 0, 0}, "delete", new float[] {-0.7f, 0, 0.7f, 0, 0},
+                "remove", new float[] {-0.6f, 0, 0.8f, 0, 0}, "branch", new float[] {0, 0, 0, 1, 0},
+                "branches", new float[] {0, 0, 0, 1, 0});
+
+        @Override
+        public String model() {
+            return "words-1";
+        }
+
+        @Override
+        public float[] embed(String text) {
+            return embedTokens(text).vector();
+        }
+
+        @Override
+        public TokenVectors embedTokens(String text) {
+            List<float[]> tokens = new ArrayList<>();
+            for (String word : text.toLowerCase(Locale.ROOT).split("[^a-z]+")) {
+                if (!word.isEmpty()) {
+                    tokens.add(SemanticRanking.unit(WORDS.getOrDefault(word, new float[] {0, 0, 0, 0, 1})));
+                }
+            }
+            float[] mean = new float[5];
+            float[] flat = new float[tokens.size() * 5];
+            for (int i = 0; i < tokens.size(); i++) {
+                for (int d = 0; d < 5; d++) {
+                    mean[d] += tokens.get(i)[d];
+                    flat[i * 5 + d] = tokens.get(i)[d];
+                }
+            }
+            return new TokenVectors(SemanticRanking.unit(mean), new float[][] {flat});
+        }
+    }
+
+    @Test
+    void readsEachSidesBestMatchesOnAverage() {
+        // the request's tokens: x and y; the lead's: x alone
+        float[] request = {1, 0, 0, 1};
+        float[] lead = {1, 0};
+        double[] out = new double[3];
+        LateInteraction.readings(request, lead, 2, out, 1);
+        assertEquals(0.5, out[1], 1e-9, "x finds x (1), y finds nothing like it (0)");
+        assertEquals(1.0, out[2], 1e-9, "the lead's one token is in the request");
+        LateInteraction.readings(new float[0], lead, 2, out, 0);
+        assertEquals(0, out[0]);
+        assertEquals(0, out[1]);
+    }
+
+    @Test
+    void aRequestsVerbMeetsTheRightSiblingsLead() {
+        ToolDef create = db("create-branch", "Create a branch", "SELECT 1");
+        ToolDef delete = db("delete-branch", "Delete a branch", "SELECT 1");
+        ToolDef[] tools = {create, delete};
+        SemanticRanking ranking = SemanticRanking.build(tools, new WordsEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        assertTrue(ranking.holdsTokens());
+        SemanticRanking.ModelCosines cosines = ranking.cosines("make a new branch");
+        assertTrue(cosines.readsTokens());
+        double[] toCreate = new double[2];
+        double[] toDelete = new double[2];
+        cosines.tokenReadings(0, toCreate, 0);
+        cosines.tokenReadings(1, toDelete, 0);
+        assertTrue(toCreate[0] > toDelete[0] + 0.2, "the request's tokens find create's lead: " + toCreate[0]
+                + " against " + toDelete[0]);
+        assertTrue(toCreate[1] > toDelete[1] + 0.2, "create's lead is in the request: " + toCreate[1]
+                + " against " + toDelete[1]);
+        // the readings are those of the request's tokens against the lead's, as the model gives them
+        double[] expected = new double[2];
+        LateInteraction.readings(new WordsEmbedder().embedTokens("make a new branch").tokens()[0],
+                new WordsEmbedder().embedTokens(SemanticRanking.part(create, 1)).tokens()[0], 5, expected, 0);
+        assertEquals(expected[0], toCreate[0], 1e-6);
+        assertEquals(expected[1], toCreate[1], 1e-6);
+    }
+
+    @Test
+    void theLeadsTokenVectorsAreKeptInTheCacheWithTheirTexts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        WordsEmbedder counted = new WordsEmbedder() {
+            @Override
+            public TokenVectors embedTokens(String text) {
+                runs.incrementAndGet();
+                return super.embedTokens(text);
+            }
+        };
+        ToolDef[] tools = {db("create-branch", "Create a branch", "SELECT 1"), db("delete-branch", "Delete a branch", "SELECT 1")};
+        VectorCache cache = new VectorCache(dir, counted.model());
+        SemanticRanking first = SemanticRanking.build(tools, counted, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT).ranking();
+        int once = runs.get();
+        assertTrue(once > 0);
+        SemanticRanking.Built again = SemanticRanking.build(tools, counted, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT);
+        assertEquals(once, runs.get(), "every text and the leads' token vectors from the cache");
+        assertEquals(0, again.embedded());
+        assertTrue(again.ranking().holdsTokens());
+        double[] cached = new double[2];
+        double[] fresh = new double[2];
+        again.ranking().cosines("make a new branch").tokenReadings(0, cached, 0);
+        first.cosines("make a new branch").tokenReadings(0, fresh, 0);
+        assertEquals(fresh[0], cached[0], 1e-6);
+        assertEquals(fresh[1], cached[1], 1e-6);
+    }
+
+    @Test
+    void aModelWithoutTokenVectorsHoldsNone() {
+        ToolDef[] tools = {db("create-branch", "Create a branch", "SELECT 1")};
+        SemanticRanking ranking = SemanticRanking.build(tools, new SemanticRankingTest.ConceptEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        assertFalse(ranking.holdsTokens());
+        SemanticRanking.ModelCosines cosines = ranking.cosines("make a branch");
+        assertFalse(cosines.readsTokens());
+        assertThrows(IllegalStateException.class, () -> cosines.tokenReadings(0, new double[2], 0));
+    }
+
+    @Test
+    void twoModelsGiveTheirTokenVectorsSideBySide() {
+        TextEmbedder joint = new JointEmbedder(List.of(new WordsEmbedder(), new WordsEmbedder() {
+            @Override
+            public String model() {
+                return "words-2";
+            }
+        }));
+        TextEmbedder.TokenVectors both = joint.embedTokens("make a new branch");
+        assertEquals(2, both.tokens().length);
+        assertEquals(4, both.count(0));
+        assertEquals(4, both.count(1));
+        assertEquals(5, both.width(0));
+        float[] whole = joint.embed("make a new branch");
+        for (int d = 0; d < whole.length; d++) {
+            assertEquals(whole[d], both.vector()[d], 1e-6);
+        }
+        // a model without token vectors: the joint embedding gives none
+        assertNull(new JointEmbedder(List.of(new WordsEmbedder(), new SemanticRankingTest.ConceptEmbedder()))
+                .embedTokens("make a branch"));
+    }
+
+    @Test
+    void weightsThatReadTokenVectorsNeedModelsThatGiveThem() throws IOException {
+        String weights = "model\twords-1\ntexts\tlead\ntokens\tlead\nverbs\tget\nfirst\twhich\nbase"
+                + "\t0".repeat(9 + 2) + "\t5\t0\n" + "pair\t0\t0\t0\n".repeat(8);
+        LearnedOrder order = LearnedOrder.read(new BufferedReader(new StringReader(weights)));
+        assertTrue(order.readsTokens());
+        // two readings per model past the parts' cosines: one weight short is refused, naming the count
+        IllegalArgumentException shortOne = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(
+                new BufferedReader(new StringReader(weights.replace("\t5\t0\n", "\t5\n")))));
+        assertTrue(shortOne.getMessage().contains("2 per model for the lead's token vectors"), shortOne.getMessage());
+        IOException other = assertThrows(IOException.class, () -> LearnedOrder.read(
+                new BufferedReader(new StringReader(weights.replace("tokens\tlead", "tokens\tdescription")))));
+        assertEquals("line 3: tokens names the parts of a tool's text whose token vectors are read, [lead], not"
+                + " [description]", other.getMessage());
+        IllegalArgumentException noModel = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(
+                new BufferedReader(new StringReader(weights.replace("model\twords-1\ntexts\tlead\n", "")))));
+        assertTrue(noModel.getMessage().contains("token vectors of a tool's lead are read by a model"), noModel.getMessage());
+
+        ToolDef create = db("create-branch", "Create a branch", "SELECT 1");
+        ToolDef delete = db("delete-branch", "Delete a branch", "SELECT 1");
+        ToolDef[] tools = {delete, create};
+        SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        SemanticRanking model = SemanticRanking.build(tools, new WordsEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        SemanticRanking.Order byTokens = table.orderWith(new WordsEmbedder(), order, true).order();
+        assertNotNull(byTokens);
+        String query = "make a new branch";
+        var bm25 = new HybridRanking(List.of(tools), RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
+        List<SearchHit> hits = table.search(query, null, 10, bm25, byTokens, model.cosines(query));
+        assertEquals("create-branch", hits.get(0).name(), "the weight on the request's tokens' matches puts create first");
+        // the dump's lines end with the token readings, after each part's cosine
+        String[] row = table.learnedFeatures(query, bm25, model.cosines(query)).split("\n")[1].split("\t");
+        int at = 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1 + LearnedOrder.TEXTS.size();
+        double[] readings = new double[2];
+        model.cosines(query).tokenReadings(List.of(tools).stream().map(ToolDef::name).toList().indexOf(row[0]),
+                readings, 0);
+        assertEquals(readings[0], Double.parseDouble(row[at]), 1e-6);
+        assertEquals(readings[1], Double.parseDouble(row[at + 1]), 1e-6);
+        // models that give no token vectors: no such order, and why
+        assertEquals("the order's weights read the token vectors of each tool's lead, which the models do not give"
+                + " here", table.orderWith(new WordsEmbedder(), order, false).problem());
+        SemanticRanking without = SemanticRanking.build(tools, new SemanticRankingTest.ConceptEmbedder() {
+            @Override
+            public String model() {
+                return "words-1";
+            }
+        }, null, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> table.search(query, null, 10, bm25, byTokens, without.cosines(query)));
+        assertEquals("this order reads the token vectors of each tool's lead: the models give none", refused.getMessage());
+    }
+}
