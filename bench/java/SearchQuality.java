@@ -369,7 +369,7 @@ public final class SearchQuality {
                                 model ? SearchRanking.SEMANTIC : SearchRanking.STATIC, RankFusion.DEFAULT);
                         index.embedToolsStatically();
                         if (model) {
-                            index.embedTools(EMBEDDER, vectorCache);
+                            index.embedToolsForLearning(EMBEDDER, vectorCache);
                         }
                         // DUMP_EXAMPLES: the authors' examples of this catalog's tools (examples/SET/CATALOG.txt) too,
                         // as requests of their own kind: train.py (EXAMPLES=1) may learn from a set's examples when it

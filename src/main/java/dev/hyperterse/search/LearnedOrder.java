@@ -383,6 +383,19 @@ final class LearnedOrder {
     }
 
     /**
+     * Whether the {@code semantic} ranking's weights shipped in the jar read the token vectors of each tool's
+     * lead ({@link #readsTokens}): only then does a ranking by the models hold them. False when they cannot be
+     * read (the ranking says why where it orders).
+     */
+    static boolean semanticReadsTokens() {
+        try {
+            return bundledSemantic().readsTokens();
+        } catch (RuntimeException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /**
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
      * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
      * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines

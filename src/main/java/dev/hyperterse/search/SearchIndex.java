@@ -186,13 +186,28 @@ public final class SearchIndex {
      */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
                                     ActionWeights actionWeights, StaticPooling pooling) {
+        return embedTools(embedder, cacheDir, bm25Weight, actionWeights, pooling, LearnedOrder.semanticReadsTokens());
+    }
+
+    /**
+     * For {@code bench/search/rerank}, which learns the learned orders: as {@link #embedTools(TextEmbedder,
+     * java.nio.file.Path)}, a model that gives token vectors giving those of each tool's lead too, whether or not
+     * the jar's order reads them, so that {@link #learnedOrderFeatures} carries every reading an order may learn from.
+     */
+    public EmbeddedTools embedToolsForLearning(TextEmbedder embedder, java.nio.file.Path cacheDir) {
+        return embedTools(embedder, cacheDir, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT,
+                StaticPooling.DEFAULT, true);
+    }
+
+    private EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
+                                     ActionWeights actionWeights, StaticPooling pooling, boolean tokens) {
         if (meaningRanking == null) {
             throw new IllegalStateException("this index does not rank by meaning");
         }
         ToolDef[] tools = Arrays.stream(entries).map(e -> e.tool).toArray(ToolDef[]::new);
         SemanticRanking.Built built = SemanticRanking.build(tools, Objects.requireNonNull(embedder, "embedder"),
                 cacheDir == null ? null : new VectorCache(cacheDir, embedder.model()), bm25Weight,
-                Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"));
+                Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"), tokens);
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
                 ? staticBeside(tools, actionWeights, meaning) : null;
         SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null, built.ranking().holdsTokens());

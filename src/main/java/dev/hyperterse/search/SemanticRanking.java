@@ -297,6 +297,17 @@ final class SemanticRanking {
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights, StaticPooling pooling) {
+        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, LearnedOrder.semanticReadsTokens());
+    }
+
+    /**
+     * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights, StaticPooling)}; with
+     * {@code tokens}, a model that gives token vectors gives those of each tool's lead too ({@link LateInteraction},
+     * kept in the cache beside its vector), for a learned order that reads them (the jar's, when it does: the
+     * default; a bench's dump, always).
+     */
+    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
+                       ActionWeights actionWeights, StaticPooling pooling, boolean tokens) {
         if (embedder instanceof StaticEmbedder table && !pooling.off()) {
             int[][] ids = new int[tools.length][];
             for (int i = 0; i < tools.length; i++) {
@@ -339,7 +350,7 @@ final class SemanticRanking {
         // the token vectors of each tool's lead, where the models give them: computed with each build (a short
         // text, milliseconds a model), the lead's vector from the same run
         int lead = LearnedOrder.TEXTS.indexOf(LearnedOrder.TOKEN_TEXTS.get(0));
-        TextEmbedder.TokenVectors[] leads = parts ? new TextEmbedder.TokenVectors[tools.length] : null;
+        TextEmbedder.TokenVectors[] leads = parts && tokens ? new TextEmbedder.TokenVectors[tools.length] : null;
         int embedded = 0;
         for (int i = 0; i < tools.length; i++) {
             int runs = texts.runs;

@@ -83,7 +83,7 @@ class LateInteractionTest {
         ToolDef delete = db("delete-branch", "Delete a branch", "SELECT 1");
         ToolDef[] tools = {create, delete};
         SemanticRanking ranking = SemanticRanking.build(tools, new WordsEmbedder(), null,
-                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         assertTrue(ranking.holdsTokens());
         SemanticRanking.ModelCosines cosines = ranking.cosines("make a new branch");
         assertTrue(cosines.readsTokens());
@@ -116,11 +116,11 @@ class LateInteractionTest {
         ToolDef[] tools = {db("create-branch", "Create a branch", "SELECT 1"), db("delete-branch", "Delete a branch", "SELECT 1")};
         VectorCache cache = new VectorCache(dir, counted.model());
         SemanticRanking first = SemanticRanking.build(tools, counted, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT).ranking();
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         int once = runs.get();
         assertTrue(once > 0);
         SemanticRanking.Built again = SemanticRanking.build(tools, counted, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT);
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true);
         assertEquals(once, runs.get(), "every text and the leads' token vectors from the cache");
         assertEquals(0, again.embedded());
         assertTrue(again.ranking().holdsTokens());
@@ -136,11 +136,17 @@ class LateInteractionTest {
     void aModelWithoutTokenVectorsHoldsNone() {
         ToolDef[] tools = {db("create-branch", "Create a branch", "SELECT 1")};
         SemanticRanking ranking = SemanticRanking.build(tools, new SemanticRankingTest.ConceptEmbedder(), null,
-                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         assertFalse(ranking.holdsTokens());
         SemanticRanking.ModelCosines cosines = ranking.cosines("make a branch");
         assertFalse(cosines.readsTokens());
         assertThrows(IllegalStateException.class, () -> cosines.tokenReadings(0, new double[2], 0));
+        // a model that gives them, where no order reads them (the jar's, unless its weights do): none held either
+        SemanticRanking unread = SemanticRanking.build(tools, new WordsEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, false).ranking();
+        assertFalse(unread.holdsTokens());
+        assertEquals(LearnedOrder.semanticReadsTokens(), SemanticRanking.build(tools, new WordsEmbedder(), null,
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking().holdsTokens());
     }
 
     @Test
@@ -189,7 +195,7 @@ class LateInteractionTest {
         SemanticRanking table = SemanticRanking.build(tools, StaticEmbedder.bundled(), null,
                 SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
         SemanticRanking model = SemanticRanking.build(tools, new WordsEmbedder(), null,
-                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+                SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         SemanticRanking.Order byTokens = table.orderWith(new WordsEmbedder(), order, true).order();
         assertNotNull(byTokens);
         String query = "make a new branch";
@@ -212,7 +218,7 @@ class LateInteractionTest {
             public String model() {
                 return "words-1";
             }
-        }, null, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
+        }, null, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> table.search(query, null, 10, bm25, byTokens, without.cosines(query)));
         assertEquals("this order reads the token vectors of each tool's lead: the models give none", refused.getMessage());
