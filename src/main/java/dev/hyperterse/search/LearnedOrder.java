@@ -399,7 +399,9 @@ final class LearnedOrder {
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
      * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
      * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines
-     * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead} (the token vectors of a tool's lead are read after the parts' cosines, {@link #TOKEN_READINGS} per model; optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
+     * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead} (the
+     * token vectors of a tool's lead are read after the parts' cosines, {@link #TOKEN_READINGS} per model;
+     * optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and

@@ -347,8 +347,8 @@ final class SemanticRanking {
         // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
         boolean parts = !(embedder instanceof StaticEmbedder);
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
-        // the token vectors of each tool's lead, where the models give them: computed with each build (a short
-        // text, milliseconds a model), the lead's vector from the same run
+        // the token vectors of each tool's lead, where the models give them and an order reads them: from the cache
+        // beside the lead's vector, else from the run that gives the lead's vector
         int lead = LearnedOrder.TEXTS.indexOf(LearnedOrder.TOKEN_TEXTS.get(0));
         TextEmbedder.TokenVectors[] leads = parts && tokens ? new TextEmbedder.TokenVectors[tools.length] : null;
         int embedded = 0;
