@@ -38,6 +38,10 @@ same weights on the same machine.
 
 MAX_ITER=N: at most N iterations of the fit (default 300); LAM=X: the pair weights' L2 (default 1e-3).
 
+NO_TOKENS=1: weights that read no token readings from a dump that has them (its `.tokens` file: SearchQuality's
+dumps always carry the lead's); EXTRA=FILE: readings made outside the server appended to the base features, lines
+`QID\tTOOL\tVALUE…` (EXTRA_COLS=0,2: only those values), to measure a signal before the server makes it.
+
 TRAIN_SETS=N (with --loso): a learning curve, each fold learned on N of the other sets only (and the dev
 catalogs' requests), drawn by a seed of the held-out set's name and TRAIN_SEED, independently for each N
 (the sets of a smaller N are not a part of a larger one's).

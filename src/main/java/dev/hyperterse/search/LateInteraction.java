@@ -22,12 +22,12 @@ final class LateInteraction {
      */
     LateInteraction(TextEmbedder.TokenVectors[] leads) {
         this.models = leads.length == 0 ? 1 : leads[0].tokens().length;
-        this.width = leads.length == 0 ? 0 : leads[0].width(0);
+        this.width = leads.length == 0 ? 0 : leads[0].width();
         this.leads = new float[leads.length * models][];
         for (int t = 0; t < leads.length; t++) {
-            if (leads[t].tokens().length != models || leads[t].width(0) != width) {
+            if (leads[t].tokens().length != models || leads[t].width() != width) {
                 throw new IllegalArgumentException("token vectors of " + leads[t].tokens().length + " models of "
-                        + leads[t].width(0) + " numbers beside " + models + " of " + width);
+                        + leads[t].width() + " numbers beside " + models + " of " + width);
             }
             for (int m = 0; m < models; m++) {
                 this.leads[t * models + m] = leads[t].tokens()[m];
@@ -35,26 +35,12 @@ final class LateInteraction {
         }
     }
 
-    /** How many models' token vectors each tool has. */
-    int models() {
-        return models;
-    }
-
-    /** How many floats the token vectors hold in all (four bytes each). */
-    long floats() {
-        long n = 0;
-        for (float[] lead : leads) {
-            n += lead.length;
-        }
-        return n;
-    }
-
     /**
      * The readings of {@code tool}'s lead against the request's token vectors {@code query} (from the same
      * models), per model {@link LearnedOrder#TOKEN_READINGS} of them, into {@code out} from {@code at}.
      */
     void read(int tool, TextEmbedder.TokenVectors query, double[] out, int at) {
-        if (query.tokens().length != models || models > 0 && query.width(0) != width) {
+        if (query.tokens().length != models || models > 0 && query.width() != width) {
             throw new IllegalArgumentException("a request's token vectors of " + query.tokens().length
                     + " models beside the tools' " + models);
         }

@@ -186,7 +186,7 @@ public final class SearchIndex {
      */
     public EmbeddedTools embedTools(TextEmbedder embedder, java.nio.file.Path cacheDir, double bm25Weight,
                                     ActionWeights actionWeights, StaticPooling pooling) {
-        return embedTools(embedder, cacheDir, bm25Weight, actionWeights, pooling, LearnedOrder.semanticReadsTokens());
+        return embedTools(embedder, cacheDir, bm25Weight, actionWeights, pooling, SemanticRanking.holdsTokensFor(embedder));
     }
 
     /**

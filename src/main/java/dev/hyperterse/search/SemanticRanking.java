@@ -297,7 +297,16 @@ final class SemanticRanking {
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights, StaticPooling pooling) {
-        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, LearnedOrder.semanticReadsTokens());
+        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, holdsTokensFor(embedder));
+    }
+
+    /**
+     * Whether a ranking by {@code embedder} holds the token vectors of each tool's lead as the server builds it:
+     * a model's, where the jar's {@code semantic} order reads them (the static table gives none, and its
+     * ranking never reads the {@code semantic} weights).
+     */
+    static boolean holdsTokensFor(TextEmbedder embedder) {
+        return !(embedder instanceof StaticEmbedder) && LearnedOrder.semanticReadsTokens();
     }
 
     /**

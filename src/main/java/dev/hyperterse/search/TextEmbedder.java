@@ -52,11 +52,11 @@ public interface TextEmbedder {
     record TokenVectors(float[] vector, float[][] tokens) {
         /** How many token vectors model {@code model} gave. */
         int count(int model) {
-            return tokens[model].length == 0 ? 0 : tokens[model].length / width(model);
+            return tokens[model].length == 0 ? 0 : tokens[model].length / width();
         }
 
-        /** How many numbers a token vector of model {@code model} has. */
-        int width(int model) {
+        /** How many numbers a token vector has (every model's as many: a model's part of {@link #vector}). */
+        int width() {
             return vector.length / tokens.length;
         }
     }

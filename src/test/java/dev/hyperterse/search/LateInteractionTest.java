@@ -161,7 +161,7 @@ class LateInteractionTest {
         assertEquals(2, both.tokens().length);
         assertEquals(4, both.count(0));
         assertEquals(4, both.count(1));
-        assertEquals(5, both.width(0));
+        assertEquals(5, both.width());
         float[] whole = joint.embed("make a new branch");
         for (int d = 0; d < whole.length; d++) {
             assertEquals(whole[d], both.vector()[d], 1e-6);
