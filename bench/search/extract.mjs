@@ -1630,6 +1630,133 @@
 //   17, accounts 12, apps 8, vector-databases 7, docs 7, marketplace 3; @softeria/ms-365-mcp-server's mail 51, excel
 //   31, work 25, search 13 with --org-mode, teams-write 17 with --org-mode, teams 78 with --org-mode, outlook 94,
 //   personal 163)
+// The twenty-eighth fresh set, fresh28 (bench/search/catalogs/fresh28/: intents and examples to be written and
+// committed before any ranking runs on them), one more product area each of the five multi-product servers of fresh23
+// to fresh27, none used by an earlier catalog; the same five package versions (npm view showed each still the newest
+// on npm: @twilio-alpha/mcp 0.7.0, @azure/mcp and @azure/mcp-linux-x64 2.0.5, ebay-mcp 1.15.0, @digitalocean/mcp
+// 1.0.70, @softeria/ms-365-mcp-server 0.155.0), installed anew, each into its own folder under the ignored
+// bench/out/npm-fresh28:
+//   twilio-serverless: @twilio-alpha/mcp@0.7.0
+//   azure-compute: @azure/mcp@2.0.5 (with @azure/mcp-linux-x64@2.0.5)
+//   ebay-fulfillment: ebay-mcp@1.15.0    digitalocean-inference: @digitalocean/mcp@1.0.70
+//   m365-excel: @softeria/ms-365-mcp-server@0.155.0
+//   cd bench/out/npm-fresh28/twilio && npm init -y >/dev/null && npm install --ignore-scripts @twilio-alpha/mcp@0.7.0
+//   cd bench/out/npm-fresh28/azure && npm init -y >/dev/null && npm install --ignore-scripts @azure/mcp@2.0.5 \
+//     @azure/mcp-linux-x64@2.0.5
+//   cd bench/out/npm-fresh28/ebay && npm init -y >/dev/null && npm install --ignore-scripts ebay-mcp@1.15.0
+//   cd bench/out/npm-fresh28/digitalocean && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @digitalocean/mcp@1.0.70
+//   cd bench/out/npm-fresh28/ms365 && npm init -y >/dev/null && npm install --ignore-scripts \
+//     @softeria/ms-365-mcp-server@0.155.0
+//   then from bench/search, with O=../out/npm-fresh28, each NOTE the catalog's "source" string and HOME a scratch
+//   folder (HOME=$(mktemp -d); all five run under Node.js 20):
+//   node extract.mjs catalogs/fresh28/twilio-serverless.json NOTE -- \
+//     node $O/twilio/node_modules/@twilio-alpha/mcp/build/index.js \
+//     AC00000000000000000000000000000000/SK00000000000000000000000000000000:unused --services twilio_serverless_v1
+//     (Twilio Serverless, Twilio Functions and Assets hosted on Twilio's runtime: services (create, list, fetch, update,
+//     delete), functions and assets (create, list, fetch, update, delete), their versions (list, fetch, and a function
+//     version's content), builds of function and asset versions (create, list, fetch, delete, status), environments
+//     (create, list, fetch, delete), deployments of a build to an environment (create, list, fetch), environment
+//     variables (create, list, fetch, update, delete) and logs (list, fetch), plus two upload tools the package adds
+//     beside its spec, UploadServerlessFunction (a JavaScript file as a new function version) and UploadServerlessAsset;
+//     41 tools, 39 one per endpoint of its bundled twilio-oai spec; its documented --services switch (fresh21's
+//     twilio-verify lists the other counts); it writes nothing into HOME or its working directory; no tool carries
+//     annotations; none of its 138 inputs lacks a description, 34 of them ServiceSid, 30 the page size, page and page
+//     token of its 10 list tools; the 39 spec tools' descriptions start "Twilio - Serverless: This is the public Twilio
+//     REST API.", then 22 to 88 characters, none a bare "Make a ... request to" a path; the two upload tools' (122 and
+//     330 characters) do not; FetchBuild and FetchBuildStatus share one description ("Retrieve a specific Build
+//     resource."), only the names telling them apart; near Cloudflare's Workers in fresh2 (worker scripts, routes,
+//     secrets) and Netlify in fresh9 (deploys), but Twilio's functions, assets, builds and environments; chosen over
+//     numbers_v2 (44, whose bundles, end users, supporting documents, evaluations and item assignments near-copy
+//     fresh24's twilio-trusthub); the set's one Twilio service)
+//   AZURE_MCP_COLLECT_TELEMETRY=false node extract.mjs catalogs/fresh28/azure-compute.json NOTE -- \
+//     node $O/azure/node_modules/@azure/mcp/index.js server start --mode all --namespace compute --namespace virtualdesktop
+//     (Azure compute: virtual machines (create, get or list with instance view, update to resize, retag, set the license,
+//     boot diagnostics or user data, delete), virtual machine scale sets (create, get or list with their instances,
+//     update capacity, size and upgrade policy, delete), managed disks (create empty, from a source or for upload, get
+//     or list, update size, SKU, performance and encryption, delete), and Azure Virtual Desktop host pools, their
+//     session hosts and the user sessions on a host (list); its documented namespace switch, compute 12 with
+//     virtualdesktop 3, as fresh26 named them: 15 tools, the least aimed at (as fresh21's azure-messaging and fresh23's
+//     azure-ai); the variable turns off its telemetry; it unpacks a native library into ~/.net/azmcp (in the scratch
+//     HOME) and writes nothing into its working directory; every tool carries MCP annotations (6 read-only; 9
+//     destructive: every create, update and delete); author Microsoft, repository microsoft/mcp; none of its 232 inputs
+//     lacks a description, 120 of them the shared tenant, subscription, auth-method and retry options, 15 resource-group;
+//     descriptions of 231 to 844 characters, half over 370, six naming their Azure CLI equivalent ("Equivalent to 'az vm
+//     create'") and six saying what not to use them for ("Do not use this for creating Virtual Machine Scale Sets");
+//     near fresh4's digitalocean (droplets created, resized, snapshotted and powered) and fresh27's digitalocean-storage
+//     (block volumes), but Azure's VMs, scale sets, managed disks and virtual desktops; chosen over the app hosting
+//     group (19: appservice 7, functions 3, functionapp 1, containerapps 1, acr 2, aks 2, servicefabric 2, signalr 1),
+//     which sits near this set's twilio-serverless, fresh24's digitalocean-registry and fresh26's
+//     digitalocean-kubernetes; storage 7 (accounts, blob containers, blobs, tables) left out; the set's one Azure group)
+//   EBAY_CLIENT_ID=unused EBAY_CLIENT_SECRET=unused EBAY_ENVIRONMENT=sandbox EBAY_MCP_TOOLS=fulfillment \
+//     EBAY_READ_ONLY=false node extract.mjs catalogs/fresh28/ebay-fulfillment.json NOTE -- \
+//     node $O/ebay/node_modules/ebay-mcp/build/index.js
+//     (eBay sellers' orders after the sale through its Sell Fulfillment API: orders (list with filters, get), shipping
+//     fulfillments of an order (create with tracking, list, get), refunds (issue a full or partial one), scans of recent
+//     orders for cancellation requests and for refunds, and payment disputes (summaries with filters, get, activity
+//     history, accept, contest, add and update evidence, upload an evidence file, fetch an evidence file's content);
+//     EBAY_MCP_TOOLS, its documented family switch, fulfillment, with EBAY_READ_ONLY=false, its documented write
+//     switch: 17 tools (10 read-only); as in fresh22 it needs the client ID and secret set, and writes ~/.ebay-mcp/logs
+//     and ~/.config/configstore (in the scratch HOME); no tool carries annotations; author Yosef Hayim Sabag, repository
+//     YosefHayim/ebay-mcp; 2 of its 40 inputs have no description (the body of create-shipping-fulfillment and
+//     issue-refund), 8 tools take paymentDisputeId; descriptions of 152 to 385 characters, none under 40, all 17
+//     carrying a "Required OAuth Scope" line; near Shopify's orders in fresh12 and WooCommerce's orders and refunds in
+//     fresh5, but a marketplace seller's shipments and payment disputes with evidence (fresh23's ebay-shipping is
+//     eDelivery parcels and labels, fresh27's ebay-inventory the listings); the last eBay family of reasonable size
+//     (developer 7, trading 6, analytics 4, taxonomy 4, browse 1 left); the set's one eBay family)
+//   S=genai-batchinference,genai-custom-models,genai-inferencerouter,dedicated-inference,inference-modelcatalog
+//   DIGITALOCEAN_API_TOKEN=unused node extract.mjs catalogs/fresh28/digitalocean-inference.json NOTE -- \
+//     node $O/digitalocean/node_modules/@digitalocean/mcp/index.js --services $S
+//     (DigitalOcean model serving on its GenAI platform: dedicated inference instances (create with model deployments,
+//     get, list, update, delete), batch inference jobs (a presigned URL for the JSONL input file, uploading to it,
+//     create, get, list, cancel, the results URL), custom models imported from an external source such as Hugging Face
+//     (import, get, list, update metadata, delete) and a unified model search, model routers with fallback models and
+//     routing policies (create, get, list, update, delete, task presets), and the inference model catalog (search, get a
+//     model card), plus the shared region list; its documented --services switch, which takes a comma-separated list,
+//     the five model-serving services together as fresh26 and fresh27 named them (genai-batchinference 8,
+//     genai-custom-models 7, genai-inferencerouter 7, dedicated-inference 6, inference-modelcatalog 3, each count with
+//     region-list): 27 tools; its Node wrapper runs the Go binary its package ships; it writes nothing into HOME or its
+//     working directory; every tool carries MCP annotations (14 read-only, 3 destructive: deleting a dedicated inference
+//     instance, a custom model or a model router); author DigitalOcean, repository digitalocean-labs/mcp-digitalocean;
+//     none of its 74 inputs lacks a description, input names PascalCase in some services (DedicatedInferenceID, BatchID)
+//     and snake_case in custom models (confirm_deletion, source_ref); descriptions of 49 to 511 characters, none under
+//     40, the 11 dedicated-inference and router ones naming the API call behind them ("(godo.GradientAI.CreateInferenceRouter)",
+//     "(CreateDedicatedInferenceV2). See spec/..."); its one tool name shared with the earlier DigitalOcean catalogs is
+//     region-list; near fresh23's azure-ai (Foundry's OpenAI deployments) and Replicate in fresh16 (models, deployments,
+//     predictions), but dedicated endpoints, batch jobs, imported models and model routers; chosen over functions (27,
+//     namespaces, actions, packages, triggers, activations, near this set's twilio-serverless) and insights (17, uptime
+//     checks and alert policies, near fresh24's azure-monitoring web tests))
+//   node extract.mjs catalogs/fresh28/m365-excel.json NOTE -- \
+//     node $O/ms365/node_modules/@softeria/ms-365-mcp-server/dist/index.js --preset excel
+//     (Excel workbooks in OneDrive through Microsoft Graph: worksheets (list), tables (list, get, create from a range),
+//     table rows (list, add, update, delete), ranges (get, the used range, update values, formulas or number formats,
+//     clear, delete, insert, sort, merge, unmerge) and their formats (get, format, border, fill, font), charts (create),
+//     and the 8 account and download tools every preset holds (login, logout, verify-login, list, select and remove
+//     accounts, download bytes, download bytes to a file); its documented --preset switch, excel: 31 tools, the same
+//     with --org-mode; it takes no key at start and writes ~/.ms-365-mcp-server/logs (in the scratch HOME); 26 tools
+//     carry MCP annotations (10 read-only, 16 destructive: every write tool), not login, logout, verify-login,
+//     select-account or remove-account; author Softeria, repository Softeria/ms-365-mcp-server; 14 of its 202 inputs
+//     have no description (the request body of 14 write tools); 23 tools take driveId and driveItemId (the workbook as a
+//     drive item) and includeHeaders and excludeResponse, 16 confirm; 5 of its descriptions are under 40 characters
+//     ("Creates a new chart.", "Sort an Excel range.", "Get an Excel range.", login's and logout's); 19 add a "💡 TIP:"
+//     paragraph; 5 start from Graph's reference text (list-excel-tables and get-excel-table both "Represents a
+//     collection of tables associated with the workbook. Read-only."); its only tool names shared with the earlier
+//     Microsoft 365 catalogs are the 8 account and download tools; near Google Sheets in fresh11 (values, formatting,
+//     borders, merges, tables, charts), but Excel workbooks addressed as OneDrive items (fresh25's onedrive lists and
+//     moves files, not cells); chosen over teams-write (17 with --org-mode, sending chat and channel messages, Slack's
+//     and Discord's domain) and mail (51, Gmail's domain, sharing four tools with fresh4's outlook-calendar); the set's
+//     one Microsoft 365 preset)
+//   (candidates were the product areas fresh23 to fresh27 left out, listed again from the five servers; five catalogs,
+//   131 tools in all; none wrote into its working directory or the repository. Left out, for later sets: Twilio's
+//   other --services (numbers_v2 44, near fresh24's twilio-trusthub; trunking_v1 24, events_v1 22, accounts_v1 18,
+//   marketplace_v1 18, insights_v1 17, wireless_v1 16, near fresh22's twilio-supersim, notify_v1 15, all 15 of whose
+//   descriptions read only "Make a ... request to" a path, voice_v1 32, sync_v1 48, chat_v2 54, messaging_v1 57), one
+//   Twilio service per set; Azure's app hosting group (19, above), storage 7, communication 2, marketplace 2, datadog 1,
+//   grafana 1, deviceregistry 1 (`azmcp tools list --name-only` of its bundled binary, 235 in all); ebay-mcp's
+//   developer 7, trading 6, analytics 4, taxonomy 4, browse 1; @digitalocean/mcp's functions 27, insights 17, accounts
+//   12 (19 with apps), apps 8, genai-evaluation 48, vector-databases 7, docs 7, marketplace 3; @softeria/ms-365-mcp-server's
+//   mail 51, teams-write 17 with --org-mode, search 13 with --org-mode, work 25 without --org-mode (Planner, in fresh27's
+//   m365-tasks), teams 9 and 78 with --org-mode, outlook 94, personal 163)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 
