@@ -31,6 +31,9 @@
 // and TUNE_ACTIONS=1 chooses the action stage's weights and TUNE_POOLING=1 the static ranking's pooling
 // (catalog IDF, query prior, max share, each point with its own floor), both leave-one-catalog-out
 // over the nine real catalogs; they print their tables and rank nothing else.
+// WRITE_TOKEN_BASIS=FILE learns the map of the models' token vectors onto TOKEN_DIMS (default 64) dimensions that
+// the jar ships (src/main/resources/dev/hyperterse/search/token-basis.bin) from the dev catalogs' tools alone
+// (bench/search/catalogs/*.json, no set held out whole), writes it to FILE and ranks nothing.
 
 import dev.hyperterse.model.InputDef;
 import dev.hyperterse.model.InputType;
@@ -138,6 +141,13 @@ public final class SearchQuality {
                 List<ToolDef> tools = catalogTools(json);
                 catalogs.put(name, tools);
             }
+        }
+        if (System.getenv("WRITE_TOKEN_BASIS") != null) {
+            // the dev catalogs' tools alone (bench/search/catalogs/*.json): no set held out whole is read
+            List<ToolDef> dev = catalogs.values().stream().flatMap(List::stream).toList();
+            int dims = Integer.parseInt(System.getenv().getOrDefault("TOKEN_DIMS", "64"));
+            System.out.println(SearchIndex.learnTokenBasis(dev, EMBEDDER, dims, Path.of(System.getenv("WRITE_TOKEN_BASIS"))));
+            return;
         }
         List<ToolDef> mixed = new ArrayList<>();
         MIXED_FROM.forEach(c -> mixed.addAll(catalogs.get(c)));
@@ -450,7 +460,7 @@ public final class SearchQuality {
     }
 
     /** The sets of fresh catalogs held out whole, in the order they were made. */
-    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27");
+    static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28");
     /** How each set is named in its heading, by its place in {@link #FRESH_SETS}: the unseen set is the first. */
     private static final List<String> ORDINALS = List.of("second", "third", "fourth", "fifth", "sixth", "seventh",
             "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth");

@@ -42,7 +42,9 @@ import java.util.Set;
  * keeps its score. The {@code semantic} ranking's weights ({@value #SEMANTIC_RESOURCE}) read a
  * base feature more per model they name ({@link #models()}): the cosine of the query's and the tool's
  * vectors by that model; then, per part of the tool's text they name ({@link #texts()}: its name, lead or
- * description), that part's cosine by each model. Immutable and safe to share between threads.
+ * description), that part's cosine by each model; then, when they say so ({@link #readsTokens()}), the readings of
+ * the models' token vectors of the tool's lead and whole text against the request's. Immutable and safe to share
+ * between threads.
  */
 final class LearnedOrder {
 
@@ -87,15 +89,18 @@ final class LearnedOrder {
     /** Every part of {@link #TEXTS}, by index. */
     static final int[] ALL_TEXTS = java.util.stream.IntStream.range(0, TEXTS.size()).toArray();
     /**
-     * The parts of a tool's text whose tokens' vectors, by each model, weights may read after the parts'
-     * cosines ({@code tokens} line): its lead. Per model two readings, {@link #TOKEN_READINGS}: how well each
-     * of the request's tokens finds its best match among the lead's, on average, and each of the lead's among
-     * the request's ({@link LateInteraction}). The request's "make" meets the lead's "create" where a whole text's
-     * vector averages it with every other word.
+     * The texts of a tool whose tokens' vectors, by each model, weights may read after the parts' cosines
+     * ({@code tokens} line), in this order: its lead and its whole text (its description with its inputs'). Per
+     * model and text two readings, {@link #TOKEN_READINGS}: how well each of the request's tokens finds its best
+     * match among the text's, on average, and each of the text's among the request's ({@link LateInteraction}).
+     * The request's "make" meets the lead's "create", and its "who can push" an input's "permission", where a
+     * text's one vector averages them with every other word.
      */
-    static final List<String> TOKEN_TEXTS = List.of("lead");
-    /** The readings per model and part of {@link #TOKEN_TEXTS}. */
+    static final List<String> TOKEN_TEXTS = List.of("lead", "text");
+    /** The readings per model and text of {@link #TOKEN_TEXTS}. */
     static final int TOKEN_READINGS = 2;
+    /** The token readings per model, of all {@link #TOKEN_TEXTS}: what weights that read tokens read per model. */
+    static final int TOKEN_COLUMNS = TOKEN_READINGS * TOKEN_TEXTS.size();
     private static final Set<String> QUANTIFIERS = Set.of("all", "every", "each", "any");
     private static final Set<String> DEICTIC = Set.of("this", "that", "it");
 
@@ -121,7 +126,7 @@ final class LearnedOrder {
     private final List<String> models;
     /** The parts of a tool's text ({@link #TEXTS}, by index) whose cosines by each model follow the whole text's. */
     private final int[] texts;
-    /** Whether the token vectors of a tool's lead, by each model, are read after the parts' cosines ({@link #TOKEN_TEXTS}). */
+    /** Whether the token vectors of a tool's texts ({@link #TOKEN_TEXTS}), by each model, are read after the parts' cosines. */
     private final boolean tokens;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
@@ -147,7 +152,7 @@ final class LearnedOrder {
                     + " and the weights name none");
         }
         if (tokens && models.isEmpty()) {
-            throw new IllegalArgumentException("learned order: the token vectors of a tool's lead are read by a model,"
+            throw new IllegalArgumentException("learned order: the token vectors of a tool's texts are read by a model,"
                     + " and the weights name none");
         }
         this.texts = texts.stream().mapToInt(TEXTS::indexOf).toArray();
@@ -169,7 +174,7 @@ final class LearnedOrder {
         }
         this.base = base;
         this.pairs = pairs;
-        int own = base.length - models.size() * (1 + texts.size() + (tokens ? TOKEN_READINGS : 0));
+        int own = base.length - models.size() * (1 + texts.size() + (tokens ? TOKEN_COLUMNS : 0));
         int groups = 0;
         while (groups < GROUPS.length && BASE + readings(groups) < own) {
             groups++;
@@ -181,8 +186,8 @@ final class LearnedOrder {
             }
             throw new IllegalArgumentException("learned order: " + base.length + " base weights (" + sizes
                     + (models.isEmpty() ? "" : "; one more per model's cosine and per part of the text read, "
-                            + models.size() * (1 + texts.size()) + (tokens ? ", and " + TOKEN_READINGS
-                            + " per model for the lead's token vectors, " + models.size() * TOKEN_READINGS : ""))
+                            + models.size() * (1 + texts.size()) + (tokens ? ", and " + TOKEN_COLUMNS
+                            + " per model for the token vectors of " + TOKEN_TEXTS + ", " + models.size() * TOKEN_COLUMNS : ""))
                     + " expected) and " + pairs.length
                     + " query rows for " + first.size() + " first words, " + verbs.size() + " verbs and "
                     + held.size() + " words");
@@ -258,8 +263,8 @@ final class LearnedOrder {
     }
 
     /**
-     * Whether these weights read the token vectors of each tool's lead against the request's, by each model,
-     * after the parts' cosines: {@link #TOKEN_READINGS} per model ({@link #TOKEN_TEXTS}).
+     * Whether these weights read the token vectors of each tool's texts ({@link #TOKEN_TEXTS}) against the
+     * request's, by each model, after the parts' cosines: {@link #TOKEN_COLUMNS} per model.
      */
     boolean readsTokens() {
         return tokens;
@@ -384,7 +389,7 @@ final class LearnedOrder {
 
     /**
      * Whether the {@code semantic} ranking's weights shipped in the jar read the token vectors of each tool's
-     * lead ({@link #readsTokens}): only then does a ranking by the models hold them. False when they cannot be
+     * texts ({@link #readsTokens}): only then does a ranking by the models hold them. False when they cannot be
      * read (the ranking says why where it orders).
      */
     static boolean semanticReadsTokens() {
@@ -399,8 +404,8 @@ final class LearnedOrder {
      * Reads weights written by {@code train.py}: lines {@code table\tNAME} (the static table they were
      * learned with; optional), {@code model\tNAME…} (the models whose cosines are the last base features,
      * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines
-     * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead} (the
-     * token vectors of a tool's lead are read after the parts' cosines, {@link #TOKEN_READINGS} per model;
+     * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead\ttext} (the
+     * token vectors of a tool's texts are read after the parts' cosines, {@link #TOKEN_COLUMNS} per model;
      * optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one

@@ -191,7 +191,7 @@ public final class SearchIndex {
 
     /**
      * For {@code bench/search/rerank}, which learns the learned orders: as {@link #embedTools(TextEmbedder,
-     * java.nio.file.Path)}, a model that gives token vectors giving those of each tool's lead too, whether or not
+     * java.nio.file.Path)}, a model that gives token vectors giving those of each tool's texts too, whether or not
      * the jar's order reads them, so that {@link #learnedOrderFeatures} carries every reading an order may learn from.
      */
     public EmbeddedTools embedToolsForLearning(TextEmbedder embedder, java.nio.file.Path cacheDir) {
@@ -306,12 +306,48 @@ public final class SearchIndex {
     }
 
     /**
-     * For {@code bench/search/rerank}: the parts of a tool's text whose token vectors, read against the
-     * request's ({@link LearnedOrder#TOKEN_READINGS} per model), end {@link #learnedOrderFeatures}'s lines
-     * after the parts' cosines, where the models give token vectors.
+     * For {@code bench/search/rerank}: the texts of a tool whose token vectors, read against the
+     * request's ({@link LearnedOrder#TOKEN_READINGS} per model and text), end {@link #learnedOrderFeatures}'s lines
+     * after the parts' cosines, where the models give token vectors: per text, per model.
      */
     public static List<String> learnedOrderTokenTexts() {
         return LearnedOrder.TOKEN_TEXTS;
+    }
+
+    /**
+     * For {@code bench/search}: learns the map of the models' token vectors onto {@code dims} dimensions that the
+     * jar ships ({@link TokenBasis}, {@code src/main/resources/dev/hyperterse/search/token-basis.bin}) from the
+     * token vectors the models give the texts of {@code tools} ({@link LearnedOrder#TOKEN_TEXTS}), and writes it to
+     * {@code out}; returns what it read, for the log.
+     */
+    public static String learnTokenBasis(List<ToolDef> tools, TextEmbedder embedder, int dims, java.nio.file.Path out)
+            throws java.io.IOException {
+        int models = embedder.models().size();
+        List<List<float[]>> samples = new java.util.ArrayList<>();
+        for (int m = 0; m < models; m++) {
+            samples.add(new java.util.ArrayList<>());
+        }
+        int width = 0;
+        long count = 0;
+        for (ToolDef tool : tools) {
+            for (int k = 0; k < LearnedOrder.TOKEN_TEXTS.size(); k++) {
+                TextEmbedder.TokenVectors run = embedder.embedTokens(SemanticRanking.tokenText(tool, k));
+                if (run == null) {
+                    throw new IllegalArgumentException(embedder.model() + " gives no token vectors");
+                }
+                width = run.width();
+                for (int m = 0; m < models; m++) {
+                    samples.get(m).add(run.tokens()[m]);
+                    count += run.count(m);
+                }
+            }
+        }
+        TokenBasis basis = TokenBasis.learn(embedder.models(), width, dims, samples);
+        try (var stream = java.nio.file.Files.newOutputStream(out)) {
+            basis.write(stream);
+        }
+        return count + " token vectors of " + tools.size() + " tools' " + LearnedOrder.TOKEN_TEXTS + " by "
+                + embedder.models() + ", " + width + " numbers each, onto " + dims + " (" + basis.tag() + ")";
     }
 
     /**

@@ -72,10 +72,13 @@ final class SemanticRanking {
      */
     private final float[] partVectors;
     /**
-     * With models that give token vectors ({@link TextEmbedder#embedTokens}): those of each tool's lead, for a
-     * learned order to read against the request's ({@link LearnedOrder#readsTokens}); else null.
+     * With models that give token vectors ({@link TextEmbedder#embedTokens}): those of each tool's texts ({@link
+     * LearnedOrder#TOKEN_TEXTS}), for a learned order to read against the request's ({@link
+     * LearnedOrder#readsTokens}); else null.
      */
     private final LateInteraction late;
+    /** With {@link #late}: the map its token vectors and a request's are read through (null: as the models give them). */
+    private final TokenBasis basis;
     /**
      * How many models the vectors join ({@link TextEmbedder#models()}): the ranking's own cosine is the
      * first model's, read from the first {@code dims / models} floats of each vector.
@@ -103,10 +106,11 @@ final class SemanticRanking {
     private final TokenWeights tokenWeights;
 
     private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, float[][] partVectors,
-                            LateInteraction late, double bm25Weight, ActionWeights actionWeights, StaticPooling pooling,
-                            TokenWeights tokenWeights, TokenMatches matches) {
+                            LateInteraction late, TokenBasis basis, double bm25Weight, ActionWeights actionWeights,
+                            StaticPooling pooling, TokenWeights tokenWeights, TokenMatches matches) {
         this.tools = tools;
         this.late = late;
+        this.basis = basis;
         this.matches = matches;
         this.values = matches == null ? null : new ValueKinds(tools);
         this.embedder = embedder;
@@ -232,7 +236,7 @@ final class SemanticRanking {
                     + embedder.model());
         }
         if (order.readsTokens() && !tokens) {
-            return new ModelOrder(null, "the order's weights read the token vectors of each tool's lead, which the"
+            return new ModelOrder(null, "the order's weights read the token vectors of each tool's texts, which the"
                     + " models do not give here" + (model.degraded() != null ? " (" + model.degraded() + ")" : ""));
         }
         return new ModelOrder(new Order(order), null);
@@ -339,7 +343,7 @@ final class SemanticRanking {
                 }
                 vectors[i] = unit(whole);
             }
-            return new Built(new SemanticRanking(tools, embedder, vectors, null, null, bm25Weight, actionWeights, pooling,
+            return new Built(new SemanticRanking(tools, embedder, vectors, null, null, null, bm25Weight, actionWeights, pooling,
                     weights, new TokenMatches(table, ids)), tools.length, 0, null);
         }
         Map<String, float[]> stored = Map.of();
@@ -351,25 +355,33 @@ final class SemanticRanking {
                 problem = "could not read " + cache.file() + ": " + e.getMessage();
             }
         }
-        Vectors texts = new Vectors(embedder, stored);
+        // the token vectors of each tool's texts, where the models give them and an order reads them: from the
+        // cache beside each text's vector, else from the run that gives that vector; mapped by the jar's basis
+        TokenBasis basis = tokens && parts(embedder) ? TokenBasis.bundledFor(embedder.models()) : null;
+        Vectors texts = new Vectors(embedder, stored, basis);
         float[][] vectors = new float[tools.length][];
         // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
-        boolean parts = !(embedder instanceof StaticEmbedder);
+        boolean parts = parts(embedder);
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
-        // the token vectors of each tool's lead, where the models give them and an order reads them: from the cache
-        // beside the lead's vector, else from the run that gives the lead's vector
-        int lead = LearnedOrder.TEXTS.indexOf(LearnedOrder.TOKEN_TEXTS.get(0));
-        TextEmbedder.TokenVectors[] leads = parts && tokens ? new TextEmbedder.TokenVectors[tools.length] : null;
+        int models = embedder.models().size();
+        float[][][] held = parts && tokens ? new float[tools.length][][] : null;
+        int width = 0;
         int embedded = 0;
         for (int i = 0; i < tools.length; i++) {
             int runs = texts.runs;
-            vectors[i] = texts.of(text(tools[i]));
-            if (leads != null) {
-                leads[i] = texts.tokens(part(tools[i], lead));
-                if (leads[i] == null) {
-                    leads = null;
+            if (held != null) {
+                held[i] = new float[LearnedOrder.TOKEN_TEXTS.size() * models][];
+                for (int k = 0; k < LearnedOrder.TOKEN_TEXTS.size() && held != null; k++) {
+                    TextEmbedder.TokenVectors run = texts.tokens(tokenText(tools[i], k));
+                    if (run == null) {
+                        held = null;
+                        break;
+                    }
+                    System.arraycopy(run.tokens(), 0, held[i], k * models, models);
+                    width = basis != null ? basis.dims() : run.width();
                 }
             }
+            vectors[i] = texts.of(text(tools[i]));
             for (int p = 0; parts && p < LearnedOrder.TEXTS.size(); p++) {
                 partVectors[i * LearnedOrder.TEXTS.size() + p] = texts.of(part(tools[i], p));
             }
@@ -390,9 +402,10 @@ final class SemanticRanking {
         TokenMatches matches = embedder instanceof StaticEmbedder table
                 ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
                 : null;
-        return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, leads == null ? null
-                : new LateInteraction(leads), bm25Weight, actionWeights, null, null, matches), embedded,
-                tools.length - embedded, problem);
+        LateInteraction late = held == null || tools.length == 0 ? null
+                : new LateInteraction(held, LearnedOrder.TOKEN_TEXTS.size(), models, width);
+        return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, late, late == null ? null : basis,
+                bm25Weight, actionWeights, null, null, matches), embedded, tools.length - embedded, problem);
     }
 
     /**
@@ -403,23 +416,26 @@ final class SemanticRanking {
         final Map<String, float[]> current = new LinkedHashMap<>();
         private final TextEmbedder embedder;
         private final Map<String, float[]> stored;
+        private final TokenBasis basis;
         int runs;
 
-        Vectors(TextEmbedder embedder, Map<String, float[]> stored) {
+        Vectors(TextEmbedder embedder, Map<String, float[]> stored, TokenBasis basis) {
             this.embedder = embedder;
             this.stored = stored;
+            this.basis = basis;
         }
 
         /**
-         * The text's token vectors by each model with its vector: this build's, else the disk cache's, else from
-         * a run of the models (null where they give none), whose vector is then the text's unless the cache holds one.
+         * The text's token vectors by each model (mapped by the basis, when there is one) with its vector: this
+         * build's, else the disk cache's, else from a run of the models (null where they give none), whose vector is
+         * then the text's unless the cache holds one.
          */
         TextEmbedder.TokenVectors tokens(String text) {
             String key = VectorCache.key(text);
             int models = embedder.models().size();
             float[][] tokens = new float[models][];
             for (int m = 0; m < models; m++) {
-                String at = VectorCache.tokensKey(key, m);
+                String at = VectorCache.tokensKey(key, m, basis == null ? null : basis.tag());
                 tokens[m] = current.containsKey(at) ? current.get(at) : stored.get(at);
             }
             float[] vector = current.containsKey(key) ? current.get(key) : stored.get(key);
@@ -429,14 +445,14 @@ final class SemanticRanking {
                     return null;
                 }
                 runs++;
-                tokens = run.tokens();
+                tokens = project(basis, run.tokens());
                 if (vector == null) {
                     vector = unitVector(embedder, run.vector());
                 }
             }
             current.putIfAbsent(key, vector);
             for (int m = 0; m < models; m++) {
-                current.putIfAbsent(VectorCache.tokensKey(key, m), tokens[m]);
+                current.putIfAbsent(VectorCache.tokensKey(key, m, basis == null ? null : basis.tag()), tokens[m]);
             }
             return new TextEmbedder.TokenVectors(vector, tokens);
         }
@@ -453,13 +469,39 @@ final class SemanticRanking {
         }
     }
 
+    /** Each model's token vectors mapped by {@code basis} ({@link TokenBasis#project}); as given without one. */
+    static float[][] project(TokenBasis basis, float[][] tokens) {
+        if (basis == null) {
+            return tokens;
+        }
+        float[][] out = new float[tokens.length][];
+        for (int m = 0; m < tokens.length; m++) {
+            out[m] = basis.project(m, tokens[m]);
+        }
+        return out;
+    }
+
+    /** Whether a ranking by {@code embedder} holds the vectors of the parts of each tool's text: a model's does. */
+    private static boolean parts(TextEmbedder embedder) {
+        return !(embedder instanceof StaticEmbedder);
+    }
+
+    /** The text of a tool of {@link LearnedOrder#TOKEN_TEXTS} by index: its lead, or its whole text. */
+    static String tokenText(ToolDef tool, int k) {
+        return switch (LearnedOrder.TOKEN_TEXTS.get(k)) {
+            case "lead" -> lead(tool);
+            case "text" -> text(tool);
+            default -> throw new IllegalStateException("no text " + LearnedOrder.TOKEN_TEXTS.get(k));
+        };
+    }
+
     /** Whether this ranking was built by {@link #build} with these arguments (the tools aside). */
     boolean builtAs(TextEmbedder embedder, double bm25Weight, ActionWeights actionWeights, StaticPooling pooling) {
         return this.embedder == embedder && this.bm25Weight == bm25Weight && this.actionWeights.equals(actionWeights)
                 && java.util.Objects.equals(this.pooling, pooling);
     }
 
-    /** Whether the ranking holds the token vectors of each tool's lead ({@link LateInteraction}). */
+    /** Whether the ranking holds the token vectors of each tool's texts ({@link LateInteraction}). */
     boolean holdsTokens() {
         return late != null;
     }
@@ -550,7 +592,7 @@ final class SemanticRanking {
                     + " models: " + (modelCosine == null ? "none" : modelCosine.models()) + " given");
         }
         if (order.weights.readsTokens() && !modelCosine.readsTokens()) {
-            throw new IllegalArgumentException("this order reads the token vectors of each tool's lead: the models"
+            throw new IllegalArgumentException("this order reads the token vectors of each tool's texts: the models"
                     + " give none");
         }
         return search(query, visible, maxHits, bm25, null, order, modelCosine);
@@ -612,7 +654,7 @@ final class SemanticRanking {
     ModelCosines cosines(String query) {
         return new ModelCosines() {
             private float[] q;
-            private TextEmbedder.TokenVectors tokens;
+            private float[][] tokens;
 
             @Override
             public int models() {
@@ -657,11 +699,12 @@ final class SemanticRanking {
                 if (q == null) {
                     if (late != null) {
                         // the query's token vectors from the same run of the models as its vector
-                        tokens = embedder.embedTokens(query);
-                        if (tokens == null) {
+                        TextEmbedder.TokenVectors run = embedder.embedTokens(query);
+                        if (run == null) {
                             throw new IllegalStateException("the models gave the tools' token vectors, and none for a query");
                         }
-                        q = unitVector(embedder, tokens.vector());
+                        tokens = project(basis, run.tokens());
+                        q = unitVector(embedder, run.vector());
                     } else {
                         q = queryUnitVector(query, pooling == null ? null : ((StaticEmbedder) embedder).tokenIds(query));
                     }
@@ -875,7 +918,7 @@ final class SemanticRanking {
         boolean tokens = modelCosine != null && modelCosine.readsTokens();
         out.append('\t').append("\t".repeat(LearnedOrder.BASE - 1 + LearnedOrder.readings(groups)
                 + (modelCosine == null ? 0 : modelCosine.models() * (1 + parts.length
-                        + (tokens ? LearnedOrder.TOKEN_READINGS : 0)))));
+                        + (tokens ? LearnedOrder.TOKEN_COLUMNS : 0)))));
         appendVector(out, q, 0);
         int n = Math.min(count, LearnedOrder.FEW);
         double[][] past = readings(words, query, top, n, groups);
@@ -933,7 +976,7 @@ final class SemanticRanking {
             return x;
         }
         int models = modelCosine == null ? 0 : modelCosine.models();
-        int cosines = models * (1 + parts.length + (tokens ? LearnedOrder.TOKEN_READINGS : 0));
+        int cosines = models * (1 + parts.length + (tokens ? LearnedOrder.TOKEN_COLUMNS : 0));
         double[] out = java.util.Arrays.copyOf(x, x.length + (past == null ? 0 : past.length) + cosines);
         if (past != null) {
             System.arraycopy(past, 0, out, x.length, past.length);

@@ -68,10 +68,10 @@ final class VectorCache {
 
     /**
      * The key the token vectors of a text (its {@link #key}) by the {@code model}th of the embedder's models
-     * are stored under.
+     * are stored under, mapped by the {@link TokenBasis} of that {@link TokenBasis#tag} (null: as the model gives them).
      */
-    static String tokensKey(String key, int model) {
-        return key + ":tokens:" + model;
+    static String tokensKey(String key, int model, String basis) {
+        return key + ":tokens:" + model + (basis == null ? "" : ":" + basis);
     }
 
     /** The stored vectors by key, in file order; empty when there is no file. */

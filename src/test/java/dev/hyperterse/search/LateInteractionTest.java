@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import static dev.hyperterse.search.TestTools.db;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -69,10 +70,10 @@ class LateInteractionTest {
         float[] request = {1, 0, 0, 1};
         float[] lead = {1, 0};
         double[] out = new double[3];
-        LateInteraction.readings(request, lead, 2, out, 1);
+        LateInteraction.readings(request, LateInteraction.byDimension(lead, 2), 2, out, 1);
         assertEquals(0.5, out[1], 1e-9, "x finds x (1), y finds nothing like it (0)");
         assertEquals(1.0, out[2], 1e-9, "the lead's one token is in the request");
-        LateInteraction.readings(new float[0], lead, 2, out, 0);
+        LateInteraction.readings(new float[0], LateInteraction.byDimension(lead, 2), 2, out, 0);
         assertEquals(0, out[0]);
         assertEquals(0, out[1]);
     }
@@ -87,20 +88,26 @@ class LateInteractionTest {
         assertTrue(ranking.holdsTokens());
         SemanticRanking.ModelCosines cosines = ranking.cosines("make a new branch");
         assertTrue(cosines.readsTokens());
-        double[] toCreate = new double[2];
-        double[] toDelete = new double[2];
+        // one model: the lead's two readings, then the whole text's
+        double[] toCreate = new double[LearnedOrder.TOKEN_COLUMNS];
+        double[] toDelete = new double[LearnedOrder.TOKEN_COLUMNS];
         cosines.tokenReadings(0, toCreate, 0);
         cosines.tokenReadings(1, toDelete, 0);
         assertTrue(toCreate[0] > toDelete[0] + 0.2, "the request's tokens find create's lead: " + toCreate[0]
                 + " against " + toDelete[0]);
         assertTrue(toCreate[1] > toDelete[1] + 0.2, "create's lead is in the request: " + toCreate[1]
                 + " against " + toDelete[1]);
-        // the readings are those of the request's tokens against the lead's, as the model gives them
-        double[] expected = new double[2];
-        LateInteraction.readings(new WordsEmbedder().embedTokens("make a new branch").tokens()[0],
-                new WordsEmbedder().embedTokens(SemanticRanking.part(create, 1)).tokens()[0], 5, expected, 0);
-        assertEquals(expected[0], toCreate[0], 1e-6);
-        assertEquals(expected[1], toCreate[1], 1e-6);
+        // the readings are those of the request's tokens against the lead's and the whole text's, as the model
+        // gives them (no basis maps this model's)
+        double[] expected = new double[4];
+        float[] request = new WordsEmbedder().embedTokens("make a new branch").tokens()[0];
+        LateInteraction.readings(request, LateInteraction.byDimension(new WordsEmbedder()
+                .embedTokens(SemanticRanking.lead(create)).tokens()[0], 5), 5, expected, 0);
+        LateInteraction.readings(request, LateInteraction.byDimension(new WordsEmbedder()
+                .embedTokens(SemanticRanking.text(create)).tokens()[0], 5), 5, expected, 2);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(expected[i], toCreate[i], 1e-6);
+        }
     }
 
     @Test
@@ -124,12 +131,11 @@ class LateInteractionTest {
         assertEquals(once, runs.get(), "every text and the leads' token vectors from the cache");
         assertEquals(0, again.embedded());
         assertTrue(again.ranking().holdsTokens());
-        double[] cached = new double[2];
-        double[] fresh = new double[2];
+        double[] cached = new double[LearnedOrder.TOKEN_COLUMNS];
+        double[] fresh = new double[LearnedOrder.TOKEN_COLUMNS];
         again.ranking().cosines("make a new branch").tokenReadings(0, cached, 0);
         first.cosines("make a new branch").tokenReadings(0, fresh, 0);
-        assertEquals(fresh[0], cached[0], 1e-6);
-        assertEquals(fresh[1], cached[1], 1e-6);
+        assertArrayEquals(fresh, cached, 1e-6);
     }
 
     @Test
@@ -173,21 +179,21 @@ class LateInteractionTest {
 
     @Test
     void weightsThatReadTokenVectorsNeedModelsThatGiveThem() throws IOException {
-        String weights = "model\twords-1\ntexts\tlead\ntokens\tlead\nverbs\tget\nfirst\twhich\nbase"
-                + "\t0".repeat(9 + 2) + "\t5\t0\n" + "pair\t0\t0\t0\n".repeat(8);
+        String weights = "model\twords-1\ntexts\tlead\ntokens\tlead\ttext\nverbs\tget\nfirst\twhich\nbase"
+                + "\t0".repeat(9 + 2) + "\t5\t0\t0\t0\n" + "pair\t0\t0\t0\n".repeat(8);
         LearnedOrder order = LearnedOrder.read(new BufferedReader(new StringReader(weights)));
         assertTrue(order.readsTokens());
         // two readings per model past the parts' cosines: one weight short is refused, naming the count
         IllegalArgumentException shortOne = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(
-                new BufferedReader(new StringReader(weights.replace("\t5\t0\n", "\t5\n")))));
-        assertTrue(shortOne.getMessage().contains("2 per model for the lead's token vectors"), shortOne.getMessage());
+                new BufferedReader(new StringReader(weights.replace("\t5\t0\t0\t0\n", "\t5\t0\t0\n")))));
+        assertTrue(shortOne.getMessage().contains("4 per model for the token vectors of [lead, text]"), shortOne.getMessage());
         IOException other = assertThrows(IOException.class, () -> LearnedOrder.read(
-                new BufferedReader(new StringReader(weights.replace("tokens\tlead", "tokens\tdescription")))));
-        assertEquals("line 3: tokens names the parts of a tool's text whose token vectors are read, [lead], not"
+                new BufferedReader(new StringReader(weights.replace("tokens\tlead\ttext", "tokens\tdescription")))));
+        assertEquals("line 3: tokens names the parts of a tool's text whose token vectors are read, [lead, text], not"
                 + " [description]", other.getMessage());
         IllegalArgumentException noModel = assertThrows(IllegalArgumentException.class, () -> LearnedOrder.read(
                 new BufferedReader(new StringReader(weights.replace("model\twords-1\ntexts\tlead\n", "")))));
-        assertTrue(noModel.getMessage().contains("token vectors of a tool's lead are read by a model"), noModel.getMessage());
+        assertTrue(noModel.getMessage().contains("token vectors of a tool's texts are read by a model"), noModel.getMessage());
 
         ToolDef create = db("create-branch", "Create a branch", "SELECT 1");
         ToolDef delete = db("delete-branch", "Delete a branch", "SELECT 1");
@@ -205,13 +211,14 @@ class LateInteractionTest {
         // the dump's lines end with the token readings, after each part's cosine
         String[] row = table.learnedFeatures(query, bm25, model.cosines(query)).split("\n")[1].split("\t");
         int at = 1 + LearnedOrder.BASE + TokenMatches.COUNT + ValueKinds.COUNT + 1 + LearnedOrder.TEXTS.size();
-        double[] readings = new double[2];
+        double[] readings = new double[LearnedOrder.TOKEN_COLUMNS];
         model.cosines(query).tokenReadings(List.of(tools).stream().map(ToolDef::name).toList().indexOf(row[0]),
                 readings, 0);
-        assertEquals(readings[0], Double.parseDouble(row[at]), 1e-6);
-        assertEquals(readings[1], Double.parseDouble(row[at + 1]), 1e-6);
+        for (int i = 0; i < readings.length; i++) {
+            assertEquals(readings[i], Double.parseDouble(row[at + i]), 1e-6);
+        }
         // models that give no token vectors: no such order, and why
-        assertEquals("the order's weights read the token vectors of each tool's lead, which the models do not give"
+        assertEquals("the order's weights read the token vectors of each tool's texts, which the models do not give"
                 + " here", table.orderWith(new WordsEmbedder(), order, false).problem());
         SemanticRanking without = SemanticRanking.build(tools, new SemanticRankingTest.ConceptEmbedder() {
             @Override
@@ -221,6 +228,6 @@ class LateInteractionTest {
         }, null, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> table.search(query, null, 10, bm25, byTokens, without.cosines(query)));
-        assertEquals("this order reads the token vectors of each tool's lead: the models give none", refused.getMessage());
+        assertEquals("this order reads the token vectors of each tool's texts: the models give none", refused.getMessage());
     }
 }

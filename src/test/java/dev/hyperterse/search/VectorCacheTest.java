@@ -44,13 +44,13 @@ class VectorCacheTest {
         VectorCache cache = new VectorCache(dir, "concepts-1");
         Map<String, float[]> current = new LinkedHashMap<>();
         current.put(VectorCache.key("a text"), new float[] {1, 2});
-        current.put(VectorCache.tokensKey(VectorCache.key("a text"), 0), new float[] {1, 0, 0, 1, 0, 1});
-        current.put(VectorCache.tokensKey(VectorCache.key("no tokens"), 0), new float[0]);
+        current.put(VectorCache.tokensKey(VectorCache.key("a text"), 0, null), new float[] {1, 0, 0, 1, 0, 1});
+        current.put(VectorCache.tokensKey(VectorCache.key("no tokens"), 0, null), new float[0]);
         cache.save(current, Map.of());
         Map<String, float[]> loaded = cache.load();
         assertEquals(3, loaded.size());
         assertArrayEquals(new float[] {1, 0, 0, 1, 0, 1}, loaded.get(VectorCache.key("a text") + ":tokens:0"));
-        assertArrayEquals(new float[0], loaded.get(VectorCache.tokensKey(VectorCache.key("no tokens"), 0)));
+        assertArrayEquals(new float[0], loaded.get(VectorCache.tokensKey(VectorCache.key("no tokens"), 0, null)));
 
         // a file of the first format: one length for all
         try (var out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(cache.file()))) {
