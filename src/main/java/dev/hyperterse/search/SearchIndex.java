@@ -213,7 +213,7 @@ public final class SearchIndex {
         SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null, built.ranking().holdsTokens());
         this.meaning = new Meaning(built.ranking(), table, order == null ? null : order.order());
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem(),
-                order == null ? null : order.problem(), built.ranking().handOrderBecause());
+                order == null ? null : order.problem(), built.ranking().handOrderBecause(), built.ranking().tokenBytes());
     }
 
     /**
@@ -381,10 +381,11 @@ public final class SearchIndex {
      * cache problem (null when none), and for {@code semantic}, why the model's ranking is fused with
      * the static table's rather than the table's best tools put in order with the models' cosines read
      * too (null when they are, or for other rankings), and for {@code static}, why the action stage's hand
-     * weights put its best tools in order rather than the learned order (null when the learned order does).
+     * weights put its best tools in order rather than the learned order (null when the learned order does); and
+     * the bytes the models' token vectors of the tools' texts take in memory (0 when the ranking holds none).
      */
     public record EmbeddedTools(int embedded, int reused, String cacheProblem, String fusedBecause,
-                                String handOrderBecause) {}
+                                String handOrderBecause, long tokenBytes) {}
 
     /** Whether searches rank by meaning ({@code semantic} or {@code static}, once the tool vectors are ready). */
     public boolean ranksByMeaning() {

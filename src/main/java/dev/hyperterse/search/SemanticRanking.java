@@ -506,6 +506,11 @@ final class SemanticRanking {
         return late != null;
     }
 
+    /** The bytes the token vectors of the tools' texts take (0 when the ranking holds none). */
+    long tokenBytes() {
+        return late == null ? 0 : late.floats() * Float.BYTES;
+    }
+
     /** Whether the embedding is the static table (a query costs microseconds, not a model run). */
     boolean staticEmbedding() {
         return embedder instanceof StaticEmbedder;

@@ -71,8 +71,10 @@ final class SemanticSearch {
                         warnOnce("search: the model's ranking is fused with the static table's, not put in its"
                                 + " learned order: ", done.fusedBecause());
                     }
-                    LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms)",
-                            done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000);
+                    LOG.info("search: ranking by meaning ({} tools embedded, {} from the cache, {} ms{})",
+                            done.embedded(), done.reused(), (System.nanoTime() - start) / 1_000_000,
+                            done.tokenBytes() == 0 ? "" : String.format(java.util.Locale.ROOT,
+                                    "; their texts' token vectors %.1f MB", done.tokenBytes() / 1e6));
                 })
                 .onFailure(e -> {
                     // a load or an embedding refused or cut short by the process's stop (TextEmbedder.Stopping

@@ -86,6 +86,13 @@ class LateInteractionTest {
         SemanticRanking ranking = SemanticRanking.build(tools, new WordsEmbedder(), null,
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         assertTrue(ranking.holdsTokens());
+        // what it holds: each tool's lead's and whole text's token vectors, five floats a token
+        long tokens = 0;
+        for (ToolDef tool : tools) {
+            tokens += new WordsEmbedder().embedTokens(SemanticRanking.lead(tool)).count(0)
+                    + new WordsEmbedder().embedTokens(SemanticRanking.text(tool)).count(0);
+        }
+        assertEquals(tokens * 5 * Float.BYTES, ranking.tokenBytes());
         SemanticRanking.ModelCosines cosines = ranking.cosines("make a new branch");
         assertTrue(cosines.readsTokens());
         // one model: the lead's two readings, then the whole text's
