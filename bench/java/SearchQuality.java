@@ -59,6 +59,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -185,10 +186,11 @@ public final class SearchQuality {
             index.embedToolsStatically(weights);
             if (semantic) {
                 // with ACTION_WEIGHTS, the model's ranking's stage too (the learned order off: the rankings fused)
-                if (System.getenv("ACTION_WEIGHTS") == null) {
-                    index.embedTools(EMBEDDER, vectorCache);
-                } else {
-                    index.embedTools(EMBEDDER, vectorCache, 0.1, weights);
+                SearchIndex.EmbeddedTools done = System.getenv("ACTION_WEIGHTS") == null
+                        ? index.embedTools(EMBEDDER, vectorCache) : index.embedTools(EMBEDDER, vectorCache, 0.1, weights);
+                if (done.tokenBytes() > 0) {
+                    System.out.printf(Locale.ROOT, "token vectors of the %d tools' texts: %.1f MB%n", mixed.size(),
+                            done.tokenBytes() / 1e6);
                 }
             }
             double buildMs = (System.nanoTime() - start) / 1e6;
@@ -463,7 +465,7 @@ public final class SearchQuality {
     static final List<String> FRESH_SETS = List.of("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15", "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27", "fresh28");
     /** How each set is named in its heading, by its place in {@link #FRESH_SETS}: the unseen set is the first. */
     private static final List<String> ORDINALS = List.of("second", "third", "fourth", "fifth", "sixth", "seventh",
-            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth");
+            "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth");
 
     /** The environment variable {@code SET_SUFFIX} for a set ({@code fresh4}, {@code MISSES}: FRESH4_MISSES). */
     private static String variable(String set, String suffix) {

@@ -63,6 +63,11 @@ final class SemanticRanking {
     private final TextEmbedder embedder;
     /** The tools' unit vectors one after another, {@link #dims} floats each: one scan reads them in order. */
     private final float[] vectors;
+    /**
+     * With a model: the same vectors a dimension at a time (per dimension, each tool's number), so that the
+     * query's cosine with every tool ({@link ModelCosines#means}) is read in loops the JIT vectorizes; else null.
+     */
+    private final float[][] byDimension;
     private final int dims;
     /**
      * With a model: each tool's vectors of the parts of its text ({@link LearnedOrder#TEXTS}: its name, its
@@ -128,6 +133,8 @@ final class SemanticRanking {
             }
             System.arraycopy(vectors[t], 0, this.vectors, t * dims, dims);
         }
+        this.byDimension = partVectors == null || vectors.length == 0 ? null
+                : LateInteraction.byDimension(this.vectors, dims);
         if (partVectors == null) {
             this.partVectors = null;
         } else {
@@ -635,6 +642,9 @@ final class SemanticRanking {
         /** The mean of the tool's cosines by every model. */
         double mean(int tool);
 
+        /** {@link #mean} of every tool, by its place among the tools. */
+        double[] means();
+
         /**
          * The cosine of the query's vector with the vector of the tool's part {@code part} of its text
          * ({@link LearnedOrder#TEXTS}) by the model {@code model}.
@@ -676,6 +686,31 @@ final class SemanticRanking {
                 // each model's unit vector scaled by 1/√models, side by side: the whole vectors' dot
                 // product is the mean of the models' cosines
                 return dot(query(), vectors, tool * dims, dims);
+            }
+
+            @Override
+            public double[] means() {
+                float[] q = query();
+                double[] out = new double[tools.length];
+                if (byDimension == null) {
+                    for (int t = 0; t < tools.length; t++) {
+                        out[t] = dot(q, vectors, t * dims, dims);
+                    }
+                    return out;
+                }
+                float[] sums = new float[tools.length];
+                for (int d = 0; d < dims; d++) {
+                    float x = q[d];
+                    float[] column = byDimension[d];
+                    // the same index on both sides: a loop the JIT vectorizes
+                    for (int t = 0; t < sums.length; t++) {
+                        sums[t] += x * column[t];
+                    }
+                }
+                for (int t = 0; t < sums.length; t++) {
+                    out[t] = sums[t];
+                }
+                return out;
             }
 
             @Override
@@ -855,11 +890,12 @@ final class SemanticRanking {
         int[] picked = new int[picks];
         double[] near = new double[picks];
         int found = 0;
+        double[] means = cosine.means();
         for (int t = 0; t < tools.length; t++) {
             if (placedBefore(t, top, kept) || visible != null && !visible.test(tools[t])) {
                 continue;
             }
-            double c = cosine.mean(t);
+            double c = means[t];
             if (found == picks && c <= near[found - 1]) {
                 continue;
             }

@@ -31,6 +31,8 @@ final class TokenBasis {
     private final int dims;
     /** Per model, {@link #dims} rows of {@link #width} numbers, each row a unit vector, the rows orthogonal. */
     private final float[][] rows;
+    /** The same maps by column: per model and input dimension, what it adds to each of the {@link #dims}. */
+    private final float[][][] columns;
     private final String tag;
 
     TokenBasis(List<String> models, int width, int dims, float[][] rows) {
@@ -47,6 +49,14 @@ final class TokenBasis {
         this.width = width;
         this.dims = dims;
         this.rows = rows;
+        this.columns = new float[rows.length][width][dims];
+        for (int m = 0; m < rows.length; m++) {
+            for (int d = 0; d < dims; d++) {
+                for (int i = 0; i < width; i++) {
+                    columns[m][i][d] = rows[m][d * width + i];
+                }
+            }
+        }
         this.tag = HexFormat.of().formatHex(digest(bytes()), 0, 6);
     }
 
@@ -76,12 +86,20 @@ final class TokenBasis {
             throw new IllegalArgumentException(tokens.length + " numbers are no token vectors of " + width);
         }
         int n = tokens.length / width;
-        float[] map = rows[model];
+        float[][] map = columns[model];
         float[] out = new float[n * dims];
+        float[] sums = new float[dims];
         for (int t = 0; t < n; t++) {
-            for (int d = 0; d < dims; d++) {
-                out[t * dims + d] = (float) SemanticRanking.dotFrom(tokens, t * width, map, d * width, width);
+            java.util.Arrays.fill(sums, 0);
+            for (int i = 0; i < width; i++) {
+                float x = tokens[t * width + i];
+                float[] column = map[i];
+                // the same index on both sides: a loop the JIT vectorizes
+                for (int d = 0; d < dims; d++) {
+                    sums[d] += x * column[d];
+                }
             }
+            System.arraycopy(sums, 0, out, t * dims, dims);
         }
         return out;
     }

@@ -307,8 +307,12 @@ class SemanticRankingTest {
         SemanticRanking both = SemanticRanking.build(many.toArray(ToolDef[]::new), joint, null,
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT).ranking();
         SemanticRanking.ModelCosines two = both.cosines("remember the facts of the failed builds");
+        double[] means = two.means();
+        assertEquals(many.size(), means.length);
         for (int t = 0; t < many.size(); t++) {
             assertEquals((two.cosine(t, 0) + two.cosine(t, 1)) / 2, two.mean(t), 1e-6);
+            // all at once, a dimension at a time: the same
+            assertEquals(two.mean(t), means[t], 1e-6);
         }
     }
 
