@@ -349,10 +349,18 @@ public final class SearchQuality {
                 Files.writeString(modelFile, String.join("\n", EMBEDDER.models()) + "\n");
                 Files.writeString(Path.of(out + ".texts"), String.join("\n", SearchIndex.learnedOrderTexts()) + "\n");
                 Files.writeString(Path.of(out + ".tokens"), String.join("\n", SearchIndex.learnedOrderTokenTexts()) + "\n");
+                // the map the token vectors were read through (train.py writes it into the weights)
+                String basis = SearchIndex.learnedOrderTokenBasis(EMBEDDER);
+                if (basis != null) {
+                    Files.writeString(Path.of(out + ".basis"), basis + "\n");
+                } else {
+                    Files.deleteIfExists(Path.of(out + ".basis"));
+                }
             } else {
                 Files.deleteIfExists(modelFile);
                 Files.deleteIfExists(Path.of(out + ".texts"));
                 Files.deleteIfExists(Path.of(out + ".tokens"));
+                Files.deleteIfExists(Path.of(out + ".basis"));
             }
             // the words tools' names start with (once words half a catalog's names carry are left out), in
             // any catalog's names: every list of verbs train.py may choose is among them

@@ -102,10 +102,13 @@ class Data:
         # text's: per part, one per model
         self.texts = ([t.strip() for t in open(dump + '.texts', encoding='utf-8').read().splitlines() if t.strip()]
                       if self.models and os.path.exists(dump + '.texts') else [])
-        # the parts of a tool's text whose token vectors, by each model, are read after the parts' cosines (its
-        # lead): per part, per model, the request's tokens' best matches in it, then its tokens' in the request
+        # the texts of a tool whose token vectors, by each model, are read after the parts' cosines (its lead
+        # and whole text): per text, per model, the request's tokens' best matches in it, then its tokens' in the request
         self.tokens = ([t.strip() for t in open(dump + '.tokens', encoding='utf-8').read().splitlines() if t.strip()]
                        if self.models and os.path.exists(dump + '.tokens') else [])
+        # the tag of the map the token vectors were read through (the jar's token-basis.bin), if any
+        self.basis = (open(dump + '.basis', encoding='utf-8').read().strip()
+                      if self.tokens and os.path.exists(dump + '.basis') else '')
         self.qvec, self.tvec = {}, collections.defaultdict(list)
         global BASE
         for line in open(dump, encoding='utf-8'):
@@ -533,6 +536,8 @@ def main():
                 f.write('texts\t' + '\t'.join(data.texts) + '\n')
             if data.tokens and not os.environ.get('NO_TOKENS'):
                 f.write('tokens\t' + '\t'.join(data.tokens) + '\n')
+                if data.basis:
+                    f.write('basis\t' + data.basis + '\n')
             f.write(f'places\t{K}\n')
             f.write('verbs\t' + '\t'.join(vocab.verbs) + '\n')
             f.write('first\t' + '\t'.join(vocab.first) + '\n')

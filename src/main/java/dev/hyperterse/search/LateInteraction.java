@@ -65,11 +65,11 @@ final class LateInteraction {
         return width;
     }
 
-    /** The numbers held, all tools' token vectors (for the log's account of memory). */
-    long floats() {
-        long n = 0;
+    /** The bytes held, all tools' token vectors with their arrays' headers (for the log's account of memory). */
+    long bytes() {
+        long n = 16L + 16L * tokens.length;
         for (float[][] text : tokens) {
-            n += (long) width * (text.length == 0 ? 0 : text[0].length);
+            n += 16L * text.length + (long) Float.BYTES * width * (text.length == 0 ? 0 : text[0].length);
         }
         return n;
     }

@@ -90,7 +90,8 @@ final class LearnedOrder {
     static final int[] ALL_TEXTS = java.util.stream.IntStream.range(0, TEXTS.size()).toArray();
     /**
      * The texts of a tool whose tokens' vectors, by each model, weights may read after the parts' cosines
-     * ({@code tokens} line), in this order: its lead and its whole text (its description with its inputs'). Per
+     * ({@code tokens} line), in this order: its lead and its whole text (as the models embed it: name, description,
+     * inputs, examples). Per
      * model and text two readings, {@link #TOKEN_READINGS}: how well each of the request's tokens finds its best
      * match among the text's, on average, and each of the text's among the request's ({@link LateInteraction}).
      * The request's "make" meets the lead's "create", and its "who can push" an input's "permission", where a
@@ -128,6 +129,8 @@ final class LearnedOrder {
     private final int[] texts;
     /** Whether the token vectors of a tool's texts ({@link #TOKEN_TEXTS}), by each model, are read after the parts' cosines. */
     private final boolean tokens;
+    /** The {@link TokenBasis#tag} of the map the token vectors were read through when learned (null: as the models give them). */
+    private final String tokenBasis;
     /** How many of the ranking's best tools these weights put in order (2 to {@link #FEW}, as {@link #read} checks). */
     private final int places;
     /** How many of {@link #GROUPS} the base weights read after the {@link #BASE}, in that order. */
@@ -141,7 +144,7 @@ final class LearnedOrder {
      */
     private final double[][] hidden;
 
-    private LearnedOrder(String table, List<String> models, List<String> texts, boolean tokens, int places,
+    private LearnedOrder(String table, List<String> models, List<String> texts, boolean tokens, String tokenBasis, int places,
                          List<String> verbs,
                          List<String> first, List<String> held, double[] base, double[][] pairs, double[][] u,
                          double[][] v, double[][] hidden) {
@@ -156,7 +159,11 @@ final class LearnedOrder {
                     + " and the weights name none");
         }
         this.texts = texts.stream().mapToInt(TEXTS::indexOf).toArray();
+        if (tokenBasis != null && !tokens) {
+            throw new IllegalArgumentException("learned order: a basis for the token vectors of weights that read none");
+        }
         this.tokens = tokens;
+        this.tokenBasis = tokenBasis;
         this.places = places;
         this.verbs = List.copyOf(verbs);
         this.firstWords = places(first);
@@ -268,6 +275,15 @@ final class LearnedOrder {
      */
     boolean readsTokens() {
         return tokens;
+    }
+
+    /**
+     * The {@link TokenBasis#tag} of the map the token vectors were read through when these weights were learned
+     * ({@code basis} line); null: as the models give them. A ranking whose token vectors are mapped otherwise does
+     * not serve them.
+     */
+    String tokenBasis() {
+        return tokenBasis;
     }
 
     /**
@@ -406,7 +422,8 @@ final class LearnedOrder {
      * in that order; optional), {@code texts\tPART…} (the parts of a tool's text, of {@link #TEXTS}, whose cosines
      * by each model follow: per part, one per model; optional, with models only), {@code tokens\tlead\ttext} (the
      * token vectors of a tool's texts are read after the parts' cosines, {@link #TOKEN_COLUMNS} per model;
-     * optional, with models only), {@code places\tN} (how many of the ranking's best tools they order; optional,
+     * optional, with models only), {@code basis\tTAG} (the map those token vectors were read through, {@link
+     * TokenBasis#tag}; optional, with tokens only), {@code places\tN} (how many of the ranking's best tools they order; optional,
      * {@value #DEFAULT_PLACES} when absent), {@code verbs\tW…}, {@code first\tW…}, optionally {@code words\tW…}
      * (words a request may hold anywhere), {@code base\tX…}, one {@code pair\tX…} per way a query is put, optionally the bilinear form's maps, one
      * {@code u\tX…} and one {@code v\tX…} per dimension of the table (a number per rank), and
@@ -418,6 +435,7 @@ final class LearnedOrder {
         List<String> models = List.of();
         List<String> texts = List.of();
         boolean tokens = false;
+        String basis = null;
         int places = DEFAULT_PLACES;
         List<String> verbs = null;
         List<String> first = null;
@@ -442,6 +460,7 @@ final class LearnedOrder {
                     case "model" -> models = modelNames(rest, number);
                     case "texts" -> texts = textNames(rest, number);
                     case "tokens" -> tokens = tokenTexts(rest, number);
+                    case "basis" -> basis = basisTag(rest, number);
                     case "places" -> places = places(String.join("\t", rest), number);
                     case "verbs" -> verbs = rest;
                     case "first" -> first = rest;
@@ -460,7 +479,7 @@ final class LearnedOrder {
         if (verbs == null || first == null || base == null) {
             throw new IOException("verbs, first or base missing");
         }
-        return new LearnedOrder(table, models, texts, tokens, places, verbs, first, held, base, pairs.toArray(double[][]::new),
+        return new LearnedOrder(table, models, texts, tokens, basis, places, verbs, first, held, base, pairs.toArray(double[][]::new),
                 u.toArray(double[][]::new), v.toArray(double[][]::new), hidden.toArray(double[][]::new));
     }
 
@@ -495,6 +514,15 @@ final class LearnedOrder {
                     + " read, " + TOKEN_TEXTS + ", not " + (names.isEmpty() ? "none" : names));
         }
         return true;
+    }
+
+    /** A {@code basis} line's tag: one word of hexadecimal digits. */
+    private static String basisTag(List<String> rest, int line) throws IOException {
+        if (rest.size() != 1 || !rest.get(0).matches("[0-9a-f]{1,64}")) {
+            throw new IOException("line " + line + ": basis names the tag of a token basis (hexadecimal digits), not "
+                    + String.join(" ", rest));
+        }
+        return rest.get(0);
     }
 
     /** A {@code places} line's number: how many places the weights order, 2 to {@link #FEW}. */

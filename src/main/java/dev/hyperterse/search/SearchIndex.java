@@ -210,7 +210,7 @@ public final class SearchIndex {
                 Objects.requireNonNull(actionWeights, "actionWeights"), Objects.requireNonNull(pooling, "pooling"), tokens);
         SemanticRanking table = meaningRanking == SearchRanking.SEMANTIC && !built.ranking().staticEmbedding()
                 ? staticBeside(tools, actionWeights, meaning) : null;
-        SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null, built.ranking().holdsTokens());
+        SemanticRanking.ModelOrder order = table == null ? null : table.orderWith(embedder, null, built.ranking());
         this.meaning = new Meaning(built.ranking(), table, order == null ? null : order.order());
         return new EmbeddedTools(built.embedded(), built.reused(), built.cacheProblem(),
                 order == null ? null : order.problem(), built.ranking().handOrderBecause(), built.ranking().tokenBytes());
@@ -284,7 +284,8 @@ public final class SearchIndex {
      * (the tool's name, its features and its vector, tab-separated; the query's line has an empty
      * name); for {@code semantic} with a model, the features end with each model's cosine, then per part of
      * the tool's text ({@link #learnedOrderTexts()}) each model's cosine, then, where the models give token
-     * vectors, the readings of each tool's lead's ({@link #learnedOrderTokenTexts()}), as its own order reads them. Empty unless the index ranks by the static table with an action stage (in
+     * vectors, the readings of the token vectors of each tool's texts ({@link #learnedOrderTokenTexts()}: per text, per
+     * model), as its own order reads them. Empty unless the index ranks by the static table with an action stage (in
      * {@code semantic}, beside the model).
      */
     public String learnedOrderFeatures(String query) {
@@ -312,6 +313,16 @@ public final class SearchIndex {
      */
     public static List<String> learnedOrderTokenTexts() {
         return LearnedOrder.TOKEN_TEXTS;
+    }
+
+    /**
+     * For {@code bench/search/rerank}: the tag of the map the jar reads {@code embedder}'s token vectors through
+     * ({@link TokenBasis#tag}, written into the weights learned from a dump), or null when it reads them as the
+     * models give them.
+     */
+    public static String learnedOrderTokenBasis(TextEmbedder embedder) {
+        TokenBasis basis = TokenBasis.bundledFor(embedder.models());
+        return basis == null ? null : basis.tag();
     }
 
     /**

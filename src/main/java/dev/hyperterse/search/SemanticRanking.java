@@ -84,6 +84,8 @@ final class SemanticRanking {
     private final LateInteraction late;
     /** With {@link #late}: the map its token vectors and a request's are read through (null: as the models give them). */
     private final TokenBasis basis;
+    /** Why a ranking asked to hold the token vectors of the tools' texts holds none (null: it holds them, or was not asked). */
+    private final String tokensMissing;
     /**
      * How many models the vectors join ({@link TextEmbedder#models()}): the ranking's own cosine is the
      * first model's, read from the first {@code dims / models} floats of each vector.
@@ -111,11 +113,13 @@ final class SemanticRanking {
     private final TokenWeights tokenWeights;
 
     private SemanticRanking(ToolDef[] tools, TextEmbedder embedder, float[][] vectors, float[][] partVectors,
-                            LateInteraction late, TokenBasis basis, double bm25Weight, ActionWeights actionWeights,
-                            StaticPooling pooling, TokenWeights tokenWeights, TokenMatches matches) {
+                            LateInteraction late, TokenBasis basis, String tokensMissing, double bm25Weight,
+                            ActionWeights actionWeights, StaticPooling pooling, TokenWeights tokenWeights,
+                            TokenMatches matches) {
         this.tools = tools;
         this.late = late;
         this.basis = basis;
+        this.tokensMissing = tokensMissing;
         this.matches = matches;
         this.values = matches == null ? null : new ValueKinds(tools);
         this.embedder = embedder;
@@ -214,14 +218,15 @@ final class SemanticRanking {
      * the model's tool vectors.
      */
     ModelOrder orderWith(TextEmbedder model, LearnedOrder weights) {
-        return orderWith(model, weights, true);
+        return orderWith(model, weights, null);
     }
 
     /**
-     * {@link #orderWith(TextEmbedder, LearnedOrder)}, where {@code tokens} says whether the models' ranking
-     * holds the token vectors of each tool's lead (weights that read them need them).
+     * {@link #orderWith(TextEmbedder, LearnedOrder)}, where {@code byModels} is the models' ranking whose cosines
+     * the order reads: weights that read the token vectors of each tool's texts need it to hold them, mapped by the
+     * basis the weights were learned with (null: no such check).
      */
-    ModelOrder orderWith(TextEmbedder model, LearnedOrder weights, boolean tokens) {
+    ModelOrder orderWith(TextEmbedder model, LearnedOrder weights, SemanticRanking byModels) {
         if (learned == null) {
             return new ModelOrder(null, "the static ranking has no learned order ("
                     + (handOrderBecause != null ? handOrderBecause : "its action stage is off") + ")");
@@ -242,9 +247,16 @@ final class SemanticRanking {
             return new ModelOrder(null, "the order's weights were learned with another static table than "
                     + embedder.model());
         }
-        if (order.readsTokens() && !tokens) {
+        if (order.readsTokens() && byModels != null && byModels.late == null) {
+            String why = byModels.tokensMissing != null ? byModels.tokensMissing : model.degraded();
             return new ModelOrder(null, "the order's weights read the token vectors of each tool's texts, which the"
-                    + " models do not give here" + (model.degraded() != null ? " (" + model.degraded() + ")" : ""));
+                    + " models do not give here" + (why != null ? " (" + why + ")" : ""));
+        }
+        if (order.readsTokens() && byModels != null && !java.util.Objects.equals(order.tokenBasis(), byModels.tokenBasis())) {
+            return new ModelOrder(null, "the order's weights read token vectors "
+                    + (order.tokenBasis() == null ? "as the models give them" : "mapped by the basis " + order.tokenBasis())
+                    + ", and the models' ranking holds them "
+                    + (byModels.tokenBasis() == null ? "as the models give them" : "mapped by " + byModels.tokenBasis()));
         }
         return new ModelOrder(new Order(order), null);
     }
@@ -312,7 +324,7 @@ final class SemanticRanking {
     }
 
     /**
-     * Whether a ranking by {@code embedder} holds the token vectors of each tool's lead as the server builds it:
+     * Whether a ranking by {@code embedder} holds the token vectors of each tool's texts as the server builds it:
      * a model's, where the jar's {@code semantic} order reads them (the static table gives none, and its
      * ranking never reads the {@code semantic} weights).
      */
@@ -322,12 +334,34 @@ final class SemanticRanking {
 
     /**
      * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights, StaticPooling)}; with
-     * {@code tokens}, a model that gives token vectors gives those of each tool's lead too ({@link LateInteraction},
+     * {@code tokens}, a model that gives token vectors gives those of each tool's texts too ({@link LateInteraction},
      * kept in the cache beside its vector), for a learned order that reads them (the jar's, when it does: the
      * default; a bench's dump, always).
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights, StaticPooling pooling, boolean tokens) {
+        TokenBasis basis = null;
+        String tokensMissing = null;
+        if (tokens && parts(embedder)) {
+            try {
+                basis = TokenBasis.bundledFor(embedder.models());
+            } catch (IllegalStateException e) {
+                // the jar's map cannot be read: no token vectors, and the order that reads them says why
+                tokens = false;
+                tokensMissing = e.getMessage();
+            }
+        }
+        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, tokens, basis, tokensMissing);
+    }
+
+    /**
+     * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights, StaticPooling, boolean)}, the
+     * token vectors mapped by {@code basis} (null: as the models give them), or, with {@code tokensMissing}, why
+     * none are held though they were asked for.
+     */
+    static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
+                       ActionWeights actionWeights, StaticPooling pooling, boolean tokens, TokenBasis basis,
+                       String tokensMissing) {
         if (embedder instanceof StaticEmbedder table && !pooling.off()) {
             int[][] ids = new int[tools.length][];
             for (int i = 0; i < tools.length; i++) {
@@ -350,7 +384,7 @@ final class SemanticRanking {
                 }
                 vectors[i] = unit(whole);
             }
-            return new Built(new SemanticRanking(tools, embedder, vectors, null, null, null, bm25Weight, actionWeights, pooling,
+            return new Built(new SemanticRanking(tools, embedder, vectors, null, null, null, null, bm25Weight, actionWeights, pooling,
                     weights, new TokenMatches(table, ids)), tools.length, 0, null);
         }
         Map<String, float[]> stored = Map.of();
@@ -363,8 +397,7 @@ final class SemanticRanking {
             }
         }
         // the token vectors of each tool's texts, where the models give them and an order reads them: from the
-        // cache beside each text's vector, else from the run that gives that vector; mapped by the jar's basis
-        TokenBasis basis = tokens && parts(embedder) ? TokenBasis.bundledFor(embedder.models()) : null;
+        // cache beside each text's vector, else from the run that gives that vector; mapped by the basis
         Vectors texts = new Vectors(embedder, stored, basis);
         float[][] vectors = new float[tools.length][];
         // a model's ranking holds the vectors of the parts of each tool's text too, for a learned order to read
@@ -372,20 +405,18 @@ final class SemanticRanking {
         float[][] partVectors = parts ? new float[tools.length * LearnedOrder.TEXTS.size()][] : null;
         int models = embedder.models().size();
         float[][][] held = parts && tokens ? new float[tools.length][][] : null;
-        int width = 0;
         int embedded = 0;
         for (int i = 0; i < tools.length; i++) {
             int runs = texts.runs;
             if (held != null) {
                 held[i] = new float[LearnedOrder.TOKEN_TEXTS.size() * models][];
                 for (int k = 0; k < LearnedOrder.TOKEN_TEXTS.size() && held != null; k++) {
-                    TextEmbedder.TokenVectors run = texts.tokens(tokenText(tools[i], k));
+                    float[][] run = texts.tokens(tokenText(tools[i], k));
                     if (run == null) {
                         held = null;
                         break;
                     }
-                    System.arraycopy(run.tokens(), 0, held[i], k * models, models);
-                    width = basis != null ? basis.dims() : run.width();
+                    System.arraycopy(run, 0, held[i], k * models, models);
                 }
             }
             vectors[i] = texts.of(text(tools[i]));
@@ -409,10 +440,14 @@ final class SemanticRanking {
         TokenMatches matches = embedder instanceof StaticEmbedder table
                 ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
                 : null;
-        LateInteraction late = held == null || tools.length == 0 ? null
-                : new LateInteraction(held, LearnedOrder.TOKEN_TEXTS.size(), models, width);
+        // a token vector's width: the basis's, else the model's (its part of a text's vector)
+        int width = basis != null ? basis.dims() : tools.length == 0 ? 1 : vectors[0].length / models;
+        LateInteraction late = held == null ? null : new LateInteraction(held, LearnedOrder.TOKEN_TEXTS.size(), models, width);
+        if (late == null && tokens && parts && tokensMissing == null) {
+            tokensMissing = "the models give no token vectors";
+        }
         return new Built(new SemanticRanking(tools, embedder, vectors, partVectors, late, late == null ? null : basis,
-                bm25Weight, actionWeights, null, null, matches), embedded, tools.length - embedded, problem);
+                tokensMissing, bm25Weight, actionWeights, null, null, matches), embedded, tools.length - embedded, problem);
     }
 
     /**
@@ -433,11 +468,11 @@ final class SemanticRanking {
         }
 
         /**
-         * The text's token vectors by each model (mapped by the basis, when there is one) with its vector: this
-         * build's, else the disk cache's, else from a run of the models (null where they give none), whose vector is
-         * then the text's unless the cache holds one.
+         * The text's token vectors by each model (mapped by the basis, when there is one), one array per model:
+         * this build's, else the disk cache's, else from a run of the models (null where they give none), whose
+         * vector is then the text's unless the cache holds one.
          */
-        TextEmbedder.TokenVectors tokens(String text) {
+        float[][] tokens(String text) {
             String key = VectorCache.key(text);
             int models = embedder.models().size();
             float[][] tokens = new float[models][];
@@ -461,7 +496,7 @@ final class SemanticRanking {
             for (int m = 0; m < models; m++) {
                 current.putIfAbsent(VectorCache.tokensKey(key, m, basis == null ? null : basis.tag()), tokens[m]);
             }
-            return new TextEmbedder.TokenVectors(vector, tokens);
+            return tokens;
         }
 
         float[] of(String text) {
@@ -513,9 +548,14 @@ final class SemanticRanking {
         return late != null;
     }
 
-    /** The bytes the token vectors of the tools' texts take (0 when the ranking holds none). */
+    /** The bytes the token vectors of the tools' texts take, arrays' headers included (0 when the ranking holds none). */
     long tokenBytes() {
-        return late == null ? 0 : late.floats() * Float.BYTES;
+        return late == null ? 0 : late.bytes();
+    }
+
+    /** The {@link TokenBasis#tag} of the map the held token vectors are read through (null: none, or none held). */
+    String tokenBasis() {
+        return basis == null ? null : basis.tag();
     }
 
     /** Whether the embedding is the static table (a query costs microseconds, not a model run). */
@@ -655,8 +695,8 @@ final class SemanticRanking {
         boolean readsTokens();
 
         /**
-         * The readings of the tool's lead's token vectors against the query's, {@link LearnedOrder#TOKEN_READINGS}
-         * per model ({@link LateInteraction}), into {@code out} from {@code at}.
+         * The readings of the token vectors of the tool's texts against the query's, {@link LearnedOrder#TOKEN_COLUMNS}
+         * per model ({@link LateInteraction#read}: per text, per model), into {@code out} from {@code at}.
          */
         void tokenReadings(int tool, double[] out, int at);
     }

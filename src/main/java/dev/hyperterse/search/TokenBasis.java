@@ -231,15 +231,21 @@ final class TokenBasis {
         int count = in.readInt();
         int width = in.readInt();
         int dims = in.readInt();
-        if (count < 1 || count > 16 || width < 1 || width > 4096 || dims < 1 || dims > width) {
+        // a model's token vectors are some hundreds of numbers: bounds that keep a damaged header from asking for
+        // more memory than a real map takes (8 models of 2,048 numbers onto 256: 16 MB)
+        if (count < 1 || count > 8 || width < 1 || width > 2048 || dims < 1 || dims > Math.min(width, 256)) {
             throw new IOException("a token basis of " + count + " models, " + dims + " of " + width + " dimensions");
         }
         String[] models = new String[count];
-        float[][] rows = new float[count][dims * width];
+        float[][] rows = new float[count][];
         for (int m = 0; m < count; m++) {
             models[m] = in.readUTF();
+            rows[m] = new float[dims * width];
             for (int i = 0; i < rows[m].length; i++) {
                 rows[m][i] = in.readFloat();
+                if (!Float.isFinite(rows[m][i])) {
+                    throw new IOException("a token basis with a number that is not finite");
+                }
             }
         }
         if (in.read() != -1) {

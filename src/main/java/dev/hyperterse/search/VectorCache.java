@@ -35,12 +35,13 @@ final class VectorCache {
     /**
      * Entries kept: the latest snapshot's first, then earlier ones up to this many in all, and up to
      * {@link #MAX_FLOATS} numbers. A tool has up to four texts a model embeds (its whole text and three parts)
-     * and the token vectors of its lead, one entry per model.
+     * and the token vectors of its lead and its whole text, one entry per model each.
      */
     static final int MAX_ENTRIES = 50_000;
     /**
      * The numbers kept in all, four bytes each: 160 MB of file at most. A tool's vectors by the two models of
-     * the add-on are some 70 KB (its token vectors most of it): some 2,000 tools' worth.
+     * the add-on are some 75 KB with a description of a hundred words (its token vectors, 64 numbers a token, most
+     * of it): some 2,000 such tools' worth.
      */
     static final long MAX_FLOATS = 40_000_000;
 

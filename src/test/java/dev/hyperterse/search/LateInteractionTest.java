@@ -86,13 +86,16 @@ class LateInteractionTest {
         SemanticRanking ranking = SemanticRanking.build(tools, new WordsEmbedder(), null,
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
         assertTrue(ranking.holdsTokens());
-        // what it holds: each tool's lead's and whole text's token vectors, five floats a token
+        // what it holds: each tool's lead's and whole text's token vectors, five floats a token, held a dimension
+        // at a time (an array per dimension: their headers counted too)
         long tokens = 0;
         for (ToolDef tool : tools) {
             tokens += new WordsEmbedder().embedTokens(SemanticRanking.lead(tool)).count(0)
                     + new WordsEmbedder().embedTokens(SemanticRanking.text(tool)).count(0);
         }
-        assertEquals(tokens * 5 * Float.BYTES, ranking.tokenBytes());
+        long arrays = 1 + 2 * 2 + 2 * 2 * 5;
+        assertEquals(tokens * 5 * Float.BYTES + 16 * arrays, ranking.tokenBytes());
+        assertNull(ranking.tokenBasis(), "no basis maps this model's token vectors");
         SemanticRanking.ModelCosines cosines = ranking.cosines("make a new branch");
         assertTrue(cosines.readsTokens());
         // one model: the lead's two readings, then the whole text's
@@ -163,6 +166,67 @@ class LateInteractionTest {
     }
 
     @Test
+    void aBasisMapsTheToolsAndTheRequestsTokenVectorsAlike(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        WordsEmbedder second = new WordsEmbedder() {
+            @Override
+            public String model() {
+                return "words-2";
+            }
+        };
+        TextEmbedder joint = new JointEmbedder(List.of(new WordsEmbedder(), second));
+        ToolDef create = db("create-branch", "Create a branch", "SELECT 1");
+        ToolDef delete = db("delete-branch", "Delete a branch, removing it", "SELECT 1");
+        ToolDef[] tools = {create, delete};
+        // a map of the five numbers onto three, another per model
+        java.util.List<java.util.List<float[]>> samples = java.util.List.of(
+                java.util.List.of(joint.embedTokens("make a new branch").tokens()[0],
+                        joint.embedTokens("delete remove create").tokens()[0]),
+                java.util.List.of(joint.embedTokens("new branches").tokens()[1],
+                        joint.embedTokens("remove make").tokens()[1]));
+        TokenBasis basis = TokenBasis.learn(joint.models(), 5, 3, samples);
+        VectorCache cache = new VectorCache(dir, joint.model());
+        SemanticRanking ranking = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null).ranking();
+        assertEquals(basis.tag(), ranking.tokenBasis());
+        String query = "make a new branch";
+        double[] read = new double[2 * LearnedOrder.TOKEN_COLUMNS];
+        ranking.cosines(query).tokenReadings(1, read, 0);
+        // per text (lead, then whole text), per model: the request's and the text's tokens, both mapped
+        double[] expected = new double[read.length];
+        TextEmbedder.TokenVectors request = joint.embedTokens(query);
+        for (int k = 0; k < 2; k++) {
+            TextEmbedder.TokenVectors text = joint.embedTokens(SemanticRanking.tokenText(delete, k));
+            for (int m = 0; m < 2; m++) {
+                LateInteraction.readings(basis.project(m, request.tokens()[m]),
+                        LateInteraction.byDimension(basis.project(m, text.tokens()[m]), 3), 3, expected,
+                        (k * 2 + m) * LearnedOrder.TOKEN_READINGS);
+            }
+        }
+        assertArrayEquals(expected, read, 1e-6);
+        // the cache keeps the mapped token vectors under the basis's tag: a build without the basis does not take
+        // them for the models' own, and reads the same as one with no cache at all
+        SemanticRanking raw = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null).ranking();
+        SemanticRanking fresh = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null).ranking();
+        double[] fromRaw = new double[read.length];
+        double[] fromFresh = new double[read.length];
+        raw.cosines(query).tokenReadings(1, fromRaw, 0);
+        fresh.cosines(query).tokenReadings(1, fromFresh, 0);
+        assertArrayEquals(fromFresh, fromRaw, 1e-6);
+        // and the mapped ones come back from the cache as they went in
+        SemanticRanking.Built again = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null);
+        assertEquals(0, again.embedded());
+        double[] cached = new double[read.length];
+        again.ranking().cosines(query).tokenReadings(1, cached, 0);
+        assertArrayEquals(read, cached, 1e-6);
+        // no tools: a ranking that holds (none of) them all the same
+        assertTrue(SemanticRanking.build(new ToolDef[0], joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null).ranking().holdsTokens());
+    }
+
+    @Test
     void twoModelsGiveTheirTokenVectorsSideBySide() {
         TextEmbedder joint = new JointEmbedder(List.of(new WordsEmbedder(), new WordsEmbedder() {
             @Override
@@ -209,7 +273,7 @@ class LateInteractionTest {
                 SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
         SemanticRanking model = SemanticRanking.build(tools, new WordsEmbedder(), null,
                 SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
-        SemanticRanking.Order byTokens = table.orderWith(new WordsEmbedder(), order, true).order();
+        SemanticRanking.Order byTokens = table.orderWith(new WordsEmbedder(), order, model).order();
         assertNotNull(byTokens);
         String query = "make a new branch";
         var bm25 = new HybridRanking(List.of(tools), RankFusion.DEFAULT).bm25(query, HybridRanking.FUSED_DEPTH);
@@ -225,14 +289,24 @@ class LateInteractionTest {
             assertEquals(readings[i], Double.parseDouble(row[at + i]), 1e-6);
         }
         // models that give no token vectors: no such order, and why
-        assertEquals("the order's weights read the token vectors of each tool's texts, which the models do not give"
-                + " here", table.orderWith(new WordsEmbedder(), order, false).problem());
         SemanticRanking without = SemanticRanking.build(tools, new SemanticRankingTest.ConceptEmbedder() {
             @Override
             public String model() {
                 return "words-1";
             }
         }, null, SemanticRanking.DEFAULT_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT, true).ranking();
+        assertEquals("the order's weights read the token vectors of each tool's texts, which the models do not give"
+                + " here (the models give no token vectors)", table.orderWith(new WordsEmbedder(), order, without).problem());
+        // weights learned with token vectors mapped by a basis are not served by token vectors mapped otherwise
+        LearnedOrder mapped = LearnedOrder.read(new BufferedReader(new StringReader(
+                weights.replace("tokens\tlead\ttext\n", "tokens\tlead\ttext\nbasis\t0123456789ab\n"))));
+        assertEquals("0123456789ab", mapped.tokenBasis());
+        assertEquals("the order's weights read token vectors mapped by the basis 0123456789ab, and the models' ranking"
+                + " holds them as the models give them", table.orderWith(new WordsEmbedder(), mapped, model).problem());
+        assertEquals("line 4: basis names the tag of a token basis (hexadecimal digits), not x y", assertThrows(
+                IOException.class, () -> LearnedOrder.read(new BufferedReader(new StringReader(
+                        weights.replace("tokens\tlead\ttext\n", "tokens\tlead\ttext\nbasis\tx\ty\n")))))
+                .getMessage());
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> table.search(query, null, 10, bm25, byTokens, without.cosines(query)));
         assertEquals("this order reads the token vectors of each tool's texts: the models give none", refused.getMessage());

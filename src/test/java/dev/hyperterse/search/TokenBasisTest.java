@@ -83,6 +83,22 @@ class TokenBasisTest {
                 assertThrows(IOException.class, () -> TokenBasis.read(new ByteArrayInputStream(longer))).getMessage());
         assertEquals("not a token basis (its first bytes)", assertThrows(IOException.class,
                 () -> TokenBasis.read(new ByteArrayInputStream(new byte[16]))).getMessage());
+        // a damaged header asks for no more memory than a real map takes
+        ByteArrayOutputStream huge = new ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(huge)) {
+            out.writeInt(0x48544231);
+            out.writeInt(16);
+            out.writeInt(4096);
+            out.writeInt(4096);
+        }
+        assertEquals("a token basis of 16 models, 4096 of 4096 dimensions", assertThrows(IOException.class,
+                () -> TokenBasis.read(new ByteArrayInputStream(huge.toByteArray()))).getMessage());
+        byte[] notANumber = bytes.toByteArray().clone();
+        int at = 16 + 2 + 1;
+        notANumber[at] = (byte) 0x7f;
+        notANumber[at + 1] = (byte) 0xc0;
+        assertEquals("a token basis with a number that is not finite", assertThrows(IOException.class,
+                () -> TokenBasis.read(new ByteArrayInputStream(notANumber))).getMessage());
         assertThrows(IllegalArgumentException.class, () -> basis.project(0, new float[7]));
     }
 
@@ -97,5 +113,7 @@ class TokenBasisTest {
         assertEquals(384, bundled.width());
         assertEquals(64, bundled.dims());
         assertEquals(null, TokenBasis.bundledFor(List.of(models.get(1), models.get(0))));
+        // the semantic ranking's weights were learned with token vectors mapped by this very map
+        assertEquals(bundled.tag(), LearnedOrder.bundledSemantic().tokenBasis());
     }
 }
