@@ -351,17 +351,25 @@ final class SemanticRanking {
                 tokensMissing = e.getMessage();
             }
         }
-        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, tokens, basis, tokensMissing);
+        return build(tools, embedder, cache, bm25Weight, actionWeights, pooling, tokens, basis, tokensMissing,
+                TOKEN_BUDGET);
     }
+
+    /**
+     * The most numbers of token vectors a ranking holds (256 MB): a catalog whose tools' texts have more (some
+     * thousands of tools with long descriptions) ranks without the order that reads them, and says why.
+     */
+    static final long TOKEN_BUDGET = 64L << 20;
 
     /**
      * Like {@link #build(ToolDef[], TextEmbedder, VectorCache, double, ActionWeights, StaticPooling, boolean)}, the
      * token vectors mapped by {@code basis} (null: as the models give them), or, with {@code tokensMissing}, why
-     * none are held though they were asked for.
+     * none are held though they were asked for; none either when they would be more than {@code tokenBudget}
+     * numbers.
      */
     static Built build(ToolDef[] tools, TextEmbedder embedder, VectorCache cache, double bm25Weight,
                        ActionWeights actionWeights, StaticPooling pooling, boolean tokens, TokenBasis basis,
-                       String tokensMissing) {
+                       String tokensMissing, long tokenBudget) {
         if (embedder instanceof StaticEmbedder table && !pooling.off()) {
             int[][] ids = new int[tools.length][];
             for (int i = 0; i < tools.length; i++) {
@@ -440,6 +448,17 @@ final class SemanticRanking {
         TokenMatches matches = embedder instanceof StaticEmbedder table
                 ? new TokenMatches(table, java.util.Arrays.stream(tools).map(t -> table.tokenIds(text(t))).toArray(int[][]::new))
                 : null;
+        long heldFloats = 0;
+        for (int i = 0; held != null && i < held.length; i++) {
+            for (float[] text : held[i]) {
+                heldFloats += text.length;
+            }
+        }
+        if (held != null && heldFloats > tokenBudget) {
+            tokensMissing = String.format(java.util.Locale.ROOT, "the token vectors of the tools' texts would take"
+                    + " %.0f MB, more than the %.0f MB a ranking holds", heldFloats * 4 / 1e6, tokenBudget * 4 / 1e6);
+            held = null;
+        }
         // a token vector's width: the basis's, else the model's (its part of a text's vector)
         int width = basis != null ? basis.dims() : tools.length == 0 ? 1 : vectors[0].length / models;
         LateInteraction late = held == null ? null : new LateInteraction(held, LearnedOrder.TOKEN_TEXTS.size(), models, width);

@@ -186,7 +186,7 @@ class LateInteractionTest {
         TokenBasis basis = TokenBasis.learn(joint.models(), 5, 3, samples);
         VectorCache cache = new VectorCache(dir, joint.model());
         SemanticRanking ranking = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null).ranking();
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null, SemanticRanking.TOKEN_BUDGET).ranking();
         assertEquals(basis.tag(), ranking.tokenBasis());
         String query = "make a new branch";
         double[] read = new double[2 * LearnedOrder.TOKEN_COLUMNS];
@@ -206,9 +206,9 @@ class LateInteractionTest {
         // the cache keeps the mapped token vectors under the basis's tag: a build without the basis does not take
         // them for the models' own, and reads the same as one with no cache at all
         SemanticRanking raw = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null).ranking();
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null, SemanticRanking.TOKEN_BUDGET).ranking();
         SemanticRanking fresh = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null).ranking();
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, null, null, SemanticRanking.TOKEN_BUDGET).ranking();
         double[] fromRaw = new double[read.length];
         double[] fromFresh = new double[read.length];
         raw.cosines(query).tokenReadings(1, fromRaw, 0);
@@ -216,14 +216,35 @@ class LateInteractionTest {
         assertArrayEquals(fromFresh, fromRaw, 1e-6);
         // and the mapped ones come back from the cache as they went in
         SemanticRanking.Built again = SemanticRanking.build(tools, joint, cache, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null);
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null, SemanticRanking.TOKEN_BUDGET);
         assertEquals(0, again.embedded());
         double[] cached = new double[read.length];
         again.ranking().cosines(query).tokenReadings(1, cached, 0);
         assertArrayEquals(read, cached, 1e-6);
+        // more numbers than a ranking holds: none, and why
+        SemanticRanking over = SemanticRanking.build(tools, joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null, 10).ranking();
+        assertFalse(over.holdsTokens());
+        ToolDef[] bothTools = tools;
+        SemanticRanking table = SemanticRanking.build(bothTools, StaticEmbedder.bundled(), null,
+                SemanticRanking.STATIC_BM25_WEIGHT, ActionWeights.DEFAULT, StaticPooling.DEFAULT).ranking();
+        String weights = "model\twords-1\twords-2\ntokens\tlead\ttext\nbasis\t" + basis.tag()
+                + "\nverbs\tget\nfirst\twhich\nbase" + "\t0".repeat(9 + 2) + "\t0".repeat(2 * LearnedOrder.TOKEN_COLUMNS)
+                + "\n" + "pair\t0\t0\t0\n".repeat(8);
+        LearnedOrder order;
+        try {
+            order = LearnedOrder.read(new BufferedReader(new StringReader(weights)));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        String problem = table.orderWith(joint, order, over).problem();
+        assertTrue(problem.startsWith("the order's weights read the token vectors of each tool's texts, which the models"
+                + " do not give here (the token vectors of the tools' texts would take 0 MB, more than the 0 MB a"
+                + " ranking holds)"), problem);
+        assertNull(table.orderWith(joint, order, ranking).problem(), "the basis the weights name: served");
         // no tools: a ranking that holds (none of) them all the same
         assertTrue(SemanticRanking.build(new ToolDef[0], joint, null, SemanticRanking.DEFAULT_BM25_WEIGHT,
-                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null).ranking().holdsTokens());
+                ActionWeights.DEFAULT, StaticPooling.DEFAULT, true, basis, null, SemanticRanking.TOKEN_BUDGET).ranking().holdsTokens());
     }
 
     @Test
