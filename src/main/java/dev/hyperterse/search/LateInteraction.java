@@ -60,6 +60,22 @@ final class LateInteraction {
         return out;
     }
 
+    /**
+     * The vector {@code a} (its numbers from {@code from} on, one per column) times the matrix {@code columns} held a
+     * dimension at a time, into {@code out}: {@code out[j]} is the sum over d of {@code a[from + d] * columns[d][j]}.
+     * The same index on both sides of the inner loop: the JIT vectorizes it.
+     */
+    static void times(float[] a, int from, float[][] columns, float[] out) {
+        java.util.Arrays.fill(out, 0);
+        for (int d = 0; d < columns.length; d++) {
+            float x = a[from + d];
+            float[] column = columns[d];
+            for (int j = 0; j < out.length; j++) {
+                out[j] += x * column[j];
+            }
+        }
+    }
+
     /** How many numbers a token vector has here. */
     int width() {
         return width;
@@ -110,16 +126,7 @@ final class LateInteraction {
         java.util.Arrays.fill(bestOfB, Float.NEGATIVE_INFINITY);
         double sumA = 0;
         for (int i = 0; i < na; i++) {
-            java.util.Arrays.fill(dots, 0);
-            int from = i * width;
-            for (int d = 0; d < width; d++) {
-                float x = a[from + d];
-                float[] column = b[d];
-                // the same index on both sides: a loop the JIT vectorizes
-                for (int j = 0; j < nb; j++) {
-                    dots[j] += x * column[j];
-                }
-            }
+            times(a, i * width, b, dots);
             float bestOfA = Float.NEGATIVE_INFINITY;
             for (int j = 0; j < nb; j++) {
                 bestOfA = Math.max(bestOfA, dots[j]);

@@ -493,10 +493,11 @@ final class SemanticRanking {
          */
         float[][] tokens(String text) {
             String key = VectorCache.key(text);
+            String tag = basis == null ? null : basis.tag();
             int models = embedder.models().size();
             float[][] tokens = new float[models][];
             for (int m = 0; m < models; m++) {
-                String at = VectorCache.tokensKey(key, m, basis == null ? null : basis.tag());
+                String at = VectorCache.tokensKey(key, m, tag);
                 tokens[m] = current.containsKey(at) ? current.get(at) : stored.get(at);
             }
             float[] vector = current.containsKey(key) ? current.get(key) : stored.get(key);
@@ -513,7 +514,7 @@ final class SemanticRanking {
             }
             current.putIfAbsent(key, vector);
             for (int m = 0; m < models; m++) {
-                current.putIfAbsent(VectorCache.tokensKey(key, m, basis == null ? null : basis.tag()), tokens[m]);
+                current.putIfAbsent(VectorCache.tokensKey(key, m, tag), tokens[m]);
             }
             return tokens;
         }
@@ -749,23 +750,15 @@ final class SemanticRanking {
 
             @Override
             public double[] means() {
-                float[] q = query();
                 double[] out = new double[tools.length];
                 if (byDimension == null) {
                     for (int t = 0; t < tools.length; t++) {
-                        out[t] = dot(q, vectors, t * dims, dims);
+                        out[t] = mean(t);
                     }
                     return out;
                 }
                 float[] sums = new float[tools.length];
-                for (int d = 0; d < dims; d++) {
-                    float x = q[d];
-                    float[] column = byDimension[d];
-                    // the same index on both sides: a loop the JIT vectorizes
-                    for (int t = 0; t < sums.length; t++) {
-                        sums[t] += x * column[t];
-                    }
-                }
+                LateInteraction.times(query(), 0, byDimension, sums);
                 for (int t = 0; t < sums.length; t++) {
                     out[t] = sums[t];
                 }

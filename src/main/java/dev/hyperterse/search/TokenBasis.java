@@ -49,13 +49,10 @@ final class TokenBasis {
         this.width = width;
         this.dims = dims;
         this.rows = rows;
-        this.columns = new float[rows.length][width][dims];
+        this.columns = new float[rows.length][][];
         for (int m = 0; m < rows.length; m++) {
-            for (int d = 0; d < dims; d++) {
-                for (int i = 0; i < width; i++) {
-                    columns[m][i][d] = rows[m][d * width + i];
-                }
-            }
+            // the rows are dims vectors of width numbers: held a dimension at a time, width columns of dims
+            columns[m] = LateInteraction.byDimension(rows[m], width);
         }
         this.tag = HexFormat.of().formatHex(digest(bytes()), 0, 6);
     }
@@ -86,19 +83,10 @@ final class TokenBasis {
             throw new IllegalArgumentException(tokens.length + " numbers are no token vectors of " + width);
         }
         int n = tokens.length / width;
-        float[][] map = columns[model];
         float[] out = new float[n * dims];
         float[] sums = new float[dims];
         for (int t = 0; t < n; t++) {
-            java.util.Arrays.fill(sums, 0);
-            for (int i = 0; i < width; i++) {
-                float x = tokens[t * width + i];
-                float[] column = map[i];
-                // the same index on both sides: a loop the JIT vectorizes
-                for (int d = 0; d < dims; d++) {
-                    sums[d] += x * column[d];
-                }
-            }
+            LateInteraction.times(tokens, t * width, columns[model], sums);
             System.arraycopy(sums, 0, out, t * dims, dims);
         }
         return out;
@@ -259,15 +247,27 @@ final class TokenBasis {
      * vectors are read as the models give them.
      */
     static TokenBasis bundledFor(List<String> models) {
-        try (InputStream in = TokenBasis.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                return null;
-            }
-            TokenBasis basis = read(in);
-            return basis.models.equals(models) ? basis : null;
-        } catch (IOException e) {
-            throw new IllegalStateException("the jar's " + RESOURCE + " cannot be read: " + e.getMessage(), e);
+        Bundled bundled = Holder.BUNDLED;
+        if (bundled.failure() != null) {
+            throw bundled.failure();
         }
+        return bundled.basis() != null && bundled.basis().models.equals(models) ? bundled.basis() : null;
+    }
+
+    /** The jar's maps, read once per JVM (null: the jar holds none), or why they cannot be read. */
+    private record Bundled(TokenBasis basis, IllegalStateException failure) {
+        static Bundled read() {
+            try (InputStream in = TokenBasis.class.getResourceAsStream(RESOURCE)) {
+                return new Bundled(in == null ? null : TokenBasis.read(in), null);
+            } catch (IOException e) {
+                return new Bundled(null, new IllegalStateException("the jar's " + RESOURCE + " cannot be read: "
+                        + e.getMessage(), e));
+            }
+        }
+    }
+
+    private static final class Holder {
+        static final Bundled BUNDLED = Bundled.read();
     }
 
     private static byte[] digest(byte[] bytes) {
